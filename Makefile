@@ -1,0 +1,135 @@
+# ufnc - an ahead-of-time compiler for Numba-style ufuncs, and libufnrt.
+#
+#   make            build ufnc, libufnrt.a and libufnrt.so into build/
+#   make demo       build, compile samples/polar.ufn, link it and run it
+#   make check      run every test and print a summary
+#   make bench      run the benchmarks (results in bench/RESULTS.md)
+#   make install    PREFIX=/usr/local DESTDIR=... (see README.md)
+#   make deps       find (and, as root, install) flex, bison, cmocka, ...
+#
+# GNU make; objects go to $(BUILD), never next to the sources.
+
+PREFIX      ?= /usr/local
+BINDIR      ?= $(PREFIX)/bin
+LIBDIR      ?= $(PREFIX)/lib
+INCLUDEDIR  ?= $(PREFIX)/include
+DATADIR     ?= $(PREFIX)/share
+MANDIR      ?= $(DATADIR)/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+CMAKEDIR    ?= $(LIBDIR)/cmake/ufn
+
+BUILD       ?= build
+CC          ?= cc
+FLEX        ?= flex
+BISON       ?= bison
+CFLAGS      ?= -O2 -g
+WARNFLAGS   := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+CPPFLAGS    += -D_GNU_SOURCE -Icompiler -Iruntime -Istdlib -I$(BUILD)/gen
+DEPFLAGS     = -MMD -MP
+LDLIBS_RT   := -ldl -lpthread -lm
+
+# The CUDA toolkit is optional: without nvcc everything builds for the host
+# and the tests that need nvcc say they were skipped.
+NVCC        ?= $(or $(shell command -v nvcc 2>/dev/null),$(wildcard $(CUDA_HOME)/bin/nvcc),$(wildcard /usr/local/cuda/bin/nvcc))
+export NVCC
+
+V ?= 0
+ifeq ($(V),0)
+Q = @
+say = @printf '  %-7s %s\n' $(1) $(2)
+else
+Q =
+say = @true
+endif
+
+# ---- sources --------------------------------------------------------------------
+
+COMPILER_SRC := $(filter-out compiler/main.c,$(wildcard compiler/*.c))
+RUNTIME_SRC  := $(wildcard runtime/*.c)
+GEN_SRC      := $(BUILD)/gen/ufn.tab.c $(BUILD)/gen/lex.yy.c $(BUILD)/gen/embedded.c
+
+# Files ufnc carries inside itself (see compiler/embedded.h).
+EMBED_FILES  := ufn.h=runtime/ufn.h ufn_abi.h=runtime/ufn_abi.h \
+                $(foreach f,$(wildcard runtime/ufn_kernel.h runtime/ufn_sim.h stdlib/*.h),$(notdir $(f))=$(f)) \
+                $(foreach f,$(wildcard stdlib/*.ufn),stdlib/$(notdir $(f))=$(f))
+EMBED_DEPS   := $(foreach f,$(EMBED_FILES),$(lastword $(subst =, ,$(f))))
+
+COMPILER_OBJ := $(COMPILER_SRC:%.c=$(BUILD)/%.o) $(GEN_SRC:$(BUILD)/gen/%.c=$(BUILD)/gen/%.o)
+RUNTIME_OBJ  := $(RUNTIME_SRC:%.c=$(BUILD)/%.o)
+
+UFNC         := $(BUILD)/bin/ufnc
+LIBUFNC      := $(BUILD)/lib/libufnc.a
+LIBUFNRT_A   := $(BUILD)/lib/libufnrt.a
+LIBUFNRT_SO  := $(BUILD)/lib/libufnrt.so
+
+.PHONY: all deps demo check check-asan check-valgrind bench fuzz install uninstall clean samples
+all: $(UFNC) $(LIBUFNRT_A) $(LIBUFNRT_SO)
+
+# ---- generated front end ------------------------------------------------------------
+
+$(BUILD)/gen/ufn.tab.c $(BUILD)/gen/ufn.tab.h: grammar/ufn.y | $(BUILD)/gen
+	$(call say,BISON,$<)
+	$(Q)$(BISON) -Wall -Werror --defines=$(BUILD)/gen/ufn.tab.h -o $(BUILD)/gen/ufn.tab.c $<
+
+$(BUILD)/gen/lex.yy.c $(BUILD)/gen/lex.yy.h: grammar/ufn.l $(BUILD)/gen/ufn.tab.h | $(BUILD)/gen
+	$(call say,FLEX,$<)
+	$(Q)$(FLEX) --header-file=$(BUILD)/gen/lex.yy.h -o $(BUILD)/gen/lex.yy.c $<
+
+$(BUILD)/tools/embed: tools/embed.c | $(BUILD)/tools
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CFLAGS) $(WARNFLAGS) -o $@ $<
+
+$(BUILD)/gen/embedded.c: $(BUILD)/tools/embed $(EMBED_DEPS) Makefile | $(BUILD)/gen
+	$(call say,EMBED,$@)
+	$(Q)$(BUILD)/tools/embed $@ $(EMBED_FILES)
+
+# Generated C is not ours to keep warning-free in every detail.
+$(BUILD)/gen/%.o: $(BUILD)/gen/%.c | $(BUILD)/gen
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -std=c11 -Wall -Wno-unused-function -Wno-sign-compare $(DEPFLAGS) -c -o $@ $<
+
+# Scanner and parser objects need each other's headers.
+$(COMPILER_SRC:%.c=$(BUILD)/%.o) $(BUILD)/compiler/main.o: $(BUILD)/gen/ufn.tab.h $(BUILD)/gen/lex.yy.h
+$(BUILD)/gen/lex.yy.o: $(BUILD)/gen/ufn.tab.h
+
+# ---- compiler ------------------------------------------------------------------------
+
+$(BUILD)/compiler/%.o: compiler/%.c | $(BUILD)/compiler
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(LIBUFNC): $(COMPILER_OBJ) | $(BUILD)/lib
+	$(call say,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(UFNC): $(BUILD)/compiler/main.o $(LIBUFNC) | $(BUILD)/bin
+	$(call say,LD,$@)
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) -lm
+
+# ---- runtime -------------------------------------------------------------------------
+
+$(BUILD)/runtime/%.o: runtime/%.c | $(BUILD)/runtime
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNFLAGS) -fPIC -fvisibility=hidden $(DEPFLAGS) -c -o $@ $<
+
+$(LIBUFNRT_A): $(RUNTIME_OBJ) | $(BUILD)/lib
+	$(call say,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(LIBUFNRT_SO): $(RUNTIME_OBJ) | $(BUILD)/lib
+	$(call say,LD,$@)
+	$(Q)$(CC) -shared -Wl,-soname,libufnrt.so.0 -o $@ $^ $(LDFLAGS) $(LDLIBS_RT)
+
+# ---- directories ---------------------------------------------------------------------
+
+$(BUILD)/gen $(BUILD)/tools $(BUILD)/compiler $(BUILD)/runtime $(BUILD)/lib $(BUILD)/bin:
+	$(Q)mkdir -p $@
+
+-include $(wildcard $(BUILD)/*/*.d)
+
+# ---- tests, demo, benchmarks: see mk/ ----------------------------------------------------
+
+include $(wildcard mk/*.mk)
+
+clean:
+	rm -rf $(BUILD)

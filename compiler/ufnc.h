@@ -1,0 +1,339 @@
+/* ufnc.h - the compiler's one internal header, in pipeline order.
+ *
+ *   util.c    arena, interned names, growable buffers, die()
+ *   source.c  source files and locations
+ *   diag.c    user diagnostics (gcc-shaped) with recovery
+ *   indent.c  INDENT/DEDENT and bracket logic of the scanner, in plain C
+ *   lex       grammar/ufn.l: the reentrant flex scanner
+ *   parse     grammar/ufn.y: the pure bison parser, building the AST
+ *   ast.c     node constructors and the -d ast dump
+ *   types.c   the type table
+ *   sig.c     Numba type-signature strings and NumPy layout strings
+ *   check.c   names, decorators, type inference (typed clones per signature)
+ *   emit_*.c  CUDA C, the C host stub, the header
+ *   driver.c  running nvcc and cc, temporary files, atomic outputs, -MD
+ *   main.c    the command line and the passes
+ *
+ * Memory: the compiler allocates everything from one arena and never frees a
+ * single node or string; the process exits (or the fuzz harness calls
+ * arena_reset) when a compilation is done.  Allocation never returns NULL.
+ * Names are interned, so two names are equal exactly when their pointers are.
+ */
+#ifndef UFNC_H
+#define UFNC_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define UFNC_VERSION "0.1.0"
+
+#if defined(__GNUC__)
+#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+#else
+#define PRINTF_LIKE(f, a)
+#endif
+
+/* ==== util.c ============================================================== */
+
+void *arena_alloc(size_t size);                 /* zeroed */
+char *arena_strndup(const char *s, size_t len);
+char *arena_printf(const char *fmt, ...) PRINTF_LIKE(1, 2);
+void arena_reset(void);                         /* frees everything (fuzzing, tests) */
+
+const char *intern(const char *s, size_t len);
+const char *intern_cstr(const char *s);
+
+/* Internal invariants: a bug in ufnc, never a user error. */
+_Noreturn void die_at(const char *file, int line, const char *fmt, ...) PRINTF_LIKE(3, 4);
+#define die(...) die_at(__FILE__, __LINE__, __VA_ARGS__)
+#define unreachable() die("unreachable")
+
+/* A growable byte buffer on the heap, for emitters and messages. */
+typedef struct Buf {
+    char *data;   /* always NUL-terminated when non-NULL */
+    size_t len, cap;
+} Buf;
+
+void buf_putc(Buf *b, char c);
+void buf_puts(Buf *b, const char *s);
+void buf_putn(Buf *b, const char *s, size_t n);
+void buf_printf(Buf *b, const char *fmt, ...) PRINTF_LIKE(2, 3);
+void buf_vprintf(Buf *b, const char *fmt, va_list ap);
+void buf_free(Buf *b);
+
+/* ==== source.c ============================================================= */
+
+typedef struct SrcFile {
+    const char *name;        /* as given on the command line or found by import */
+    const char *text;        /* NUL-terminated contents */
+    size_t len;
+    int nlines;
+    const int *line_start;   /* byte offset of each line (index 0 = line 1) */
+} SrcFile;
+
+/* A source position: 1-based line and column (bytes; a tab counts as one
+ * column in the position and expands in the caret line), and where the span
+ * ends (exclusive).  A small value, copied freely. */
+typedef struct Loc {
+    const SrcFile *file;
+    int line, col;
+    int end_line, end_col;
+} Loc;
+
+SrcFile *src_from_memory(const char *name, const char *text, size_t len);
+SrcFile *src_read(const char *path);          /* NULL (and errno) on failure */
+/* The text of line `line` without its newline; *len receives the length. */
+const char *src_line(const SrcFile *f, int line, int *len);
+Loc loc_join(Loc a, Loc b);                   /* from the start of a to the end of b */
+
+/* ==== diag.c ================================================================ */
+
+/* User diagnostics: "file:line:col: error: message", the source line and a
+ * caret line under the span.  Errors are counted; compilation continues to
+ * report more, up to a limit. */
+void diag_error(Loc loc, const char *fmt, ...) PRINTF_LIKE(2, 3);
+void diag_warning(Loc loc, const char *fmt, ...) PRINTF_LIKE(2, 3);
+void diag_note(Loc loc, const char *fmt, ...) PRINTF_LIKE(2, 3);
+/* An error with no source position: "ufnc: error: message". */
+void diag_fatal(const char *fmt, ...) PRINTF_LIKE(1, 2);
+int diag_error_count(void);
+int diag_warning_count(void);
+
+typedef enum ColorMode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER } ColorMode;
+void diag_init(FILE *out, ColorMode color, bool werror, bool no_warnings);
+void diag_reset(void);                       /* zero the counts (tests, fuzzing) */
+
+/* ==== indent.c ============================================================== */
+
+/* The layout logic of the scanner, kept out of flex so it can be unit tested.
+ * At the first token of each logical line the scanner reports the line's
+ * indentation; the tracker answers with the INDENT/DEDENT tokens to emit. */
+#define INDENT_MAX_DEPTH 100
+
+typedef struct Indenter {
+    int stack[INDENT_MAX_DEPTH];   /* indentation columns; stack[0] == 0 */
+    int depth;                     /* entries in use (>= 1) */
+    int pending_dedents;           /* DEDENTs still to hand out */
+    int brackets;                  /* open ( [ { : newlines are ignored inside */
+} Indenter;
+
+typedef enum IndentResult {
+    INDENT_SAME,       /* same level: no token */
+    INDENT_OPEN,       /* deeper: emit one INDENT */
+    INDENT_CLOSE,      /* shallower: pending_dedents holds how many DEDENTs */
+    INDENT_BAD_DEDENT, /* "unindent does not match any outer indentation level" */
+    INDENT_TOO_DEEP    /* more than INDENT_MAX_DEPTH levels */
+} IndentResult;
+
+void indent_init(Indenter *in);
+IndentResult indent_line(Indenter *in, int column);
+/* At end of input: how many DEDENTs close the open blocks. */
+int indent_finish(Indenter *in);
+
+/* ==== ast.c ================================================================= */
+
+typedef struct Type Type;
+typedef struct Node Node;
+typedef struct Sym Sym;
+typedef struct Func Func;
+typedef struct Instance Instance;
+
+typedef struct NodeList {
+    Node **items;
+    int len, cap;
+} NodeList;
+
+void list_push(NodeList *l, Node *n);
+
+#define NODE_KINDS(X)                                                          \
+    /* statements */                                                           \
+    X(N_MODULE, "module")          /* body */                                  \
+    X(N_FUNCDEF, "def")            /* funcdef */                               \
+    X(N_IMPORT, "import")          /* import: module [as alias] */             \
+    X(N_IMPORTFROM, "from-import") /* importfrom */                            \
+    X(N_ASSIGN, "assign")          /* targets = value */                       \
+    X(N_AUGASSIGN, "augassign")    /* target op= value */                      \
+    X(N_EXPRSTMT, "expr-stmt")     /* an expression statement (docstrings) */  \
+    X(N_IF, "if")                  /* elif is an N_IF alone in orelse */       \
+    X(N_WHILE, "while")                                                        \
+    X(N_FOR, "for")                                                            \
+    X(N_BREAK, "break")                                                        \
+    X(N_CONTINUE, "continue")                                                  \
+    X(N_RETURN, "return")                                                      \
+    X(N_PASS, "pass")                                                          \
+    X(N_UNSUPPORTED, "unsupported") /* a statement outside the subset */      \
+    /* expressions */                                                          \
+    X(N_NAME, "name")                                                          \
+    X(N_INT, "int")                                                            \
+    X(N_FLOAT, "float")                                                        \
+    X(N_IMAG, "imag")              /* 2j */                                    \
+    X(N_STR, "str")                                                            \
+    X(N_TRUE, "True")                                                          \
+    X(N_FALSE, "False")                                                        \
+    X(N_NONE, "None")                                                          \
+    X(N_UNARY, "unary")                                                        \
+    X(N_BINARY, "binary")                                                      \
+    X(N_BOOLOP, "boolop")          /* and / or */                              \
+    X(N_COMPARE, "compare")        /* a < b <= c: a chain */                   \
+    X(N_IFEXP, "ifexp")            /* a if c else b */                         \
+    X(N_CALL, "call")                                                          \
+    X(N_KEYWORD, "keyword")        /* name=value inside a call */              \
+    X(N_ATTR, "attr")              /* value.attr */                            \
+    X(N_SUBSCRIPT, "subscript")    /* value[i, j] */                           \
+    X(N_SLICE, "slice")            /* lo:hi:step inside a subscript */         \
+    X(N_TUPLE, "tuple")                                                        \
+    X(N_LIST, "list")                                                          \
+    /* inserted by the checker */                                              \
+    X(N_CAST, "cast")              /* operand converted to node->type */       \
+    X(N_CONST, "const")            /* a folded constant of node->type */
+
+typedef enum NodeKind {
+#define X(k, s) k,
+    NODE_KINDS(X)
+#undef X
+    NUM_NODE_KINDS
+} NodeKind;
+
+extern const char *const node_kind_names[];
+
+#define UNARY_OPS(X) X(OP_NEG, "-") X(OP_POS, "+") X(OP_NOT, "not") X(OP_INVERT, "~")
+#define BINARY_OPS(X)                                                          \
+    X(OP_ADD, "+") X(OP_SUB, "-") X(OP_MUL, "*") X(OP_DIV, "/")                \
+    X(OP_FLOORDIV, "//") X(OP_MOD, "%") X(OP_POW, "**") X(OP_MATMUL, "@")       \
+    X(OP_LSHIFT, "<<") X(OP_RSHIFT, ">>") X(OP_BITAND, "&") X(OP_BITOR, "|")    \
+    X(OP_BITXOR, "^")
+#define BOOL_OPS(X) X(OP_AND, "and") X(OP_OR, "or")
+#define COMPARE_OPS(X)                                                         \
+    X(OP_LT, "<") X(OP_LE, "<=") X(OP_GT, ">") X(OP_GE, ">=") X(OP_EQ, "==")    \
+    X(OP_NE, "!=") X(OP_IS, "is") X(OP_ISNOT, "is not") X(OP_IN, "in")          \
+    X(OP_NOTIN, "not in")
+
+typedef enum Op {
+#define X(k, s) k,
+    UNARY_OPS(X) BINARY_OPS(X) BOOL_OPS(X) COMPARE_OPS(X)
+#undef X
+    NUM_OPS
+} Op;
+
+extern const char *const op_names[];   /* the operator as written: "//" */
+
+/* An AST node: a tagged union with a common header.  The parser fills the
+ * syntax fields; the checker builds a typed clone per instantiation, with
+ * `type` set on every expression and explicit N_CAST nodes where values
+ * change type, so that the code generators never infer types. */
+struct Node {
+    NodeKind kind;
+    Loc loc;
+    Type *type;                 /* set by the checker on expressions */
+    union {
+        struct { NodeList body; } module;
+        struct {
+            const char *name;
+            NodeList params;        /* N_NAME nodes */
+            NodeList decorators;    /* expressions after '@' */
+            NodeList body;
+            const char *docstring;  /* NULL when absent */
+            Loc name_loc;
+        } funcdef;
+        struct { const char *module; const char *alias; } import;   /* alias may be NULL */
+        struct {
+            const char *module;     /* dotted name */
+            NodeList names;         /* N_NAME nodes; .name.alias set for "as" */
+        } importfrom;
+        struct { NodeList targets; Node *value; } assign;     /* a = b = value */
+        struct { Op op; Node *target; Node *value; } augassign;
+        struct { Node *expr; } exprstmt;
+        struct { Node *cond; NodeList then, orelse; } ifstmt;
+        struct { Node *cond; NodeList body, orelse; } whilestmt;
+        struct { Node *target; Node *iter; NodeList body, orelse; } forstmt;
+        struct { Node *value; } ret;                          /* value may be NULL */
+        struct { const char *what; } unsupported;             /* "a 'try' statement" */
+
+        struct {
+            const char *id;
+            const char *alias;      /* import lists only */
+            Sym *sym;               /* checker */
+        } name;
+        struct { uint64_t value; bool too_big; } intlit;      /* too_big: >= 2**64 */
+        struct { double value; } floatlit;                    /* also N_IMAG */
+        struct { const char *value; size_t len; } str;        /* decoded bytes */
+        struct { Op op; Node *operand; } unary;
+        struct { Op op; Node *lhs, *rhs; } binary;
+        struct { Op op; Node *lhs, *rhs; } boolop;
+        struct {
+            int n;                  /* number of operators */
+            Op *ops;                /* n */
+            Node **operands;        /* n + 1 */
+        } compare;
+        struct { Node *cond, *then, *orelse; } ifexp;
+        struct {
+            Node *func;
+            NodeList args;
+            NodeList kwargs;        /* N_KEYWORD */
+            /* checker: */
+            int builtin;            /* a Builtin, or 0 */
+            Instance *callee;       /* a helper instance, or NULL */
+        } call;
+        struct { const char *name; Node *value; } keyword;
+        struct { Node *value; const char *attr; } attr;
+        struct { Node *value; NodeList index; } subscript;
+        struct { Node *lo, *hi, *step; } slice;               /* each may be NULL */
+        struct { NodeList elts; } tuple;                      /* also N_LIST */
+        struct { Node *operand; } cast;
+        struct {                                              /* N_CONST */
+            union { int64_t i; uint64_t u; double f; double c[2]; } v;
+        } konst;
+    };
+};
+
+/* Constructors: kind and location first, everything else zeroed. */
+Node *new_node(NodeKind kind, Loc loc);
+Node *new_name(Loc loc, const char *id);
+Node *new_int(Loc loc, uint64_t value, bool too_big);
+Node *new_float(Loc loc, double value);
+Node *new_imag(Loc loc, double value);
+Node *new_str(Loc loc, const char *value, size_t len);
+Node *new_unary(Loc loc, Op op, Node *operand);
+Node *new_binary(Loc loc, Op op, Node *lhs, Node *rhs);
+Node *new_boolop(Loc loc, Op op, Node *lhs, Node *rhs);
+Node *new_compare(Loc loc, Node *first);               /* then compare_push */
+void compare_push(Node *cmp, Op op, Node *operand);
+Node *new_ifexp(Loc loc, Node *cond, Node *then, Node *orelse);
+Node *new_call(Loc loc, Node *func);                   /* then call_push_arg */
+void call_push_arg(Node *call, Node *arg);             /* N_KEYWORD goes to kwargs */
+Node *new_keyword(Loc loc, const char *name, Node *value);
+Node *new_attr(Loc loc, Node *value, const char *attr);
+Node *new_subscript(Loc loc, Node *value, NodeList index);
+Node *new_slice(Loc loc, Node *lo, Node *hi, Node *step);
+Node *new_tuple(Loc loc, NodeList elts);
+Node *new_list(Loc loc, NodeList elts);
+Node *new_funcdef(Loc loc, const char *name, Loc name_loc, NodeList params, NodeList body);
+Node *new_import(Loc loc, const char *module, const char *alias);
+Node *new_importfrom(Loc loc, const char *module, NodeList names);
+Node *new_assign(Loc loc, NodeList targets, Node *value);
+Node *new_augassign(Loc loc, Op op, Node *target, Node *value);
+Node *new_exprstmt(Loc loc, Node *expr);
+Node *new_if(Loc loc, Node *cond, NodeList then, NodeList orelse);
+Node *new_while(Loc loc, Node *cond, NodeList body, NodeList orelse);
+Node *new_for(Loc loc, Node *target, Node *iter, NodeList body, NodeList orelse);
+Node *new_return(Loc loc, Node *value);
+Node *new_unsupported(Loc loc, const char *what);
+Node *new_module(Loc loc, NodeList body);
+
+/* The -d ast dump: one node per line, indented, with kinds, names, values and
+ * line:col; types too once checked.  Stable, for golden tests. */
+void ast_dump(FILE *out, const Node *n);
+
+/* ==== lex / parse (grammar/) ===================================================== */
+
+/* Parse a whole file.  Syntax errors are reported through diag_error and the
+ * parser recovers at statement level; the returned module holds what parsed.
+ * Never NULL. */
+Node *parse_file(const SrcFile *src);
+/* The -d tokens dump: one token per line ("3:5 NAME x"), for golden tests. */
+void dump_tokens(FILE *out, const SrcFile *src);
+
+#endif /* UFNC_H */

@@ -1,0 +1,193 @@
+/* ufn.h - the public interface of libufnrt, the ufnc transfer-and-launch runtime.
+ *
+ * A program that uses a module compiled by ufnc includes the module's generated
+ * header (which includes this one) and links with libufnrt:
+ *
+ *     cc main.c polar.o $(pkg-config --cflags --libs ufn)
+ *
+ * Every function that can fail returns 0 or a negative ufn_status; ufn_error()
+ * then describes the failure in words.  The library never prints (unless
+ * UFN_TRACE asks it to), never exits and never aborts.  See ufn(3).
+ */
+#ifndef UFN_H
+#define UFN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
+#define UFN_VERSION_MAJOR 0
+#define UFN_VERSION_MINOR 1
+#define UFN_VERSION_PATCH 0
+#define UFN_VERSION_STRING "0.1.0"
+
+/* Element types.  The numbering is part of the ABI between generated code and
+ * the runtime: never reorder, only append. */
+typedef enum ufn_dtype {
+    UFN_BOOL = 0,   /* 1 byte, 0 or 1 */
+    UFN_INT8,
+    UFN_INT16,
+    UFN_INT32,
+    UFN_INT64,
+    UFN_UINT8,
+    UFN_UINT16,
+    UFN_UINT32,
+    UFN_UINT64,
+    UFN_FLOAT32,
+    UFN_FLOAT64,
+    UFN_COMPLEX64,  /* two float32: real, imaginary */
+    UFN_COMPLEX128, /* two float64: real, imaginary */
+    UFN_NUM_DTYPES
+} ufn_dtype;
+
+/* Status codes.  0 is success; every failure is negative and distinct. */
+typedef enum ufn_status {
+    UFN_OK = 0,
+    UFN_ERR_INVALID = -1,        /* a NULL pointer or an argument out of range */
+    UFN_ERR_NDIM = -2,           /* ndim outside 0..UFN_MAXDIMS */
+    UFN_ERR_SHAPE = -3,          /* negative extent, or shapes that do not broadcast */
+    UFN_ERR_CORE_DIM = -4,       /* gufunc core dimensions that do not match the layout */
+    UFN_ERR_DTYPE = -5,          /* no signature accepts the operands' dtypes */
+    UFN_ERR_OVERFLOW = -6,       /* a size that does not fit in size_t / int64 */
+    UFN_ERR_NOMEM = -7,          /* out of host memory */
+    UFN_ERR_DEVICE_NOMEM = -8,   /* out of device memory */
+    UFN_ERR_NO_DRIVER = -9,      /* UFN_BACKEND=cuda but no usable libcuda.so.1 */
+    UFN_ERR_NO_DEVICE = -10,     /* the driver reports no (or not that) device */
+    UFN_ERR_DRIVER = -11,        /* a CUDA driver call failed; the message names it */
+    UFN_ERR_FREED = -12,         /* a device array that was freed, or never allocated */
+    UFN_ERR_WRONG_MEMORY = -13,  /* host and device operands mixed where not allowed */
+    UFN_ERR_NO_CODE = -14,       /* the module was built without code for this backend */
+    UFN_ERR_BACKEND = -15,       /* UFN_BACKEND names no backend */
+    UFN_ERR_OUTPUT = -16,        /* an output that is read-only, wrong dtype or shape */
+    UFN_ERR_ALIGN = -17          /* a data pointer not aligned to its element size */
+} ufn_status;
+
+/* The largest number of dimensions of an array. */
+#define UFN_MAXDIMS 32
+
+/* Where an array's elements live.  UFN_MEM_NONE is the zero value: an array
+ * declared `ufn_array out = {0};` is empty and an entry point allocates it. */
+typedef enum ufn_memory {
+    UFN_MEM_NONE = 0,
+    UFN_MEM_HOST = 1,
+    UFN_MEM_DEVICE = 2
+} ufn_memory;
+
+/* Flags of an array descriptor. */
+enum {
+    UFN_WEAK = 1      /* a scalar made by ufn_scalar_*(): like a Python scalar it
+                         does not decide which signature is chosen (NEP 50) */
+};
+
+/* An n-dimensional array descriptor.  Strides count ELEMENTS, not bytes (as
+ * DLPack does), and may be zero or negative.  Host arrays made by ufn_host()
+ * are views of the caller's memory; device arrays are owned by the runtime and
+ * released with ufn_free().  A 0-d host array whose data is NULL holds its
+ * value in `value` (that is what ufn_scalar_*() return). */
+typedef struct ufn_array {
+    void *data;                      /* first element (host pointer or device address) */
+    ufn_dtype dtype;
+    int ndim;                        /* 0 for a scalar */
+    ufn_memory memory;
+    int device;                      /* device ordinal when memory == UFN_MEM_DEVICE */
+    int flags;                       /* UFN_WEAK */
+    int64_t shape[UFN_MAXDIMS];
+    int64_t strides[UFN_MAXDIMS];    /* in elements */
+    uint64_t alloc_id;               /* nonzero when the runtime owns the allocation */
+    union {                          /* the value of a 0-d array with data == NULL */
+        int64_t i64;
+        uint64_t u64;
+        double f64;
+        float f32;
+        unsigned char bytes[16];
+    } value;
+} ufn_array;
+
+/* --- arrays --------------------------------------------------------------- */
+
+/* A C-contiguous view of host memory.  `shape` may be NULL when ndim is 0. */
+ufn_array ufn_host(void *data, ufn_dtype dtype, int ndim, const int64_t *shape);
+/* A view with explicit strides, counted in elements. */
+ufn_array ufn_host_strided(void *data, ufn_dtype dtype, int ndim, const int64_t *shape,
+                           const int64_t *strides);
+
+/* 0-d host arrays holding a scalar value in the descriptor itself.  They are
+ * weak (UFN_WEAK): like Python scalars in NumPy 2 (NEP 50) they take the type
+ * the other operands choose, provided the kind fits (an integer goes with
+ * integer or float signatures, a float only with float ones). */
+ufn_array ufn_scalar_bool(int value);
+ufn_array ufn_scalar_int8(int8_t value);
+ufn_array ufn_scalar_int16(int16_t value);
+ufn_array ufn_scalar_int32(int32_t value);
+ufn_array ufn_scalar_int64(int64_t value);
+ufn_array ufn_scalar_uint8(uint8_t value);
+ufn_array ufn_scalar_uint16(uint16_t value);
+ufn_array ufn_scalar_uint32(uint32_t value);
+ufn_array ufn_scalar_uint64(uint64_t value);
+ufn_array ufn_scalar_float32(float value);
+ufn_array ufn_scalar_float64(double value);
+ufn_array ufn_scalar_complex64(float re, float im);
+ufn_array ufn_scalar_complex128(double re, double im);
+
+/* Element size in bytes, and the dtype's name ("float32"); -1/NULL if invalid. */
+int ufn_dtype_size(ufn_dtype dtype);
+const char *ufn_dtype_name(ufn_dtype dtype);
+/* Number of elements (product of the shape), or -1 if the array is invalid. */
+int64_t ufn_size(const ufn_array *a);
+
+/* Copy a host array to newly allocated device memory (cuda.to_device).  The
+ * result is C-contiguous. */
+int ufn_to_device(const ufn_array *host, ufn_array *dev);
+/* Allocate an uninitialised C-contiguous device array (cuda.device_array). */
+int ufn_device_array(ufn_dtype dtype, int ndim, const int64_t *shape, ufn_array *dev);
+/* Copy a device array to the host.  If `host` is empty (UFN_MEM_NONE) a
+ * C-contiguous host buffer is allocated with malloc and owned by the caller
+ * through ufn_free(); otherwise it must have the same shape and dtype. */
+int ufn_copy_to_host(const ufn_array *dev, ufn_array *host);
+/* Release what the runtime allocated for `a` and empty the descriptor.  Views
+ * and empty arrays are left alone.  Safe to call twice. */
+void ufn_free(ufn_array *a);
+
+/* --- streams and synchronisation ---------------------------------------------- */
+
+typedef struct ufn_stream_s *ufn_stream;   /* NULL is the default stream */
+
+int ufn_stream_create(ufn_stream *stream);
+int ufn_stream_destroy(ufn_stream stream);
+int ufn_stream_synchronize(ufn_stream stream);
+/* The stream that this thread's calls are queued on (NULL: the default). */
+void ufn_set_stream(ufn_stream stream);
+ufn_stream ufn_get_stream(void);
+/* Wait for every call queued by this process. */
+int ufn_synchronize(void);
+
+/* --- errors, backends ----------------------------------------------------------- */
+
+/* The message of the last failure on this thread ("" if none). */
+const char *ufn_error(void);
+/* A short name for a status: "UFN_ERR_SHAPE". */
+const char *ufn_status_name(int status);
+
+/* The backend in use: "cuda", "host" or "sim".  The first call chooses it
+ * (UFN_BACKEND=auto|cuda|host|sim); NULL if UFN_BACKEND was invalid. */
+const char *ufn_backend(void);
+/* Choose the backend explicitly before any other call (overrides UFN_BACKEND). */
+int ufn_init(const char *backend);
+/* The number of devices of the backend (1 for host). */
+int ufn_device_count(void);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* UFN_H */
