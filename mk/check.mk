@@ -1,0 +1,36 @@
+# mk/check.mk - `make check`: every test suite, one line per case, a summary.
+#
+# Each suite is a target check-NAME listed in CHECK_SUITES (other mk/*.mk
+# files add theirs).  `make check` runs them all, even after a failure, and
+# prints which passed; it fails if any did.
+
+CHECK_SUITES += unit
+
+UNIT_C_SRC := $(wildcard tests/unit/compiler/test_*.c)
+UNIT_R_SRC := $(wildcard tests/unit/runtime/test_*.c)
+UNIT_C_BIN := $(UNIT_C_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+UNIT_R_BIN := $(UNIT_R_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+TEST_CFLAGS := $(CFLAGS) -std=c11 -Wall -Wextra -Itests/unit
+
+$(BUILD)/tests/compiler/%: tests/unit/compiler/%.c $(LIBUFNC)
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CPPFLAGS) $(TEST_CFLAGS) $(DEPFLAGS) -o $@ $< $(LIBUFNC) -lcmocka -lm
+
+$(BUILD)/tests/runtime/%: tests/unit/runtime/%.c $(LIBUFNRT_A)
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CPPFLAGS) $(TEST_CFLAGS) $(DEPFLAGS) -o $@ $< $(LIBUFNRT_A) -lcmocka $(LDLIBS_RT)
+
+-include $(wildcard $(BUILD)/tests/*/*.d)
+
+.PHONY: check-unit
+check-unit: $(UNIT_C_BIN) $(UNIT_R_BIN)
+	$(Q)tests/run-unit.sh $^
+
+check: deps all
+	$(Q)rm -f $(BUILD)/check.log
+	$(Q)for s in $(CHECK_SUITES); do \
+	  if $(MAKE) --no-print-directory check-$$s; then echo "PASS $$s" >> $(BUILD)/check.log; \
+	  else echo "FAIL $$s" >> $(BUILD)/check.log; fi; done
+	$(Q)tests/summary.sh $(BUILD)/check.log
