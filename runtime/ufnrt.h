@@ -131,8 +131,11 @@ typedef struct ufn_backend {
 } ufn_backend;
 
 extern const ufn_backend ufn_backend_host;
-extern const ufn_backend ufn_backend_cuda;  /* through the real driver */
-extern const ufn_backend ufn_backend_sim;   /* through the simulated driver */
+/* The CUDA backend through the real driver (dlopen of libcuda.so.1), and the
+ * same backend through the simulated driver.  Each initialises on first call
+ * and returns NULL with ufn_error() set when unusable (no driver, no device). */
+const ufn_backend *ufn_cuda_backend(void);
+const ufn_backend *ufn_sim_backend(void);
 
 /* The backend chosen for this process (initialising it on first use), or
  * NULL with ufn_error() set. */

@@ -1,0 +1,60 @@
+/* ufn_kernel.h - support for the CUDA C that ufnc generates (polar.cu).
+ *
+ * nvcc compiles a generated .cu for the GPU.  The simulator backend compiles
+ * the very same file as C11 for the CPU: then ufn_sim.h stands in for CUDA's
+ * built-ins (threadIdx, __global__, __ldg, uint4, ...) and the runtime runs
+ * each kernel block by block, thread by thread.  So everything here, and all
+ * generated device code, is written in the common subset of CUDA C++ and C11.
+ *
+ * The scalar bodies themselves use ufn_math.h, which the host stub shares.
+ */
+#ifndef UFN_KERNEL_H
+#define UFN_KERNEL_H
+
+#if defined(__CUDACC__)
+#include <stdint.h>
+#include <string.h>
+#else
+#include "ufn_sim.h"
+#endif
+
+#include "ufn_abi.h"
+#include "ufn_math.h"
+
+/* Threads per block: every kernel is built for at most this many. */
+#define UFN_BLOCK 256
+
+#if defined(__CUDACC__)
+#define UFN_KERNEL extern "C" __global__ void __launch_bounds__(UFN_BLOCK)
+#define UFN_DEVICE static __device__ __forceinline__
+#else
+#define UFN_KERNEL void
+#define UFN_DEVICE static inline
+#endif
+
+/* This thread's first index and the grid-stride step. */
+#define UFN_FIRST_INDEX() (blockIdx.x * blockDim.x + threadIdx.x)
+#define UFN_GRID_STRIDE() (gridDim.x * blockDim.x)
+
+/* 16-byte moves between global memory and a register array, so that the
+ * contiguous kernels issue one 128-bit load or store per operand and step
+ * (LDG.E.128 / STG.E.128); loads use the read-only data path. */
+UFN_DEVICE void ufn_load16(void *dst, const void *src)
+{
+    uint4 t = __ldg((const uint4 *)src);
+    memcpy(dst, &t, 16);
+}
+
+UFN_DEVICE void ufn_store16(void *dst, const void *src)
+{
+    uint4 t;
+    memcpy(&t, src, 16);
+    *(uint4 *)dst = t;
+}
+
+UFN_DEVICE int ufn_aligned16(const void *p)
+{
+    return ((uintptr_t)p & 15u) == 0;
+}
+
+#endif /* UFN_KERNEL_H */
