@@ -30,6 +30,9 @@
 
 #define UFNC_VERSION "0.1.0"
 
+#define UFN_MAX_OPERANDS 32   /* arguments of a ufunc (libufnrt's UFN_MAXARGS) */
+#define UFN_CORE_MAXDIMS 8    /* core dimensions (libufnrt's UFN_KMAXCORE) */
+
 #if defined(__GNUC__)
 #define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
 #else
@@ -140,6 +143,7 @@ typedef struct Node Node;
 typedef struct Sym Sym;
 typedef struct Func Func;
 typedef struct Instance Instance;
+typedef struct Var Var;
 
 typedef struct NodeList {
     Node **items;
@@ -262,11 +266,16 @@ struct Node {
         struct { const char *value; size_t len; } str;        /* decoded bytes */
         struct { Op op; Node *operand; } unary;
         struct { Op op; Node *lhs, *rhs; } binary;
-        struct { Op op; Node *lhs, *rhs; } boolop;
+        struct { Op op; Node *lhs, *rhs; Var *tmp; } boolop;   /* tmp: checker */
         struct {
             int n;                  /* number of operators */
             Op *ops;                /* n */
             Node **operands;        /* n + 1 */
+            /* checker: each link i compares operands i and i+1 converted to
+             * link_types[i]; a middle operand that is not a plain name or
+             * constant is evaluated once into tmps[i-1]. */
+            Type **link_types;
+            Var **tmps;
         } compare;
         struct { Node *cond, *then, *orelse; } ifexp;
         struct {
@@ -327,6 +336,99 @@ Node *new_module(Loc loc, NodeList body);
  * line:col; types too once checked.  Stable, for golden tests. */
 void ast_dump(FILE *out, const Node *n);
 
+/* ==== types.c ================================================================ */
+
+/* Scalar kinds come first, in the order of ufn_dtype, so that a scalar
+ * type's kind is its runtime dtype. */
+typedef enum TypeKind {
+    TY_BOOL, TY_INT8, TY_INT16, TY_INT32, TY_INT64,
+    TY_UINT8, TY_UINT16, TY_UINT32, TY_UINT64,
+    TY_FLOAT32, TY_FLOAT64, TY_COMPLEX64, TY_COMPLEX128,
+    TY_NONE,      /* Python None / void: no value */
+    TY_TUPLE,     /* a fixed tuple of values (device-function results, a.shape) */
+    TY_ARRAY      /* a gufunc operand: elt, ndim, layout */
+} TypeKind;
+
+#define NUM_SCALAR_TYPES (TY_COMPLEX128 + 1)
+
+struct Type {
+    TypeKind kind;
+    int size;              /* bytes of a scalar; 0 otherwise */
+    const char *name;      /* Numba's spelling: "float32", "UniTuple(float32 x 2)", "array(float32, 1d, A)" */
+    const char *cname;     /* the C type: "float", "int64_t", "ufn_c64", "ufn_tup2_f32_i64", "ufn_view_f32_1" */
+    const char *suffix;    /* short tag for C names: "f32", "i64", "t2_f32_f32", "a1_f32" */
+    int nelts;             /* tuple */
+    Type **elts;
+    Type *elt;             /* array element */
+    int ndim;              /* array */
+    char layout;           /* array: 'A' any, 'C' or 'F' contiguous */
+};
+
+/* Types are unique: compare them with ==. */
+Type *ty_scalar(TypeKind kind);
+Type *ty_none(void);
+Type *ty_tuple(int n, Type *const *elts);
+Type *ty_array(Type *elt, int ndim, char layout);
+/* A scalar type by Numba name or alias ("float32", "f4", "intp", "double"...); NULL if unknown. */
+Type *ty_by_name(const char *name);
+
+bool ty_is_scalar(const Type *t);
+bool ty_is_bool(const Type *t);
+bool ty_is_int(const Type *t);       /* signed or unsigned, not bool */
+bool ty_is_signed(const Type *t);
+bool ty_is_unsigned(const Type *t);
+bool ty_is_float(const Type *t);
+bool ty_is_complex(const Type *t);
+bool ty_is_numeric(const Type *t);   /* bool, int, float or complex */
+int ty_bits(const Type *t);
+
+/* NumPy's np.promote_types for two scalar types. */
+Type *ty_promote_numpy(Type *a, Type *b);
+/* Numba's typing of arithmetic between two scalars: integers (and bools)
+ * compute in int64, or uint64 when both are unsigned; integers meeting a
+ * float or complex follow NumPy's promotion. */
+Type *ty_arith(Type *a, Type *b);
+/* The type a variable gets when assigned values of both types (Numba's
+ * unification); NULL if they cannot unify. */
+Type *ty_unify(Type *a, Type *b);
+/* May a value of type `from` convert implicitly to `to` (in returns,
+ * stores and arguments)?  Complex to real never can. */
+bool ty_can_convert(Type *from, Type *to);
+
+const char *type_name(const Type *t);
+void types_reset(void);                /* forget derived types (after arena_reset) */
+
+/* ==== sig.c ================================================================= */
+
+/* A Numba type signature: 'float32(float32, float32)', '(float32[:], float32[:])',
+ * 'void(f8[:, :], f8[:])'.  Parsed by a grammar of its own (never eval'd);
+ * errors point at the column inside the string. */
+typedef struct Signature {
+    const char *text;      /* the string as written */
+    Loc loc;               /* the string literal */
+    Type *ret;             /* NULL when the return type is omitted */
+    int nargs;
+    Type **args;           /* scalars, or arrays for gufuncs */
+} Signature;
+
+/* A NumPy gufunc layout: '(m,n),(n,p)->(m,p)', '(i)->()', '(3)->(3)'. */
+typedef struct Layout {
+    const char *text;
+    Loc loc;
+    int nin, nout;
+    int *ndim;             /* per operand (inputs then outputs): core dimensions */
+    int **dims;            /* per operand: indices into names[] */
+    int nnames;
+    const char **names;    /* distinct dimension names in order of first appearance */
+    int64_t *fixed;        /* per name: the fixed size for a number, else -1 */
+} Layout;
+
+/* Parse the string literal `str` (an N_STR node); NULL after an error. */
+Signature *sig_parse(const Node *str);
+Layout *layout_parse(const Node *str);
+/* The location of byte `offset` of the string literal's contents. */
+Loc str_loc(const Node *str, int offset, int len);
+
 /* ==== lex / parse (grammar/) ===================================================== */
 
 /* Parse a whole file.  Syntax errors are reported through diag_error and the
@@ -335,5 +437,317 @@ void ast_dump(FILE *out, const Node *n);
 Node *parse_file(const SrcFile *src);
 /* The -d tokens dump: one token per line ("3:5 NAME x"), for golden tests. */
 void dump_tokens(FILE *out, const SrcFile *src);
+
+/* ==== builtins.c ============================================================== */
+
+typedef enum ModuleId { MOD_MATH, MOD_CMATH, MOD_NUMPY, MOD_NUMBA, MOD_CUDA } ModuleId;
+typedef enum DecoratorId { DEC_VECTORIZE, DEC_GUVECTORIZE, DEC_JIT, DEC_NJIT, DEC_CUDA_JIT } DecoratorId;
+
+/* Functions a kernel may call that are not defs of a module. */
+typedef enum Builtin {
+    B_NONE = 0,
+    B_ABS, B_MIN, B_MAX, B_ROUND, B_INT, B_FLOAT, B_BOOL, B_COMPLEX, B_LEN,
+    B_RANGE, B_POW,
+    B_UNSUPPORTED,            /* print, enumerate, zip, sum, ...: named in the error */
+    B_CAST = 0x100,           /* + TypeKind: np.float32(x), numba.int64(x) */
+    B_MATH = 0x200,           /* + index into math_fns: math.sqrt, np.sqrt */
+    B_CMATH = 0x400           /* + index into cmath_fns */
+} Builtin;
+
+/* How a math function types its result (stdlib/math.def explains each). */
+typedef enum MathKind {
+    MK_FLOAT, MK_ROUND, MK_PRED, MK_POW, MK_LDEXP,
+    CK_COMPLEX, CK_REAL, CK_PRED, CK_RECT
+} MathKind;
+
+typedef struct MathFn {
+    const char *name;         /* Python name */
+    int nargs;
+    MathKind kind;
+    const char *cname[2];     /* float32 / complex64 version, float64 / complex128 version */
+} MathFn;
+
+extern const MathFn math_fns[];
+extern const int num_math_fns;
+extern const MathFn cmath_fns[];
+extern const int num_cmath_fns;
+
+/* A Python builtin by name (abs, min, ...), or B_NONE. */
+int builtin_lookup(const char *name);
+/* How a builtin is spelled in messages: "abs", "math.sqrt", "np.float32". */
+const char *builtin_name(int b);
+/* Resolve `module.attr` into *out; false if the module has no such name
+ * that ufnc supports. */
+bool module_attr(ModuleId mod, const char *attr, Loc loc, Sym *out);
+const char *module_name(ModuleId mod);
+
+/* ==== check: check.c, infer.c, builtins.c, fold.c ================================== */
+
+/* A compile-time value: module constants and folded literals. */
+typedef struct Value {
+    Type *type;            /* a scalar type */
+    union {
+        int64_t i;         /* signed ints and bool */
+        uint64_t u;        /* unsigned ints */
+        double f;          /* floats (float32 values are rounded to float) */
+        double c[2];       /* complex: real, imaginary */
+    };
+} Value;
+
+typedef enum SymKind {
+    SYM_LOCAL,       /* a variable of the function being typed */
+    SYM_CONST,       /* a module constant, folded */
+    SYM_FUNC,        /* a def of this or an imported module */
+    SYM_MODULE,      /* math, cmath, numpy, numba, numba.cuda */
+    SYM_BUILTIN,     /* abs, min, range, math.sqrt, np.float32, ... */
+    SYM_DECORATOR    /* vectorize, guvectorize, jit, njit, cuda.jit */
+} SymKind;
+
+
+struct Var {
+    const char *name;      /* as in the source */
+    const char *cname;     /* in generated C */
+    Type *type;            /* unified over every assignment */
+    Loc loc;               /* first assignment (or the parameter) */
+    bool param;
+    bool temp;             /* made by the checker */
+};
+
+struct Sym {
+    SymKind kind;
+    const char *name;
+    Loc loc;               /* where it was bound */
+    union {
+        Var *var;
+        Value value;
+        Func *func;
+        ModuleId module;
+        int builtin;       /* a Builtin */
+        DecoratorId decorator;
+    };
+};
+
+typedef enum FuncKind {
+    FK_PLAIN,              /* no decorator: not compiled unless called (then an error) */
+    FK_VECTORIZE,          /* a ufunc: one kernel per signature */
+    FK_GUVECTORIZE,        /* a gufunc */
+    FK_DEVICE,             /* @cuda.jit(device=True) */
+    FK_JIT,                /* @jit / @njit helper, callable from kernels */
+    FK_CUDA_KERNEL         /* @cuda.jit kernel: outside the subset */
+} FuncKind;
+
+typedef struct Module Module;
+
+struct Func {
+    Node *def;
+    const char *name;          /* the Python name */
+    FuncKind kind;
+    Module *module;            /* where it is defined */
+    const char *target;        /* target= of the decorator, or NULL */
+    Signature **sigs;          /* ufuncs and gufuncs */
+    int nsigs;
+    Layout *layout;            /* gufuncs */
+    Instance **instances;      /* kernels: one per signature; helpers: per argument types */
+    int ninstances;
+    const char *public_name;   /* the C name in the header (with --prefix) */
+};
+
+/* One typed copy of a function: a kernel signature, or a helper for one
+ * tuple of argument types.  The checker fills everything; the emitters only
+ * read it. */
+struct Instance {
+    Func *func;
+    int nargs;
+    Type **args;
+    Type *ret;                 /* declared, or inferred (helpers); TY_NONE for gufuncs */
+    Var **vars;                /* parameters first, then locals */
+    int nvars;
+    NodeList body;             /* typed statements */
+    const char *cname;         /* the C function of the scalar body */
+    Signature *sig;            /* kernels */
+    int index;                 /* position in func->instances */
+    int state;                 /* 0 fresh, 1 being typed, 2 done */
+    bool failed;
+};
+
+typedef struct Scope Scope;
+
+struct Module {
+    const char *name;          /* C-safe module name: "polar" */
+    Scope *globals;            /* module-level names */
+    const SrcFile *src;
+    Node *ast;
+    Func **funcs;              /* every def, in source order */
+    int nfuncs;
+    Func **kernels;            /* @vectorize and @guvectorize, in source order */
+    int nkernels;
+    Instance **helpers;        /* helper instances, callees before callers */
+    int nhelpers;
+    const char **deps;         /* every .ufn read (for -MD), this one first */
+    int ndeps;
+};
+
+/* fold.c: evaluate module-level constant expressions with Python's rules. */
+typedef bool (*NameResolver)(void *ctx, const Node *expr, Sym *out);
+/* True with *out set if `e` is a constant expression; otherwise false, after
+ * an error saying why when `report` is set. */
+bool fold_const(const Node *e, NameResolver resolve, void *ctx, bool report, Value *out);
+/* Convert a constant with the generated code's rules (float to int
+ * truncates and saturates, NaN becomes 0; narrowing ints wrap). */
+Value value_cast(Value v, Type *to);
+
+typedef struct CheckOptions {
+    const char *module_name;   /* C-safe; defaults from the file name */
+    const char *prefix;        /* prepended to public names ("" if none) */
+    const char **include_dirs; /* for import of other .ufn modules */
+    int ninclude_dirs;
+} CheckOptions;
+
+/* check.c internals shared with infer.c */
+typedef struct Checker Checker;
+Sym *scope_lookup(Scope *s, const char *name);
+/* The helper instance of `f` for these argument types: inferred (silent) in
+ * a tentative pass, finalised (typed body, errors reported) in a final one.
+ * NULL if `f` cannot be called from a kernel (an error was reported when
+ * `final`). */
+Instance *instantiate(Checker *ck, Func *f, Type **args, int nargs, bool final, Loc call);
+/* infer.c: type one instance's body.  `final` reports errors and builds the
+ * typed body; otherwise only variable types and the return type widen. */
+void infer_instance(Checker *ck, Instance *inst, bool final);
+/* A C identifier for a Python name, renamed if it would clash with C, CUDA
+ * or a function the generated code uses. */
+const char *c_safe_name(const char *name);
+bool is_reserved_c_name(const char *name);
+
+/* The suffix of a kernel signature's typed entry point: "float32", or
+ * "int32_float64" when the inputs differ (DESIGN 3). */
+const char *typed_entry_suffix(const Func *f, const Signature *sig);
+
+/* Check a parsed module: resolve names, read decorators, fold constants and
+ * type every kernel signature and every helper it calls.  Errors go through
+ * diag; the result is meaningful only when diag_error_count() is 0. */
+Module *check_module(Node *ast, const SrcFile *src, const CheckOptions *opt);
+
+/* ==== emit: emit_body.c, emit_cuda.c, emit_host.c, emit_header.c ========================= */
+
+typedef struct EmitOptions {
+    bool cuda, host, sim;          /* which targets the object carries */
+    bool line_directives;          /* #line back to the .ufn in generated C */
+    const char *fatbin_path;       /* embedded with .incbin; NULL without cuda */
+    size_t fatbin_size;
+    const char *output_name;       /* the generated file's name, for #line resets */
+} EmitOptions;
+
+/* A writer of generated C: the text, its line count (for #line) and the
+ * current indentation. */
+typedef struct Emitter {
+    Buf *out;
+    const EmitOptions *opt;
+    Module *mod;
+    int indent;
+    int loop_depth;                /* for unique loop counters */
+    const char *file_name;         /* of the generated file, for #line resets */
+} Emitter;
+
+void emit_line(Emitter *em, const char *fmt, ...) PRINTF_LIKE(2, 3);   /* indented, with newline */
+void emit_text(Emitter *em, const char *fmt, ...) PRINTF_LIKE(2, 3);   /* as is */
+/* Types (tuple structs, array views) and scalar bodies shared by every
+ * generated file: the one body that both compilers build. */
+void emit_body_types(Emitter *em);
+void emit_bodies(Emitter *em);
+/* The C spelling of a typed expression / a load of one element. */
+void emit_expr(Emitter *em, const Node *e);
+/* polar.cu, the host stub, polar.h */
+void emit_cuda(Buf *out, Module *m, const EmitOptions *opt);
+void emit_host(Buf *out, Module *m, const EmitOptions *opt);
+void emit_header(Buf *out, Module *m, const EmitOptions *opt);
+/* Names shared by the emitters. */
+const char *kernel_name(const Instance *inst, const char *variant);   /* "polar__f__f32__contig" */
+const char *host_loop_name(const Instance *inst);
+void emit_view_makers(Emitter *em);
+/* The argument expression of operand k of a gufunc body: a view built from
+ * `ptr`, the core dimension sizes (by name index) and core strides. */
+const char *gufunc_view(const Instance *inst, int k, const char *ptr, const char *const *core_dims,
+                        const char *core_strides);
+/* Public prototypes (without ';'), shared by the header and the host stub. */
+void entry_general_proto(Buf *b, const Func *f);
+void entry_typed_proto(Buf *b, const Func *f, const Instance *inst);
+const char *public_param(const Func *f, int k);
+const char *core_param(const Func *f, int d);
+const char *describe_kernel(const Func *f);
+
+/* ==== driver.c ================================================================ */
+
+typedef struct DriverOptions {
+    const char *nvcc;              /* --nvcc, $NVCC, $CUDA_HOME/bin/nvcc, PATH; NULL: find it */
+    const char *cc;                /* --cc, $CC, cc */
+    const char **nvcc_extra;       /* -Xnvcc arguments */
+    int nnvcc_extra;
+    const char *arch;              /* --arch=sm_80,sm_90; NULL: the default list */
+    int opt_level;                 /* -O0..-O3 */
+    bool fast_math;
+    bool verbose;                  /* -v: print every tool command */
+    bool keep;                     /* --keep: keep the temporary directory */
+} DriverOptions;
+
+/* Exit statuses (DESIGN 1). */
+enum { EXIT_OK = 0, EXIT_SOURCE = 1, EXIT_USAGE = 2, EXIT_TOOL = 3 };
+
+/* A private temporary directory, removed on every exit and on SIGINT, SIGTERM
+ * and SIGHUP (with any output being written).  Returns its path. */
+const char *driver_tempdir(const DriverOptions *opt);
+/* Write a file whole: into a temporary next to `path`, then rename(2), so
+ * `path` is either the complete new file or untouched.  0 or -1 (reported). */
+int write_file_atomic(const char *path, const char *data, size_t len);
+int copy_file_atomic(const char *path, const char *src);
+/* Run a tool (argv[0] is looked up in PATH); returns its exit status, or -1
+ * if it could not run (reported). */
+int run_tool(const DriverOptions *opt, const char *const *argv);
+/* The nvcc to use, or NULL (with *why set) when there is none. */
+const char *find_nvcc(const DriverOptions *opt, const char **why);
+/* The default -gencode list: SASS for every sm_75+ the nvcc supports and
+ * PTX of the newest.  NULL when the query fails. */
+const char **default_gencode(const DriverOptions *opt, const char *nvcc, int *n);
+const char **gencode_for(const char *archs, int *n, const char **error);
+/* Write the embedded support headers (ufn.h, ufn_abi.h, ...) into dir. */
+int write_support_headers(const char *dir);
+/* A make rule "targets: deps" as gcc writes it (spaces escaped), with
+ * phony targets for the imports when `phony`. */
+void depfile_text(Buf *out, const char *const *targets, int ntargets, const char *const *deps, int ndeps,
+                  bool phony);
+
+/* ==== options.c, build.c, main.c ================================================= */
+
+typedef enum OutputKind { OUT_OBJECT, OUT_CU, OUT_C, OUT_H, OUT_PTX } OutputKind;
+
+typedef struct Options {
+    const char *input;
+    const char *output;            /* -o (default FILE.o) */
+    OutputKind kind;               /* from the output's extension */
+    const char *header;            /* -H (default next to the object) */
+    bool cuda, host, sim;          /* --target */
+    bool targets_given;
+    const char *prefix;            /* --prefix */
+    const char *module_name;       /* --module-name (default: from the input) */
+    const char **include_dirs;     /* -I */
+    int ninclude_dirs;
+    bool md, mp;                   /* -MD / -MMD, -MP */
+    const char *mf;                /* -MF */
+    const char **mt;               /* -MT / -MQ, repeatable */
+    int nmt;
+    const char *dump;              /* -d tokens|ast|types */
+    ColorMode color;
+    bool werror, no_warnings;
+    bool line_directives;
+    DriverOptions drv;
+} Options;
+
+/* Parse the command line; exits with EXIT_USAGE (after a message) on misuse
+ * and with 0 for --help and --version. */
+void parse_options(int argc, char **argv, Options *opt);
+/* From the checked module to the requested output files. */
+int build_outputs(Module *m, const Options *opt);
+/* -d types: every instance with its variables and typed body. */
+void dump_types(FILE *out, const Module *m);
 
 #endif /* UFNC_H */

@@ -69,6 +69,11 @@ typedef enum ufn_status {
     UFN_ERR_ALIGN = -17          /* a data pointer not aligned to its element size */
 } ufn_status;
 
+/* Complex elements, as stored in UFN_COMPLEX64 / UFN_COMPLEX128 arrays (the
+ * layout of C99's float _Complex and of std::complex<float>). */
+typedef struct ufn_complex64 { float re, im; } ufn_complex64;
+typedef struct ufn_complex128 { double re, im; } ufn_complex128;
+
 /* The largest number of dimensions of an array. */
 #define UFN_MAXDIMS 32
 

@@ -36,25 +36,31 @@
 #define UFN_FIRST_INDEX() (blockIdx.x * blockDim.x + threadIdx.x)
 #define UFN_GRID_STRIDE() (gridDim.x * blockDim.x)
 
-/* 16-byte moves between global memory and a register array, so that the
- * contiguous kernels issue one 128-bit load or store per operand and step
- * (LDG.E.128 / STG.E.128); loads use the read-only data path. */
-UFN_DEVICE void ufn_load16(void *dst, const void *src)
-{
-    uint4 t = __ldg((const uint4 *)src);
-    memcpy(dst, &t, 16);
-}
+/* 2- to 16-byte moves between global memory and a register array, so that
+ * the contiguous kernels issue one wide load or store per operand and step
+ * (LDG.E.128 / STG.E.128 for 16 bytes); loads use the read-only data path. */
+#define UFN_DEFINE_MOVE(bytes, type)                                      \
+    UFN_DEVICE void ufn_load##bytes(void *dst, const void *src)           \
+    {                                                                     \
+        type t = __ldg((const type *)src);                                \
+        memcpy(dst, &t, bytes);                                           \
+    }                                                                     \
+    UFN_DEVICE void ufn_store##bytes(void *dst, const void *src)          \
+    {                                                                     \
+        type t;                                                           \
+        memcpy(&t, src, bytes);                                           \
+        *(type *)dst = t;                                                 \
+    }
 
-UFN_DEVICE void ufn_store16(void *dst, const void *src)
-{
-    uint4 t;
-    memcpy(&t, src, 16);
-    *(uint4 *)dst = t;
-}
+UFN_DEFINE_MOVE(16, uint4)
+UFN_DEFINE_MOVE(8, uint2)
+UFN_DEFINE_MOVE(4, unsigned int)
+UFN_DEFINE_MOVE(2, unsigned short)
 
-UFN_DEVICE int ufn_aligned16(const void *p)
+/* Is p aligned for a move of `bytes` (a power of two)? */
+UFN_DEVICE int ufn_aligned(const void *p, unsigned bytes)
 {
-    return ((uintptr_t)p & 15u) == 0;
+    return ((uintptr_t)p & (bytes - 1u)) == 0;
 }
 
 #endif /* UFN_KERNEL_H */

@@ -1,0 +1,336 @@
+/* build.c - from a checked module to the output files: the generated C,
+ * nvcc for the fatbin, cc for the simulator's kernels and the host stub,
+ * one relocatable object, the header and the dependency file. */
+#include "ufnc.h"
+
+#include <errno.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+typedef struct Build {
+    const Options *opt;
+    Module *mod;
+    const char *tmp;          /* the private directory; tools run inside it */
+    const char *nvcc;
+    const char **gencode;
+    int ngencode;
+} Build;
+
+/* Run a tool inside the temporary directory, so that no temporary path ends
+ * up in an output (two compilations give byte-identical objects). */
+static int run_in(Build *b, const char *const *argv)
+{
+    const DriverOptions *d = &b->opt->drv;
+    if (d->verbose) {
+        fprintf(stderr, "(cd %s &&", b->tmp);
+        for (int i = 0; argv[i]; i++)
+            fprintf(stderr, " %s", argv[i]);
+        fprintf(stderr, ")\n");
+    }
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addchdir_np(&fa, b->tmp);
+    pid_t pid;
+    int err = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (err) {
+        diag_fatal("cannot run %s: %s", argv[0], strerror(err));
+        return -1;
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    if (WIFSIGNALED(status)) {
+        diag_fatal("%s was killed by signal %d", argv[0], WTERMSIG(status));
+        return -1;
+    }
+    return WEXITSTATUS(status);
+}
+
+typedef struct Argv {
+    const char *items[256];
+    int n;
+} Argv;
+
+static void arg(Argv *a, const char *s)
+{
+    if (a->n >= 255)
+        die("too many tool arguments");
+    a->items[a->n++] = s;
+    a->items[a->n] = NULL;
+}
+
+static int write_temp(Build *b, const char *name, const Buf *text)
+{
+    char *path = arena_printf("%s/%s", b->tmp, name);
+    FILE *f = fopen(path, "w");
+    if (!f || fwrite(text->data, 1, text->len, f) != text->len || fclose(f) != 0) {
+        diag_fatal("cannot write %s: %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static int tool_failed(const char *what, int status)
+{
+    if (status >= 0)
+        diag_fatal("%s failed (exit status %d)", what, status);
+    return EXIT_TOOL;
+}
+
+static void opt_flag(Argv *a, int level)
+{
+    arg(a, arena_printf("-O%d", level));
+}
+
+static int need_nvcc(Build *b)
+{
+    const char *why = NULL;
+    b->nvcc = find_nvcc(&b->opt->drv, &why);
+    if (!b->nvcc) {
+        diag_fatal("%s; build without CUDA code with --target=host,sim", why);
+        return EXIT_TOOL;
+    }
+    if (b->opt->drv.arch) {
+        const char *err = NULL;
+        b->gencode = gencode_for(b->opt->drv.arch, &b->ngencode, &err);
+        if (!b->gencode) {
+            diag_fatal("%s", err);
+            return EXIT_USAGE;
+        }
+    } else {
+        b->gencode = default_gencode(&b->opt->drv, b->nvcc, &b->ngencode);
+        if (!b->gencode) {
+            diag_fatal("'%s --list-gpu-code' failed: cannot tell which GPUs this nvcc supports", b->nvcc);
+            return EXIT_TOOL;
+        }
+    }
+    return 0;
+}
+
+static void nvcc_common(Build *b, Argv *a)
+{
+    const DriverOptions *d = &b->opt->drv;
+    arg(a, b->nvcc);
+    arg(a, "-Iinclude");
+    opt_flag(a, d->opt_level);
+    arg(a, arena_printf("-Xptxas=-O%d", d->opt_level));
+    /* spills and local memory are bugs in generated kernels: fail loudly */
+    arg(a, "-Xptxas=-warn-spills,-warn-lmem-usage,-Werror");
+    if (d->fast_math)
+        arg(a, "--use_fast_math");
+    for (int i = 0; i < d->nnvcc_extra; i++)
+        arg(a, d->nvcc_extra[i]);
+}
+
+static int build_fatbin(Build *b, const char *cu, const char *fatbin)
+{
+    Argv a = {0};
+    nvcc_common(b, &a);
+    arg(&a, "--fatbin");
+    arg(&a, "--threads");
+    arg(&a, "0");
+    for (int i = 0; i < b->ngencode; i++)
+        arg(&a, b->gencode[i]);
+    arg(&a, "-o");
+    arg(&a, fatbin);
+    arg(&a, cu);
+    int st = run_in(b, a.items);
+    return st == 0 ? 0 : tool_failed("nvcc", st);
+}
+
+static void cc_common(Build *b, Argv *a)
+{
+    const DriverOptions *d = &b->opt->drv;
+    arg(a, d->cc);
+    arg(a, "-std=c11");
+    opt_flag(a, d->opt_level);
+    arg(a, "-fPIC");
+    arg(a, "-fvisibility=hidden");
+    arg(a, "-fno-math-errno");
+    /* no fused multiply-add: the host and the simulator compute bit for bit alike */
+    arg(a, "-ffp-contract=off");
+    if (d->fast_math)
+        arg(a, "-ffast-math");
+    arg(a, "-Iinclude");
+}
+
+static int compile_c(Build *b, const char *src, const char *obj, bool as_c, bool simd)
+{
+    Argv a = {0};
+    cc_common(b, &a);
+    if (simd)
+        arg(&a, "-fopenmp-simd");
+    if (as_c) {
+        arg(&a, "-x");
+        arg(&a, "c");
+    }
+    arg(&a, "-c");
+    arg(&a, src);
+    arg(&a, "-o");
+    arg(&a, obj);
+    int st = run_in(b, a.items);
+    return st == 0 ? 0 : tool_failed(b->opt->drv.cc, st);
+}
+
+static long file_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (long)st.st_size : -1;
+}
+
+static int build_object(Build *b)
+{
+    const Options *opt = b->opt;
+    Module *m = b->mod;
+    const char *cu = arena_printf("%s.cu", m->name);
+    const char *fatbin = arena_printf("%s.fatbin", m->name);
+    const char *sim_o = arena_printf("%s.sim.o", m->name);
+    const char *host_c = arena_printf("%s.host.c", m->name);
+    const char *host_o = arena_printf("%s.host.o", m->name);
+    const char *obj = arena_printf("%s.o", m->name);
+    int st;
+    EmitOptions eo = {.cuda = opt->cuda, .host = opt->host, .sim = opt->sim,
+                      .line_directives = opt->line_directives, .output_name = cu};
+    Buf text = {0};
+    if (opt->cuda || opt->sim) {
+        emit_cuda(&text, m, &eo);
+        if (write_temp(b, cu, &text))
+            return EXIT_TOOL;
+        buf_free(&text);
+    }
+    if (opt->cuda) {
+        if ((st = need_nvcc(b)) || (st = build_fatbin(b, cu, fatbin)))
+            return st;
+        eo.fatbin_path = fatbin;
+        eo.fatbin_size = (size_t)file_size(arena_printf("%s/%s", b->tmp, fatbin));
+    }
+    if (opt->sim && (st = compile_c(b, cu, sim_o, true, false)))
+        return st;
+    eo.output_name = host_c;
+    emit_host(&text, m, &eo);
+    if (write_temp(b, host_c, &text))
+        return EXIT_TOOL;
+    buf_free(&text);
+    if ((st = compile_c(b, host_c, host_o, false, true)))
+        return st;
+    if (opt->sim) {
+        Argv a = {0};
+        arg(&a, opt->drv.cc);
+        arg(&a, "-r");
+        arg(&a, "-nostdlib");
+        arg(&a, "-o");
+        arg(&a, obj);
+        arg(&a, host_o);
+        arg(&a, sim_o);
+        st = run_in(b, a.items);
+        if (st)
+            return tool_failed("the relocatable link", st);
+    } else
+        obj = host_o;
+    return copy_file_atomic(opt->output, arena_printf("%s/%s", b->tmp, obj)) ? EXIT_TOOL : 0;
+}
+
+static int build_ptx(Build *b)
+{
+    int st;
+    if ((st = need_nvcc(b)))
+        return st;
+    Module *m = b->mod;
+    const char *cu = arena_printf("%s.cu", m->name), *ptx = arena_printf("%s.ptx", m->name);
+    Buf text = {0};
+    EmitOptions eo = {.cuda = true, .line_directives = b->opt->line_directives, .output_name = cu};
+    emit_cuda(&text, m, &eo);
+    if (write_temp(b, cu, &text))
+        return EXIT_TOOL;
+    buf_free(&text);
+    /* the newest architecture of the list: its compute_NN is the last entry */
+    const char *last = b->gencode[b->ngencode - 1];
+    const char *comp = strstr(last, "compute_");
+    Argv a = {0};
+    nvcc_common(b, &a);
+    arg(&a, "-ptx");
+    arg(&a, arena_printf("-arch=%.*s", (int)strcspn(comp, ",]"), comp));
+    arg(&a, "-o");
+    arg(&a, ptx);
+    arg(&a, cu);
+    st = run_in(b, a.items);
+    if (st)
+        return tool_failed("nvcc", st);
+    return copy_file_atomic(b->opt->output, arena_printf("%s/%s", b->tmp, ptx)) ? EXIT_TOOL : 0;
+}
+
+static int write_text(const char *path, void (*emit)(Buf *, Module *, const EmitOptions *), Module *m,
+                      const EmitOptions *eo)
+{
+    Buf text = {0};
+    emit(&text, m, eo);
+    int r = write_file_atomic(path, text.data, text.len);
+    buf_free(&text);
+    return r ? EXIT_TOOL : 0;
+}
+
+static int write_depfile(const Options *opt, Module *m)
+{
+    const char *path = opt->mf;
+    if (!path) {
+        const char *slash = strrchr(opt->output, '/');
+        const char *dot = strrchr(slash ? slash + 1 : opt->output, '.');
+        size_t len = dot ? (size_t)(dot - opt->output) : strlen(opt->output);
+        path = arena_printf("%.*s.d", (int)len, opt->output);
+    }
+    const char *targets[64];
+    int nt = 0;
+    for (int i = 0; i < opt->nmt && nt < 64; i++)
+        targets[nt++] = opt->mt[i];
+    if (!nt) {
+        targets[nt++] = opt->output;
+        if (opt->header && opt->kind == OUT_OBJECT)
+            targets[nt++] = opt->header;
+    }
+    Buf text = {0};
+    depfile_text(&text, targets, nt, m->deps, m->ndeps, opt->mp);
+    int r = write_file_atomic(path, text.data, text.len);
+    buf_free(&text);
+    return r ? EXIT_TOOL : 0;
+}
+
+int build_outputs(Module *m, const Options *opt)
+{
+    Build b = {.opt = opt, .mod = m};
+    EmitOptions eo = {.cuda = opt->cuda, .host = opt->host, .sim = opt->sim,
+                      .line_directives = opt->line_directives, .output_name = opt->output};
+    int st = 0;
+    switch (opt->kind) {
+    case OUT_CU:
+        st = write_text(opt->output, emit_cuda, m, &eo);
+        break;
+    case OUT_C:
+        eo.cuda = false;            /* the fatbin lives only in the object */
+        st = write_text(opt->output, emit_host, m, &eo);
+        break;
+    case OUT_H:
+        st = write_text(opt->output, emit_header, m, &eo);
+        break;
+    case OUT_PTX:
+    case OUT_OBJECT:
+        if (!(b.tmp = driver_tempdir(&opt->drv)))
+            return EXIT_TOOL;
+        if (mkdir(arena_printf("%s/include", b.tmp), 0700) != 0 || write_support_headers(arena_printf("%s/include", b.tmp)))
+            return EXIT_TOOL;
+        st = opt->kind == OUT_PTX ? build_ptx(&b) : build_object(&b);
+        break;
+    }
+    if (!st && opt->header && opt->kind != OUT_H)
+        st = write_text(opt->header, emit_header, m, &eo);
+    if (!st && opt->md)
+        st = write_depfile(opt, m);
+    return st;
+}

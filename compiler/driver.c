@@ -1,0 +1,487 @@
+/* driver.c - the outside world: the private temporary directory, running
+ * nvcc and cc (no shell: argument vectors, so paths with spaces work), the
+ * GPU architecture list, atomic output files and make dependency files.
+ *
+ * An output is either complete or absent: everything is written next to its
+ * destination under a temporary name and renamed into place; a failure or a
+ * signal removes the temporaries and leaves older outputs untouched. */
+#include "ufnc.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "embedded.h"
+
+extern char **environ;
+
+/* ---- cleanup on every exit ------------------------------------------------------ */
+
+#define MAX_PENDING 16
+
+static char tempdir[4096];
+static bool keep_tempdir;
+static char pending[MAX_PENDING][4096];    /* temporary outputs not yet renamed */
+static volatile sig_atomic_t child_pid;
+
+static void remove_tree(const char *path)
+{
+    DIR *d = opendir(path);
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+                continue;
+            char sub[4096];
+            snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+            struct stat st;
+            if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode))
+                remove_tree(sub);
+            else
+                unlink(sub);
+        }
+        closedir(d);
+    }
+    rmdir(path);
+}
+
+static void cleanup(void)
+{
+    for (int i = 0; i < MAX_PENDING; i++)
+        if (pending[i][0]) {
+            unlink(pending[i]);
+            pending[i][0] = '\0';
+        }
+    if (tempdir[0] && !keep_tempdir)
+        remove_tree(tempdir);
+    tempdir[0] = '\0';
+}
+
+static void on_signal(int sig)
+{
+    if (child_pid > 0)
+        kill(child_pid, sig);
+    cleanup();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void install_cleanup(void)
+{
+    static bool done;
+    if (done)
+        return;
+    done = true;
+    atexit(cleanup);
+    struct sigaction sa = {0};
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        sigaction(sigs[i], &sa, NULL);
+}
+
+const char *driver_tempdir(const DriverOptions *opt)
+{
+    if (tempdir[0])
+        return tempdir;
+    install_cleanup();
+    const char *base = getenv("TMPDIR");
+    /* the path goes into an .incbin directive: keep it plain */
+    if (!base || !*base || strpbrk(base, "\"\\\n"))
+        base = "/tmp";
+    snprintf(tempdir, sizeof tempdir, "%s/ufnc-XXXXXX", base);
+    if (!mkdtemp(tempdir)) {
+        diag_fatal("cannot create a temporary directory in %s: %s", base, strerror(errno));
+        tempdir[0] = '\0';
+        return NULL;
+    }
+    keep_tempdir = opt->keep;
+    if (opt->keep)
+        fprintf(stderr, "ufnc: keeping intermediate files in %s\n", tempdir);
+    return tempdir;
+}
+
+/* ---- atomic outputs ------------------------------------------------------------------ */
+
+static int add_pending(const char *path)
+{
+    for (int i = 0; i < MAX_PENDING; i++)
+        if (!pending[i][0]) {
+            snprintf(pending[i], sizeof pending[i], "%s", path);
+            return i;
+        }
+    return -1;
+}
+
+static int open_temp_next_to(const char *path, char *tmp, size_t size, int *slot)
+{
+    const char *slash = strrchr(path, '/');
+    int dirlen = slash ? (int)(slash - path) + 1 : 0;
+    snprintf(tmp, size, "%.*s.%s.XXXXXX", dirlen, path, slash ? slash + 1 : path);
+    install_cleanup();
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        diag_fatal("cannot write %s: %s", path, strerror(errno));
+        return -1;
+    }
+    *slot = add_pending(tmp);
+    return fd;
+}
+
+static int finish_temp(int fd, const char *tmp, const char *path, int slot, bool ok)
+{
+    /* regular permissions (mkstemp makes 0600) */
+    mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
+    if (close(fd) != 0)
+        ok = false;
+    if (ok && rename(tmp, path) != 0) {
+        diag_fatal("cannot write %s: %s", path, strerror(errno));
+        ok = false;
+    }
+    if (!ok)
+        unlink(tmp);
+    if (slot >= 0)
+        pending[slot][0] = '\0';
+    return ok ? 0 : -1;
+}
+
+static bool write_all(int fd, const char *data, size_t len)
+{
+    while (len) {
+        ssize_t n = write(fd, data, len);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return false;
+        }
+        data += n;
+        len -= (size_t)n;
+    }
+    return true;
+}
+
+int write_file_atomic(const char *path, const char *data, size_t len)
+{
+    char tmp[4096];
+    int slot;
+    int fd = open_temp_next_to(path, tmp, sizeof tmp, &slot);
+    if (fd < 0)
+        return -1;
+    bool ok = write_all(fd, data, len);
+    if (!ok)
+        diag_fatal("cannot write %s: %s", path, strerror(errno));
+    return finish_temp(fd, tmp, path, slot, ok);
+}
+
+int copy_file_atomic(const char *path, const char *src)
+{
+    int in = open(src, O_RDONLY);
+    if (in < 0) {
+        diag_fatal("cannot read %s: %s", src, strerror(errno));
+        return -1;
+    }
+    char tmp[4096];
+    int slot;
+    int fd = open_temp_next_to(path, tmp, sizeof tmp, &slot);
+    if (fd < 0) {
+        close(in);
+        return -1;
+    }
+    bool ok = true;
+    char buf[65536];
+    ssize_t n;
+    while ((n = read(in, buf, sizeof buf)) > 0)
+        if (!write_all(fd, buf, (size_t)n)) {
+            ok = false;
+            break;
+        }
+    if (n < 0)
+        ok = false;
+    close(in);
+    if (!ok)
+        diag_fatal("cannot write %s: %s", path, strerror(errno));
+    return finish_temp(fd, tmp, path, slot, ok);
+}
+
+/* ---- running tools ------------------------------------------------------------------------ */
+
+static void print_command(const char *const *argv)
+{
+    for (int i = 0; argv[i]; i++) {
+        const char *a = argv[i];
+        bool plain = *a && !strpbrk(a, " \t\n\"'\\$`;&|<>()*?[]{}!#~");
+        if (plain)
+            fprintf(stderr, "%s%s", i ? " " : "", a);
+        else {
+            fprintf(stderr, "%s'", i ? " " : "");
+            for (; *a; a++) {
+                if (*a == '\'')
+                    fputs("'\\''", stderr);
+                else
+                    fputc(*a, stderr);
+            }
+            fputc('\'', stderr);
+        }
+    }
+    fputc('\n', stderr);
+}
+
+int run_tool(const DriverOptions *opt, const char *const *argv)
+{
+    if (opt->verbose)
+        print_command(argv);
+    pid_t pid;
+    int err = posix_spawnp(&pid, argv[0], NULL, NULL, (char *const *)argv, environ);
+    if (err) {
+        diag_fatal("cannot run %s: %s", argv[0], strerror(err));
+        return -1;
+    }
+    child_pid = pid;
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) {
+            child_pid = 0;
+            diag_fatal("waiting for %s: %s", argv[0], strerror(errno));
+            return -1;
+        }
+    child_pid = 0;
+    if (WIFSIGNALED(status)) {
+        diag_fatal("%s was killed by signal %d", argv[0], WTERMSIG(status));
+        return -1;
+    }
+    return WEXITSTATUS(status);
+}
+
+/* Run a command and capture its standard output (for nvcc --list-gpu-code). */
+static char *capture(const DriverOptions *opt, const char *const *argv)
+{
+    if (opt->verbose)
+        print_command(argv);
+    int fds[2];
+    if (pipe(fds) != 0)
+        return NULL;
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+    posix_spawn_file_actions_addclose(&fa, fds[0]);
+    pid_t pid;
+    int err = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(fds[1]);
+    if (err) {
+        close(fds[0]);
+        return NULL;
+    }
+    Buf b = {0};
+    char chunk[4096];
+    ssize_t n;
+    while ((n = read(fds[0], chunk, sizeof chunk)) > 0)
+        buf_putn(&b, chunk, (size_t)n);
+    close(fds[0]);
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        buf_free(&b);
+        return NULL;
+    }
+    char *s = arena_strndup(b.data ? b.data : "", b.len);
+    buf_free(&b);
+    return s;
+}
+
+/* ---- the CUDA toolkit ---------------------------------------------------------------------------- */
+
+static bool executable(const char *path)
+{
+    return path && access(path, X_OK) == 0;
+}
+
+static const char *in_path(const char *name)
+{
+    const char *path = getenv("PATH");
+    if (!path)
+        return NULL;
+    while (*path) {
+        const char *colon = strchr(path, ':');
+        size_t len = colon ? (size_t)(colon - path) : strlen(path);
+        char *cand = arena_printf("%.*s/%s", (int)len, path, name);
+        if (len && executable(cand))
+            return cand;
+        path += len + (colon ? 1 : 0);
+    }
+    return NULL;
+}
+
+const char *find_nvcc(const DriverOptions *opt, const char **why)
+{
+    if (opt->nvcc) {
+        const char *p = strchr(opt->nvcc, '/') ? opt->nvcc : in_path(opt->nvcc);
+        if (executable(p))
+            return p;
+        *why = arena_printf("--nvcc=%s is not an executable", opt->nvcc);
+        return NULL;
+    }
+    const char *env = getenv("NVCC");
+    if (env && *env) {
+        const char *p = strchr(env, '/') ? env : in_path(env);
+        if (executable(p))
+            return p;
+        *why = arena_printf("NVCC=%s is not an executable", env);
+        return NULL;
+    }
+    const char *home = getenv("CUDA_HOME");
+    if (home && *home) {
+        char *p = arena_printf("%s/bin/nvcc", home);
+        if (executable(p))
+            return p;
+    }
+    const char *p = in_path("nvcc");
+    if (p)
+        return p;
+    if (executable("/usr/local/cuda/bin/nvcc"))
+        return "/usr/local/cuda/bin/nvcc";
+    *why = "nvcc not found (looked at --nvcc, $NVCC, $CUDA_HOME/bin, PATH and /usr/local/cuda/bin)";
+    return NULL;
+}
+
+/* "sm_90" -> 90; 0 if not a plain SASS architecture (sm_90a, sm_100f). */
+static int arch_number(const char *s, size_t len)
+{
+    if (len < 4 || strncmp(s, "sm_", 3) != 0)
+        return 0;
+    int v = 0;
+    for (size_t i = 3; i < len; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return 0;
+        v = v * 10 + (s[i] - '0');
+    }
+    return v;
+}
+
+static const char **gencode_list(const int *archs, int n, int *count)
+{
+    const char **list = arena_alloc(sizeof(char *) * (size_t)(2 * n + 1));
+    int k = 0, newest = 0;
+    for (int i = 0; i < n; i++)
+        if (archs[i] > newest)
+            newest = archs[i];
+    for (int i = 0; i < n; i++) {
+        list[k++] = "-gencode";
+        if (archs[i] == newest)
+            list[k++] = arena_printf("arch=compute_%d,code=[sm_%d,compute_%d]", archs[i], archs[i], archs[i]);
+        else
+            list[k++] = arena_printf("arch=compute_%d,code=sm_%d", archs[i], archs[i]);
+    }
+    *count = k;
+    return list;
+}
+
+const char **default_gencode(const DriverOptions *opt, const char *nvcc, int *n)
+{
+    const char *argv[] = {nvcc, "--list-gpu-code", NULL};
+    char *out = capture(opt, argv);
+    if (!out)
+        return NULL;
+    int archs[64], count = 0;
+    for (char *line = out; *line && count < 64;) {
+        char *end = line + strcspn(line, "\n");
+        int v = arch_number(line, (size_t)(end - line));
+        bool dup = false;
+        for (int i = 0; i < count; i++)
+            dup = dup || archs[i] == v;
+        if (v >= 75 && !dup)
+            archs[count++] = v;
+        line = *end ? end + 1 : end;
+    }
+    if (!count)
+        return NULL;
+    return gencode_list(archs, count, n);
+}
+
+const char **gencode_for(const char *list, int *n, const char **error)
+{
+    int archs[64], count = 0;
+    for (const char *p = list; *p;) {
+        size_t len = strcspn(p, ",");
+        int v = arch_number(p, len);
+        if (!v && len > 8 && strncmp(p, "compute_", 8) == 0)
+            v = arch_number(arena_printf("sm_%.*s", (int)len - 8, p + 8), len - 5);
+        if (!v || count == 64) {
+            *error = arena_printf("--arch: '%.*s' is not a GPU architecture such as sm_80", (int)len, p);
+            return NULL;
+        }
+        if (v < 75) {
+            *error = arena_printf("--arch: sm_%d is older than sm_75, which CUDA 13 no longer supports", v);
+            return NULL;
+        }
+        archs[count++] = v;
+        p += len + (p[len] == ',');
+    }
+    if (!count) {
+        *error = "--arch: empty architecture list";
+        return NULL;
+    }
+    return gencode_list(archs, count, n);
+}
+
+/* ---- support headers ----------------------------------------------------------------------------- */
+
+int write_support_headers(const char *dir)
+{
+    for (const EmbeddedFile *e = embedded_files; e->name; e++) {
+        if (strchr(e->name, '/'))
+            continue;                           /* stdlib modules stay inside */
+        char *path = arena_printf("%s/%s", dir, e->name);
+        FILE *f = fopen(path, "w");
+        if (!f || fputs(e->text, f) < 0 || fclose(f) != 0) {
+            diag_fatal("cannot write %s: %s", path, strerror(errno));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* ---- dependency files ------------------------------------------------------------------------------ */
+
+static void make_escaped(Buf *out, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == ' ' || *s == '\t' || *s == '#' || *s == '\\')
+            buf_putc(out, '\\');
+        if (*s == '$')
+            buf_putc(out, '$');
+        buf_putc(out, *s);
+    }
+}
+
+void depfile_text(Buf *out, const char *const *targets, int ntargets, const char *const *deps, int ndeps, bool phony)
+{
+    for (int i = 0; i < ntargets; i++) {
+        if (i)
+            buf_putc(out, ' ');
+        make_escaped(out, targets[i]);
+    }
+    buf_putc(out, ':');
+    for (int i = 0; i < ndeps; i++) {
+        buf_puts(out, " \\\n ");
+        make_escaped(out, deps[i]);
+    }
+    buf_putc(out, '\n');
+    if (phony)
+        for (int i = 1; i < ndeps; i++) {
+            buf_putc(out, '\n');
+            make_escaped(out, deps[i]);
+            buf_puts(out, ":\n");
+        }
+}

@@ -1,0 +1,307 @@
+/* emit_cuda.c - polar.cu: the device code.  nvcc builds it for the GPU; the
+ * sim backend compiles the very same file as C11 for the CPU.
+ *
+ * Per @vectorize signature two kernels, both grid-stride loops over 32-bit
+ * indices (the runtime splits launches of 2^31 elements or more):
+ *   __contig   every operand contiguous: 16-byte loads and stores when all
+ *              pointers are aligned, then a scalar tail;
+ *   __strided  broadcast or non-contiguous operands: the flat index is split
+ *              over up to UFN_KMAXDIM loop dimensions (unrolled, so the
+ *              by-value shape and strides stay in registers, never in local
+ *              memory).
+ * Per @guvectorize signature one kernel: a thread per loop iteration, calling
+ * the body with array views of the core dimensions. */
+#include "ufnc.h"
+
+#include <string.h>
+
+const char *kernel_name(const Instance *inst, const char *variant)
+{
+    return arena_printf("%s__%s", inst->cname, variant);
+}
+
+static int nin_of(const Func *f)
+{
+    return f->kind == FK_GUVECTORIZE ? f->layout->nin : f->instances[0]->nargs;
+}
+
+/* The operand types of a ufunc instance: inputs then the output. */
+static Type *operand_type(const Instance *inst, int k)
+{
+    return k < inst->nargs ? inst->args[k] : inst->ret;
+}
+
+static const char *operand_name(const Instance *inst, int k)
+{
+    if (k < inst->nargs)
+        return inst->vars[k]->cname;
+    for (int i = 0; i < inst->nargs; i++)
+        if (strcmp(inst->vars[i]->cname, "out") == 0)
+            return "out_";
+    return "out";
+}
+
+/* A load that uses the read-only data path where CUDA has one for the type. */
+static const char *load(Type *t, const char *ptr, const char *index)
+{
+    if (ty_is_bool(t) || ty_is_complex(t))
+        return arena_printf("%s[%s]", ptr, index);
+    return arena_printf("__ldg(%s + %s)", ptr, index);
+}
+
+static void ufunc_contig(Emitter *em, const Instance *inst)
+{
+    int nops = inst->nargs + 1;
+    int maxsize = 0;
+    for (int k = 0; k < nops; k++)
+        if (operand_type(inst, k)->size > maxsize)
+            maxsize = operand_type(inst, k)->size;
+    int lanes = 16 / maxsize;
+    Buf params = {0};
+    buf_puts(&params, "uint32_t n");
+    for (int k = 0; k < nops; k++) {
+        Type *t = operand_type(inst, k);
+        buf_printf(&params, ", %s%s *__restrict__ %s", k < inst->nargs ? "const " : "", t->cname, operand_name(inst, k));
+    }
+    emit_line(em, "UFN_KERNEL %s(%s)", kernel_name(inst, "contig"), params.data);
+    buf_free(&params);
+    const char *out = operand_name(inst, nops - 1);
+    emit_line(em, "{");
+    em->indent++;
+    emit_line(em, "uint32_t first = UFN_FIRST_INDEX(), step = UFN_GRID_STRIDE(), done = 0;");
+    if (lanes > 1) {
+        Buf cond = {0};
+        for (int k = 0; k < nops; k++) {
+            Type *t = operand_type(inst, k);
+            buf_printf(&cond, "%sufn_aligned(%s, %d)", k ? " && " : "", operand_name(inst, k), lanes * t->size);
+        }
+        emit_line(em, "/* %d elements per step: one %d-byte load per operand */", lanes, lanes * maxsize);
+        emit_line(em, "if (%s) {", cond.data);
+        buf_free(&cond);
+        em->indent++;
+        emit_line(em, "uint32_t nvec = n / %d;", lanes);
+        emit_line(em, "for (uint32_t v = first; v < nvec; v += step) {");
+        em->indent++;
+        for (int k = 0; k < nops; k++) {
+            Type *t = operand_type(inst, k);
+            emit_line(em, "%s %s_v[%d];", t->cname, operand_name(inst, k), lanes);
+        }
+        for (int k = 0; k < inst->nargs; k++) {
+            Type *t = operand_type(inst, k);
+            const char *nm = operand_name(inst, k);
+            emit_line(em, "ufn_load%d(%s_v, %s + %d * v);", lanes * t->size, nm, nm, lanes);
+        }
+        emit_line(em, "#pragma unroll");
+        emit_line(em, "for (int l = 0; l < %d; l++)", lanes);
+        Buf call = {0};
+        for (int k = 0; k < inst->nargs; k++)
+            buf_printf(&call, "%s%s_v[l]", k ? ", " : "", operand_name(inst, k));
+        emit_line(em, "    %s_v[l] = %s(%s);", out, inst->cname, call.data ? call.data : "");
+        buf_free(&call);
+        emit_line(em, "ufn_store%d(%s + %d * v, %s_v);", lanes * inst->ret->size, out, lanes, out);
+        em->indent--;
+        emit_line(em, "}");
+        emit_line(em, "done = nvec * %d;", lanes);
+        em->indent--;
+        emit_line(em, "}");
+    }
+    emit_line(em, "#pragma unroll 1");
+    emit_line(em, "for (uint32_t i = done + first; i < n; i += step)");
+    Buf call = {0};
+    for (int k = 0; k < inst->nargs; k++)
+        buf_printf(&call, "%s%s", k ? ", " : "", load(operand_type(inst, k), operand_name(inst, k), "i"));
+    emit_line(em, "    %s[i] = %s(%s);", out, inst->cname, call.data ? call.data : "");
+    buf_free(&call);
+    em->indent--;
+    emit_line(em, "}");
+    emit_line(em, "%s", "");
+}
+
+/* The unrolled split of the flat index i into per-operand offsets o0..ok. */
+static void offsets(Emitter *em, int nops, const char *const *strides)
+{
+    Buf decl = {0};
+    for (int k = 0; k < nops; k++)
+        buf_printf(&decl, "%so%d = 0", k ? ", " : "", k);
+    emit_line(em, "int64_t %s;", decl.data);
+    buf_free(&decl);
+    emit_line(em, "uint32_t r = i;");
+    emit_line(em, "#pragma unroll");
+    emit_line(em, "for (int d = UFN_KMAXDIM - 1; d > 0; d--) {");
+    em->indent++;
+    emit_line(em, "if (d < it.ndim) {");
+    em->indent++;
+    emit_line(em, "uint32_t q = r / it.shape[d], k = r - q * it.shape[d];");
+    for (int k = 0; k < nops; k++)
+        emit_line(em, "o%d += (int64_t)k * %s.s[d];", k, strides[k]);
+    emit_line(em, "r = q;");
+    em->indent--;
+    emit_line(em, "}");
+    em->indent--;
+    emit_line(em, "}");
+    for (int k = 0; k < nops; k++)
+        emit_line(em, "o%d += (int64_t)r * %s.s[0];", k, strides[k]);
+}
+
+static void ufunc_strided(Emitter *em, const Instance *inst)
+{
+    int nops = inst->nargs + 1;
+    Buf params = {0};
+    buf_puts(&params, "ufn_kiter it");
+    const char *strides[UFN_MAX_OPERANDS + 1];
+    for (int k = 0; k < nops; k++) {
+        Type *t = operand_type(inst, k);
+        const char *nm = operand_name(inst, k);
+        strides[k] = arena_printf("%s_s", nm);
+        buf_printf(&params, ", %s%s *__restrict__ %s, ufn_kstrides %s", k < inst->nargs ? "const " : "", t->cname, nm,
+                   strides[k]);
+    }
+    emit_line(em, "UFN_KERNEL %s(%s)", kernel_name(inst, "strided"), params.data);
+    buf_free(&params);
+    emit_line(em, "{");
+    em->indent++;
+    emit_line(em, "for (uint32_t i = UFN_FIRST_INDEX(); i < it.n; i += UFN_GRID_STRIDE()) {");
+    em->indent++;
+    offsets(em, nops, strides);
+    Buf call = {0};
+    for (int k = 0; k < inst->nargs; k++)
+        buf_printf(&call, "%s%s", k ? ", " : "", load(operand_type(inst, k), operand_name(inst, k), arena_printf("o%d", k)));
+    emit_line(em, "%s[o%d] = %s(%s);", operand_name(inst, nops - 1), nops - 1, inst->cname, call.data ? call.data : "");
+    buf_free(&call);
+    em->indent--;
+    emit_line(em, "}");
+    em->indent--;
+    emit_line(em, "}");
+    emit_line(em, "%s", "");
+}
+
+/* The C expression building operand k's argument of a gufunc body, given
+ * its data pointer expression. */
+const char *gufunc_view(const Instance *inst, int k, const char *ptr, const char *const *core_dims,
+                        const char *core_strides)
+{
+    Func *f = inst->func;
+    Type *t = inst->args[k];
+    Layout *l = f->layout;
+    if (t->kind != TY_ARRAY)
+        return arena_printf("*%s", ptr);              /* a '()' input declared as a scalar */
+    Buf b = {0};
+    buf_printf(&b, "%s_make(%s", t->cname, ptr);
+    if (l->ndim[k] == 0) {
+        buf_puts(&b, ", 1, 1)");                       /* old style: a one-element array */
+    } else {
+        for (int d = 0; d < t->ndim; d++)
+            buf_printf(&b, ", %s", core_dims[l->dims[k][d]]);
+        for (int d = 0; d < t->ndim; d++)
+            buf_printf(&b, ", %s[%d]", core_strides, d);
+        buf_puts(&b, ")");
+    }
+    const char *s = arena_strndup(b.data, b.len);
+    buf_free(&b);
+    return s;
+}
+
+static void gufunc_kernel(Emitter *em, const Instance *inst)
+{
+    Func *f = inst->func;
+    int nops = inst->nargs;
+    Buf params = {0};
+    buf_puts(&params, "ufn_kiter it, ufn_kcore core");
+    const char *strides[UFN_MAX_OPERANDS];
+    for (int k = 0; k < nops; k++) {
+        Type *t = inst->args[k];
+        Type *elt = t->kind == TY_ARRAY ? t->elt : t;
+        const char *nm = inst->vars[k]->cname;
+        strides[k] = arena_printf("%s_loop", nm);
+        buf_printf(&params, ", %s *%s, ufn_kstrides %s_loop, ufn_kstrides %s_core", elt->cname, nm, nm, nm);
+    }
+    emit_line(em, "UFN_KERNEL %s(%s)", kernel_name(inst, "gufunc"), params.data);
+    buf_free(&params);
+    emit_line(em, "{");
+    em->indent++;
+    emit_line(em, "for (uint32_t i = UFN_FIRST_INDEX(); i < it.n; i += UFN_GRID_STRIDE()) {");
+    em->indent++;
+    offsets(em, nops, strides);
+    const char *dims[UFN_CORE_MAXDIMS];
+    for (int d = 0; d < f->layout->nnames; d++)
+        dims[d] = arena_printf("core.dim[%d]", d);
+    Buf call = {0};
+    for (int k = 0; k < nops; k++) {
+        const char *nm = inst->vars[k]->cname;
+        buf_printf(&call, "%s%s", k ? ", " : "",
+                   gufunc_view(inst, k, arena_printf("(%s + o%d)", nm, k), dims, arena_printf("%s_core.s", nm)));
+    }
+    emit_line(em, "%s(%s);", inst->cname, call.data);
+    buf_free(&call);
+    em->indent--;
+    emit_line(em, "}");
+    em->indent--;
+    emit_line(em, "}");
+    emit_line(em, "%s", "");
+}
+
+/* View constructors for the gufunc kernels and loops. */
+void emit_view_makers(Emitter *em)
+{
+    Type *seen[256];
+    int n = 0;
+    for (int i = 0; i < em->mod->nkernels; i++) {
+        Func *f = em->mod->kernels[i];
+        if (f->kind != FK_GUVECTORIZE)
+            continue;
+        for (int j = 0; j < f->ninstances; j++)
+            for (int k = 0; k < f->instances[j]->nargs; k++) {
+                Type *t = f->instances[j]->args[k];
+                bool dup = t->kind != TY_ARRAY;
+                for (int s = 0; s < n && !dup; s++)
+                    dup = seen[s] == t;
+                if (dup || n == 256)
+                    continue;
+                seen[n++] = t;
+                Buf params = {0}, sets = {0};
+                for (int d = 0; d < t->ndim; d++) {
+                    buf_printf(&params, ", int64_t n%d", d);
+                    buf_printf(&sets, " v.shape[%d] = n%d;", d, d);
+                }
+                for (int d = 0; d < t->ndim; d++) {
+                    buf_printf(&params, ", int64_t s%d", d);
+                    buf_printf(&sets, " v.stride[%d] = s%d;", d, d);
+                }
+                emit_line(em, "UFN_BODY %s %s_make(%s *data%s) { %s v; v.data = data;%s return v; }", t->cname,
+                          t->cname, t->elt->cname, params.data, t->cname, sets.data);
+                buf_free(&params);
+                buf_free(&sets);
+            }
+    }
+}
+
+void emit_cuda(Buf *out, Module *m, const EmitOptions *opt)
+{
+    Emitter em = {.out = out, .opt = opt, .mod = m, .file_name = opt->output_name};
+    emit_line(&em, "/* %s.cu - generated by ufnc %s from %s.  DO NOT EDIT.", m->name, UFNC_VERSION, m->src->name);
+    emit_line(&em, " *");
+    emit_line(&em, " * The device code of module %s.  nvcc builds it for the GPU; the sim backend", m->name);
+    emit_line(&em, " * compiles this same file as C11 for the CPU (see ufn_kernel.h).  Each scalar");
+    emit_line(&em, " * body below is what the host loops run too.  #line directives point back at");
+    emit_line(&em, " * the .ufn source. */");
+    emit_line(&em, "#include \"ufn_kernel.h\"");
+    emit_line(&em, "%s", "");
+    emit_body_types(&em);
+    emit_view_makers(&em);
+    emit_bodies(&em);
+    emit_line(&em, "/* ---- kernels ---- */");
+    emit_line(&em, "%s", "");
+    for (int i = 0; i < m->nkernels; i++) {
+        Func *f = m->kernels[i];
+        for (int k = 0; k < f->ninstances; k++) {
+            Instance *inst = f->instances[k];
+            emit_line(&em, "/* %s: %s */", f->name, inst->sig->text);
+            if (f->kind == FK_VECTORIZE) {
+                ufunc_contig(&em, inst);
+                ufunc_strided(&em, inst);
+            } else
+                gufunc_kernel(&em, inst);
+        }
+    }
+    (void)nin_of;
+}

@@ -1,0 +1,40 @@
+/* main.c - ufnc: the command line and the passes, in order. */
+#include "ufnc.h"
+
+#include <errno.h>
+#include <string.h>
+
+int main(int argc, char **argv)
+{
+    Options opt;
+    parse_options(argc, argv, &opt);
+    diag_init(stderr, opt.color, opt.werror, opt.no_warnings);
+
+    SrcFile *src = src_read(opt.input);
+    if (!src) {
+        diag_fatal("cannot read %s: %s", opt.input, strerror(errno));
+        return EXIT_SOURCE;
+    }
+    if (opt.dump && !strcmp(opt.dump, "tokens")) {
+        dump_tokens(stdout, src);
+        return diag_error_count() ? EXIT_SOURCE : EXIT_OK;
+    }
+
+    Node *ast = parse_file(src);                       /* grammar/ufn.y */
+    if (opt.dump && !strcmp(opt.dump, "ast")) {
+        ast_dump(stdout, ast);
+        return diag_error_count() ? EXIT_SOURCE : EXIT_OK;
+    }
+
+    CheckOptions copt = {.module_name = opt.module_name, .prefix = opt.prefix,
+                         .include_dirs = opt.include_dirs, .ninclude_dirs = opt.ninclude_dirs};
+    Module *m = check_module(ast, src, &copt);          /* check.c, infer.c */
+    if (diag_error_count())
+        return EXIT_SOURCE;
+    if (opt.dump && !strcmp(opt.dump, "types")) {
+        dump_types(stdout, m);
+        return EXIT_OK;
+    }
+
+    return build_outputs(m, &opt);                      /* emit_*.c, driver.c */
+}

@@ -1,0 +1,227 @@
+/* options.c - the command line of ufnc (DESIGN 1, man/ufnc.1). */
+#include "ufnc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage_text[] =
+    "usage: ufnc [options] FILE.ufn\n"
+    "\n"
+    "Compile a .ufn module (Numba-style @vectorize / @guvectorize kernels) into one\n"
+    "object file and a C header; link the object with libufnrt.\n"
+    "\n"
+    "  -o FILE            output; the kind follows the extension: .o (default FILE.o),\n"
+    "                     .cu device source, .c host stub, .h header, .ptx PTX\n"
+    "  -H FILE            also write the C header (default: next to the object)\n"
+    "  --target=LIST      code to put in the object: cuda,host,sim (default all three;\n"
+    "                     host and sim need no CUDA toolkit)\n"
+    "  --arch=LIST        GPU generations, e.g. sm_80,sm_90 (default: every sm_75+ that\n"
+    "                     nvcc builds, plus PTX of the newest)\n"
+    "  -O0 .. -O3         optimisation level (default -O3)\n"
+    "  --fast-math        approximate division and transcendentals, flush-to-zero\n"
+    "  -I DIR             search DIR for imported .ufn modules\n"
+    "  --prefix=P         prepend P to every public C name\n"
+    "  --module-name=N    the module's name in generated symbols (default: the file's)\n"
+    "  -MD, -MMD          write a make dependency file (FILE.d next to the output)\n"
+    "  -MF FILE           ... to FILE\n"
+    "  -MT TARGET         ... with TARGET as the rule's target (repeatable)\n"
+    "  -MP                ... with a phony target for each imported module\n"
+    "  -v                 print every tool command that is run\n"
+    "  --keep             keep the intermediate files (their directory is printed)\n"
+    "  --nvcc=PATH        the CUDA compiler (also $NVCC, $CUDA_HOME/bin, PATH)\n"
+    "  --cc=PATH          the C compiler (also $CC, default cc)\n"
+    "  -Xnvcc ARG         pass ARG to nvcc\n"
+    "  -d tokens|ast|types  dump a compiler pass to standard output and stop\n"
+    "  --color=WHEN       auto (default), always or never; NO_COLOR disables auto\n"
+    "  -Werror, -w        warnings are errors / no warnings\n"
+    "  --no-line          no #line directives in the generated C\n"
+    "  --version, --help\n"
+    "\n"
+    "Exit status: 0 success, 1 errors in the source, 2 bad usage, 3 a tool (nvcc,\n"
+    "cc) is missing or failed.  See ufnc(1), ufn(7), ufn(3).\n";
+
+static _Noreturn void usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "ufnc: error: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nufnc: try 'ufnc --help'\n");
+    exit(EXIT_USAGE);
+}
+
+static const char *ext_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *dot = strrchr(slash ? slash : path, '.');
+    return dot ? dot : "";
+}
+
+/* path with its extension replaced (or added) */
+static const char *with_ext(const char *path, const char *ext)
+{
+    const char *slash = strrchr(path, '/');
+    const char *dot = strrchr(slash ? slash + 1 : path, '.');
+    size_t len = dot ? (size_t)(dot - path) : strlen(path);
+    return arena_printf("%.*s%s", (int)len, path, ext);
+}
+
+static void parse_targets(Options *opt, const char *list)
+{
+    opt->cuda = opt->host = opt->sim = false;
+    opt->targets_given = true;
+    for (const char *p = list; *p;) {
+        size_t len = strcspn(p, ",");
+        if (len == 4 && !strncmp(p, "cuda", 4))
+            opt->cuda = true;
+        else if (len == 4 && !strncmp(p, "host", 4))
+            opt->host = true;
+        else if (len == 3 && !strncmp(p, "sim", 3))
+            opt->sim = true;
+        else
+            usage_error("--target: unknown target '%s' (expected cuda, host or sim)", arena_strndup(p, len));
+        p += len + (p[len] == ',');
+    }
+    if (!opt->cuda && !opt->host && !opt->sim)
+        usage_error("--target: no target given%s", "");
+}
+
+static void push(const char ***list, int *n, const char *item)
+{
+    const char **l = arena_alloc(sizeof(char *) * (size_t)(*n + 1));
+    memcpy(l, *list, sizeof(char *) * (size_t)*n);
+    l[(*n)++] = item;
+    *list = l;
+}
+
+/* The value of an option given as "-oFILE", "-o FILE", "--opt=V" or "--opt V". */
+static const char *value(int argc, char **argv, int *i, const char *opt)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(opt);
+    if (a[n] == '=')
+        return a + n + 1;
+    if (a[n])
+        return a + n;
+    if (*i + 1 >= argc)
+        usage_error("option %s needs an argument", opt);
+    return argv[++*i];
+}
+
+static bool is(const char *arg, const char *opt)
+{
+    size_t n = strlen(opt);
+    return !strncmp(arg, opt, n) && (arg[n] == '\0' || arg[n] == '=' || (opt[1] != '-' && n == 2));
+}
+
+void parse_options(int argc, char **argv, Options *opt)
+{
+    memset(opt, 0, sizeof *opt);
+    opt->cuda = opt->host = opt->sim = true;
+    opt->color = COLOR_AUTO;
+    opt->line_directives = true;
+    opt->drv.opt_level = 3;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(usage_text, stdout);
+            exit(0);
+        } else if (!strcmp(a, "--version")) {
+            printf("ufnc %s\n", UFNC_VERSION);
+            exit(0);
+        } else if (!strcmp(a, "-v")) {
+            opt->drv.verbose = true;
+        } else if (!strcmp(a, "--keep")) {
+            opt->drv.keep = true;
+        } else if (!strcmp(a, "--fast-math")) {
+            opt->drv.fast_math = true;
+        } else if (!strcmp(a, "-MD") || !strcmp(a, "-MMD")) {
+            opt->md = true;
+        } else if (!strcmp(a, "-MP")) {
+            opt->mp = true;
+        } else if (!strcmp(a, "-MF")) {
+            opt->mf = value(argc, argv, &i, "-MF");
+            opt->md = true;
+        } else if (!strcmp(a, "-MT") || !strcmp(a, "-MQ")) {
+            push(&opt->mt, &opt->nmt, value(argc, argv, &i, a));
+        } else if (!strcmp(a, "-Werror")) {
+            opt->werror = true;
+        } else if (!strcmp(a, "-w")) {
+            opt->no_warnings = true;
+        } else if (!strcmp(a, "--no-line")) {
+            opt->line_directives = false;
+        } else if (!strcmp(a, "-Xnvcc")) {
+            push(&opt->drv.nvcc_extra, &opt->drv.nnvcc_extra, value(argc, argv, &i, "-Xnvcc"));
+        } else if (a[0] == '-' && a[1] == 'O' && a[2] >= '0' && a[2] <= '3' && !a[3]) {
+            opt->drv.opt_level = a[2] - '0';
+        } else if (is(a, "-o")) {
+            if (opt->output)
+                usage_error("more than one -o option%s", "");
+            opt->output = value(argc, argv, &i, "-o");
+        } else if (is(a, "-H")) {
+            opt->header = value(argc, argv, &i, "-H");
+        } else if (is(a, "-I")) {
+            push(&opt->include_dirs, &opt->ninclude_dirs, value(argc, argv, &i, "-I"));
+        } else if (is(a, "-d")) {
+            opt->dump = value(argc, argv, &i, "-d");
+            if (strcmp(opt->dump, "tokens") && strcmp(opt->dump, "ast") && strcmp(opt->dump, "types"))
+                usage_error("-d: expected tokens, ast or types, not '%s'", opt->dump);
+        } else if (is(a, "--target")) {
+            parse_targets(opt, value(argc, argv, &i, "--target"));
+        } else if (is(a, "--arch")) {
+            opt->drv.arch = value(argc, argv, &i, "--arch");
+        } else if (is(a, "--prefix")) {
+            opt->prefix = value(argc, argv, &i, "--prefix");
+        } else if (is(a, "--module-name")) {
+            opt->module_name = value(argc, argv, &i, "--module-name");
+        } else if (is(a, "--nvcc")) {
+            opt->drv.nvcc = value(argc, argv, &i, "--nvcc");
+        } else if (is(a, "--cc")) {
+            opt->drv.cc = value(argc, argv, &i, "--cc");
+        } else if (is(a, "--color") || is(a, "--colour")) {
+            const char *v = value(argc, argv, &i, a[3] == 'o' && a[6] == 'u' ? "--colour" : "--color");
+            if (!strcmp(v, "auto")) opt->color = COLOR_AUTO;
+            else if (!strcmp(v, "always")) opt->color = COLOR_ALWAYS;
+            else if (!strcmp(v, "never")) opt->color = COLOR_NEVER;
+            else usage_error("--color: expected auto, always or never, not '%s'", v);
+        } else if (a[0] == '-' && a[1]) {
+            usage_error("unknown option '%s'", a);
+        } else {
+            if (opt->input)
+                usage_error("more than one input file ('%s')", a);
+            opt->input = a;
+        }
+    }
+    if (!opt->input)
+        usage_error("no input file%s", "");
+    if (strcmp(ext_of(opt->input), ".ufn") != 0 && strcmp(ext_of(opt->input), ".py") != 0)
+        usage_error("input '%s' is not a .ufn (or .py) module", opt->input);
+    if (!opt->output) {
+        const char *slash = strrchr(opt->input, '/');
+        opt->output = with_ext(slash ? slash + 1 : opt->input, ".o");
+    }
+    const char *ext = ext_of(opt->output);
+    if (!strcmp(ext, ".o")) opt->kind = OUT_OBJECT;
+    else if (!strcmp(ext, ".cu")) opt->kind = OUT_CU;
+    else if (!strcmp(ext, ".c")) opt->kind = OUT_C;
+    else if (!strcmp(ext, ".h")) opt->kind = OUT_H;
+    else if (!strcmp(ext, ".ptx")) opt->kind = OUT_PTX;
+    else usage_error("-o %s: the extension must be .o, .cu, .c, .h or .ptx", opt->output);
+    if (opt->kind == OUT_OBJECT && !opt->header)
+        opt->header = with_ext(opt->output, ".h");
+    if (opt->kind == OUT_PTX && !opt->cuda)
+        usage_error("-o %s: PTX needs --target to include cuda", opt->output);
+    if (!opt->drv.cc) {
+        const char *cc = getenv("CC");
+        opt->drv.cc = cc && *cc ? cc : "cc";
+    }
+    if (!opt->module_name) {
+        const char *slash = strrchr(opt->input, '/');
+        const char *base = slash ? slash + 1 : opt->input;
+        char *name = arena_strndup(base, strcspn(base, "."));
+        for (char *p = name; *p; p++)
+            if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')))
+                *p = '_';
+        if (name[0] >= '0' && name[0] <= '9')
+            name = arena_printf("m_%s", name);
+        opt->module_name = name;
+    }
+}

@@ -1,0 +1,270 @@
+/* types.c - the type table: scalars, tuples and gufunc arrays, Numba's and
+ * NumPy's promotion rules, and unification of a variable's assignments.
+ *
+ * Every type is unique (tuples and arrays are hash-consed by a linear list:
+ * a module has few of them), so types compare with ==. */
+#include "ufnc.h"
+
+#include <string.h>
+
+typedef struct ScalarInfo {
+    const char *name, *cname, *suffix;
+    int size;
+} ScalarInfo;
+
+static const ScalarInfo scalar_info[NUM_SCALAR_TYPES] = {
+    [TY_BOOL] = {"bool", "bool", "b1", 1},
+    [TY_INT8] = {"int8", "int8_t", "i8", 1},
+    [TY_INT16] = {"int16", "int16_t", "i16", 2},
+    [TY_INT32] = {"int32", "int32_t", "i32", 4},
+    [TY_INT64] = {"int64", "int64_t", "i64", 8},
+    [TY_UINT8] = {"uint8", "uint8_t", "u8", 1},
+    [TY_UINT16] = {"uint16", "uint16_t", "u16", 2},
+    [TY_UINT32] = {"uint32", "uint32_t", "u32", 4},
+    [TY_UINT64] = {"uint64", "uint64_t", "u64", 8},
+    [TY_FLOAT32] = {"float32", "float", "f32", 4},
+    [TY_FLOAT64] = {"float64", "double", "f64", 8},
+    [TY_COMPLEX64] = {"complex64", "ufn_c64", "c64", 8},
+    [TY_COMPLEX128] = {"complex128", "ufn_c128", "c128", 16},
+};
+
+static Type scalars[NUM_SCALAR_TYPES];
+static Type none_type = {.kind = TY_NONE, .name = "none", .cname = "void", .suffix = "v"};
+
+Type *ty_scalar(TypeKind kind)
+{
+    if (kind < 0 || kind >= NUM_SCALAR_TYPES)
+        die("not a scalar kind: %d", (int)kind);
+    Type *t = &scalars[kind];
+    if (!t->name) {
+        t->kind = kind;
+        t->name = scalar_info[kind].name;
+        t->cname = scalar_info[kind].cname;
+        t->suffix = scalar_info[kind].suffix;
+        t->size = scalar_info[kind].size;
+    }
+    return t;
+}
+
+Type *ty_none(void)
+{
+    return &none_type;
+}
+
+/* Derived types live in the arena; a list is enough for the few a module has.
+ * arena_reset() invalidates them, so the list remembers the arena generation
+ * through the first entry's address being rebuilt on demand. */
+typedef struct Derived {
+    struct Derived *next;
+    Type *type;
+} Derived;
+
+static Derived *derived;
+
+void types_reset(void)
+{
+    derived = NULL;
+}
+
+static Type *remember(Type *t)
+{
+    Derived *d = arena_alloc(sizeof *d);
+    d->type = t;
+    d->next = derived;
+    derived = d;
+    return t;
+}
+
+Type *ty_tuple(int n, Type *const *elts)
+{
+    for (Derived *d = derived; d; d = d->next) {
+        Type *t = d->type;
+        if (t->kind == TY_TUPLE && t->nelts == n && memcmp(t->elts, elts, sizeof(Type *) * (size_t)n) == 0)
+            return t;
+    }
+    Type *t = arena_alloc(sizeof *t);
+    t->kind = TY_TUPLE;
+    t->nelts = n;
+    t->elts = arena_alloc(sizeof(Type *) * (size_t)(n ? n : 1));
+    memcpy(t->elts, elts, sizeof(Type *) * (size_t)n);
+    Buf name = {0}, cname = {0}, suffix = {0};
+    bool uniform = n > 0;
+    for (int i = 1; i < n; i++)
+        uniform = uniform && elts[i] == elts[0];
+    if (uniform)
+        buf_printf(&name, "UniTuple(%s x %d)", elts[0]->name, n);
+    else {
+        buf_puts(&name, "Tuple(");
+        for (int i = 0; i < n; i++)
+            buf_printf(&name, "%s%s", i ? ", " : "", elts[i]->name);
+        buf_puts(&name, ")");
+    }
+    buf_printf(&cname, "ufn_tup%d", n);
+    buf_printf(&suffix, "t%d", n);
+    for (int i = 0; i < n; i++) {
+        buf_printf(&cname, "_%s", elts[i]->suffix);
+        buf_printf(&suffix, "_%s", elts[i]->suffix);
+    }
+    t->name = arena_strndup(name.data, name.len);
+    t->cname = arena_strndup(cname.data, cname.len);
+    t->suffix = arena_strndup(suffix.data, suffix.len);
+    buf_free(&name);
+    buf_free(&cname);
+    buf_free(&suffix);
+    return remember(t);
+}
+
+Type *ty_array(Type *elt, int ndim, char layout)
+{
+    for (Derived *d = derived; d; d = d->next) {
+        Type *t = d->type;
+        if (t->kind == TY_ARRAY && t->elt == elt && t->ndim == ndim && t->layout == layout)
+            return t;
+    }
+    Type *t = arena_alloc(sizeof *t);
+    t->kind = TY_ARRAY;
+    t->elt = elt;
+    t->ndim = ndim;
+    t->layout = layout;
+    t->name = arena_printf("array(%s, %dd, %c)", elt->name, ndim, layout);
+    /* Layout does not change the C view: strides are always carried. */
+    t->cname = arena_printf("ufn_view_%s_%d", elt->suffix, ndim);
+    t->suffix = arena_printf("a%d_%s", ndim, elt->suffix);
+    return remember(t);
+}
+
+/* Numba's names and aliases (numba/core/types/__init__.py), minus the ones
+ * meaningless for ufuncs. */
+static const struct { const char *name; TypeKind kind; } aliases[] = {
+    {"boolean", TY_BOOL}, {"bool_", TY_BOOL}, {"b1", TY_BOOL}, {"bool", TY_BOOL},
+    {"int8", TY_INT8}, {"i1", TY_INT8}, {"char", TY_INT8}, {"byte", TY_UINT8},
+    {"int16", TY_INT16}, {"i2", TY_INT16}, {"short", TY_INT16},
+    {"int32", TY_INT32}, {"i4", TY_INT32}, {"intc", TY_INT32},
+    {"int64", TY_INT64}, {"i8", TY_INT64}, {"int_", TY_INT64}, {"long_", TY_INT64},
+    {"longlong", TY_INT64}, {"intp", TY_INT64}, {"ssize_t", TY_INT64},
+    {"uint8", TY_UINT8}, {"u1", TY_UINT8}, {"uchar", TY_UINT8},
+    {"uint16", TY_UINT16}, {"u2", TY_UINT16}, {"ushort", TY_UINT16},
+    {"uint32", TY_UINT32}, {"u4", TY_UINT32}, {"uintc", TY_UINT32},
+    {"uint64", TY_UINT64}, {"u8", TY_UINT64}, {"uint", TY_UINT64}, {"ulong", TY_UINT64},
+    {"ulonglong", TY_UINT64}, {"uintp", TY_UINT64}, {"size_t", TY_UINT64},
+    {"float32", TY_FLOAT32}, {"f4", TY_FLOAT32}, {"float_", TY_FLOAT32}, {"single", TY_FLOAT32},
+    {"float64", TY_FLOAT64}, {"f8", TY_FLOAT64}, {"double", TY_FLOAT64},
+    {"complex64", TY_COMPLEX64}, {"c8", TY_COMPLEX64}, {"csingle", TY_COMPLEX64},
+    {"complex128", TY_COMPLEX128}, {"c16", TY_COMPLEX128}, {"cdouble", TY_COMPLEX128},
+};
+
+Type *ty_by_name(const char *name)
+{
+    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+        if (strcmp(aliases[i].name, name) == 0)
+            return ty_scalar(aliases[i].kind);
+    return NULL;
+}
+
+bool ty_is_scalar(const Type *t) { return t && t->kind < NUM_SCALAR_TYPES; }
+bool ty_is_bool(const Type *t) { return t && t->kind == TY_BOOL; }
+bool ty_is_signed(const Type *t) { return t && t->kind >= TY_INT8 && t->kind <= TY_INT64; }
+bool ty_is_unsigned(const Type *t) { return t && t->kind >= TY_UINT8 && t->kind <= TY_UINT64; }
+bool ty_is_int(const Type *t) { return ty_is_signed(t) || ty_is_unsigned(t); }
+bool ty_is_float(const Type *t) { return t && (t->kind == TY_FLOAT32 || t->kind == TY_FLOAT64); }
+bool ty_is_complex(const Type *t) { return t && (t->kind == TY_COMPLEX64 || t->kind == TY_COMPLEX128); }
+bool ty_is_numeric(const Type *t) { return ty_is_scalar(t); }
+int ty_bits(const Type *t) { return t->size * 8; }
+
+/* np.promote_types on the 13 scalar types, computed from the kind ranks
+ * rather than tabulated: the smallest type that holds both values. */
+Type *ty_promote_numpy(Type *a, Type *b)
+{
+    if (a == b)
+        return a;
+    if (ty_is_bool(a))
+        return b;
+    if (ty_is_bool(b))
+        return a;
+    if (ty_is_complex(a) || ty_is_complex(b)) {
+        /* complex64 holds float32 and ints up to 16 bits; otherwise complex128 */
+        Type *c = ty_is_complex(a) ? a : b, *o = c == a ? b : a;
+        if (c->kind == TY_COMPLEX128 || o->kind == TY_COMPLEX128 || o->kind == TY_FLOAT64)
+            return ty_scalar(TY_COMPLEX128);
+        if (ty_is_int(o) && ty_bits(o) > 16)
+            return ty_scalar(TY_COMPLEX128);
+        return ty_scalar(TY_COMPLEX64);
+    }
+    if (ty_is_float(a) || ty_is_float(b)) {
+        Type *f = ty_is_float(a) ? a : b, *o = f == a ? b : a;
+        if (f->kind == TY_FLOAT64 || o->kind == TY_FLOAT64)
+            return ty_scalar(TY_FLOAT64);
+        if (ty_is_int(o) && ty_bits(o) > 16)
+            return ty_scalar(TY_FLOAT64);
+        return ty_scalar(TY_FLOAT32);
+    }
+    /* two integers */
+    if (ty_is_signed(a) == ty_is_signed(b))
+        return ty_bits(a) >= ty_bits(b) ? a : b;
+    Type *s = ty_is_signed(a) ? a : b, *u = s == a ? b : a;
+    if (ty_bits(s) > ty_bits(u))
+        return s;
+    switch (ty_bits(u)) {
+    case 8: return ty_scalar(TY_INT16);
+    case 16: return ty_scalar(TY_INT32);
+    case 32: return ty_scalar(TY_INT64);
+    default: return ty_scalar(TY_FLOAT64);    /* uint64 with any signed */
+    }
+}
+
+Type *ty_arith(Type *a, Type *b)
+{
+    bool ai = ty_is_int(a) || ty_is_bool(a), bi = ty_is_int(b) || ty_is_bool(b);
+    if (ai && bi) {
+        /* NBEP 1: integer arithmetic happens in the machine word. */
+        if (ty_is_unsigned(a) && ty_is_unsigned(b))
+            return ty_scalar(TY_UINT64);
+        return ty_scalar(TY_INT64);
+    }
+    return ty_promote_numpy(a, b);
+}
+
+Type *ty_unify(Type *a, Type *b)
+{
+    if (a == b)
+        return a;
+    if (ty_is_scalar(a) && ty_is_scalar(b)) {
+        if (ty_is_complex(a) != ty_is_complex(b) || ty_is_float(a) || ty_is_float(b)
+            || ty_is_complex(a))
+            return ty_promote_numpy(a, b);
+        /* integers and bools unify in the machine word, as Numba does */
+        if (ty_is_unsigned(a) && ty_is_unsigned(b))
+            return ty_scalar(TY_UINT64);
+        return ty_scalar(TY_INT64);
+    }
+    if (a->kind == TY_TUPLE && b->kind == TY_TUPLE && a->nelts == b->nelts) {
+        Type *elts[64];
+        if (a->nelts > 64)
+            return NULL;
+        for (int i = 0; i < a->nelts; i++)
+            if (!(elts[i] = ty_unify(a->elts[i], b->elts[i])))
+                return NULL;
+        return ty_tuple(a->nelts, elts);
+    }
+    return NULL;
+}
+
+bool ty_can_convert(Type *from, Type *to)
+{
+    if (from == to)
+        return true;
+    if (ty_is_scalar(from) && ty_is_scalar(to))
+        return !(ty_is_complex(from) && !ty_is_complex(to));
+    if (from->kind == TY_TUPLE && to->kind == TY_TUPLE && from->nelts == to->nelts) {
+        for (int i = 0; i < from->nelts; i++)
+            if (!ty_can_convert(from->elts[i], to->elts[i]))
+                return false;
+        return true;
+    }
+    return false;
+}
+
+const char *type_name(const Type *t)
+{
+    return t ? t->name : "<untyped>";
+}
