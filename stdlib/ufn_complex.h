@@ -396,7 +396,8 @@ UFN_FN ufn_c128 ufn_ccosh_c128(ufn_c128 z)
         x1 = x - copysign(1.0, x);
         return ufn_c128_make(cos(y) * cosh(x1) * UFN_C128_E, sin(y) * sinh(x1) * UFN_C128_E);
     }
-    return ufn_c128_make(cos(y) * cosh(x), sin(y) * sinh(x));
+    /* cosh(nan + 0j) is nan+0j in Python's table, not nan+nanj */
+    return ufn_c128_make(cos(y) * cosh(x), y == 0.0 && ufn_isnan_f64(x) ? y : sin(y) * sinh(x));
 }
 
 UFN_FN ufn_c128 ufn_csinh_c128(ufn_c128 z)
@@ -417,7 +418,8 @@ UFN_FN ufn_c128 ufn_csinh_c128(ufn_c128 z)
         x1 = x - copysign(1.0, x);
         return ufn_c128_make(cos(y) * sinh(x1) * UFN_C128_E, sin(y) * cosh(x1) * UFN_C128_E);
     }
-    return ufn_c128_make(cos(y) * sinh(x), sin(y) * cosh(x));
+    /* y == 0: the imaginary part is y (cosh > 0), also for a nan x as in Python */
+    return ufn_c128_make(cos(y) * sinh(x), y == 0.0 ? y : sin(y) * cosh(x));
 }
 
 /* CPython's c_tanh: 1 - tanh(x)**2 is computed as 1 / cosh(x)**2, and for
@@ -435,7 +437,7 @@ UFN_FN ufn_c128 ufn_ctanh_c128(ufn_c128 z)
     cx = 1.0 / cosh(x);
     txty = tx * ty;
     denom = 1.0 + txty * txty;
-    return ufn_c128_make(tx * (1.0 + ty * ty) / denom, ((ty / denom) * cx) * cx);
+    return ufn_c128_make(tx * (1.0 + ty * ty) / denom, y == 0.0 ? y : ((ty / denom) * cx) * cx);
 }
 
 /* cos(z) == cosh(iz), sin(z) == -i sinh(iz), tan(z) == -i tanh(iz) */
@@ -518,6 +520,8 @@ UFN_FN ufn_c128 ufn_catanh_c128(ufn_c128 z)
             re = x / 4.0 / h / h;
         }
         im = -copysign(UFN_C128_PI_2, -y);
+        if (ufn_isnan_f64(x) && !ufn_isinf_f64(y))
+            im = re;    /* nan: atanh(nan + yj) is nan+nanj for finite y */
     } else if (x == 1.0 && ay < UFN_C128_SQRT_MIN) {
         if (ay == 0.0) {
             re = UFN_INF_F64;
@@ -692,7 +696,8 @@ UFN_FN ufn_c64 ufn_ccosh_c64(ufn_c64 z)
         x1 = x - copysignf(1.0f, x);
         return ufn_c64_make(cosf(y) * coshf(x1) * UFN_C64_E, sinf(y) * sinhf(x1) * UFN_C64_E);
     }
-    return ufn_c64_make(cosf(y) * coshf(x), sinf(y) * sinhf(x));
+    /* y == 0: the imaginary part is y itself, also for a nan x (Python's table) */
+    return ufn_c64_make(cosf(y) * coshf(x), y == 0.0f && ufn_isnan_f32(x) ? y : sinf(y) * sinhf(x));
 }
 
 UFN_FN ufn_c64 ufn_csinh_c64(ufn_c64 z)
@@ -713,7 +718,7 @@ UFN_FN ufn_c64 ufn_csinh_c64(ufn_c64 z)
         x1 = x - copysignf(1.0f, x);
         return ufn_c64_make(cosf(y) * sinhf(x1) * UFN_C64_E, sinf(y) * coshf(x1) * UFN_C64_E);
     }
-    return ufn_c64_make(cosf(y) * sinhf(x), sinf(y) * coshf(x));
+    return ufn_c64_make(cosf(y) * sinhf(x), y == 0.0f ? y : sinf(y) * coshf(x));
 }
 
 UFN_FN ufn_c64 ufn_ctanh_c64(ufn_c64 z)
@@ -729,7 +734,7 @@ UFN_FN ufn_c64 ufn_ctanh_c64(ufn_c64 z)
     cx = 1.0f / coshf(x);
     txty = tx * ty;
     denom = 1.0f + txty * txty;
-    return ufn_c64_make(tx * (1.0f + ty * ty) / denom, ((ty / denom) * cx) * cx);
+    return ufn_c64_make(tx * (1.0f + ty * ty) / denom, y == 0.0f ? y : ((ty / denom) * cx) * cx);
 }
 
 UFN_FN ufn_c64 ufn_ccos_c64(ufn_c64 z)
@@ -804,6 +809,8 @@ UFN_FN ufn_c64 ufn_catanh_c64(ufn_c64 z)
             re = x / 4.0f / h / h;
         }
         im = -copysignf(UFN_C64_PI_2, -y);
+        if (ufn_isnan_f32(x) && !ufn_isinf_f32(y))
+            im = re;    /* nan: atanh(nan + yj) is nan+nanj for finite y */
     } else if (x == 1.0f && ay < UFN_C64_SQRT_MIN) {
         if (ay == 0.0f) {
             re = UFN_INF_F32;
