@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "ufn_math.h"
+#include "ufn_math_calls.h"
 
 struct idiv_case { int64_t a, b, q, r; };
 struct udiv_case { uint64_t a, b, q, r; };
@@ -564,6 +565,15 @@ static void test_cmath_misc(void **state)
     assert_true(z.re == -INFINITY && z.im == 0.0);
 }
 
+/* every math.def row compiles with its kind's argument types and runs */
+static void test_math_def_rows(void **state)
+{
+    double r;
+    (void)state;
+    r = ufn_test_math_def(0.5f, 0.25, 3, ufn_c64_make(0.5f, 0.5f), ufn_c128_make(0.5, -0.5));
+    assert_true(ufn_isnan_f64(r));      /* the nan constant is in the sum */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -582,6 +592,7 @@ int main(void)
         cmocka_unit_test(test_cmath_c64),
         cmocka_unit_test(test_complex_arith),
         cmocka_unit_test(test_cmath_misc),
+        cmocka_unit_test(test_math_def_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
