@@ -22,11 +22,14 @@
  *
  * Known deviations from Python, all for non-finite input or errors Python
  * raises: where Python raises ValueError/OverflowError we return what the
- * formula gives (log(0) == -inf+0j, exp(1000+1j) == inf+infj); a nan part
- * usually makes both parts nan where CPython's special-value tables keep a
- * zero or an infinity (cosh(nan+0j) == nan+nanj, Python: nan+0j;
- * acos(nan+infj) == nan+nanj, Python: nan-infj).  exp, sqrt, sinh, cosh,
- * tanh, atanh and rect follow Python's tables for infinities.
+ * formula gives (log(0) == -inf+0j, exp(1000+1j) == inf+infj, 0j ** -1 ==
+ * nan+nanj as in Numba); in the inverse functions a nan part makes both parts
+ * nan where CPython's special-value tables keep an infinity (acos(nan+infj)
+ * is nan+nanj, Python: nan-infj).  exp, log, sqrt, sinh, cosh, tanh, atanh
+ * and rect follow Python's tables for the infinities and nans tested in
+ * test_ufn_math.c.  The GPU contracts a*b+c into fma by default, so its
+ * results may differ from the host's in the last bits (more for ** with a
+ * large exponent, whose polar form amplifies rounding).
  */
 #ifndef UFN_COMPLEX_H
 #define UFN_COMPLEX_H

@@ -240,7 +240,11 @@ UFN_FN float  ufn_mod_f32(float a, float b)        { float m;  ufn_divmod_f32(a,
  *       1 ** e == 1, (-1) ** e == +-1 by parity, 0 ** e == INT64_MIN (Numba's
  *       "zerodiv return", 0x8000...), anything else ** e == 0.
  * Rule: exponents above 65536 also wrap.  Numba switches to float pow there and
- *       converts inf to int64, which is undefined; only |b| >= 2 is affected. */
+ *       converts inf to int64, which is undefined; only |b| >= 2 is affected.
+ * Rule: the result is exact.  Numba 0.56 passes it through float64 (its
+ *       int_power returns `1.0 / r if invert else r`, which types as float64),
+ *       so its results beyond 2**53 lose their low bits (3 ** 40) and
+ *       INT64_MAX ** 1 becomes INT64_MIN; we take that for a bug, not a rule. */
 UFN_FN int64_t ufn_pow_i64(int64_t b, int64_t e)
 {
     uint64_t r = 1, x = (uint64_t)b, n = (uint64_t)e;
