@@ -1,0 +1,47 @@
+# mk/mathlib.mk - checks of stdlib/ufn_math.h, the header every generated file
+# includes.  Neither needs libufnc.a.
+#
+#   make check-mathlib        test_ufn_math.c under -fsanitize=address,undefined:
+#                             the helpers exist to have no UB, so UBSan must stay quiet
+#   make check-mathlib-nvcc   ufn_math_device.cu compiled as C11 (how the simulator
+#                             builds generated .cu files), as C++11, and by nvcc for
+#                             the device with ptxas warnings as errors; without nvcc
+#                             the nvcc part says "skipped: no nvcc" and passes
+
+CHECK_SUITES += mathlib mathlib-nvcc
+
+MATHLIB_DIR   := $(BUILD)/tests/mathlib
+MATHLIB_TEST  := tests/unit/compiler/test_ufn_math.c
+MATHLIB_DEV   := tests/unit/compiler/ufn_math_device.cu
+MATHLIB_HDRS  := $(wildcard stdlib/*.h) stdlib/math.def $(wildcard tests/unit/compiler/ufn_math_*.h)
+MATHLIB_INC   := -Istdlib -Itests/unit/compiler
+MATHLIB_SAN   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+# ptxas: spills and local memory are errors.  -warn-lmem-usage only where no
+# sin/cos is called: CUDA's own slow trig path keeps a small local array.
+MATHLIB_ARCH  ?= sm_90
+MATHLIB_NVCC  := -arch=$(MATHLIB_ARCH) -Werror all-warnings $(MATHLIB_INC)
+
+$(MATHLIB_DIR)/test_ufn_math: $(MATHLIB_TEST) $(MATHLIB_HDRS)
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)
+	$(Q)$(CC) -std=c11 -O1 -g -Wall -Wextra -Werror $(MATHLIB_SAN) $(MATHLIB_INC) -o $@ $< -lcmocka -lm
+
+.PHONY: check-mathlib check-mathlib-nvcc
+check-mathlib: $(MATHLIB_DIR)/test_ufn_math
+	$(Q)UBSAN_OPTIONS=print_stacktrace=1 tests/run-unit.sh $<
+
+check-mathlib-nvcc: $(MATHLIB_DEV) $(MATHLIB_HDRS)
+	@mkdir -p $(MATHLIB_DIR)
+	$(Q)tests/unit/compiler/check_mathlib_coverage.sh .
+	$(call say,CC,$(MATHLIB_DEV))
+	$(Q)$(CC) -std=c11 -Wall -Wextra -Werror $(MATHLIB_INC) -x c -c $(MATHLIB_DEV) -o $(MATHLIB_DIR)/device_as_c.o
+	$(Q)if command -v $(CXX) >/dev/null 2>&1; then \
+	  printf '  %-7s %s\n' CXX $(MATHLIB_DEV); \
+	  $(CXX) -std=c++11 -Wall -Wextra -Werror $(MATHLIB_INC) -x c++ -c $(MATHLIB_DEV) -o $(MATHLIB_DIR)/device_as_cxx.o; \
+	else echo "check-mathlib-nvcc: C++ skipped: no $(CXX)"; fi
+	$(Q)if [ -z "$(NVCC)" ]; then echo "check-mathlib-nvcc: skipped: no nvcc"; else \
+	  printf '  %-7s %s\n' NVCC $(MATHLIB_DEV); \
+	  $(NVCC) $(MATHLIB_NVCC) -Xptxas -warn-spills -c $(MATHLIB_DEV) -o $(MATHLIB_DIR)/device.o && \
+	  $(NVCC) $(MATHLIB_NVCC) -DUFN_TEST_NO_TRIG -Xptxas -warn-spills,-warn-lmem-usage \
+	    -c $(MATHLIB_DEV) -o $(MATHLIB_DIR)/device_nolmem.o && \
+	  echo "check-mathlib-nvcc: ok ($(MATHLIB_ARCH))"; fi
