@@ -6,42 +6,44 @@
 #include <math.h>
 #include <string.h>
 
+#include "ufn_math.h"   /* the spellings of inf and nan in math.def */
+
 const MathFn math_fns[] = {
 #define MATH(py, n, kind, f32, f64) {#py, n, kind, {#f32, #f64}},
 #define CMATH(py, n, kind, c64, c128)
-#define CONST(name, value)
 #include "math.def"
-#undef MATH
-#undef CMATH
-#undef CONST
 };
 const int num_math_fns = sizeof math_fns / sizeof math_fns[0];
 
 const MathFn cmath_fns[] = {
 #define MATH(py, n, kind, f32, f64)
 #define CMATH(py, n, kind, c64, c128) {#py, n, kind, {#c64, #c128}},
-#define CONST(name, value)
 #include "math.def"
-#undef MATH
-#undef CMATH
-#undef CONST
 };
 const int num_cmath_fns = sizeof cmath_fns / sizeof cmath_fns[0];
 
 static const struct { const char *name; double value; } math_consts[] = {
-#define MATH(py, n, kind, f32, f64)
-#define CMATH(py, n, kind, c64, c128)
 #define CONST(name, value) {#name, value},
 #include "math.def"
-#undef MATH
-#undef CMATH
-#undef CONST
+};
+
+static const struct { const char *name; double re, im; } cmath_consts[] = {
+#define CCONST(name, re, im) {#name, re, im},
+#include "math.def"
 };
 
 static int find_fn(const MathFn *fns, int n, const char *name)
 {
     for (int i = 0; i < n; i++)
         if (strcmp(fns[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+int math_row(const MathFn *fns, int n, const char *name, int nargs)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(fns[i].name, name) == 0 && fns[i].nargs == nargs)
             return i;
     return -1;
 }
@@ -187,6 +189,14 @@ bool module_attr(ModuleId mod, const char *attr, Loc loc, Sym *out)
             set_const(out, attr, loc, v);
             return true;
         }
+        for (size_t i = 0; i < sizeof cmath_consts / sizeof cmath_consts[0]; i++)
+            if (strcmp(cmath_consts[i].name, attr) == 0) {
+                set_const(out, attr, loc, 0);
+                out->value.type = ty_scalar(TY_COMPLEX128);
+                out->value.c[0] = cmath_consts[i].re;
+                out->value.c[1] = cmath_consts[i].im;
+                return true;
+            }
         return false;
     case MOD_NUMPY:
         return numpy_attr(attr, loc, out);

@@ -486,6 +486,16 @@ static void emit_call(Emitter *em, const Node *e)
         const MathFn *m = b >= B_CMATH ? &cmath_fns[b - B_CMATH] : &math_fns[b - B_MATH];
         Type *at = a0->type;
         bool narrow = at->kind == TY_FLOAT32 || at->kind == TY_COMPLEX64;
+        if (m->kind == CK_POLAR) {
+            /* (abs(z), phase(z)); z is a pure expression */
+            int ph = math_row(cmath_fns, num_cmath_fns, "phase", 1);
+            emit_text(em, "%s_make(%s(", t->cname, m->cname[narrow ? 0 : 1]);
+            emit_expr(em, a0);
+            emit_text(em, "), %s(", cmath_fns[ph].cname[narrow ? 0 : 1]);
+            emit_expr(em, a0);
+            emit_text(em, "))");
+            return;
+        }
         emit_text(em, "%s(", m->cname[narrow ? 0 : 1]);
         emit_args(em, args);
         emit_text(em, ")");
@@ -499,9 +509,6 @@ static void emit_call(Emitter *em, const Node *e)
             emit_text(em, ")");
         } else
             emit_expr(em, a0);
-        return;
-    case -2: /* math.log(x, base) */
-        call2(em, arena_printf("ufn_log_base_%s", t->suffix), a0, args->items[1]);
         return;
     case B_ABS: {
         Type *at = a0->type;
@@ -597,7 +604,7 @@ static void emit_cast_to(Emitter *em, const Node *e, Type *to)
     }
     if (ty_is_complex(to)) {
         if (ty_is_complex(from)) {
-            emit_text(em, "ufn_%s_to_%s(", csfx(from), csfx(to));
+            emit_text(em, "ufn_%s_from_%s(", csfx(to), csfx(from));
             emit_expr(em, e);
             emit_text(em, ")");
         } else {

@@ -746,16 +746,17 @@ static Node *arity(Ctx *cx, Node *e, const char *name, int min, int max, int n)
 static Node *math_call(Ctx *cx, Node *e, int b, NodeList *args)
 {
     bool cm = b >= B_CMATH;
-    const MathFn *m = cm ? &cmath_fns[b - B_CMATH] : &math_fns[b - B_MATH];
+    const MathFn *fns = cm ? cmath_fns : math_fns;
+    int nfns = cm ? num_cmath_fns : num_math_fns;
+    int row = b - (cm ? B_CMATH : B_MATH);
     const char *name = builtin_name(b);
-    /* math.log(x, base) */
-    if (!cm && strcmp(m->name, "log") == 0 && args->len == 2) {
-        bool f32 = args->items[0]->type->kind == TY_FLOAT32 && args->items[1]->type->kind == TY_FLOAT32;
-        Type *t = ty_scalar(f32 ? TY_FLOAT32 : TY_FLOAT64);
-        for (int i = 0; i < 2; i++)
-            args->items[i] = cast_to(args->items[i], t);
-        return mkcall(e, -2, args, t);   /* log with a base */
+    /* the row for this many arguments (math.log(x) or math.log(x, base)) */
+    int r = math_row(fns, nfns, fns[row].name, args->len);
+    if (r >= 0) {
+        row = r;
+        b = (cm ? B_CMATH : B_MATH) + r;
     }
+    const MathFn *m = &fns[row];
     Node *bad = arity(cx, e, name, m->nargs, m->nargs, args->len);
     if (bad)
         return bad;
@@ -820,6 +821,12 @@ static Node *math_call(Ctx *cx, Node *e, int b, NodeList *args)
     case CK_PRED:
         args->items[0] = cast_to(args->items[0], c);
         return mkcall(e, b, args, ty_scalar(TY_BOOL));
+    case CK_POLAR: {
+        args->items[0] = cast_to(args->items[0], c);
+        Type *ft = ty_scalar(c->kind == TY_COMPLEX64 ? TY_FLOAT32 : TY_FLOAT64);
+        Type *pair[2] = {ft, ft};
+        return mkcall(e, b, args, ty_tuple(2, pair));
+    }
     case CK_RECT: {
         Type *ft = all_f32 ? ty_scalar(TY_FLOAT32) : ty_scalar(TY_FLOAT64);
         for (int i = 0; i < args->len; i++) {

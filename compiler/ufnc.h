@@ -457,7 +457,7 @@ typedef enum Builtin {
 /* How a math function types its result (stdlib/math.def explains each). */
 typedef enum MathKind {
     MK_FLOAT, MK_ROUND, MK_PRED, MK_POW, MK_LDEXP,
-    CK_COMPLEX, CK_REAL, CK_PRED, CK_RECT
+    CK_COMPLEX, CK_REAL, CK_PRED, CK_RECT, CK_POLAR
 } MathKind;
 
 typedef struct MathFn {
@@ -471,6 +471,10 @@ extern const MathFn math_fns[];
 extern const int num_math_fns;
 extern const MathFn cmath_fns[];
 extern const int num_cmath_fns;
+
+/* The row of a math (cmath) function for a number of arguments: math.log
+ * has one row for log(x) and one for log(x, base).  -1 if none. */
+int math_row(const MathFn *fns, int n, const char *name, int nargs);
 
 /* A Python builtin by name (abs, min, ...), or B_NONE. */
 int builtin_lookup(const char *name);
