@@ -120,7 +120,7 @@ static int check_operands(call *c, const ufn_array *const *in, ufn_array *const 
         int st = ufn_check_array(a, what);
         if (st < 0)
             return st;
-        if (!a->data)
+        if (!a->data && a->ndim == 0)
             return ufn_fail(UFN_ERR_OUTPUT, "%s: a scalar value, not memory to write to", what);
         c->op[c->nin + j].user = a;
     }
