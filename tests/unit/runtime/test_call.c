@@ -13,10 +13,17 @@
 
 #include "testfuncs.h"
 
+/* The out-of-memory tests ask for terabytes; a sanitizer must say NULL, not abort. */
 #if defined(__SANITIZE_ADDRESS__)
-/* The out-of-memory tests ask for terabytes; ASan must say NULL, not abort. */
 const char *__asan_default_options(void);
 const char *__asan_default_options(void)
+{
+    return "allocator_may_return_null=1";
+}
+#endif
+#if defined(__SANITIZE_THREAD__)
+const char *__tsan_default_options(void);
+const char *__tsan_default_options(void)
 {
     return "allocator_may_return_null=1";
 }
