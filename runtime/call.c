@@ -96,32 +96,28 @@ static int check_func(const ufn_func *f)
 
 static int check_operands(call *c, const ufn_array *const *in, ufn_array *const *out)
 {
-    char what[32];
     if (c->nin > 0 && !in)
         return ufn_fail(UFN_ERR_INVALID, "the input array list is NULL");
     if (!out)
         return ufn_fail(UFN_ERR_INVALID, "the output array list is NULL");
     for (int k = 0; k < c->nin; k++) {
-        snprintf(what, sizeof what, "input %d", k);
-        int st = ufn_check_array(in[k], what);
+        int st = ufn_check_operand(in[k], "input", k);
         if (st < 0)
             return st;
         c->op[k].user = in[k];
     }
     for (int j = 0; j < c->nargs - c->nin; j++) {
         const ufn_array *a = out[j];
-        snprintf(what, sizeof what, "output %d", j);
-        if (!a)
-            return ufn_fail(UFN_ERR_INVALID, "%s: the array pointer is NULL", what);
-        if (a->memory == UFN_MEM_NONE) {
+        if (a && a->memory == UFN_MEM_NONE) {
             c->op[c->nin + j].user = NULL;
             continue;
         }
-        int st = ufn_check_array(a, what);
+        int st = ufn_check_operand(a, "output", j);
         if (st < 0)
             return st;
         if (!a->data && a->ndim == 0)
-            return ufn_fail(UFN_ERR_OUTPUT, "%s: a scalar value, not memory to write to", what);
+            return ufn_fail(UFN_ERR_OUTPUT, "output %d: a scalar value, not memory to write to",
+                            j);
         c->op[c->nin + j].user = a;
     }
     return UFN_OK;

@@ -177,10 +177,17 @@ static void run_expand(void *ctx, int64_t task)
             args[k] = x->data[k] + b * x->elsize[k];
             continue;
         }
-        args[k] = buf + off;
-        for (int64_t i = 0; i < block; i++)
-            memcpy(buf + off + i * x->elsize[k], x->data[k], (size_t)x->elsize[k]);
-        off += (size_t)(block * x->elsize[k]);
+        /* one copy, then doubling */
+        char *dst = buf + off;
+        size_t filled = (size_t)x->elsize[k], total = (size_t)(block * x->elsize[k]);
+        memcpy(dst, x->data[k], filled);
+        while (filled < total) {
+            size_t n = filled < total - filled ? filled : total - filled;
+            memcpy(dst + filled, dst, n);
+            filled += n;
+        }
+        args[k] = dst;
+        off += total;
     }
     for (int64_t i = b; i < e; i += block) {
         ufn_index dims = e - i < block ? e - i : block;
@@ -276,7 +283,8 @@ int ufn_host_execute(const ufn_plan *p)
                 expandable = false;
         }
     }
-    expandable = expandable && any_expand;
+    /* Filling the buffers costs about one block; worth it for big calls. */
+    expandable = expandable && any_expand && p->n >= PARALLEL_MIN;
 
     /* Steps of the loop: innermost loop dimension, then the core steps. */
     int ns = 0;

@@ -110,6 +110,9 @@ void ufn_convert(void *dst, ufn_dtype dt, ptrdiff_t dstep, const void *src, ufn_
  * data, stale runtime allocations, device arrays the backend cannot use.
  * Fails with "<what>: <message>". */
 int ufn_check_array(const ufn_array *a, const char *what);
+/* The same for operand `index` of a call: "input 1: ..." (formats the name
+ * only on failure). */
+int ufn_check_operand(const ufn_array *a, const char *kind, int index);
 /* The bytes [lo, hi) its elements occupy, relative to a->data (lo == hi
  * when it has none).  For checked arrays only. */
 void ufn_array_extent(const ufn_array *a, int64_t *lo, int64_t *hi);
