@@ -118,6 +118,10 @@ static int check_operands(call *c, const ufn_array *const *in, ufn_array *const 
         if (!a->data && a->ndim == 0)
             return ufn_fail(UFN_ERR_OUTPUT, "output %d: a scalar value, not memory to write to",
                             j);
+        for (int d = 0; d < a->ndim && ufn_size(a) > 0; d++)
+            if (a->strides[d] == 0 && a->shape[d] > 1)
+                return ufn_fail(UFN_ERR_OUTPUT, "output %d: a broadcast view (stride 0 in "
+                                "dimension %d) cannot be written", j, d);
         c->op[c->nin + j].user = a;
     }
     return UFN_OK;

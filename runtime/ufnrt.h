@@ -133,7 +133,38 @@ int ufn_alloc_array(ufn_dtype dtype, int ndim, const int64_t *shape, ufn_memory 
 /* Give back the allocation with this id (no-op for 0 or an unknown id). */
 void ufn_release(uint64_t id);
 
-/* ==== plan: what call.c hands to a backend ========================================== */
+/* ==== plan: what call.c hands to a backend ==========================================
+ *
+ * call.c has checked every argument, chosen the loop, allocated outputs and
+ * temporaries and resolved overlap before it calls backend->execute(plan,
+ * ufn_get_stream()); a backend only runs the plan.  What it can rely on:
+ *
+ *   - n >= 1: a call with no loop iterations never reaches execute (a gufunc
+ *     may still have core sizes of 0; its loop must handle them);
+ *   - memory == UFN_MEM_DEVICE: every data[k] is device memory of `device`
+ *     (host inputs and scalars were copied there; host outputs are written
+ *     back by call.c afterwards).  memory == UFN_MEM_HOST: every data[k] is
+ *     host memory, possibly strided, broadcast (stride 0) or reversed; a
+ *     device backend stages it itself;
+ *   - operand k has loop->types[k], elsize[k] bytes, inputs first; strides
+ *     count ELEMENTS (multiply by elsize for host-loop byte steps); outputs
+ *     never have stride 0 and never overlap an input except elementwise
+ *     identically (same data and strides, ufuncs only);
+ *   - ndim is small after merging; strides[k][d] for d < ndim; ndim == 0 is
+ *     one iteration.  contiguous (ufuncs only) means ndim <= 1 and every
+ *     stride 1: the typed kernel form (n, p0, p1, ...) applies;
+ *   - gufuncs: core_size[j] by name index (order of first appearance in the
+ *     layout) and core_strides[k][0..core_ndim[k]) in the operand's layout
+ *     order; a host loop gets dims = {count, core_size...} and steps =
+ *     {loop steps of each operand..., core steps of operand 0..., of 1...};
+ *   - data pointers of a HOST plan may point into call.c's stack (converted
+ *     scalars): a HOST plan must be finished, outputs written, when execute
+ *     returns.  A DEVICE plan may still be queued on the stream when execute
+ *     returns; call.c synchronises the stream before it frees temporaries
+ *     or copies results to host outputs.
+ *
+ * Returns 0 or a negative status with ufn_fail().  n >= 2^31 or ndim beyond
+ * UFN_KMAXDIM is the backend's to split. */
 
 typedef struct ufn_plan {
     const ufn_func *func;
@@ -209,12 +240,15 @@ typedef struct ufn_backend {
     /* Device memory; `device` is an ordinal. */
     int (*alloc)(int device, size_t bytes, void **ptr);
     void (*free)(int device, void *ptr);
-    /* Contiguous copies; one side or both on the device. */
+    /* Contiguous copies; one side or both on the device.  copy_h2d and
+     * copy_d2h return when the host buffer may be reused (h2d) or holds the
+     * data (d2h), ordered after earlier work on the stream. */
     int (*copy_h2d)(int device, void *dst, const void *src, size_t bytes, ufn_stream s);
     int (*copy_d2h)(int device, void *dst, const void *src, size_t bytes, ufn_stream s);
     int (*copy_d2d)(int device, void *dst, const void *src, size_t bytes, ufn_stream s);
-    /* Run a plan.  plan->memory says where the operands are: device arrays of
-     * this backend, or host arrays (the cuda backend stages those itself). */
+    /* Run a plan (see "plan" above).  plan->memory says where the operands
+     * are: device arrays of this backend, or host arrays (the cuda backend
+     * stages those itself). */
     int (*execute)(const ufn_plan *plan, ufn_stream s);
     int (*stream_create)(ufn_stream s);     /* fills s->handle */
     int (*stream_destroy)(ufn_stream s);

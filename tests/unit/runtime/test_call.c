@@ -170,6 +170,11 @@ static void test_misuse_output(void **state)
     misuse_setup(&m);
     m.o = ufn_scalar_float64(1);
     expect_refused_out(&m, UFN_ERR_OUTPUT, "output 0: a scalar value", true);
+    /* nor is a broadcast view */
+    misuse_setup(&m);
+    m.o = ufn_host_strided(m.out, UFN_FLOAT64, 1, (int64_t[]){6}, (int64_t[]){0});
+    expect_refused_out(&m, UFN_ERR_OUTPUT, "output 0: a broadcast view (stride 0 in dimension 0) "
+                       "cannot be written", true);
 }
 
 static void test_misuse_overflow(void **state)
