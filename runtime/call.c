@@ -52,7 +52,7 @@ typedef struct call {
     const ufn_loop *loop;
     ufn_shapes sh;
     bool device_temps;              /* synchronise before giving them back */
-    operand op[UFN_MAXARGS];
+    operand *op;                    /* nargs of them, on the caller's stack */
     _Alignas(16) unsigned char value[UFN_MAXARGS][16];  /* scalars in the loop's types */
 } call;
 
@@ -524,9 +524,10 @@ static int run(call *c, const ufn_array *const *in, ufn_array *const *out, int f
     return st;
 }
 
-static void init_call(call *c, const ufn_func *f)
+static void init_call(call *c, const ufn_func *f, operand *ops)
 {
     c->f = f;
+    c->op = ops;
     c->name = f->name ? f->name : "ufunc";
     c->nin = f->nin;
     c->nargs = f->nin + f->nout;
@@ -543,8 +544,10 @@ int ufn_call(const ufn_func *f, const ufn_array *const *in, ufn_array *const *ou
     int st = check_func(f);
     if (st < 0)
         return st;
+    /* Sized by the operands: a call's stack stays small for small ufuncs. */
+    operand ops[f->nin + f->nout];
     call c;
-    init_call(&c, f);
+    init_call(&c, f, ops);
     st = run(&c, in, out, -1);
     return st < 0 ? ufn_fail_prefix(st, c.name) : st;
 }
@@ -569,10 +572,10 @@ int ufn_call_typed(const ufn_func *f, int loop, size_t n, const size_t *core, vo
             return ufn_fail(UFN_ERR_OVERFLOW, "%s: core dimension %s = %zu does not fit in int64",
                             name, f->core_names ? f->core_names[j] : "?", core[j]);
 
-    ufn_array arr[UFN_MAXARGS];
+    int nargs = f->nin + f->nout, off = 0;
+    ufn_array arr[nargs];
     const ufn_array *in[UFN_MAXARGS];
     ufn_array *out[UFN_MAXARGS];
-    int nargs = f->nin + f->nout, off = 0;
     for (int k = 0; k < nargs; k++) {
         int cn = core_ndim(f, k);
         int64_t shape[1 + UFN_KMAXCORE];
@@ -586,8 +589,9 @@ int ufn_call_typed(const ufn_func *f, int loop, size_t n, const size_t *core, vo
         else
             out[k - f->nin] = &arr[k];
     }
+    operand ops[nargs];
     call c;
-    init_call(&c, f);
+    init_call(&c, f, ops);
     st = run(&c, in, out, loop);
     return st < 0 ? ufn_fail_prefix(st, name) : st;
 }

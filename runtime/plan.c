@@ -70,7 +70,7 @@ void ufn_plan_simplify(ufn_plan *p)
     }
 
     /* Apply the order, merging dimensions contiguous in every operand. */
-    int64_t shape[UFN_MAXDIMS], old[UFN_MAXARGS][UFN_MAXDIMS];
+    int64_t shape[UFN_MAXDIMS], old[p->nargs][UFN_MAXDIMS];
     for (int k = 0; k < p->nargs; k++)
         for (int d = 0; d < p->ndim; d++)
             old[k][d] = p->strides[k][d];
