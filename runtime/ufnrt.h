@@ -37,6 +37,11 @@
 int ufn_fail(int status, const char *fmt, ...) UFN_PRINTF(2, 3);
 int ufn_vfail(int status, const char *fmt, va_list ap);
 void ufn_clear_error(void);
+/* Put "prefix: " before the current message (unless it starts so already)
+ * and return `status`: entry points name themselves in messages. */
+int ufn_fail_prefix(int status, const char *prefix);
+/* The status of this thread's last failure (UFN_OK if none). */
+int ufn_error_status(void);
 
 /* ==== trace.c ================================================================== */
 
@@ -66,18 +71,100 @@ bool ufn_tracing(void);
 typedef void (*ufn_trace_hook)(const ufn_event *ev, void *ctx);
 void ufn_set_trace_hook(ufn_trace_hook hook, void *ctx);
 const char *ufn_event_name(ufn_event_kind kind);
+/* Build and report an event; nearly free when nobody listens. */
+void ufn_emit(ufn_event_kind kind, const char *backend, const char *name, size_t bytes,
+              int device);
 
 /* ==== dtype.c ===================================================================== */
 
 bool ufn_dtype_valid(int dtype);
+
+/* Kinds, in NumPy's same_kind order. */
+typedef enum ufn_kind {
+    UFN_KIND_BOOL,
+    UFN_KIND_UINT,
+    UFN_KIND_INT,
+    UFN_KIND_FLOAT,
+    UFN_KIND_COMPLEX
+} ufn_kind;
+
+ufn_kind ufn_dtype_kind(ufn_dtype dtype);
+/* Alignment a data pointer needs: the element size, half of it for complex. */
+int ufn_dtype_align(ufn_dtype dtype);
 /* NumPy's np.can_cast(from, to, casting='safe'). */
 bool ufn_can_cast_safe(ufn_dtype from, ufn_dtype to);
+/* np.can_cast(from, to, casting='same_kind'): how outputs may be cast. */
+bool ufn_can_cast_same_kind(ufn_dtype from, ufn_dtype to);
 /* Convert n elements between dtypes (host memory, strided in bytes), with the
  * same rules as generated code: float to int saturates, NaN becomes 0. */
 void ufn_convert(void *dst, ufn_dtype dt, ptrdiff_t dstep, const void *src, ufn_dtype st,
                  ptrdiff_t sstep, size_t n);
 
-/* ==== plan: what call.c hands to a backend ========================================== */
+/* ==== check.c, copy.c: descriptors ==================================================== */
+
+/* Internal flag: ufn_host() was given a NULL shape with ndim > 0. */
+#define UFN_FLAG_NULL_SHAPE (1 << 30)
+
+/* Check a descriptor the caller passed (not an empty one): NULL, memory,
+ * dtype, ndim, negative extents, sizes that overflow, NULL or unaligned
+ * data, stale runtime allocations, device arrays the backend cannot use.
+ * Fails with "<what>: <message>". */
+int ufn_check_array(const ufn_array *a, const char *what);
+/* The same for operand `index` of a call: "input 1: ..." (formats the name
+ * only on failure). */
+int ufn_check_operand(const ufn_array *a, const char *kind, int index);
+/* The bytes [lo, hi) its elements occupy, relative to a->data (lo == hi
+ * when it has none).  For checked arrays only. */
+void ufn_array_extent(const ufn_array *a, int64_t *lo, int64_t *hi);
+/* Where the first element is: a->data, or the inline value of a 0-d scalar. */
+const void *ufn_array_ptr(const ufn_array *a);
+bool ufn_is_c_contiguous(const ufn_array *a);
+void ufn_c_strides(int ndim, const int64_t *shape, int64_t *strides);
+/* Copy an n-d host array into another of the same shape, converting the
+ * dtype if needed; strides here are in BYTES. */
+void ufn_copy_nd(int ndim, const int64_t *shape, char *dst, ufn_dtype dt,
+                 const int64_t *dstrides, const char *src, ufn_dtype st,
+                 const int64_t *sstrides);
+/* A new registry-owned C-contiguous array: host memory (64-byte aligned
+ * malloc) or device memory of the active backend.  Never zero bytes, so
+ * data is never NULL. */
+int ufn_alloc_array(ufn_dtype dtype, int ndim, const int64_t *shape, ufn_memory memory,
+                    int device, ufn_array *out);
+/* Give back the allocation with this id (no-op for 0 or an unknown id). */
+void ufn_release(uint64_t id);
+
+/* ==== plan: what call.c hands to a backend ==========================================
+ *
+ * call.c has checked every argument, chosen the loop, allocated outputs and
+ * temporaries and resolved overlap before it calls backend->execute(plan,
+ * ufn_get_stream()); a backend only runs the plan.  What it can rely on:
+ *
+ *   - n >= 1: a call with no loop iterations never reaches execute (a gufunc
+ *     may still have core sizes of 0; its loop must handle them);
+ *   - memory == UFN_MEM_DEVICE: every data[k] is device memory of `device`
+ *     (host inputs and scalars were copied there; host outputs are written
+ *     back by call.c afterwards).  memory == UFN_MEM_HOST: every data[k] is
+ *     host memory, possibly strided, broadcast (stride 0) or reversed; a
+ *     device backend stages it itself;
+ *   - operand k has loop->types[k], elsize[k] bytes, inputs first; strides
+ *     count ELEMENTS (multiply by elsize for host-loop byte steps); outputs
+ *     never have stride 0 and never overlap an input except elementwise
+ *     identically (same data and strides, ufuncs only);
+ *   - ndim is small after merging; strides[k][d] for d < ndim; ndim == 0 is
+ *     one iteration.  contiguous (ufuncs only) means ndim <= 1 and every
+ *     stride 1: the typed kernel form (n, p0, p1, ...) applies;
+ *   - gufuncs: core_size[j] by name index (order of first appearance in the
+ *     layout) and core_strides[k][0..core_ndim[k]) in the operand's layout
+ *     order; a host loop gets dims = {count, core_size...} and steps =
+ *     {loop steps of each operand..., core steps of operand 0..., of 1...};
+ *   - data pointers of a HOST plan may point into call.c's stack (converted
+ *     scalars): a HOST plan must be finished, outputs written, when execute
+ *     returns.  A DEVICE plan may still be queued on the stream when execute
+ *     returns; call.c synchronises the stream before it frees temporaries
+ *     or copies results to host outputs.
+ *
+ * Returns 0 or a negative status with ufn_fail().  n >= 2^31 or ndim beyond
+ * UFN_KMAXDIM is the backend's to split. */
 
 typedef struct ufn_plan {
     const ufn_func *func;
@@ -99,9 +186,37 @@ typedef struct ufn_plan {
     int64_t core_size[UFN_KMAXCORE];
     int core_ndim[UFN_MAXARGS];
     int64_t core_strides[UFN_MAXARGS][UFN_KMAXCORE];
-    /* Every operand C-contiguous over the (single) merged dimension. */
+    /* Every operand C-contiguous over the (single) merged dimension
+     * (ndim <= 1, every stride 1).  Always false for gufuncs. */
     bool contiguous;
 } ufn_plan;
+
+/* ==== broadcast.c, dispatch.c, plan.c: the steps of call.c ============================= */
+
+/* The shapes of one call and what broadcasting makes of them. */
+typedef struct ufn_shapes {
+    const ufn_array *arg[UFN_MAXARGS];  /* in: inputs, then outputs (NULL: empty) */
+    int ndim;                           /* out: the loop (broadcast) shape */
+    int64_t shape[UFN_MAXDIMS];
+    int64_t n;                          /* product of shape */
+    int64_t core_size[UFN_KMAXCORE];    /* by name index */
+} ufn_shapes;
+
+/* Bind core dimensions, broadcast the loop dimensions of inputs and given
+ * outputs (NumPy's rules and messages). */
+int ufn_broadcast(const ufn_func *f, ufn_shapes *s);
+
+/* Whether an input is weak (NEP 50): a ufn_scalar_*() value. */
+bool ufn_is_weak(const ufn_array *a);
+/* The loop for the inputs' dtypes: exact match, then NumPy safe casting in
+ * declaration order; weak scalars by kind.  A loop index, or UFN_ERR_DTYPE
+ * with a message listing the signatures. */
+int ufn_choose_loop(const ufn_func *f, const ufn_array *const *in);
+
+/* Drop size-1 loop dimensions, order the rest by stride (outermost first),
+ * merge dimensions that are contiguous in every operand, and set n and
+ * contiguous.  plan->ndim, shape and strides must be filled. */
+void ufn_plan_simplify(ufn_plan *plan);
 
 /* ==== backend.c ======================================================================= */
 
@@ -110,36 +225,54 @@ struct ufn_stream_s {
     void *handle;                       /* the backend's stream (CUstream) */
 };
 
+/* Backends report their own allocations, copies and launches to ufn_trace
+ * (callers of these operations do not trace them again).
+ *
+ * The typedef is ufn_backend_ops, not ufn_backend: that name is the public
+ * function ufn_backend() of ufn.h, and C has one namespace for both. */
 typedef struct ufn_backend {
     const char *name;                   /* "host", "cuda", "sim" */
     ufn_memory device_memory;           /* where ufn_device_array memory lives */
     int (*device_count)(void);
+    /* The device new device arrays go to: the one UFN_DEVICE chose (0 by
+     * default).  May be NULL (then 0). */
+    int (*default_device)(void);
     /* Device memory; `device` is an ordinal. */
     int (*alloc)(int device, size_t bytes, void **ptr);
     void (*free)(int device, void *ptr);
-    /* Contiguous copies; one side or both on the device. */
+    /* Contiguous copies; one side or both on the device.  copy_h2d and
+     * copy_d2h return when the host buffer may be reused (h2d) or holds the
+     * data (d2h), ordered after earlier work on the stream. */
     int (*copy_h2d)(int device, void *dst, const void *src, size_t bytes, ufn_stream s);
     int (*copy_d2h)(int device, void *dst, const void *src, size_t bytes, ufn_stream s);
     int (*copy_d2d)(int device, void *dst, const void *src, size_t bytes, ufn_stream s);
-    /* Run a plan.  plan->memory says where the operands are: device arrays of
-     * this backend, or host arrays (the cuda backend stages those itself). */
+    /* Run a plan (see "plan" above).  plan->memory says where the operands
+     * are: device arrays of this backend, or host arrays (the cuda backend
+     * stages those itself). */
     int (*execute)(const ufn_plan *plan, ufn_stream s);
     int (*stream_create)(ufn_stream s);     /* fills s->handle */
     int (*stream_destroy)(ufn_stream s);
     int (*stream_synchronize)(ufn_stream s);  /* NULL stream: the default one */
     int (*synchronize)(void);               /* every stream */
-} ufn_backend;
+} ufn_backend_ops;
 
-extern const ufn_backend ufn_backend_host;
+extern const ufn_backend_ops ufn_backend_host;
 /* The CUDA backend through the real driver (dlopen of libcuda.so.1), and the
  * same backend through the simulated driver.  Each initialises on first call
  * and returns NULL with ufn_error() set when unusable (no driver, no device). */
-const ufn_backend *ufn_cuda_backend(void);
-const ufn_backend *ufn_sim_backend(void);
+const ufn_backend_ops *ufn_cuda_backend(void);
+const ufn_backend_ops *ufn_sim_backend(void);
 
 /* The backend chosen for this process (initialising it on first use), or
  * NULL with ufn_error() set. */
-const ufn_backend *ufn_active_backend(void);
+const ufn_backend_ops *ufn_active_backend(void);
+/* The same, returning the status of the choice (UFN_OK or why it failed). */
+int ufn_get_backend(const ufn_backend_ops **backend);
+/* Install a backend as the process's choice (tests use a fake device
+ * backend); fails if another one is in use already. */
+int ufn_use_backend(const ufn_backend_ops *backend);
+/* The device ordinal new device arrays go to (UFN_DEVICE, default 0). */
+int ufn_current_device(void);
 
 /* ==== alloc.c: the registry of runtime-owned allocations ================================ */
 
@@ -151,6 +284,8 @@ uint64_t ufn_registry_add(void *base, size_t bytes, ufn_memory memory, int devic
 int ufn_registry_check(uint64_t id, const void *ptr, size_t bytes);
 /* Remove and return the base pointer (NULL if unknown). */
 void *ufn_registry_remove(uint64_t id, ufn_memory *memory, int *device);
+/* Live allocations (tests check for leaks). */
+size_t ufn_registry_count(void);
 
 /* ==== host backend ====================================================================== */
 
@@ -159,5 +294,20 @@ void *ufn_registry_remove(uint64_t id, ufn_memory *memory, int *device);
 int ufn_host_isa(void);
 /* Number of host threads (UFN_NUM_THREADS, default: all cores). */
 int ufn_host_threads(void);
+/* Override the number of host threads (tests); 0 restores the default. */
+void ufn_host_set_threads(int n);
+/* The loop's host function for `isa`, or the best lower one built; NULL if none. */
+ufn_host_loop ufn_host_pick_loop(const ufn_loop *loop, int isa);
+/* Run a plan with host loops, on the calling thread and the pool.  Any
+ * backend whose memory the CPU can address may use it. */
+int ufn_host_execute(const ufn_plan *plan);
+
+/* pool.c: a persistent pool of worker threads. */
+typedef void (*ufn_task_fn)(void *ctx, int64_t task);
+/* Run tasks 0..ntasks-1 on up to `nthreads` threads, the caller being one,
+ * and return when all are done.  When the pool is busy with another
+ * thread's call the caller runs them all itself, so this never blocks on
+ * another call.  Returns the number of threads that took part. */
+int ufn_pool_run(int nthreads, int64_t ntasks, ufn_task_fn fn, void *ctx);
 
 #endif /* UFNRT_H */

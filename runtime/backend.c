@@ -1,0 +1,210 @@
+/* backend.c - choosing the backend once per process, streams.
+ *
+ * The first call that needs a backend chooses it under a lock, from
+ * ufn_init()'s argument or UFN_BACKEND: auto (cuda when a driver and a
+ * device are there, else host), cuda, host or sim.  An explicit choice that
+ * fails stays failed, with its own status (UFN_ERR_NO_DRIVER, ...), and every
+ * later call reports it; ufn_init() may still make a valid choice then.
+ * After the choice, finding the backend is one atomic load.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ufnrt.h"
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static const ufn_backend_ops *_Atomic chosen;
+static int failed_status;           /* nonzero: the choice from UFN_BACKEND failed */
+static char failed_msg[512];
+static int device_ordinal;
+
+static _Thread_local ufn_stream current_stream;
+
+/* Choose by name; with the lock held.  On success sets `chosen`. */
+static int choose(const char *name, const char *origin)
+{
+    const ufn_backend_ops *be = NULL;
+    if (!name || !*name || strcmp(name, "auto") == 0) {
+        be = ufn_cuda_backend();
+        if (!be)
+            be = &ufn_backend_host;
+        ufn_clear_error();
+    } else if (strcmp(name, "host") == 0) {
+        be = &ufn_backend_host;
+    } else if (strcmp(name, "cuda") == 0 || strcmp(name, "sim") == 0) {
+        be = name[0] == 'c' ? ufn_cuda_backend() : ufn_sim_backend();
+        if (!be) {
+            int st = ufn_error_status();
+            return ufn_fail_prefix(st < 0 ? st : UFN_ERR_BACKEND, origin);
+        }
+    } else {
+        return ufn_fail(UFN_ERR_BACKEND, "%s: \"%s\" names no backend (auto, cuda, host, sim)",
+                        origin, name);
+    }
+    int device = 0;
+    const char *dev = getenv("UFN_DEVICE");
+    if (dev && *dev && be->device_memory == UFN_MEM_DEVICE && !be->default_device) {
+        char *end;
+        long v = strtol(dev, &end, 10);
+        int count = be->device_count();
+        if (*end || v < 0 || v >= count)
+            return ufn_fail(UFN_ERR_NO_DEVICE, "UFN_DEVICE=%s: no such device (%d device%s)", dev,
+                            count, count == 1 ? "" : "s");
+        device = (int)v;
+    }
+    device_ordinal = device;
+    atomic_store(&chosen, be);
+    return UFN_OK;
+}
+
+int ufn_get_backend(const ufn_backend_ops **out)
+{
+    const ufn_backend_ops *be = atomic_load_explicit(&chosen, memory_order_acquire);
+    if (be) {
+        *out = be;
+        return UFN_OK;
+    }
+    int st = UFN_OK;
+    pthread_mutex_lock(&lock);
+    be = atomic_load(&chosen);
+    if (!be && !failed_status) {
+        st = choose(getenv("UFN_BACKEND"), "UFN_BACKEND");
+        if (st < 0) {
+            failed_status = st;
+            snprintf(failed_msg, sizeof failed_msg, "%s", ufn_error());
+        }
+        be = atomic_load(&chosen);
+    }
+    if (!be) {
+        st = failed_status;
+        ufn_fail(st, "%s", failed_msg);
+    }
+    pthread_mutex_unlock(&lock);
+    *out = be;
+    return st;
+}
+
+const ufn_backend_ops *ufn_active_backend(void)
+{
+    const ufn_backend_ops *be;
+    return ufn_get_backend(&be) < 0 ? NULL : be;
+}
+
+int ufn_init(const char *backend)
+{
+    int st = UFN_OK;
+    pthread_mutex_lock(&lock);
+    const ufn_backend_ops *be = atomic_load(&chosen);
+    if (be) {
+        const char *want = backend && *backend ? backend : "auto";
+        if (strcmp(want, "auto") != 0 && strcmp(want, be->name) != 0)
+            st = ufn_fail(UFN_ERR_BACKEND, "ufn_init(\"%s\"): the %s backend is already in use",
+                          want, be->name);
+    } else {
+        st = choose(backend, "ufn_init");
+    }
+    pthread_mutex_unlock(&lock);
+    return st;
+}
+
+int ufn_use_backend(const ufn_backend_ops *backend)
+{
+    int st = UFN_OK;
+    pthread_mutex_lock(&lock);
+    const ufn_backend_ops *be = atomic_load(&chosen);
+    if (be && be != backend)
+        st = ufn_fail(UFN_ERR_BACKEND, "the %s backend is already in use", be->name);
+    else
+        atomic_store(&chosen, backend);
+    pthread_mutex_unlock(&lock);
+    return st;
+}
+
+int ufn_current_device(void)
+{
+    const ufn_backend_ops *be = atomic_load_explicit(&chosen, memory_order_acquire);
+    if (be && be->default_device)
+        return be->default_device();
+    return device_ordinal;
+}
+
+const char *ufn_backend(void)
+{
+    const ufn_backend_ops *be = ufn_active_backend();
+    return be ? be->name : NULL;
+}
+
+int ufn_device_count(void)
+{
+    const ufn_backend_ops *be;
+    int st = ufn_get_backend(&be);
+    return st < 0 ? st : be->device_count();
+}
+
+/* ---- streams ------------------------------------------------------------------------ */
+
+int ufn_stream_create(ufn_stream *stream)
+{
+    if (!stream)
+        return ufn_fail(UFN_ERR_INVALID, "ufn_stream_create: the stream pointer is NULL");
+    const ufn_backend_ops *be;
+    int st = ufn_get_backend(&be);
+    if (st < 0)
+        return st;
+    ufn_stream s = calloc(1, sizeof *s);
+    if (!s)
+        return ufn_fail(UFN_ERR_NOMEM, "ufn_stream_create: out of host memory");
+    s->backend = be;
+    if (be->stream_create && (st = be->stream_create(s)) < 0) {
+        free(s);
+        return st;
+    }
+    *stream = s;
+    return UFN_OK;
+}
+
+int ufn_stream_destroy(ufn_stream stream)
+{
+    if (!stream)
+        return UFN_OK;      /* the default stream is never destroyed */
+    if (current_stream == stream)
+        current_stream = NULL;
+    int st = stream->backend->stream_destroy ? stream->backend->stream_destroy(stream) : UFN_OK;
+    free(stream);
+    return st;
+}
+
+int ufn_stream_synchronize(ufn_stream stream)
+{
+    const ufn_backend_ops *be;
+    if (stream) {
+        be = stream->backend;
+    } else {
+        int st = ufn_get_backend(&be);
+        if (st < 0)
+            return st;
+    }
+    return be->stream_synchronize ? be->stream_synchronize(stream) : UFN_OK;
+}
+
+void ufn_set_stream(ufn_stream stream)
+{
+    current_stream = stream;
+}
+
+ufn_stream ufn_get_stream(void)
+{
+    return current_stream;
+}
+
+int ufn_synchronize(void)
+{
+    const ufn_backend_ops *be;
+    int st = ufn_get_backend(&be);
+    if (st < 0)
+        return st;
+    return be->synchronize ? be->synchronize() : UFN_OK;
+}

@@ -1,0 +1,597 @@
+/* call.c - ufn_call and ufn_call_typed: from the caller's arrays to a plan
+ * that the backend executes.
+ *
+ * The steps, in order (everything up to the choice of routes only checks,
+ * so a refused argument never leads to a write):
+ *
+ *   1. check the ufunc's tables and every descriptor (check.c);
+ *   2. decide where the call runs: on the device when any operand is a
+ *      device array (all on one device), else on the host;
+ *   3. bind core dimensions and broadcast (broadcast.c);
+ *   4. choose the signature (dispatch.c), then check dtypes the loop cannot
+ *      take: device inputs must match exactly (weak scalars excepted), given
+ *      outputs must have the loop's type, or for host outputs a type it
+ *      casts to with 'same_kind';
+ *   5. route every operand: host inputs of another dtype are converted into
+ *      temporaries; for a device call host inputs and scalars are copied to
+ *      the device (as Numba does); empty outputs are allocated C-contiguous
+ *      in the call's memory; host outputs of another dtype or of a device
+ *      call are written through temporaries and copied back afterwards;
+ *   6. copy inputs an output overlaps, unless (for ufuncs) they are the
+ *      same elements in the same order - NumPy's semantics;
+ *   7. build the plan, merge dimensions (plan.c), execute it on the current
+ *      stream, copy results back, give back the temporaries.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ufnrt.h"
+
+typedef enum out_route {
+    ROUTE_DIRECT,   /* the plan writes the caller's array */
+    ROUTE_NEW,      /* passed empty: a new array, handed over on success */
+    ROUTE_CAST,     /* a host output of another dtype: through a host temporary */
+    ROUTE_D2H       /* a host output of a device call: through a device temporary */
+} out_route;
+
+typedef struct operand {
+    const ufn_array *user;          /* the caller's descriptor; NULL for an empty output */
+    ufn_array arr;                  /* what the plan reads or writes */
+    uint64_t temp;                  /* a temporary to give back after the call */
+    out_route route;
+} operand;
+
+typedef struct call {
+    const ufn_func *f;
+    const char *name;
+    int nin, nargs;
+    const ufn_backend_ops *be;
+    ufn_memory memory;              /* where the plan's operands live */
+    int device;
+    const ufn_loop *loop;
+    ufn_shapes sh;
+    bool device_temps;              /* synchronise before giving them back */
+    operand *op;                    /* nargs of them, on the caller's stack */
+    _Alignas(16) unsigned char value[UFN_MAXARGS][16];  /* scalars in the loop's types */
+} call;
+
+static int core_ndim(const ufn_func *f, int k)
+{
+    return f->core_ndim ? f->core_ndim[k] : 0;
+}
+
+/* ---- 1. checks --------------------------------------------------------------------------- */
+
+static int check_func(const ufn_func *f)
+{
+    if (!f)
+        return ufn_fail(UFN_ERR_INVALID, "the ufunc descriptor is NULL");
+    const char *name = f->name ? f->name : "ufunc";
+    if (f->module && f->module->abi_version != UFN_ABI_VERSION)
+        return ufn_fail(UFN_ERR_INVALID, "%s: the module was built for ABI version %d, the "
+                        "runtime has version %d", name, f->module->abi_version, UFN_ABI_VERSION);
+    if (f->nin < 0 || f->nout < 1 || f->nin + f->nout > UFN_MAXARGS)
+        return ufn_fail(UFN_ERR_INVALID, "%s: %d inputs and %d outputs are not supported", name,
+                        f->nin, f->nout);
+    if (f->nloops < 1 || !f->loops)
+        return ufn_fail(UFN_ERR_INVALID, "%s: the ufunc has no signatures", name);
+    if (f->ncore < 0 || f->ncore > UFN_KMAXCORE)
+        return ufn_fail(UFN_ERR_INVALID, "%s: %d core dimension names (at most %d)", name,
+                        f->ncore, UFN_KMAXCORE);
+    if (f->ncore > 0 && (!f->core_ndim || !f->core_dims || !f->layout))
+        return ufn_fail(UFN_ERR_INVALID, "%s: incomplete gufunc layout tables", name);
+    int off = 0;
+    for (int k = 0; k < f->nin + f->nout; k++) {
+        int cn = core_ndim(f, k);
+        if (cn < 0 || cn > UFN_KMAXCORE || (cn > 0 && f->ncore == 0))
+            return ufn_fail(UFN_ERR_INVALID, "%s: bad core dimensions for operand %d", name, k);
+        for (int j = 0; j < cn; j++)
+            if (f->core_dims[off + j] < 0 || f->core_dims[off + j] >= f->ncore)
+                return ufn_fail(UFN_ERR_INVALID, "%s: bad core dimension index", name);
+        off += cn;
+    }
+    return UFN_OK;
+}
+
+static int check_operands(call *c, const ufn_array *const *in, ufn_array *const *out)
+{
+    if (c->nin > 0 && !in)
+        return ufn_fail(UFN_ERR_INVALID, "the input array list is NULL");
+    if (!out)
+        return ufn_fail(UFN_ERR_INVALID, "the output array list is NULL");
+    for (int k = 0; k < c->nin; k++) {
+        int st = ufn_check_operand(in[k], "input", k);
+        if (st < 0)
+            return st;
+        c->op[k].user = in[k];
+    }
+    for (int j = 0; j < c->nargs - c->nin; j++) {
+        const ufn_array *a = out[j];
+        if (a && a->memory == UFN_MEM_NONE) {
+            c->op[c->nin + j].user = NULL;
+            continue;
+        }
+        int st = ufn_check_operand(a, "output", j);
+        if (st < 0)
+            return st;
+        if (!a->data && a->ndim == 0)
+            return ufn_fail(UFN_ERR_OUTPUT, "output %d: a scalar value, not memory to write to",
+                            j);
+        for (int d = 0; d < a->ndim && ufn_size(a) > 0; d++)
+            if (a->strides[d] == 0 && a->shape[d] > 1)
+                return ufn_fail(UFN_ERR_OUTPUT, "output %d: a broadcast view (stride 0 in "
+                                "dimension %d) cannot be written", j, d);
+        c->op[c->nin + j].user = a;
+    }
+    return UFN_OK;
+}
+
+/* ---- 2. memory --------------------------------------------------------------------------- */
+
+static int choose_memory(call *c)
+{
+    c->memory = UFN_MEM_HOST;
+    c->device = 0;
+    for (int k = 0; k < c->nargs; k++) {
+        const ufn_array *a = c->op[k].user;
+        if (!a || a->memory != UFN_MEM_DEVICE)
+            continue;
+        if (c->memory == UFN_MEM_DEVICE && a->device != c->device)
+            return ufn_fail(UFN_ERR_WRONG_MEMORY, "operands are on different devices (%d and %d)",
+                            c->device, a->device);
+        c->memory = UFN_MEM_DEVICE;
+        c->device = a->device;
+    }
+    return UFN_OK;
+}
+
+/* ---- 4. dtypes the loop cannot take ---------------------------------------------------------- */
+
+static int check_dtypes(call *c)
+{
+    const ufn_dtype *types = c->loop->types;
+    for (int k = 0; k < c->nin; k++) {
+        const ufn_array *a = c->op[k].user;
+        if (a->memory == UFN_MEM_DEVICE && a->dtype != types[k])
+            return ufn_fail(UFN_ERR_DTYPE, "input %d is a device array of %s, but the signature "
+                            "%s takes %s; device arrays are not converted", k,
+                            ufn_dtype_name(a->dtype), c->loop->signature,
+                            ufn_dtype_name(types[k]));
+    }
+    for (int k = c->nin; k < c->nargs; k++) {
+        const ufn_array *a = c->op[k].user;
+        ufn_dtype t = types[k];
+        if (!a || a->dtype == t)
+            continue;
+        if (a->memory == UFN_MEM_DEVICE)
+            return ufn_fail(UFN_ERR_OUTPUT, "output %d is a device array of %s, but the "
+                            "signature %s writes %s; device outputs must match exactly",
+                            k - c->nin, ufn_dtype_name(a->dtype), c->loop->signature,
+                            ufn_dtype_name(t));
+        if (!ufn_can_cast_same_kind(t, a->dtype))
+            return ufn_fail(UFN_ERR_OUTPUT, "Cannot cast ufunc '%s' output %d from %s to %s "
+                            "with casting rule 'same_kind'", c->name, k - c->nin,
+                            ufn_dtype_name(t), ufn_dtype_name(a->dtype));
+    }
+    return UFN_OK;
+}
+
+/* ---- 5. routes --------------------------------------------------------------------------- */
+
+static void byte_strides(const ufn_array *a, int64_t *out)
+{
+    for (int d = 0; d < a->ndim; d++)
+        out[d] = a->strides[d] * ufn_dtype_size(a->dtype);
+}
+
+static size_t array_bytes(const ufn_array *a)
+{
+    int64_t n = 1;
+    for (int d = 0; d < a->ndim; d++)
+        n *= a->shape[d];
+    return (size_t)n * (size_t)ufn_dtype_size(a->dtype);
+}
+
+/* Copy (converting) host array `src` into the new C-contiguous host array `dst`. */
+static void pack(ufn_array *dst, const ufn_array *src)
+{
+    int64_t ds[UFN_MAXDIMS], ss[UFN_MAXDIMS];
+    byte_strides(dst, ds);
+    byte_strides(src, ss);
+    ufn_copy_nd(src->ndim, src->shape, dst->data, dst->dtype, ds, ufn_array_ptr(src), src->dtype,
+                ss);
+}
+
+/* A host input as type t in host memory: itself, or a converted copy. */
+static int input_on_host(call *c, int k, const ufn_array *a, ufn_dtype t)
+{
+    operand *op = &c->op[k];
+    if (a->dtype == t) {
+        op->arr = *a;
+        return UFN_OK;
+    }
+    int st = ufn_alloc_array(t, a->ndim, a->shape, UFN_MEM_HOST, 0, &op->arr);
+    if (st < 0)
+        return st;
+    op->temp = op->arr.alloc_id;
+    pack(&op->arr, a);
+    return UFN_OK;
+}
+
+/* A host input as type t in device memory (one H2D copy). */
+static int input_to_device(call *c, int k, const ufn_array *a, ufn_dtype t)
+{
+    operand *op = &c->op[k];
+    ufn_array d;
+    int st = ufn_alloc_array(t, a->ndim, a->shape, UFN_MEM_DEVICE, c->device, &d);
+    if (st < 0)
+        return st;
+    op->arr = d;
+    op->temp = d.alloc_id;
+    c->device_temps = true;
+    size_t bytes = array_bytes(&d);
+    if (bytes == 0)
+        return UFN_OK;
+    const void *src = ufn_array_ptr(a);
+    ufn_array packed = {0};
+    if (a->dtype != t || !ufn_is_c_contiguous(a)) {
+        if ((st = ufn_alloc_array(t, a->ndim, a->shape, UFN_MEM_HOST, 0, &packed)) < 0)
+            return st;
+        pack(&packed, a);
+        src = packed.data;
+    }
+    st = c->be->copy_h2d(c->device, d.data, src, bytes, ufn_get_stream());
+    if (packed.alloc_id)
+        ufn_release(packed.alloc_id);
+    return st;
+}
+
+static int route_inputs(call *c)
+{
+    const ufn_dtype *types = c->loop->types;
+    for (int k = 0; k < c->nin; k++) {
+        const ufn_array *a = c->op[k].user;
+        int st;
+        if (!a->data && a->ndim == 0) {
+            /* A value in the descriptor: convert it into this call's buffer. */
+            ufn_array v = *a;
+            v.data = c->value[k];
+            v.dtype = types[k];
+            v.alloc_id = 0;
+            ufn_convert(v.data, types[k], 0, ufn_array_ptr(a), a->dtype, 0, 1);
+            st = c->memory == UFN_MEM_DEVICE ? input_to_device(c, k, &v, types[k])
+                                             : (c->op[k].arr = v, UFN_OK);
+        } else if (a->memory == UFN_MEM_DEVICE) {
+            c->op[k].arr = *a;
+            st = UFN_OK;
+        } else if (c->memory == UFN_MEM_DEVICE) {
+            st = input_to_device(c, k, a, types[k]);
+        } else {
+            st = input_on_host(c, k, a, types[k]);
+        }
+        if (st < 0)
+            return st;
+    }
+    return UFN_OK;
+}
+
+/* The full shape of output k: loop shape, then its core dimensions. */
+static int output_shape(const call *c, int k, int64_t *shape)
+{
+    int nd = c->sh.ndim, cn = core_ndim(c->f, k), off = 0;
+    for (int i = 0; i < k; i++)
+        off += core_ndim(c->f, i);
+    if (nd + cn > UFN_MAXDIMS)
+        return -1;
+    memcpy(shape, c->sh.shape, (size_t)nd * sizeof *shape);
+    for (int j = 0; j < cn; j++)
+        shape[nd + j] = c->sh.core_size[c->f->core_dims[off + j]];
+    return nd + cn;
+}
+
+static int route_outputs(call *c)
+{
+    const ufn_dtype *types = c->loop->types;
+    for (int k = c->nin; k < c->nargs; k++) {
+        operand *op = &c->op[k];
+        const ufn_array *a = op->user;
+        int st = UFN_OK;
+        if (!a) {
+            int64_t shape[UFN_MAXDIMS];
+            int nd = output_shape(c, k, shape);
+            if (nd < 0)
+                return ufn_fail(UFN_ERR_NDIM, "output %d would have more than %d dimensions",
+                                k - c->nin, UFN_MAXDIMS);
+            op->route = ROUTE_NEW;
+            st = ufn_alloc_array(types[k], nd, shape, c->memory, c->device, &op->arr);
+        } else if (a->memory == c->memory && a->dtype == types[k]) {
+            op->route = ROUTE_DIRECT;
+            op->arr = *a;
+        } else if (a->memory == UFN_MEM_HOST && c->memory == UFN_MEM_HOST) {
+            op->route = ROUTE_CAST;
+            st = ufn_alloc_array(types[k], a->ndim, a->shape, UFN_MEM_HOST, 0, &op->arr);
+            op->temp = op->arr.alloc_id;
+        } else {
+            op->route = ROUTE_D2H;
+            st = ufn_alloc_array(types[k], a->ndim, a->shape, UFN_MEM_DEVICE, c->device, &op->arr);
+            op->temp = op->arr.alloc_id;
+            c->device_temps = true;
+        }
+        if (st < 0)
+            return st;
+    }
+    return UFN_OK;
+}
+
+/* ---- 6. overlap -------------------------------------------------------------------------- */
+
+/* Operand k's element strides over the loop space (0 where it broadcasts). */
+static void loop_strides(const call *c, int k, const ufn_array *a, int64_t *out)
+{
+    int lnd = a->ndim - core_ndim(c->f, k), shift = c->sh.ndim - lnd;
+    for (int d = 0; d < shift; d++)
+        out[d] = 0;
+    for (int d = 0; d < lnd; d++)
+        out[shift + d] = a->shape[d] == 1 ? 0 : a->strides[d];
+}
+
+static bool same_elements(const call *c, int k, int j)
+{
+    const ufn_array *a = &c->op[k].arr, *b = &c->op[j].arr;
+    if (c->f->ncore > 0 || a->data != b->data ||
+        ufn_dtype_size(a->dtype) != ufn_dtype_size(b->dtype))
+        return false;
+    int64_t sa[UFN_MAXDIMS], sb[UFN_MAXDIMS];
+    loop_strides(c, k, a, sa);
+    loop_strides(c, j, b, sb);
+    for (int d = 0; d < c->sh.ndim; d++)
+        if (c->sh.shape[d] != 1 && sa[d] != sb[d])
+            return false;
+    return true;
+}
+
+static bool overlaps(const ufn_array *a, const ufn_array *b)
+{
+    int64_t alo, ahi, blo, bhi;
+    ufn_array_extent(a, &alo, &ahi);
+    ufn_array_extent(b, &blo, &bhi);
+    if (alo == ahi || blo == bhi)
+        return false;
+    uintptr_t a0 = (uintptr_t)a->data + (uintptr_t)alo, a1 = (uintptr_t)a->data + (uintptr_t)ahi;
+    uintptr_t b0 = (uintptr_t)b->data + (uintptr_t)blo, b1 = (uintptr_t)b->data + (uintptr_t)bhi;
+    return a0 < b1 && b0 < a1;
+}
+
+/* Replace input k by a copy of the bytes it spans (same strides). */
+static int copy_input(call *c, int k)
+{
+    operand *op = &c->op[k];
+    int64_t lo, hi;
+    ufn_array_extent(&op->arr, &lo, &hi);
+    int64_t len = hi - lo;
+    ufn_array t;
+    int st = ufn_alloc_array(UFN_UINT8, 1, &len, op->arr.memory, c->device, &t);
+    if (st < 0)
+        return st;
+    const char *src = (const char *)op->arr.data + lo;
+    if (op->arr.memory == UFN_MEM_DEVICE) {
+        st = c->be->copy_d2d(c->device, t.data, src, (size_t)len, ufn_get_stream());
+        c->device_temps = true;
+    } else {
+        memcpy(t.data, src, (size_t)len);
+    }
+    op->arr.data = (char *)t.data - lo;
+    op->arr.alloc_id = 0;
+    op->temp = t.alloc_id;
+    return st;
+}
+
+static int resolve_overlap(call *c)
+{
+    for (int k = 0; k < c->nin; k++) {
+        if (c->op[k].temp || !c->op[k].arr.data)
+            continue;       /* a fresh copy already */
+        for (int j = c->nin; j < c->nargs; j++) {
+            if (c->op[j].route != ROUTE_DIRECT || !overlaps(&c->op[k].arr, &c->op[j].arr) ||
+                same_elements(c, k, j))
+                continue;
+            int st = copy_input(c, k);
+            if (st < 0)
+                return st;
+            break;
+        }
+    }
+    return UFN_OK;
+}
+
+/* ---- 7. plan, execute, finish -------------------------------------------------------------- */
+
+static void build_plan(const call *c, ufn_plan *p)
+{
+    p->func = c->f;
+    p->loop = c->loop;
+    p->nargs = c->nargs;
+    p->memory = c->memory;
+    p->device = c->device;
+    p->ndim = c->sh.ndim;
+    memcpy(p->shape, c->sh.shape, (size_t)c->sh.ndim * sizeof p->shape[0]);
+    p->ncore = c->f->ncore;
+    for (int j = 0; j < p->ncore; j++)
+        p->core_size[j] = c->sh.core_size[j];
+    for (int k = 0; k < c->nargs; k++) {
+        const ufn_array *a = &c->op[k].arr;
+        p->data[k] = a->data;
+        p->elsize[k] = ufn_dtype_size(a->dtype);
+        loop_strides(c, k, a, p->strides[k]);
+        int cn = core_ndim(c->f, k);
+        p->core_ndim[k] = cn;
+        for (int j = 0; j < cn; j++)
+            p->core_strides[k][j] = a->strides[a->ndim - cn + j];
+    }
+    ufn_plan_simplify(p);
+}
+
+/* Results that went through temporaries reach the caller's outputs. */
+static int copy_back(call *c)
+{
+    for (int k = c->nin; k < c->nargs; k++) {
+        operand *op = &c->op[k];
+        const ufn_array *u = op->user;
+        if (op->route != ROUTE_CAST && op->route != ROUTE_D2H)
+            continue;
+        size_t bytes = array_bytes(&op->arr);
+        if (bytes == 0)
+            continue;
+        ufn_array src = op->arr;
+        uint64_t staging = 0;
+        if (op->route == ROUTE_D2H) {
+            if (u->dtype == src.dtype && ufn_is_c_contiguous(u)) {
+                int st = c->be->copy_d2h(c->device, u->data, src.data, bytes, ufn_get_stream());
+                if (st < 0)
+                    return st;
+                continue;
+            }
+            ufn_array h = {0};
+            int st = ufn_alloc_array(src.dtype, src.ndim, src.shape, UFN_MEM_HOST, 0, &h);
+            if (st == UFN_OK)
+                st = c->be->copy_d2h(c->device, h.data, src.data, bytes, ufn_get_stream());
+            if (st < 0) {
+                ufn_release(h.alloc_id);
+                return st;
+            }
+            src = h;
+            staging = h.alloc_id;
+        }
+        int64_t ds[UFN_MAXDIMS], ss[UFN_MAXDIMS];
+        byte_strides(u, ds);
+        byte_strides(&src, ss);
+        ufn_copy_nd(u->ndim, u->shape, u->data, u->dtype, ds, src.data, src.dtype, ss);
+        ufn_release(staging);
+    }
+    return UFN_OK;
+}
+
+static void release_temps(call *c, bool failed, ufn_array *const *out)
+{
+    if (c->device_temps && c->be->stream_synchronize)
+        c->be->stream_synchronize(ufn_get_stream());
+    for (int k = 0; k < c->nargs; k++) {
+        operand *op = &c->op[k];
+        ufn_release(op->temp);
+        if (k >= c->nin && op->route == ROUTE_NEW) {
+            if (failed)
+                ufn_release(op->arr.alloc_id);
+            else
+                *out[k - c->nin] = op->arr;
+        }
+    }
+}
+
+static int run(call *c, const ufn_array *const *in, ufn_array *const *out, int forced_loop)
+{
+    const ufn_func *f = c->f;
+    int st;
+    if ((st = check_operands(c, in, out)) < 0 || (st = choose_memory(c)) < 0)
+        return st;
+    if ((st = ufn_get_backend(&c->be)) < 0)
+        return st;
+    for (int k = 0; k < c->nargs; k++)
+        c->sh.arg[k] = c->op[k].user;
+    if ((st = ufn_broadcast(f, &c->sh)) < 0)
+        return st;
+    int loop = forced_loop >= 0 ? forced_loop : ufn_choose_loop(f, in);
+    if (loop < 0)
+        return loop;
+    c->loop = &f->loops[loop];
+    if (!c->loop->types)
+        return ufn_fail(UFN_ERR_INVALID, "signature %d has no types", loop);
+    if ((st = check_dtypes(c)) < 0)
+        return st;
+
+    /* Every argument is accepted: from here on only resources can fail. */
+    st = route_outputs(c);
+    if (st == UFN_OK && c->sh.n > 0) {
+        if ((st = route_inputs(c)) == UFN_OK && (st = resolve_overlap(c)) == UFN_OK) {
+            ufn_plan plan;
+            build_plan(c, &plan);
+            st = c->be->execute(&plan, ufn_get_stream());
+            if (st == UFN_OK)
+                st = copy_back(c);
+        }
+    }
+    release_temps(c, st < 0, out);
+    return st;
+}
+
+static void init_call(call *c, const ufn_func *f, operand *ops)
+{
+    c->f = f;
+    c->op = ops;
+    c->name = f->name ? f->name : "ufunc";
+    c->nin = f->nin;
+    c->nargs = f->nin + f->nout;
+    c->device_temps = false;
+    for (int k = 0; k < c->nargs; k++) {
+        c->op[k].temp = 0;
+        c->op[k].route = ROUTE_DIRECT;
+        c->op[k].user = NULL;
+    }
+}
+
+int ufn_call(const ufn_func *f, const ufn_array *const *in, ufn_array *const *out)
+{
+    int st = check_func(f);
+    if (st < 0)
+        return st;
+    /* Sized by the operands: a call's stack stays small for small ufuncs. */
+    operand ops[f->nin + f->nout];
+    call c;
+    init_call(&c, f, ops);
+    st = run(&c, in, out, -1);
+    return st < 0 ? ufn_fail_prefix(st, c.name) : st;
+}
+
+int ufn_call_typed(const ufn_func *f, int loop, size_t n, const size_t *core, void *const *ptrs)
+{
+    int st = check_func(f);
+    if (st < 0)
+        return st;
+    const char *name = f->name ? f->name : "ufunc";
+    if (loop < 0 || loop >= f->nloops)
+        return ufn_fail(UFN_ERR_INVALID, "%s: signature %d does not exist (%d signatures)", name,
+                        loop, f->nloops);
+    if (!ptrs)
+        return ufn_fail(UFN_ERR_INVALID, "%s: the pointer list is NULL", name);
+    if (f->ncore > 0 && !core)
+        return ufn_fail(UFN_ERR_INVALID, "%s: the core dimension list is NULL", name);
+    if (n > (size_t)INT64_MAX)
+        return ufn_fail(UFN_ERR_OVERFLOW, "%s: n = %zu does not fit in int64", name, n);
+    for (int j = 0; j < f->ncore; j++)
+        if (core[j] > (size_t)INT64_MAX)
+            return ufn_fail(UFN_ERR_OVERFLOW, "%s: core dimension %s = %zu does not fit in int64",
+                            name, f->core_names ? f->core_names[j] : "?", core[j]);
+
+    int nargs = f->nin + f->nout, off = 0;
+    ufn_array arr[nargs];
+    const ufn_array *in[UFN_MAXARGS];
+    ufn_array *out[UFN_MAXARGS];
+    for (int k = 0; k < nargs; k++) {
+        int cn = core_ndim(f, k);
+        int64_t shape[1 + UFN_KMAXCORE];
+        shape[0] = (int64_t)n;
+        for (int j = 0; j < cn; j++)
+            shape[1 + j] = (int64_t)core[f->core_dims[off + j]];
+        off += cn;
+        arr[k] = ufn_host(ptrs[k], f->loops[loop].types[k], 1 + cn, shape);
+        if (k < f->nin)
+            in[k] = &arr[k];
+        else
+            out[k - f->nin] = &arr[k];
+    }
+    operand ops[nargs];
+    call c;
+    init_call(&c, f, ops);
+    st = run(&c, in, out, loop);
+    return st < 0 ? ufn_fail_prefix(st, name) : st;
+}

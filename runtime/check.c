@@ -1,0 +1,142 @@
+/* check.c - validating the array descriptors a caller passes.
+ *
+ * Every entry point checks each descriptor before it touches anything, so a
+ * refused argument never leads to a write.  The order of the checks makes
+ * each misuse report its own status: NULL (UFN_ERR_INVALID), memory kind,
+ * dtype (UFN_ERR_DTYPE), ndim (UFN_ERR_NDIM), negative extents
+ * (UFN_ERR_SHAPE), sizes that overflow (UFN_ERR_OVERFLOW), a NULL data
+ * pointer, misalignment (UFN_ERR_ALIGN), stale runtime allocations
+ * (UFN_ERR_FREED), device arrays this backend cannot use
+ * (UFN_ERR_WRONG_MEMORY).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ufnrt.h"
+
+const void *ufn_array_ptr(const ufn_array *a)
+{
+    return a->data ? a->data : (const void *)&a->value;
+}
+
+void ufn_c_strides(int ndim, const int64_t *shape, int64_t *strides)
+{
+    int64_t s = 1;
+    for (int d = ndim - 1; d >= 0; d--) {
+        strides[d] = s;
+        s *= shape[d] > 0 ? shape[d] : 1;
+    }
+}
+
+bool ufn_is_c_contiguous(const ufn_array *a)
+{
+    int64_t s = 1;
+    for (int d = a->ndim - 1; d >= 0; d--) {
+        if (a->shape[d] == 0)
+            return true;
+        if (a->shape[d] != 1 && a->strides[d] != s)
+            return false;
+        s *= a->shape[d];
+    }
+    return true;
+}
+
+void ufn_array_extent(const ufn_array *a, int64_t *lo, int64_t *hi)
+{
+    int64_t l = 0, h = 0, size = ufn_dtype_size(a->dtype);
+    for (int d = 0; d < a->ndim; d++) {
+        if (a->shape[d] == 0) {
+            *lo = *hi = 0;
+            return;
+        }
+        int64_t span = (a->shape[d] - 1) * a->strides[d] * size;
+        if (span < 0)
+            l += span;
+        else
+            h += span;
+    }
+    *lo = l;
+    *hi = h + size;
+}
+
+/* Fail with the message, prefixed with "what: " when what is not NULL. */
+#define FAIL(status, ...) \
+    (ufn_fail((status), __VA_ARGS__), what ? ufn_fail_prefix((status), what) : (status))
+
+int ufn_check_array(const ufn_array *a, const char *what)
+{
+    if (!a)
+        return FAIL(UFN_ERR_INVALID, "the array pointer is NULL");
+    if (a->memory != UFN_MEM_HOST && a->memory != UFN_MEM_DEVICE) {
+        if (a->memory == UFN_MEM_NONE)
+            return FAIL(UFN_ERR_INVALID, "the array is empty (no memory)");
+        return FAIL(UFN_ERR_INVALID, "invalid memory kind %d", (int)a->memory);
+    }
+    if (!ufn_dtype_valid(a->dtype))
+        return FAIL(UFN_ERR_DTYPE, "invalid dtype %d", (int)a->dtype);
+    if (a->ndim < 0 || a->ndim > UFN_MAXDIMS)
+        return FAIL(UFN_ERR_NDIM, "ndim %d is outside 0..%d", a->ndim, UFN_MAXDIMS);
+    if (a->flags & UFN_FLAG_NULL_SHAPE)
+        return FAIL(UFN_ERR_INVALID, "the shape pointer was NULL for ndim %d", a->ndim);
+    int64_t size = 1, elsize = ufn_dtype_size(a->dtype);
+    for (int d = 0; d < a->ndim; d++) {
+        if (a->shape[d] < 0)
+            return FAIL(UFN_ERR_SHAPE, "negative dimensions are not allowed (shape[%d] is %lld)",
+                        d, (long long)a->shape[d]);
+        if (__builtin_mul_overflow(size, a->shape[d], &size))
+            return FAIL(UFN_ERR_OVERFLOW, "the number of elements overflows int64");
+    }
+    int64_t bytes;
+    if (__builtin_mul_overflow(size, elsize, &bytes) || (uint64_t)bytes > SIZE_MAX)
+        return FAIL(UFN_ERR_OVERFLOW, "the array's size in bytes overflows");
+    if (size > 0) {
+        /* The byte span of the strides must be representable too. */
+        int64_t span = 0;
+        for (int d = 0; d < a->ndim; d++) {
+            int64_t s = a->strides[d], t;
+            if (s == INT64_MIN || __builtin_mul_overflow(s < 0 ? -s : s, a->shape[d] - 1, &t) ||
+                __builtin_mul_overflow(t, elsize, &t) || __builtin_add_overflow(span, t, &span))
+                return FAIL(UFN_ERR_OVERFLOW, "the strides reach beyond the address space");
+        }
+    }
+    if (!a->data) {
+        bool inline_value = a->ndim == 0 && a->memory == UFN_MEM_HOST;
+        if (size > 0 && !inline_value)
+            return FAIL(UFN_ERR_INVALID, "the data pointer is NULL");
+    } else if ((uintptr_t)a->data % (uintptr_t)ufn_dtype_align(a->dtype) != 0) {
+        return FAIL(UFN_ERR_ALIGN, "the data pointer %p is not aligned to %d bytes for %s",
+                    a->data, ufn_dtype_align(a->dtype), ufn_dtype_name(a->dtype));
+    }
+    if (a->alloc_id) {
+        int64_t lo = 0, hi = 0;
+        if (a->data && size > 0)
+            ufn_array_extent(a, &lo, &hi);
+        int st = ufn_registry_check(a->alloc_id, (const char *)a->data + lo, (size_t)(hi - lo));
+        if (st < 0)
+            return what ? ufn_fail_prefix(st, what) : st;
+    }
+    if (a->memory == UFN_MEM_DEVICE) {
+        const ufn_backend_ops *be;
+        int st = ufn_get_backend(&be);
+        if (st < 0)
+            return what ? ufn_fail_prefix(st, what) : st;
+        if (be->device_memory != UFN_MEM_DEVICE)
+            return FAIL(UFN_ERR_WRONG_MEMORY, "a device array, but the %s backend has no device "
+                        "memory", be->name);
+        if (a->device < 0 || a->device >= be->device_count())
+            return FAIL(UFN_ERR_NO_DEVICE, "device %d does not exist (%d devices)", a->device,
+                        be->device_count());
+    }
+    return UFN_OK;
+}
+
+int ufn_check_operand(const ufn_array *a, const char *kind, int index)
+{
+    int st = ufn_check_array(a, NULL);
+    if (st < 0) {
+        char what[32];
+        snprintf(what, sizeof what, "%s %d", kind, index);
+        ufn_fail_prefix(st, what);
+    }
+    return st;
+}
