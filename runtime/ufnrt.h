@@ -110,10 +110,18 @@ struct ufn_stream_s {
     void *handle;                       /* the backend's stream (CUstream) */
 };
 
+/* Backends report their own allocations, copies and launches to ufn_trace
+ * (callers of these operations do not trace them again).
+ *
+ * The typedef is ufn_backend_ops, not ufn_backend: that name is the public
+ * function ufn_backend() of ufn.h, and C has one namespace for both. */
 typedef struct ufn_backend {
     const char *name;                   /* "host", "cuda", "sim" */
     ufn_memory device_memory;           /* where ufn_device_array memory lives */
     int (*device_count)(void);
+    /* The device new device arrays go to: the one UFN_DEVICE chose (0 by
+     * default).  May be NULL (then 0). */
+    int (*default_device)(void);
     /* Device memory; `device` is an ordinal. */
     int (*alloc)(int device, size_t bytes, void **ptr);
     void (*free)(int device, void *ptr);
@@ -128,18 +136,18 @@ typedef struct ufn_backend {
     int (*stream_destroy)(ufn_stream s);
     int (*stream_synchronize)(ufn_stream s);  /* NULL stream: the default one */
     int (*synchronize)(void);               /* every stream */
-} ufn_backend;
+} ufn_backend_ops;
 
-extern const ufn_backend ufn_backend_host;
+extern const ufn_backend_ops ufn_backend_host;
 /* The CUDA backend through the real driver (dlopen of libcuda.so.1), and the
  * same backend through the simulated driver.  Each initialises on first call
  * and returns NULL with ufn_error() set when unusable (no driver, no device). */
-const ufn_backend *ufn_cuda_backend(void);
-const ufn_backend *ufn_sim_backend(void);
+const ufn_backend_ops *ufn_cuda_backend(void);
+const ufn_backend_ops *ufn_sim_backend(void);
 
 /* The backend chosen for this process (initialising it on first use), or
  * NULL with ufn_error() set. */
-const ufn_backend *ufn_active_backend(void);
+const ufn_backend_ops *ufn_active_backend(void);
 
 /* ==== alloc.c: the registry of runtime-owned allocations ================================ */
 
