@@ -293,7 +293,7 @@ int cuda_cache_alloc(cuda_backend *b, cuda_device *d, size_t bytes, CUdeviceptr 
 /* Return a block to the cache (after the work queued so far has finished
  * with it).  Unknown pointers are ignored. */
 void cuda_cache_free(cuda_backend *b, cuda_device *d, CUdeviceptr ptr);
-/* Give every cached (free) block back to the driver. */
+/* Give every cached (free) block back to the driver; d entered. */
 void cuda_cache_release(cuda_backend *b, cuda_device *d);
 /* Size of the class a request is rounded up to (tests). */
 size_t cuda_cache_class_size(size_t bytes);
@@ -324,7 +324,7 @@ int cuda_stage_h2d(cuda_backend *b, cuda_device *d, CUdeviceptr dst, const void 
                    size_t bytes, CUstream after);
 int cuda_stage_d2h(cuda_backend *b, cuda_device *d, void *dst, CUdeviceptr src,
                    size_t bytes, CUstream after);
-/* Free a device's idle staging rings (backend shutdown, tests). */
+/* Free a device's idle staging rings (backend shutdown, tests); d entered. */
 void cuda_stage_release(cuda_backend *b, cuda_device *d);
 
 /* Test hook: bytes of one staging chunk, all operands together (default
