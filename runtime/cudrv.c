@@ -2,7 +2,9 @@
  *
  * No link-time dependency on CUDA: libcuda.so.1 is opened with dlopen, and
  * every entry point is fetched with cuGetProcAddress_v2 at the ABI version
- * the table was written for (aot-anchors.md 5.4).  Asking for libcuda.so.1,
+ * the table was written for (aot-anchors.md 5.4), with the legacy default
+ * stream's semantics (the caching allocator relies on them: an event on the
+ * NULL stream waits for every blocking stream).  Asking for libcuda.so.1,
  * not libcuda.so, keeps the toolkit's stub out unless someone installs it
  * under that name; then the stub answers CUDA_ERROR_STUB_LIBRARY and we say so.
  */
@@ -159,7 +161,7 @@ static int resolve(ufn_cudrv *drv, get_proc_fn get_proc, const char *path)
         void *fn = NULL;
         int found = -1;
         CUresult r = get_proc(entries[i].symbol, &fn, entries[i].version,
-                              CU_GET_PROC_ADDRESS_DEFAULT, &found);
+                              CU_GET_PROC_ADDRESS_LEGACY_STREAM, &found);
         if (r == CUDA_ERROR_STUB_LIBRARY)
             return stub_failure(path);
         if (r != CUDA_SUCCESS || found != CU_GET_PROC_ADDRESS_SUCCESS || !fn) {

@@ -15,7 +15,7 @@
  *                                cuInit, like a driver older than 12.0
  *
  * fake_requested_version(name) tells the tests at which ABI version the
- * loader asked for an entry point.
+ * loader asked for an entry point, fake_requested_flags() with which flags.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +50,7 @@ EXPORT CUresult cuInit(unsigned flags)
 static struct {
     const char *name;
     int version;
+    unsigned long long flags;
 } requested[64];
 static int nrequested;
 
@@ -59,6 +60,15 @@ EXPORT int fake_requested_version(const char *name)
         if (strcmp(requested[i].name, name) == 0)
             return requested[i].version;
     return -1;
+}
+
+/* The flags of every request ORed together. */
+EXPORT unsigned long long fake_requested_flags(void)
+{
+    unsigned long long f = 0;
+    for (int i = 0; i < nrequested; i++)
+        f |= requested[i].flags;
+    return f;
 }
 
 static CUresult driver_version(int *v)
@@ -146,11 +156,11 @@ static const struct {
 EXPORT CUresult cuGetProcAddress_v2(const char *symbol, void **fn, int version,
                                     unsigned long long flags, int *found)
 {
-    (void)flags;
     if (is("stub"))
         return 34;
     if (nrequested < 64) {
         requested[nrequested].name = symbol;
+        requested[nrequested].flags = flags;
         requested[nrequested++].version = version;
     }
     *fn = NULL;

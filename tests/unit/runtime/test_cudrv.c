@@ -27,6 +27,7 @@ typedef struct result {
     int status;
     char message[1024];
     int value[16];
+    unsigned long long flags;
     char bad[256];       /* a check in the child that failed (no cmocka there) */
 } result;
 
@@ -116,6 +117,10 @@ static int load(result *r)
         memcpy(&version, &sym, sizeof sym);
         for (int i = 0; i < 16 && sym; i++)
             r->value[i] = version(versioned[i]);
+        unsigned long long (*flags)(void);
+        sym = dlsym(drv.dl, "fake_requested_flags");
+        memcpy(&flags, &sym, sizeof sym);
+        r->flags = sym ? flags() : ~0ull;
         CHILD_CHECK(r, strcmp(drv.name, "cuda") == 0);
         CHILD_CHECK(r, !drv.sim);
     }
@@ -206,6 +211,7 @@ static void test_pinned_versions(void **state)
     (void)state;
     result r = in_child(ENV("UFN_CUDA_LIBRARY=" FAKE, "FAKE_CUDA_MODE=ok"), load);
     assert_int_equal(r.status, 0);
+    assert_int_equal(r.flags, CU_GET_PROC_ADDRESS_LEGACY_STREAM);   /* legacy NULL stream */
     for (int i = 0; i < 16; i++) {
         if (r.value[i] != expected_version[i])
             print_error("%s asked at %d, expected %d\n", versioned[i], r.value[i],
