@@ -137,7 +137,30 @@ static int enter_device(cuda_backend *b, int ordinal, cuda_device **dev)
 
 /* ---- modules and kernels ------------------------------------------------------------ */
 
-static int load_module(cuda_backend *b, const ufn_module *m, cuda_modstate **out)
+/* Is r the driver saying the module has no code for this GPU?  With lazy
+ * loading (the default since CUDA 12.2) that shows when a kernel is first
+ * resolved, not when the library is loaded. */
+static bool no_binary(CUresult r)
+{
+    return r == CUDA_ERROR_NO_BINARY_FOR_GPU || r == CUDA_ERROR_UNSUPPORTED_PTX_VERSION ||
+           r == CUDA_ERROR_INVALID_PTX;
+}
+
+static int no_binary_failure(cuda_backend *b, cuda_device *d, const ufn_module *m, CUresult r,
+                             const char *call)
+{
+    const ufn_cudrv *drv = b->drv;
+    return ufn_fail(UFN_ERR_NO_CODE,
+                    "module '%s' has no code device %d (%s, sm_%d%d) can run: %s failed: %s "
+                    "(%s); rebuild it with ufnc --arch=sm_%d%d, or update the driver so that "
+                    "it can compile the module's PTX",
+                    m->name ? m->name : "(unnamed)", d->ordinal, d->name, d->cc_major,
+                    d->cc_minor, call, ufn_cudrv_error_name(drv, r), ufn_cudrv_error_text(drv, r),
+                    d->cc_major, d->cc_minor);
+}
+
+static int load_module(cuda_backend *b, cuda_device *d, const ufn_module *m,
+                       cuda_modstate **out)
 {
     const ufn_cudrv *drv = b->drv;
     const char *name = m->name ? m->name : "(unnamed)";
@@ -158,17 +181,8 @@ static int load_module(cuda_backend *b, const ufn_module *m, cuda_modstate **out
     CUresult r = drv->cuLibraryLoadData(&ms->lib, image, NULL, NULL, 0, NULL, NULL, 0);
     if (r != CUDA_SUCCESS) {
         free(ms);
-        if (r == CUDA_ERROR_NO_BINARY_FOR_GPU || r == CUDA_ERROR_UNSUPPORTED_PTX_VERSION ||
-            r == CUDA_ERROR_INVALID_PTX) {
-            cuda_device *d = &b->devs[b->current];
-            return ufn_fail(UFN_ERR_NO_CODE,
-                            "module '%s' has no code this GPU can run (%s, sm_%d%d): "
-                            "cuLibraryLoadData failed: %s (%s); rebuild it with "
-                            "ufnc --arch=sm_%d%d, or with PTX a driver this new can compile",
-                            name, d->name, d->cc_major, d->cc_minor,
-                            ufn_cudrv_error_name(drv, r), ufn_cudrv_error_text(drv, r),
-                            d->cc_major, d->cc_minor);
-        }
+        if (no_binary(r))
+            return no_binary_failure(b, d, m, r, "cuLibraryLoadData");
         return ufn_cudrv_fail(drv, r, "cuLibraryLoadData(module '%s')", name);
     }
     ms->backend = b;
@@ -182,6 +196,8 @@ static int resolve_kernel(cuda_backend *b, cuda_device *d, cuda_modstate *ms,
     const ufn_cudrv *drv = b->drv;
     CUkernel kernel;
     CUresult r = drv->cuLibraryGetKernel(&kernel, ms->lib, name);
+    if (no_binary(r))
+        return no_binary_failure(b, d, m, r, "cuLibraryGetKernel");
     if (r == CUDA_ERROR_NOT_FOUND)
         return ufn_fail(UFN_ERR_NO_CODE, "module '%s' has no kernel %s in its %s code",
                         m->name ? m->name : "(unnamed)", name,
@@ -196,6 +212,8 @@ static int resolve_kernel(cuda_backend *b, cuda_device *d, cuda_modstate *ms,
     r = drv->cuKernelGetFunction(&k->fn, kernel);
     if (r != CUDA_SUCCESS) {
         free(k);
+        if (no_binary(r))
+            return no_binary_failure(b, d, m, r, "cuKernelGetFunction");
         return ufn_cudrv_fail(drv, r, "cuKernelGetFunction(%s, device %d)", name, d->ordinal);
     }
     /* Launch configuration, once per kernel and device: the block size that
@@ -236,7 +254,7 @@ int cuda_kernel_get(cuda_backend *b, cuda_device *d, const ufn_module *module,
     while (ms && ms->backend != b)
         ms = ms->next;
     if (!ms) {
-        status = load_module(b, module, &ms);
+        status = load_module(b, d, module, &ms);
         if (status == 0) {
             ms->next = module->state;
             ((ufn_module *)module)->state = ms;

@@ -50,22 +50,31 @@ struct cuda_stager {
     CUevent upstream;        /* work queued before a copy, on the caller's stream */
 };
 
-static size_t stage_bytes;   /* 0: not read yet */
+static size_t stage_override;        /* the test hook's value, 0 for none */
+static size_t stage_default = DEFAULT_STAGE;
+static pthread_once_t stage_once = PTHREAD_ONCE_INIT;
+
+static void read_stage_env(void)
+{
+    const char *env = getenv("UFN_STAGE_BYTES");
+    char *end = NULL;
+    unsigned long long v = env && *env ? strtoull(env, &end, 10) : 0;
+    if (end && !*end && v >= 4096 && v <= ((size_t)1 << 40))
+        stage_default = (size_t)v;
+}
 
 void ufn_cuda_set_stage_bytes(size_t bytes)
 {
-    __atomic_store_n(&stage_bytes, bytes, __ATOMIC_RELAXED);
+    __atomic_store_n(&stage_override, bytes, __ATOMIC_RELAXED);
 }
 
 size_t ufn_cuda_stage_bytes(void)
 {
-    size_t n = __atomic_load_n(&stage_bytes, __ATOMIC_RELAXED);
+    size_t n = __atomic_load_n(&stage_override, __ATOMIC_RELAXED);
     if (n)
         return n;
-    const char *env = getenv("UFN_STAGE_BYTES");
-    char *end = NULL;
-    unsigned long long v = env ? strtoull(env, &end, 10) : 0;
-    return env && *env && !*end && v >= 1024 ? (size_t)v : DEFAULT_STAGE;
+    pthread_once(&stage_once, read_stage_env);
+    return stage_default;
 }
 
 static size_t align_up(size_t n, size_t a)

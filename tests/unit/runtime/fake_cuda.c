@@ -10,7 +10,9 @@
  *       initfail  cuInit fails with CUDA_ERROR_SYSTEM_DRIVER_MISMATCH (803)
  *       nodevice  cuInit works, cuDeviceGetCount says 0
  *       ok        a 12.4 driver with one device: enough of the API for the
- *                 backend to start (devices, attributes, primary context)
+ *                 backend to start (devices, attributes, primary context) and
+ *                 to find that the device has no code in any module
+ *                 (cuLibraryLoadData answers CUDA_ERROR_NO_BINARY_FOR_GPU)
  *   fakecuda-nogpa/libcuda.so.1  built with -DFAKE_NO_GET_PROC: exports only
  *                                cuInit, like a driver older than 12.0
  *
@@ -115,16 +117,39 @@ static CUresult primary_retain(void **ctx, int dev)
     return 0;
 }
 
+static CUresult ctx_push(void *ctx)
+{
+    return ctx == &context ? 0 : 201;
+}
+
+static CUresult ctx_pop(void **ctx)
+{
+    if (ctx)
+        *ctx = &context;
+    return 0;
+}
+
+/* The device is newer than any code in the image (no image is read). */
+static CUresult library_load(void **lib, const void *image, void *o1, void **v1, unsigned n1,
+                             void *o2, void **v2, unsigned n2)
+{
+    (void)lib, (void)image, (void)o1, (void)v1, (void)n1, (void)o2, (void)v2, (void)n2;
+    return 209;   /* CUDA_ERROR_NO_BINARY_FOR_GPU */
+}
+
 static CUresult error_name(CUresult r, const char **s)
 {
-    *s = r == 803 ? "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH" : "CUDA_ERROR_UNKNOWN";
+    *s = r == 803   ? "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH"
+         : r == 209 ? "CUDA_ERROR_NO_BINARY_FOR_GPU"
+                    : "CUDA_ERROR_UNKNOWN";
     return 0;
 }
 
 static CUresult error_string(CUresult r, const char **s)
 {
-    *s = r == 803 ? "system has unsupported display driver / cuda driver combination"
-                  : "unknown error";
+    *s = r == 803   ? "system has unsupported display driver / cuda driver combination"
+         : r == 209 ? "no kernel image is available for execution on the device"
+                    : "unknown error";
     return 0;
 }
 
@@ -147,7 +172,9 @@ static const struct {
     { "cuDevicePrimaryCtxRetain", (void *)primary_retain, 7000 },
     { "cuGetErrorName", (void *)error_name, 6000 },
     { "cuGetErrorString", (void *)error_string, 6000 },
-    { "cuLibraryLoadData", (void *)not_supported, 12000 },
+    { "cuCtxPushCurrent", (void *)ctx_push, 4000 },
+    { "cuCtxPopCurrent", (void *)ctx_pop, 4000 },
+    { "cuLibraryLoadData", (void *)library_load, 12000 },
     { "cuLibraryGetKernel", (void *)not_supported, 12000 },
     { "cuKernelGetFunction", (void *)not_supported, 12000 },
     { "cuLibraryUnload", (void *)not_supported, 12000 },

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "cudrv.h"
+#include "sim_module.h"
 
 #define FAKE FAKE_CUDA_DIR "/fakecuda/libcuda.so.1"
 #define FAKE_NOGPA FAKE_CUDA_DIR "/fakecuda-nogpa/libcuda.so.1"
@@ -271,6 +272,62 @@ static void test_cuda_backend_bad_device(void **state)
     expect(&r, UFN_ERR_NO_DEVICE, "UFN_DEVICE=1 names no cuda device: there is 1 (0 to 0)");
 }
 
+/* A host call on the cuda backend loads the module first. */
+static int run_on_cuda(result *r)
+{
+    const ufn_backend_ops *be = ufn_cuda_backend();
+    if (!be)
+        return ufn_cuda_backend_state()->status;
+    static ufn_module with_fatbin;
+    static const unsigned char image[16] = { 0x50, 0xed, 0x55, 0xba };
+    with_fatbin = test_module;
+    with_fatbin.name = "with_fatbin";
+    with_fatbin.fatbin = image;
+    with_fatbin.fatbin_size = sizeof image;
+    ufn_func f = test_add;
+    f.module = r->value[0] ? &with_fatbin : &test_module;
+    float a = 1, out;
+    ufn_plan p;
+    memset(&p, 0, sizeof p);
+    p.func = &f;
+    p.loop = &f.loops[0];
+    p.nargs = 3;
+    p.memory = UFN_MEM_HOST;
+    p.n = 1;
+    p.data[0] = p.data[1] = (char *)&a;
+    p.data[2] = (char *)&out;
+    p.elsize[0] = p.elsize[1] = p.elsize[2] = 4;
+    return be->execute(&p, NULL);
+}
+
+static int run_without_fatbin(result *r)
+{
+    r->value[0] = 0;
+    return run_on_cuda(r);
+}
+
+static int run_with_fatbin(result *r)
+{
+    r->value[0] = 1;
+    return run_on_cuda(r);
+}
+
+static void test_cuda_backend_no_code(void **state)
+{
+    (void)state;
+    result r = in_child(ENV("UFN_CUDA_LIBRARY=" FAKE, "FAKE_CUDA_MODE=ok", "UFN_DEVICE="),
+                        run_without_fatbin);
+    expect(&r, UFN_ERR_NO_CODE,
+           "module 'sim_kernels' was built without CUDA device code: compile it with "
+           "ufnc --target=cuda");
+    r = in_child(ENV("UFN_CUDA_LIBRARY=" FAKE, "FAKE_CUDA_MODE=ok", "UFN_DEVICE="),
+                 run_with_fatbin);
+    expect(&r, UFN_ERR_NO_CODE,
+           "module 'with_fatbin' has no code device 0 (fake GPU, sm_90) can run: "
+           "cuLibraryLoadData failed: CUDA_ERROR_NO_BINARY_FOR_GPU");
+    expect(&r, UFN_ERR_NO_CODE, "rebuild it with ufnc --arch=sm_90");
+}
+
 static int start_sim(result *r)
 {
     const ufn_backend_ops *be = ufn_sim_backend();
@@ -332,6 +389,7 @@ int main(void)
         cmocka_unit_test(test_cuda_backend_no_driver),
         cmocka_unit_test(test_cuda_backend_starts),
         cmocka_unit_test(test_cuda_backend_bad_device),
+        cmocka_unit_test(test_cuda_backend_no_code),
         cmocka_unit_test(test_sim_environment),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
