@@ -42,6 +42,13 @@ UFN_DEVICE int64_t offset1(const ufn_kiter *it, uint32_t i, const ufn_kstrides *
     return o;
 }
 
+/* Is p 16-byte aligned?  (Spelled out: the helper's name in ufn_kernel.h
+ * has changed once already.) */
+UFN_DEVICE int aligned16(const void *p)
+{
+    return ((uintptr_t)p & 15u) == 0;
+}
+
 /* ---- add: float32(float32, float32) --------------------------------------------- */
 
 /* tests/unit/runtime/sim_module.c: def add(a, b): return a + b */
@@ -55,7 +62,7 @@ UFN_KERNEL ufn_test_add_f32_contig(uint32_t n, const float *__restrict__ a,
 {
     uint32_t first = UFN_FIRST_INDEX(), step = UFN_GRID_STRIDE();
     uint32_t done = 0;
-    if (ufn_aligned16(a) && ufn_aligned16(b) && ufn_aligned16(out)) {
+    if (aligned16(a) && aligned16(b) && aligned16(out)) {
         uint32_t groups = n / 4;
         for (uint32_t g = first; g < groups; g += step) {
             float va[4], vb[4], vo[4];
