@@ -1,0 +1,339 @@
+/* test_sim_driver.c - the simulated driver table (runtime/sim.c), called the
+ * way the backend calls libcuda: devices, contexts, memory, copies, streams,
+ * events, libraries, launches and the errors of each. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cudrv.h"
+#include "sim_module.h"
+
+/* The vector types of ufn_sim.h have CUDA's sizes and alignments. */
+#include "ufn_sim.h"
+_Static_assert(sizeof(float4) == 16 && _Alignof(float4) == 16, "float4");
+_Static_assert(sizeof(uint4) == 16 && _Alignof(uint4) == 16, "uint4");
+_Static_assert(sizeof(float2) == 8 && _Alignof(float2) == 8, "float2");
+_Static_assert(sizeof(double2) == 16 && _Alignof(double2) == 16, "double2");
+_Static_assert(sizeof(longlong2) == 16 && _Alignof(longlong2) == 16, "longlong2");
+_Static_assert(sizeof(short4) == 8 && _Alignof(short4) == 8, "short4");
+_Static_assert(sizeof(char4) == 4 && _Alignof(char4) == 4, "char4");
+_Static_assert(sizeof(float3) == 12 && _Alignof(float3) == 4, "float3");
+_Static_assert(sizeof(int2) == 8 && _Alignof(int2) == 8, "int2");
+_Static_assert(sizeof(dim3) == 12, "dim3");
+
+static const ufn_cudrv *drv;
+static CUcontext ctx0, ctx1;
+
+static int setup(void **state)
+{
+    (void)state;
+    drv = ufn_sim_driver();
+    if (drv->cuInit(0) != CUDA_SUCCESS)
+        return -1;
+    if (drv->cuDevicePrimaryCtxRetain(&ctx0, 0) != CUDA_SUCCESS ||
+        drv->cuDevicePrimaryCtxRetain(&ctx1, 1) != CUDA_SUCCESS)
+        return -1;
+    return 0;
+}
+
+static void push(CUcontext c)
+{
+    assert_int_equal(drv->cuCtxPushCurrent(c), CUDA_SUCCESS);
+}
+
+static void pop(void)
+{
+    CUcontext c;
+    assert_int_equal(drv->cuCtxPopCurrent(&c), CUDA_SUCCESS);
+}
+
+static void test_devices(void **state)
+{
+    (void)state;
+    int n = -1, v = 0;
+    assert_int_equal(drv->cuDriverGetVersion(&v), CUDA_SUCCESS);
+    assert_true(v >= UFN_CUDA_MIN_DRIVER);
+    assert_int_equal(drv->cuDeviceGetCount(&n), CUDA_SUCCESS);
+    assert_int_equal(n, 2);   /* UFN_SIM_DEVICES unset */
+    CUdevice dev;
+    assert_int_equal(drv->cuDeviceGet(&dev, 1), CUDA_SUCCESS);
+    assert_int_equal(dev, 1);
+    assert_int_equal(drv->cuDeviceGet(&dev, 2), CUDA_ERROR_INVALID_DEVICE);
+    int sms = 0, cc = 0, maxb = 0;
+    assert_int_equal(drv->cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 0),
+                     CUDA_SUCCESS);
+    assert_int_equal(sms, 108);
+    drv->cuDeviceGetAttribute(&cc, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 0);
+    assert_int_equal(cc, 8);
+    drv->cuDeviceGetAttribute(&maxb, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, 1);
+    assert_int_equal(maxb, 1024);
+    char name[64];
+    assert_int_equal(drv->cuDeviceGetName(name, sizeof name, 1), CUDA_SUCCESS);
+    assert_string_equal(name, "ufn simulated GPU 1");
+}
+
+static void test_contexts(void **state)
+{
+    (void)state;
+    CUdeviceptr p;
+    /* No context current: calls that need one fail as the driver's do. */
+    assert_int_equal(drv->cuMemAlloc(&p, 64), CUDA_ERROR_INVALID_CONTEXT);
+    CUcontext c;
+    assert_int_equal(drv->cuCtxPopCurrent(&c), CUDA_ERROR_INVALID_CONTEXT);
+    push(ctx0);
+    push(ctx1);
+    assert_int_equal(drv->cuCtxPopCurrent(&c), CUDA_SUCCESS);
+    assert_ptr_equal(c, ctx1);
+    assert_int_equal(drv->cuCtxPopCurrent(&c), CUDA_SUCCESS);
+    assert_ptr_equal(c, ctx0);
+    assert_int_equal(drv->cuCtxPushCurrent(NULL), CUDA_ERROR_INVALID_CONTEXT);
+}
+
+static void test_memory(void **state)
+{
+    (void)state;
+    push(ctx1);
+    ufn_sim_stats before, after;
+    assert_int_equal(ufn_sim_get_stats(1, &before), 0);
+    CUdeviceptr p = 0;
+    assert_int_equal(drv->cuMemAlloc(&p, 1000), CUDA_SUCCESS);
+    assert_true(p != 0 && p % 256 == 0);
+    assert_int_equal(drv->cuMemAlloc(&p, 0), CUDA_ERROR_INVALID_VALUE);
+    size_t free_b = 0, total = 0;
+    assert_int_equal(drv->cuMemGetInfo(&free_b, &total), CUDA_SUCCESS);
+    assert_true(total >= free_b + 1024);
+    assert_int_equal(ufn_sim_get_stats(1, &after), 0);
+    assert_int_equal(after.mem_allocs, before.mem_allocs + 1);
+    assert_int_equal(after.mem_used, before.mem_used + 1024);   /* 256-byte granules */
+
+    /* Copies must stay inside one allocation. */
+    unsigned char host[1000], back[1000];
+    for (int i = 0; i < 1000; i++)
+        host[i] = (unsigned char)i;
+    assert_int_equal(drv->cuMemcpyHtoDAsync(p, host, 1000, NULL), CUDA_SUCCESS);
+    assert_int_equal(drv->cuMemcpyDtoHAsync(back, p, 1000, NULL), CUDA_SUCCESS);
+    assert_memory_equal(host, back, 1000);
+    assert_int_equal(drv->cuMemcpyHtoDAsync(p + 100, host, 1000, NULL), CUDA_ERROR_INVALID_VALUE);
+    assert_int_equal(drv->cuMemcpyDtoHAsync(back, (CUdeviceptr)(uintptr_t)host, 10, NULL),
+                     CUDA_ERROR_INVALID_VALUE);
+    assert_int_equal(drv->cuMemcpyDtoDAsync(p + 500, p, 500, NULL), CUDA_SUCCESS);
+    assert_int_equal(drv->cuMemcpyDtoHAsync(back, p + 500, 500, NULL), CUDA_SUCCESS);
+    assert_memory_equal(back, host, 500);
+
+    assert_int_equal(drv->cuMemFree(p), CUDA_SUCCESS);
+    assert_int_equal(drv->cuMemFree(p), CUDA_ERROR_INVALID_VALUE);   /* twice */
+    assert_int_equal(ufn_sim_get_stats(1, &after), 0);
+    assert_int_equal(after.mem_used, before.mem_used);
+
+    void *pinned = NULL;
+    assert_int_equal(drv->cuMemAllocHost(&pinned, 5000), CUDA_SUCCESS);
+    assert_int_equal(drv->cuMemFreeHost(pinned), CUDA_SUCCESS);
+    assert_int_equal(drv->cuMemFreeHost(host), CUDA_ERROR_INVALID_VALUE);
+    pop();
+}
+
+static void test_out_of_memory(void **state)
+{
+    (void)state;
+    push(ctx1);
+    assert_int_equal(ufn_sim_set_memory_limit(1, 1 << 20), 0);
+    CUdeviceptr a, b;
+    assert_int_equal(drv->cuMemAlloc(&a, 768 << 10), CUDA_SUCCESS);
+    assert_int_equal(drv->cuMemAlloc(&b, 512 << 10), CUDA_ERROR_OUT_OF_MEMORY);
+    size_t free_b, total;
+    drv->cuMemGetInfo(&free_b, &total);
+    assert_int_equal(total, 1 << 20);
+    assert_int_equal(free_b, 256 << 10);
+    assert_int_equal(drv->cuMemFree(a), CUDA_SUCCESS);
+    assert_int_equal(drv->cuMemAlloc(&b, 512 << 10), CUDA_SUCCESS);
+    assert_int_equal(drv->cuMemFree(b), CUDA_SUCCESS);
+    assert_int_equal(ufn_sim_set_memory_limit(1, (size_t)4 << 30), 0);
+    pop();
+}
+
+static void test_streams_and_events(void **state)
+{
+    (void)state;
+    CUstream s0, s1;
+    CUevent e;
+    assert_int_equal(drv->cuStreamCreate(&s0, 0), CUDA_ERROR_INVALID_CONTEXT);
+    push(ctx0);
+    assert_int_equal(drv->cuStreamCreate(&s0, CU_STREAM_NON_BLOCKING), CUDA_SUCCESS);
+    assert_int_equal(drv->cuEventCreate(&e, CU_EVENT_DISABLE_TIMING), CUDA_SUCCESS);
+    assert_int_equal(drv->cuEventRecord(e, s0), CUDA_SUCCESS);
+    assert_int_equal(drv->cuStreamWaitEvent(NULL, e, 0), CUDA_SUCCESS);
+    assert_int_equal(drv->cuEventSynchronize(e), CUDA_SUCCESS);
+    assert_int_equal(drv->cuStreamSynchronize(s0), CUDA_SUCCESS);
+    pop();
+    /* A stream of device 0 is not usable from device 1's context. */
+    push(ctx1);
+    assert_int_equal(drv->cuStreamCreate(&s1, 0), CUDA_SUCCESS);
+    CUdeviceptr p;
+    char buf[16] = { 0 };
+    assert_int_equal(drv->cuMemAlloc(&p, 16), CUDA_SUCCESS);
+    assert_int_equal(drv->cuMemcpyHtoDAsync(p, buf, 16, s0), CUDA_ERROR_INVALID_HANDLE);
+    assert_int_equal(drv->cuMemcpyHtoDAsync(p, buf, 16, s1), CUDA_SUCCESS);
+    assert_int_equal(drv->cuEventRecord(e, s0), CUDA_ERROR_INVALID_HANDLE);
+    assert_int_equal(drv->cuMemFree(p), CUDA_SUCCESS);
+    assert_int_equal(drv->cuStreamDestroy(s1), CUDA_SUCCESS);
+    pop();
+    assert_int_equal(drv->cuStreamDestroy(s0), CUDA_SUCCESS);
+    assert_int_equal(drv->cuEventDestroy(e), CUDA_SUCCESS);
+}
+
+/* The fatbin nvcc made of sim_kernels.cu: the simulator refuses it. */
+static void test_library_images(void **state)
+{
+    (void)state;
+    CUlibrary lib;
+    ufn_module wrong = test_module;
+    wrong.abi_version = UFN_ABI_VERSION + 1;
+    assert_int_equal(drv->cuLibraryLoadData(&lib, &wrong, NULL, NULL, 0, NULL, NULL, 0),
+                     CUDA_ERROR_INVALID_IMAGE);
+    assert_int_equal(drv->cuLibraryLoadData(&lib, &test_module_host_only, NULL, NULL, 0, NULL,
+                                            NULL, 0),
+                     CUDA_ERROR_INVALID_IMAGE);
+    if (SIM_KERNELS_FATBIN[0]) {
+        FILE *f = fopen(SIM_KERNELS_FATBIN, "rb");
+        assert_non_null(f);
+        static unsigned char image[1 << 20];
+        size_t n = fread(image, 1, sizeof image, f);
+        fclose(f);
+        assert_true(n > 16);
+        uint32_t magic;
+        memcpy(&magic, image, 4);
+        assert_int_equal(magic, 0xBA55ED50u);   /* a real fatbin */
+        assert_int_equal(drv->cuLibraryLoadData(&lib, image, NULL, NULL, 0, NULL, NULL, 0),
+                         CUDA_ERROR_INVALID_IMAGE);
+    }
+    assert_int_equal(drv->cuLibraryLoadData(&lib, &test_module, NULL, NULL, 0, NULL, NULL, 0),
+                     CUDA_SUCCESS);
+    CUkernel k;
+    assert_int_equal(drv->cuLibraryGetKernel(&k, lib, "nope"), CUDA_ERROR_NOT_FOUND);
+    assert_int_equal(drv->cuLibraryGetKernel(&k, lib, TEST_COORDS_KERNEL), CUDA_SUCCESS);
+    CUfunction f;
+    assert_int_equal(drv->cuKernelGetFunction(&f, k), CUDA_ERROR_INVALID_CONTEXT);
+    assert_int_equal(drv->cuLibraryUnload(lib), CUDA_SUCCESS);
+}
+
+static void test_launch(void **state)
+{
+    (void)state;
+    CUlibrary lib;
+    CUkernel k;
+    CUfunction f, f1;
+    assert_int_equal(drv->cuLibraryLoadData(&lib, &test_module, NULL, NULL, 0, NULL, NULL, 0),
+                     CUDA_SUCCESS);
+    assert_int_equal(drv->cuLibraryGetKernel(&k, lib, TEST_COORDS_KERNEL), CUDA_SUCCESS);
+    push(ctx1);
+    assert_int_equal(drv->cuKernelGetFunction(&f1, k), CUDA_SUCCESS);
+    pop();
+    push(ctx0);
+    assert_int_equal(drv->cuKernelGetFunction(&f, k), CUDA_SUCCESS);
+
+    /* A 3-d grid of 3-d blocks: every thread runs once, with its coordinates. */
+    enum { GX = 3, GY = 2, GZ = 2, BX = 4, BY = 3, BZ = 2 };
+    uint32_t n = GX * GY * GZ * BX * BY * BZ;
+    CUdeviceptr out;
+    assert_int_equal(drv->cuMemAlloc(&out, n * 4), CUDA_SUCCESS);
+    uint32_t *host = calloc(n, 4);
+    assert_int_equal(drv->cuMemcpyHtoDAsync(out, host, n * 4, NULL), CUDA_SUCCESS);
+    void *args[] = { &n, &out };
+    assert_int_equal(drv->cuLaunchKernel(f, GX, GY, GZ, BX, BY, BZ, 0, NULL, args, NULL),
+                     CUDA_SUCCESS);
+    assert_int_equal(drv->cuMemcpyDtoHAsync(host, out, n * 4, NULL), CUDA_SUCCESS);
+    uint32_t id = 0;
+    for (uint32_t bz = 0; bz < GZ; bz++)
+        for (uint32_t by = 0; by < GY; by++)
+            for (uint32_t bx = 0; bx < GX; bx++)
+                for (uint32_t tz = 0; tz < BZ; tz++)
+                    for (uint32_t ty = 0; ty < BY; ty++)
+                        for (uint32_t tx = 0; tx < BX; tx++, id++)
+                            assert_int_equal(host[id], 1 + (bx | by << 5 | bz << 10 | tx << 15 |
+                                                            ty << 20 | tz << 25));
+    assert_int_equal(id, n);
+
+    /* What the driver refuses. */
+    assert_int_equal(drv->cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 16, NULL, args, NULL),
+                     CUDA_ERROR_INVALID_VALUE);   /* shared memory */
+    assert_int_equal(drv->cuLaunchKernel(f, 1, 1, 1, 1025, 1, 1, 0, NULL, args, NULL),
+                     CUDA_ERROR_INVALID_VALUE);   /* > 1024 threads */
+    assert_int_equal(drv->cuLaunchKernel(f, 1, 1, 1, 64, 32, 1, 0, NULL, args, NULL),
+                     CUDA_ERROR_INVALID_VALUE);   /* 2048 threads */
+    assert_int_equal(drv->cuLaunchKernel(f, 1, 1, 1, 1, 1, 65, 0, NULL, args, NULL),
+                     CUDA_ERROR_INVALID_VALUE);   /* blockDim.z > 64 */
+    assert_int_equal(drv->cuLaunchKernel(f, 0, 1, 1, 1, 1, 1, 0, NULL, args, NULL),
+                     CUDA_ERROR_INVALID_VALUE);   /* empty grid */
+    assert_int_equal(drv->cuLaunchKernel(f, 1, 70000, 1, 1, 1, 1, 0, NULL, args, NULL),
+                     CUDA_ERROR_INVALID_VALUE);   /* gridDim.y > 65535 */
+    assert_int_equal(drv->cuLaunchKernel(f1, 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL),
+                     CUDA_ERROR_INVALID_HANDLE);  /* device 1's function */
+
+    /* Occupancy: 256 threads, 8 blocks of them per multiprocessor. */
+    int min_grid = 0, block = 0, blocks = 0;
+    assert_int_equal(drv->cuOccupancyMaxPotentialBlockSize(&min_grid, &block, f, NULL, 0, 0),
+                     CUDA_SUCCESS);
+    assert_int_equal(block, 256);
+    assert_int_equal(min_grid, 108 * 8);
+    assert_int_equal(drv->cuOccupancyMaxPotentialBlockSize(&min_grid, &block, f, NULL, 0, 128),
+                     CUDA_SUCCESS);
+    assert_int_equal(block, 128);
+    assert_int_equal(drv->cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, f, 256, 0),
+                     CUDA_SUCCESS);
+    assert_int_equal(blocks, 8);
+
+    ufn_sim_stats st;
+    ufn_sim_get_stats(0, &st);
+    assert_true(st.launches >= 1 && st.threads >= n);
+    free(host);
+    assert_int_equal(drv->cuMemFree(out), CUDA_SUCCESS);
+    pop();
+    assert_int_equal(drv->cuLibraryUnload(lib), CUDA_SUCCESS);
+}
+
+static void test_error_names(void **state)
+{
+    (void)state;
+    const char *s = NULL;
+    assert_int_equal(drv->cuGetErrorName(CUDA_ERROR_OUT_OF_MEMORY, &s), CUDA_SUCCESS);
+    assert_string_equal(s, "CUDA_ERROR_OUT_OF_MEMORY");
+    assert_int_equal(drv->cuGetErrorString(CUDA_ERROR_OUT_OF_MEMORY, &s), CUDA_SUCCESS);
+    assert_string_equal(s, "out of memory");
+    assert_int_equal(drv->cuGetErrorName(12345, &s), CUDA_ERROR_INVALID_VALUE);
+    assert_int_equal(ufn_cudrv_fail(drv, CUDA_ERROR_OUT_OF_MEMORY, "cuMemAlloc(%zu bytes)",
+                                    (size_t)400000000),
+                     UFN_ERR_DEVICE_NOMEM);
+    assert_string_equal(ufn_error(),
+                        "cuMemAlloc(400000000 bytes) failed: CUDA_ERROR_OUT_OF_MEMORY "
+                        "(out of memory)");
+    assert_int_equal(ufn_cudrv_fail(drv, CUDA_ERROR_INVALID_HANDLE, "cuStreamDestroy"),
+                     UFN_ERR_DRIVER);
+    assert_string_equal(ufn_error(),
+                        "cuStreamDestroy failed: CUDA_ERROR_INVALID_HANDLE "
+                        "(invalid resource handle)");
+    assert_int_equal(ufn_cudrv_fail(drv, 4242, "cuInit(0)"), UFN_ERR_DRIVER);
+    assert_string_equal(ufn_error(), "cuInit(0) failed: CUDA error 4242 (unrecognized error code)");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_devices),
+        cmocka_unit_test(test_contexts),
+        cmocka_unit_test(test_memory),
+        cmocka_unit_test(test_out_of_memory),
+        cmocka_unit_test(test_streams_and_events),
+        cmocka_unit_test(test_library_images),
+        cmocka_unit_test(test_launch),
+        cmocka_unit_test(test_error_names),
+    };
+    unsetenv("UFN_SIM_DEVICES");
+    unsetenv("UFN_SIM_MEMORY");
+    return cmocka_run_group_tests(tests, setup, NULL);
+}
