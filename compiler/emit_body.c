@@ -140,12 +140,11 @@ void emit_body_types(Emitter *em)
     all_instances(em->mod, note_cb, &ts);
     emit_line(em, "#if defined(__CUDACC__)");
     emit_line(em, "#define UFN_BODY static __host__ __device__ inline");
+    emit_line(em, "/* not every helper below is used by every kernel */");
+    emit_line(em, "#pragma nv_diag_suppress 177");
     emit_line(em, "#else");
     emit_line(em, "#define UFN_BODY static inline");
     emit_line(em, "#endif");
-    emit_line(em, "%s", "");
-    emit_line(em, "/* A negative index counts from the end, as in Python. */");
-    emit_line(em, "UFN_BODY int64_t ufn_wrap_index(int64_t i, int64_t n) { return i < 0 ? i + n : i; }");
     if (!ts.n)
         return;
     emit_line(em, "%s", "");
@@ -248,6 +247,22 @@ static void emit_const(Emitter *em, const Node *e)
 
 /* ---- expressions ---------------------------------------------------------------------- */
 
+/* Binary operations that are spelled as a helper call. */
+static bool binary_is_call(const Node *e)
+{
+    Type *t = e->type;
+    switch (e->binary.op) {
+    case OP_FLOORDIV: case OP_MOD: case OP_POW: case OP_LSHIFT: case OP_RSHIFT:
+        return true;
+    case OP_ADD: case OP_SUB: case OP_MUL:
+        return t->kind == TY_INT64 || ty_is_complex(t);
+    case OP_DIV:
+        return ty_is_complex(t);
+    default:
+        return false;
+    }
+}
+
 /* Operands are parenthesised unless they are atoms: simple and safe in both
  * C and C++, and still readable. */
 static bool atomic(const Node *e)
@@ -261,6 +276,13 @@ static bool atomic(const Node *e)
     case N_CONST:
         return !(ty_is_float(e->type) && e->konst.v.f < 0) && !(ty_is_int(e->type) && e->konst.v.i < 0
                                                                  && ty_is_signed(e->type));
+    case N_INT:
+    case N_FLOAT:
+    case N_TRUE:
+    case N_FALSE:
+        return true;
+    case N_BINARY:
+        return binary_is_call(e);
     case N_CAST:
         /* the conversions spelled as calls */
         return ty_is_complex(e->type) || e->type->kind == TY_TUPLE
@@ -632,7 +654,7 @@ static void emit_index(Emitter *em, const Node *base, const NodeList *idx)
         const Node *ix = idx->items[i];
         if (i)
             emit_text(em, " + ");
-        bool nonneg = ix->kind == N_CONST && ix->konst.v.i >= 0;
+        bool nonneg = (ix->kind == N_CONST && ix->konst.v.i >= 0) || ix->kind == N_INT;
         if (nonneg)
             emit_expr(em, ix);
         else {

@@ -361,9 +361,9 @@ static void entry_points(Emitter *em, Func *f)
     Buf ins = {0}, outs = {0};
     for (int k = 0; k < nops; k++)
         buf_printf(k < nin ? &ins : &outs, "%s%s", (k < nin ? k : k - nin) ? ", " : "", public_param(f, k));
-    emit_line(em, "    const ufn_array *in[] = {%s};", nin ? ins.data : "NULL");
-    emit_line(em, "    ufn_array *out[] = {%s};", outs.data);
-    emit_line(em, "    return ufn_call(&%s__func, in, out);", base);
+    emit_line(em, "    const ufn_array *ufn_in[] = {%s};", nin ? ins.data : "NULL");
+    emit_line(em, "    ufn_array *ufn_out[] = {%s};", outs.data);
+    emit_line(em, "    return ufn_call(&%s__func, ufn_in, ufn_out);", base);
     emit_line(em, "}");
     emit_line(em, "%s", "");
     buf_free(&ins);
@@ -385,9 +385,9 @@ static void entry_points(Emitter *em, Func *f)
                     buf_printf(&core, "%s%s", d ? ", " : "", core_param(f, d));
             }
         if (ncore)
-            emit_line(em, "    const size_t core[] = {%s};", core.data);
-        emit_line(em, "    void *const ptrs[] = {%s};", ptrs.data);
-        emit_line(em, "    return ufn_call_typed(&%s__func, %d, n, %s, ptrs);", base, j, ncore ? "core" : "NULL");
+            emit_line(em, "    const size_t ufn_core[] = {%s};", core.data);
+        emit_line(em, "    void *const ufn_ptrs[] = {%s};", ptrs.data);
+        emit_line(em, "    return ufn_call_typed(&%s__func, %d, n, %s, ufn_ptrs);", base, j, ncore ? "ufn_core" : "NULL");
         emit_line(em, "}");
         emit_line(em, "%s", "");
         buf_free(&p);

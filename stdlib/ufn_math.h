@@ -128,6 +128,10 @@ UFN_FN int64_t ufn_abs_i64(int64_t a) { return a < 0 ? ufn_neg_i64(a) : a; }
 UFN_FN float   ufn_abs_f32(float x)   { return fabsf(x); }
 UFN_FN double  ufn_abs_f64(double x)  { return fabs(x); }
 
+/* An array index: a negative one counts from the end, as in Python (Numba
+ * wraps them too; neither checks bounds). */
+UFN_FN int64_t ufn_wrap_index(int64_t i, int64_t n) { return i < 0 ? i + n : i; }
+
 /* ---- integer // and % ---------------------------------------------------------------- */
 
 /* Python floor semantics: the quotient rounds toward -inf and the remainder

@@ -144,6 +144,7 @@ static void test_int_wrapping(void **state)
     assert_true(ufn_neg_i64(INT64_MIN) == INT64_MIN);
     assert_true(ufn_abs_i64(INT64_MIN) == INT64_MIN);
     assert_true(ufn_abs_i64(-5) == 5 && ufn_abs_i64(5) == 5 && ufn_abs_i64(0) == 0);
+    assert_true(ufn_wrap_index(-1, 10) == 9 && ufn_wrap_index(3, 10) == 3 && ufn_wrap_index(-10, 10) == 0);
     assert_true(same32(ufn_abs_f32(-0.0f), 0.0f) && ufn_abs_f64(-2.5) == 2.5);
 }
 

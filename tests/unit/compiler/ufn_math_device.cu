@@ -53,6 +53,7 @@ TEST_DEVICE double every_helper(const struct ufn_test_args *a)
     /* integer arithmetic */
     acc += (double)(ufn_add_i64(i, j) + ufn_sub_i64(i, j) + ufn_mul_i64(i, j) + ufn_neg_i64(i));
     acc += (double)ufn_abs_i64(i) + (double)ufn_abs_f32(f) + ufn_abs_f64(d);
+    acc += (double)ufn_wrap_index(i, 10);
     acc += (double)(ufn_floordiv_i64(i, j) + ufn_mod_i64(i, j));
     acc += (double)(ufn_floordiv_u64(u, v) + ufn_mod_u64(u, v));
     acc += (double)(ufn_pow_i64(i, j) + (int64_t)ufn_pow_u64(u, v));
