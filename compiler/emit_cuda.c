@@ -58,7 +58,7 @@ static void ufunc_contig(Emitter *em, const Instance *inst)
             maxsize = operand_type(inst, k)->size;
     int lanes = 16 / maxsize;
     Buf params = {0};
-    buf_puts(&params, "uint32_t n");
+    buf_puts(&params, "uint32_t ufn_n");
     for (int k = 0; k < nops; k++) {
         Type *t = operand_type(inst, k);
         buf_printf(&params, ", %s%s *__restrict__ %s", k < inst->nargs ? "const " : "", t->cname, operand_name(inst, k));
@@ -68,7 +68,7 @@ static void ufunc_contig(Emitter *em, const Instance *inst)
     const char *out = operand_name(inst, nops - 1);
     emit_line(em, "{");
     em->indent++;
-    emit_line(em, "uint32_t first = UFN_FIRST_INDEX(), step = UFN_GRID_STRIDE(), done = 0;");
+    emit_line(em, "uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;");
     if (lanes > 1) {
         Buf cond = {0};
         for (int k = 0; k < nops; k++) {
@@ -79,38 +79,38 @@ static void ufunc_contig(Emitter *em, const Instance *inst)
         emit_line(em, "if (%s) {", cond.data);
         buf_free(&cond);
         em->indent++;
-        emit_line(em, "uint32_t nvec = n / %d;", lanes);
-        emit_line(em, "for (uint32_t v = first; v < nvec; v += step) {");
+        emit_line(em, "uint32_t ufn_nvec = ufn_n / %d;", lanes);
+        emit_line(em, "for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {");
         em->indent++;
         for (int k = 0; k < nops; k++) {
             Type *t = operand_type(inst, k);
-            emit_line(em, "%s %s_v[%d];", t->cname, operand_name(inst, k), lanes);
+            emit_line(em, "%s ufn_%s[%d];", t->cname, operand_name(inst, k), lanes);
         }
         for (int k = 0; k < inst->nargs; k++) {
             Type *t = operand_type(inst, k);
             const char *nm = operand_name(inst, k);
-            emit_line(em, "ufn_load%d(%s_v, %s + %d * v);", lanes * t->size, nm, nm, lanes);
+            emit_line(em, "ufn_load%d(ufn_%s, %s + %d * ufn_v);", lanes * t->size, nm, nm, lanes);
         }
         emit_line(em, "#pragma unroll");
-        emit_line(em, "for (int l = 0; l < %d; l++)", lanes);
+        emit_line(em, "for (int ufn_l = 0; ufn_l < %d; ufn_l++)", lanes);
         Buf call = {0};
         for (int k = 0; k < inst->nargs; k++)
-            buf_printf(&call, "%s%s_v[l]", k ? ", " : "", operand_name(inst, k));
-        emit_line(em, "    %s_v[l] = %s(%s);", out, inst->cname, call.data ? call.data : "");
+            buf_printf(&call, "%sufn_%s[ufn_l]", k ? ", " : "", operand_name(inst, k));
+        emit_line(em, "    ufn_%s[ufn_l] = %s(%s);", out, inst->cname, call.data ? call.data : "");
         buf_free(&call);
-        emit_line(em, "ufn_store%d(%s + %d * v, %s_v);", lanes * inst->ret->size, out, lanes, out);
+        emit_line(em, "ufn_store%d(%s + %d * ufn_v, ufn_%s);", lanes * inst->ret->size, out, lanes, out);
         em->indent--;
         emit_line(em, "}");
-        emit_line(em, "done = nvec * %d;", lanes);
+        emit_line(em, "ufn_done = ufn_nvec * %d;", lanes);
         em->indent--;
         emit_line(em, "}");
     }
     emit_line(em, "#pragma unroll 1");
-    emit_line(em, "for (uint32_t i = done + first; i < n; i += step)");
+    emit_line(em, "for (uint32_t ufn_i = ufn_done + ufn_first; ufn_i < ufn_n; ufn_i += ufn_step)");
     Buf call = {0};
     for (int k = 0; k < inst->nargs; k++)
-        buf_printf(&call, "%s%s", k ? ", " : "", load(operand_type(inst, k), operand_name(inst, k), "i"));
-    emit_line(em, "    %s[i] = %s(%s);", out, inst->cname, call.data ? call.data : "");
+        buf_printf(&call, "%s%s", k ? ", " : "", load(operand_type(inst, k), operand_name(inst, k), "ufn_i"));
+    emit_line(em, "    %s[ufn_i] = %s(%s);", out, inst->cname, call.data ? call.data : "");
     buf_free(&call);
     em->indent--;
     emit_line(em, "}");
@@ -122,37 +122,37 @@ static void offsets(Emitter *em, int nops, const char *const *strides)
 {
     Buf decl = {0};
     for (int k = 0; k < nops; k++)
-        buf_printf(&decl, "%so%d = 0", k ? ", " : "", k);
+        buf_printf(&decl, "%sufn_o%d = 0", k ? ", " : "", k);
     emit_line(em, "int64_t %s;", decl.data);
     buf_free(&decl);
-    emit_line(em, "uint32_t r = i;");
+    emit_line(em, "uint32_t ufn_r = ufn_i;");
     emit_line(em, "#pragma unroll");
-    emit_line(em, "for (int d = UFN_KMAXDIM - 1; d > 0; d--) {");
+    emit_line(em, "for (int ufn_d = UFN_KMAXDIM - 1; ufn_d > 0; ufn_d--) {");
     em->indent++;
-    emit_line(em, "if (d < it.ndim) {");
+    emit_line(em, "if (ufn_d < ufn_it.ndim) {");
     em->indent++;
-    emit_line(em, "uint32_t q = r / it.shape[d], k = r - q * it.shape[d];");
+    emit_line(em, "uint32_t ufn_q = ufn_r / ufn_it.shape[ufn_d], ufn_k = ufn_r - ufn_q * ufn_it.shape[ufn_d];");
     for (int k = 0; k < nops; k++)
-        emit_line(em, "o%d += (int64_t)k * %s.s[d];", k, strides[k]);
-    emit_line(em, "r = q;");
+        emit_line(em, "ufn_o%d += (int64_t)ufn_k * %s.s[ufn_d];", k, strides[k]);
+    emit_line(em, "ufn_r = ufn_q;");
     em->indent--;
     emit_line(em, "}");
     em->indent--;
     emit_line(em, "}");
     for (int k = 0; k < nops; k++)
-        emit_line(em, "o%d += (int64_t)r * %s.s[0];", k, strides[k]);
+        emit_line(em, "ufn_o%d += (int64_t)ufn_r * %s.s[0];", k, strides[k]);
 }
 
 static void ufunc_strided(Emitter *em, const Instance *inst)
 {
     int nops = inst->nargs + 1;
     Buf params = {0};
-    buf_puts(&params, "ufn_kiter it");
+    buf_puts(&params, "ufn_kiter ufn_it");
     const char *strides[UFN_MAX_OPERANDS + 1];
     for (int k = 0; k < nops; k++) {
         Type *t = operand_type(inst, k);
         const char *nm = operand_name(inst, k);
-        strides[k] = arena_printf("%s_s", nm);
+        strides[k] = arena_printf("ufn_s_%s", nm);
         buf_printf(&params, ", %s%s *__restrict__ %s, ufn_kstrides %s", k < inst->nargs ? "const " : "", t->cname, nm,
                    strides[k]);
     }
@@ -160,13 +160,13 @@ static void ufunc_strided(Emitter *em, const Instance *inst)
     buf_free(&params);
     emit_line(em, "{");
     em->indent++;
-    emit_line(em, "for (uint32_t i = UFN_FIRST_INDEX(); i < it.n; i += UFN_GRID_STRIDE()) {");
+    emit_line(em, "for (uint32_t ufn_i = UFN_FIRST_INDEX(); ufn_i < ufn_it.n; ufn_i += UFN_GRID_STRIDE()) {");
     em->indent++;
     offsets(em, nops, strides);
     Buf call = {0};
     for (int k = 0; k < inst->nargs; k++)
-        buf_printf(&call, "%s%s", k ? ", " : "", load(operand_type(inst, k), operand_name(inst, k), arena_printf("o%d", k)));
-    emit_line(em, "%s[o%d] = %s(%s);", operand_name(inst, nops - 1), nops - 1, inst->cname, call.data ? call.data : "");
+        buf_printf(&call, "%s%s", k ? ", " : "", load(operand_type(inst, k), operand_name(inst, k), arena_printf("ufn_o%d", k)));
+    emit_line(em, "%s[ufn_o%d] = %s(%s);", operand_name(inst, nops - 1), nops - 1, inst->cname, call.data ? call.data : "");
     buf_free(&call);
     em->indent--;
     emit_line(em, "}");
@@ -206,30 +206,30 @@ static void gufunc_kernel(Emitter *em, const Instance *inst)
     Func *f = inst->func;
     int nops = inst->nargs;
     Buf params = {0};
-    buf_puts(&params, "ufn_kiter it, ufn_kcore core");
+    buf_puts(&params, "ufn_kiter ufn_it, ufn_kcore ufn_core");
     const char *strides[UFN_MAX_OPERANDS];
     for (int k = 0; k < nops; k++) {
         Type *t = inst->args[k];
         Type *elt = t->kind == TY_ARRAY ? t->elt : t;
         const char *nm = inst->vars[k]->cname;
-        strides[k] = arena_printf("%s_loop", nm);
-        buf_printf(&params, ", %s *%s, ufn_kstrides %s_loop, ufn_kstrides %s_core", elt->cname, nm, nm, nm);
+        strides[k] = arena_printf("ufn_loop_%s", nm);
+        buf_printf(&params, ", %s *%s, ufn_kstrides ufn_loop_%s, ufn_kstrides ufn_core_%s", elt->cname, nm, nm, nm);
     }
     emit_line(em, "UFN_KERNEL %s(%s)", kernel_name(inst, "gufunc"), params.data);
     buf_free(&params);
     emit_line(em, "{");
     em->indent++;
-    emit_line(em, "for (uint32_t i = UFN_FIRST_INDEX(); i < it.n; i += UFN_GRID_STRIDE()) {");
+    emit_line(em, "for (uint32_t ufn_i = UFN_FIRST_INDEX(); ufn_i < ufn_it.n; ufn_i += UFN_GRID_STRIDE()) {");
     em->indent++;
     offsets(em, nops, strides);
     const char *dims[UFN_CORE_MAXDIMS];
     for (int d = 0; d < f->layout->nnames; d++)
-        dims[d] = arena_printf("core.dim[%d]", d);
+        dims[d] = arena_printf("ufn_core.dim[%d]", d);
     Buf call = {0};
     for (int k = 0; k < nops; k++) {
         const char *nm = inst->vars[k]->cname;
         buf_printf(&call, "%s%s", k ? ", " : "",
-                   gufunc_view(inst, k, arena_printf("(%s + o%d)", nm, k), dims, arena_printf("%s_core.s", nm)));
+                   gufunc_view(inst, k, arena_printf("(%s + ufn_o%d)", nm, k), dims, arena_printf("ufn_core_%s.s", nm)));
     }
     emit_line(em, "%s(%s);", inst->cname, call.data);
     buf_free(&call);

@@ -33,8 +33,11 @@ static int nops(const Func *f, const Instance *inst)
 const char *public_param(const Func *f, int k)
 {
     NodeList *params = &f->def->funcdef.params;
-    if (k < params->len)
-        return c_safe_name(params->items[k]->name.id);
+    if (k < params->len) {
+        /* n is the typed entries' loop count */
+        const char *name = c_safe_name(params->items[k]->name.id);
+        return strcmp(name, "n") == 0 ? "n_" : name;
+    }
     for (int i = 0; i < params->len; i++)
         if (strcmp(params->items[i]->name.id, "out") == 0)
             return "out_";
