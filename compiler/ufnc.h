@@ -129,6 +129,12 @@ typedef enum IndentResult {
 } IndentResult;
 
 void indent_init(Indenter *in);
+/* The scanner calls this for lines that hold a token, never for blank or
+ * comment-only lines, nor inside brackets.  After INDENT_BAD_DEDENT the
+ * outermost of the blocks the line would close stays open, now at the new
+ * column (so the lines that follow at that column do not each report an
+ * error), and pending_dedents closes the ones inside it; after
+ * INDENT_TOO_DEEP nothing changes. */
 IndentResult indent_line(Indenter *in, int column);
 /* At end of input: how many DEDENTs close the open blocks. */
 int indent_finish(Indenter *in);
