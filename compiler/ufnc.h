@@ -153,6 +153,8 @@ typedef struct NodeList {
 } NodeList;
 
 void list_push(NodeList *l, Node *n);
+NodeList list1(Node *n);                        /* a list of one node */
+void list_append(NodeList *l, NodeList more);   /* push every node of more */
 
 #define NODE_KINDS(X)                                                          \
     /* statements */                                                           \
@@ -230,6 +232,24 @@ extern const char *const op_names[];   /* the operator as written: "//" */
  * syntax fields; the checker builds a typed clone per instantiation, with
  * `type` set on every expression and explicit N_CAST nodes where values
  * change type, so that the code generators never infer types. */
+/* What the parser builds (the checker may rely on it):
+ *   - Every node has a location; an expression in parentheses keeps the
+ *     location of the expression, a parenthesised tuple spans the parentheses.
+ *   - A function's docstring stays in its body as the first N_EXPRSTMT (as in
+ *     Python's ast) and is also copied to funcdef.docstring.
+ *   - elif is an N_IF alone in the orelse of the N_IF before it.
+ *   - Tuples: `x, y = f(a)` has one target, an N_TUPLE; `a = b = e` has two
+ *     targets.  `return a, b` returns an N_TUPLE.  `for i, j in ...` has an
+ *     N_TUPLE target.  Targets are not validated: any expression may appear
+ *     (an attribute, a call, a literal); the checker rejects what it must.
+ *   - Subscripts: subscript.index holds the comma-separated items, so
+ *     `a[i, j]` has two, `a[i]` one, `a[1:2]` one N_SLICE, `float32[:, ::1]`
+ *     two N_SLICEs.  `a[(i, j)]` has one item, an N_TUPLE, and so has `a[i,]`.
+ *   - Decorators are the expressions after '@', in source order.
+ *   - Adjacent string literals are joined into one N_STR.
+ *   - Unary minus on a literal stays an N_UNARY: `-1` is (- (int 1)).
+ *   - N_UNSUPPORTED is a statement the parser skipped loosely (try, class,
+ *     with, global, ...); the parser reports nothing for it. */
 struct Node {
     NodeKind kind;
     Loc loc;
@@ -265,7 +285,11 @@ struct Node {
         } name;
         struct { uint64_t value; bool too_big; } intlit;      /* too_big: >= 2**64 */
         struct { double value; } floatlit;                    /* also N_IMAG */
-        struct { const char *value; size_t len; } str;        /* decoded bytes */
+        struct {                                              /* decoded */
+            const char *value;      /* UTF-8 of the code points; a bytes literal's bytes */
+            size_t len;             /* may hold NUL bytes; value[len] == '\0' */
+            bool bytes;             /* b'...' */
+        } str;
         struct { Op op; Node *operand; } unary;
         struct { Op op; Node *lhs, *rhs; } binary;
         struct { Op op; Node *lhs, *rhs; } boolop;
@@ -328,10 +352,23 @@ Node *new_for(Loc loc, Node *target, Node *iter, NodeList body, NodeList orelse)
 Node *new_return(Loc loc, Node *value);
 Node *new_unsupported(Loc loc, const char *what);
 Node *new_module(Loc loc, NodeList body);
+/* Helpers of the grammar's actions. */
+Node *new_import_name(Loc loc, const char *id, const char *alias);   /* from x import id as alias */
+Node *new_call_args(Loc loc, Node *func, NodeList args);  /* call_push_arg for each */
+Node *new_assign_chain(Loc loc, NodeList exprs);   /* a = b = value: the last is the value */
+Node *funcdef_decorate(Node *def, NodeList decorators);
+Node *str_concat(Node *a, Node *b);                 /* 'a' 'b': a new N_STR */
+
+/* Set by the checker so that the dump shows types; NULL until then. */
+extern const char *(*ast_type_namer)(const Type *t);
 
 /* The -d ast dump: one node per line, indented, with kinds, names, values and
  * line:col; types too once checked.  Stable, for golden tests. */
 void ast_dump(FILE *out, const Node *n);
+/* Pieces of the dumps: an N_STR as a C-like literal ("a\n", b"\x00"), and
+ * the shortest decimal form that reads back as the same double. */
+void ast_print_str(FILE *out, const Node *str);
+void ast_print_double(FILE *out, double v);
 
 /* ==== lex / parse (grammar/) ===================================================== */
 
