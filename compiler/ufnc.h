@@ -370,6 +370,26 @@ void ast_dump(FILE *out, const Node *n);
 void ast_print_str(FILE *out, const Node *str);
 void ast_print_double(FILE *out, double v);
 
+/* ==== lex.c ================================================================== */
+
+/* The scanner's literals, in plain C.  Each takes the token's text and
+ * location, reports what is wrong with it, and still returns a node so that
+ * parsing goes on. */
+typedef enum StrForm {
+    STR_CLOSED,        /* 'abc' */
+    STR_OPEN,          /* 'abc  (unterminated: runs to the end of line or file) */
+    STR_FSTRING        /* f'abc' (refused; decoded like a plain string) */
+} StrForm;
+
+Node *lex_int(const char *text, size_t len, int base, Loc loc);   /* N_INT */
+Node *lex_float(const char *text, size_t len, Loc loc);           /* N_FLOAT */
+Node *lex_imag(const char *text, size_t len, Loc loc);            /* N_IMAG: 2j */
+Node *lex_bad_number(const char *text, size_t len, Loc loc);      /* reports; N_INT 0 */
+Node *lex_string(const char *text, size_t len, Loc loc, StrForm form);  /* N_STR */
+/* Non-ASCII bytes where a name or token should be: report them; true when
+ * the text is name-like enough to go on as a NAME. */
+bool lex_non_ascii(const char *text, size_t len, Loc loc);
+
 /* ==== lex / parse (grammar/) ===================================================== */
 
 /* Parse a whole file.  Syntax errors are reported through diag_error and the
