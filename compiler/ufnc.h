@@ -396,7 +396,14 @@ bool lex_non_ascii(const char *text, size_t len, Loc loc);
  * parser recovers at statement level; the returned module holds what parsed.
  * Never NULL. */
 Node *parse_file(const SrcFile *src);
-/* The -d tokens dump: one token per line ("3:5 NAME x"), for golden tests. */
+/* The -d tokens dump: one token per line, for golden tests:
+ *   3:5-3:6 NAME x        a span start-end (end exclusive)
+ *   4:5 INDENT            zero-width tokens show only where they are
+ *   4:5-4:11 return       keywords and operators as written
+ * Literals show their value (INT 42, FLOAT 0.5, IMAG 2, STRING "a\n"). */
 void dump_tokens(FILE *out, const SrcFile *src);
+/* The printable name of a parser token kind, as messages show it: "name",
+ * "def", "+", "end of line".  NULL for a kind that does not exist. */
+const char *token_name(int kind);
 
 #endif /* UFNC_H */
