@@ -63,7 +63,26 @@ Node *new_node(NodeKind kind, Loc loc)
     Node *n = arena_alloc(sizeof *n);
     n->kind = kind;
     n->loc = loc;
+    n->height = 1;
     return n;
+}
+
+static int height(const Node *n)
+{
+    return n ? n->height : 0;
+}
+
+/* Make n taller than operand, if it is not already. */
+static void above(Node *n, const Node *operand)
+{
+    if (height(operand) >= n->height)
+        n->height = height(operand) + 1;
+}
+
+static void above_all(Node *n, NodeList l)
+{
+    for (int i = 0; i < l.len; i++)
+        above(n, l.items[i]);
 }
 
 Node *new_name(Loc loc, const char *id)
@@ -129,6 +148,7 @@ Node *new_unary(Loc loc, Op op, Node *operand)
     Node *n = new_node(N_UNARY, loc);
     n->unary.op = op;
     n->unary.operand = operand;
+    above(n, operand);
     return n;
 }
 
@@ -138,6 +158,8 @@ Node *new_binary(Loc loc, Op op, Node *lhs, Node *rhs)
     n->binary.op = op;
     n->binary.lhs = lhs;
     n->binary.rhs = rhs;
+    above(n, lhs);
+    above(n, rhs);
     return n;
 }
 
@@ -147,6 +169,8 @@ Node *new_boolop(Loc loc, Op op, Node *lhs, Node *rhs)
     n->boolop.op = op;
     n->boolop.lhs = lhs;
     n->boolop.rhs = rhs;
+    above(n, lhs);
+    above(n, rhs);
     return n;
 }
 
@@ -155,6 +179,7 @@ Node *new_compare(Loc loc, Node *first)
     Node *n = new_node(N_COMPARE, loc);
     n->compare.operands = arena_alloc(sizeof(Node *));
     n->compare.operands[0] = first;
+    above(n, first);
     return n;
 }
 
@@ -173,6 +198,7 @@ void compare_push(Node *cmp, Op op, Node *operand)
     cmp->compare.operands = operands;
     cmp->compare.n = k + 1;
     cmp->loc = loc_join(cmp->loc, operand->loc);
+    above(cmp, operand);
 }
 
 Node *new_ifexp(Loc loc, Node *cond, Node *then, Node *orelse)
@@ -181,6 +207,9 @@ Node *new_ifexp(Loc loc, Node *cond, Node *then, Node *orelse)
     n->ifexp.cond = cond;
     n->ifexp.then = then;
     n->ifexp.orelse = orelse;
+    above(n, cond);
+    above(n, then);
+    above(n, orelse);
     return n;
 }
 
@@ -188,6 +217,7 @@ Node *new_call(Loc loc, Node *func)
 {
     Node *n = new_node(N_CALL, loc);
     n->call.func = func;
+    above(n, func);
     return n;
 }
 
@@ -195,6 +225,7 @@ Node *new_call(Loc loc, Node *func)
  * args and kwargs loses the order. */
 void call_push_arg(Node *call, Node *arg)
 {
+    above(call, arg);
     if (arg->kind == N_KEYWORD) {
         list_push(&call->call.kwargs, arg);
         return;
@@ -217,6 +248,7 @@ Node *new_keyword(Loc loc, const char *name, Node *value)
     Node *n = new_node(N_KEYWORD, loc);
     n->keyword.name = name;
     n->keyword.value = value;
+    above(n, value);
     return n;
 }
 
@@ -225,6 +257,7 @@ Node *new_attr(Loc loc, Node *value, const char *attr)
     Node *n = new_node(N_ATTR, loc);
     n->attr.value = value;
     n->attr.attr = attr;
+    above(n, value);
     return n;
 }
 
@@ -233,6 +266,8 @@ Node *new_subscript(Loc loc, Node *value, NodeList index)
     Node *n = new_node(N_SUBSCRIPT, loc);
     n->subscript.value = value;
     n->subscript.index = index;
+    above(n, value);
+    above_all(n, index);
     return n;
 }
 
@@ -242,6 +277,9 @@ Node *new_slice(Loc loc, Node *lo, Node *hi, Node *step)
     n->slice.lo = lo;
     n->slice.hi = hi;
     n->slice.step = step;
+    above(n, lo);
+    above(n, hi);
+    above(n, step);
     return n;
 }
 
@@ -249,6 +287,7 @@ Node *new_tuple(Loc loc, NodeList elts)
 {
     Node *n = new_node(N_TUPLE, loc);
     n->tuple.elts = elts;
+    above_all(n, elts);
     return n;
 }
 
@@ -256,6 +295,7 @@ Node *new_list(Loc loc, NodeList elts)
 {
     Node *n = new_node(N_LIST, loc);
     n->tuple.elts = elts;
+    above_all(n, elts);
     return n;
 }
 
@@ -382,6 +422,50 @@ Node *new_module(Loc loc, NodeList body)
     Node *n = new_node(N_MODULE, loc);
     n->module.body = body;
     return n;
+}
+
+/* ---- limits ----------------------------------------------------------------------------- */
+
+/* The tallest expression of a statement itself, not of its blocks. */
+static int tallest_expression(const Node *s)
+{
+    Node probe = {.height = 0};
+    switch (s->kind) {
+    case N_FUNCDEF: above_all(&probe, s->funcdef.decorators); break;
+    case N_ASSIGN: above_all(&probe, s->assign.targets); above(&probe, s->assign.value); break;
+    case N_AUGASSIGN: above(&probe, s->augassign.target); above(&probe, s->augassign.value); break;
+    case N_EXPRSTMT: above(&probe, s->exprstmt.expr); break;
+    case N_IF: above(&probe, s->ifstmt.cond); break;
+    case N_WHILE: above(&probe, s->whilestmt.cond); break;
+    case N_FOR: above(&probe, s->forstmt.target); above(&probe, s->forstmt.iter); break;
+    case N_RETURN: above(&probe, s->ret.value); break;
+    default: break;
+    }
+    return probe.height - 1;
+}
+
+/* Statements nest at most INDENT_MAX_DEPTH blocks deep, elif chains as deep
+ * as the parser's stack allows: recursion is fine here. */
+void ast_limit_height(NodeList *body)
+{
+    int kept = 0;
+    for (int i = 0; i < body->len; i++) {
+        Node *s = body->items[i];
+        int h = tallest_expression(s);
+        if (h > AST_MAX_HEIGHT) {
+            diag_error(s->loc, "expression too deeply nested (%d levels; the limit is %d)", h, AST_MAX_HEIGHT);
+            continue;
+        }
+        switch (s->kind) {
+        case N_FUNCDEF: ast_limit_height(&s->funcdef.body); break;
+        case N_IF: ast_limit_height(&s->ifstmt.then); ast_limit_height(&s->ifstmt.orelse); break;
+        case N_WHILE: ast_limit_height(&s->whilestmt.body); ast_limit_height(&s->whilestmt.orelse); break;
+        case N_FOR: ast_limit_height(&s->forstmt.body); ast_limit_height(&s->forstmt.orelse); break;
+        default: break;
+        }
+        body->items[kept++] = s;
+    }
+    body->len = kept;
 }
 
 /* ---- the dump ------------------------------------------------------------------------ */

@@ -249,11 +249,16 @@ extern const char *const op_names[];   /* the operator as written: "//" */
  *   - Adjacent string literals are joined into one N_STR.
  *   - Unary minus on a literal stays an N_UNARY: `-1` is (- (int 1)).
  *   - N_UNSUPPORTED is a statement the parser skipped loosely (try, class,
- *     with, global, ...); the parser reports nothing for it. */
+ *     with, global, ...); the parser reports nothing for it.
+ *   - No expression is taller than AST_MAX_HEIGHT (parse_file drops the
+ *     statement, with an error), so a pass may recurse over expressions. */
+#define AST_MAX_HEIGHT 1000
+
 struct Node {
     NodeKind kind;
     Loc loc;
     Type *type;                 /* set by the checker on expressions */
+    int height;                 /* expressions: 1 + the tallest operand (constructors) */
     union {
         struct { NodeList body; } module;
         struct {
@@ -358,6 +363,12 @@ Node *new_call_args(Loc loc, Node *func, NodeList args);  /* call_push_arg for e
 Node *new_assign_chain(Loc loc, NodeList exprs);   /* a = b = value: the last is the value */
 Node *funcdef_decorate(Node *def, NodeList decorators);
 Node *str_concat(Node *a, Node *b);                 /* 'a' 'b': a new N_STR */
+
+/* Drop, with an error, the statements of body (and of the blocks in it)
+ * whose expressions are taller than AST_MAX_HEIGHT: a + b + ... with
+ * thousands of terms parses without a deep parser stack, but would take as
+ * many frames in every recursive pass after. */
+void ast_limit_height(NodeList *body);
 
 /* Set by the checker so that the dump shows types; NULL until then. */
 extern const char *(*ast_type_namer)(const Type *t);

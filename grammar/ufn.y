@@ -886,6 +886,7 @@ Node *parse_file(const SrcFile *src)
     p.scanner = lex_open(src);
     yyparse(&p);
     lex_close(p.scanner);
+    ast_limit_height(&p.body);
     int last_len;
     src_line(src, src->nlines, &last_len);
     Loc whole = {src, 1, 1, src->nlines, last_len + 1};
