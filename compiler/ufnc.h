@@ -4,8 +4,10 @@
  *   source.c  source files and locations
  *   diag.c    user diagnostics (gcc-shaped) with recovery
  *   indent.c  INDENT/DEDENT and bracket logic of the scanner, in plain C
- *   lex       grammar/ufn.l: the reentrant flex scanner
+ *   lex.c     the values of literals, for the scanner
+ *   lex       grammar/ufn.l: the reentrant flex scanner (lex_dump.c: -d tokens)
  *   parse     grammar/ufn.y: the pure bison parser, building the AST
+ *             (parse_error.c: what a syntax error message says)
  *   ast.c     node constructors and the -d ast dump
  *   types.c   the type table
  *   sig.c     Numba type-signature strings and NumPy layout strings

@@ -3,7 +3,8 @@
  * A pure parser over the scanner in ufn.l.  Every action is one constructor
  * call or a list push; the few error productions (parameters and layout ufn
  * refuses) report through one helper each.  Recovery is per statement
- * (`error NEWLINE`), so one run reports several errors, and the module keeps
+ * (`error NEWLINE`, then reporting again at once: a newline is a sure place
+ * to start over), so one run reports several errors, and the module keeps
  * every statement that parsed.
  *
  * Statements outside the subset that start with their own keyword (class,
@@ -11,7 +12,7 @@
  * token, into N_UNSUPPORTED: the checker names them, the parser says
  * nothing.  Expressions outside the subset (lambda, comprehensions, dict
  * displays, starred, :=) are syntax errors with a message that names them
- * (see syntax_error below).
+ * (compiler/parse_error.c).
  *
  * Precedence and associativity are spelled out by one nonterminal per level,
  * from test (a if c else b) down to atom, as in Python's own grammar. */
@@ -38,6 +39,42 @@ bool lex_mismatched_bracket(void *scanner, Loc *loc, char *ch);
 bool lex_at_eof(void *scanner);
 /* Close every open bracket, so that the next newline ends the line. */
 void lex_forget_brackets(void *scanner);
+
+/* What the parser knows of the tokens around it, kept up to date as the
+ * scanner hands them out, for the messages of compiler/parse_error.c. */
+struct Parser {
+    void *scanner;
+    const SrcFile *src;
+    NodeList body;             /* the module's statements, as they parse */
+    /* What the scanner handed out last, for messages that need context. */
+    int tok, prev;             /* the lookahead, and the token before it */
+    int tok_col;               /* the lookahead's column */
+    bool starts_line;          /* the lookahead is the first on its line */
+    int last_end_line;         /* where the token before the lookahead ended */
+    /* The logical line the lookahead is on. */
+    int line_first;            /* its first token */
+    int first_line, first_col; /* and where that is */
+    bool line_done;            /* a NEWLINE ended it: the next token starts one */
+    int line_depth;            /* brackets open on it */
+    bool line_colon;           /* a ':' outside brackets on this line */
+    bool unmatched_closer;     /* the lookahead closes a bracket never opened */
+    int line_errors;           /* diag_error_count() when this line began */
+    int header, header_line;   /* first token and line of the last line ending in ':' */
+    bool has_held;             /* a NEWLINE waits behind an inserted ':' */
+    YYSTYPE held_value;
+    Loc held_loc;
+};
+
+/* The parser's stack lives on the heap; this bounds how deep expressions
+ * and blocks may nest (brackets stop at 200 in the scanner). */
+#define PARSER_MAX_DEPTH 10000
+
+/* compiler/parse_error.c: report a syntax error that Bison found, with
+ * Bison's detailed message as a start. */
+void syntax_error(Parser *p, Loc loc, const char *bison_msg);
+/* "'if' statement", "function definition": what a block belongs to, for a
+ * token that opens a line ending in ':'; NULL for the others. */
+const char *block_owner(int kind);
 }
 
 %define api.pure full
@@ -54,23 +91,12 @@ void lex_forget_brackets(void *scanner);
 }
 
 %code {
-struct Parser {
-    void *scanner;
-    const SrcFile *src;
-    NodeList body;             /* the module's statements, as they parse */
-    /* What the scanner handed out last, for messages that need context. */
-    int tok, prev;             /* the lookahead, and the token before it */
-    int line_first;            /* first token of this logical line (0: none yet) */
-    int first_line;            /* and the line it is on */
-    int line_depth;            /* brackets open on this logical line */
-    bool line_colon;           /* a ':' outside brackets on this line */
-    bool unmatched_closer;     /* the lookahead closes a bracket never opened */
-    int line_errors;           /* diag_error_count() when this line began */
-    int header, header_line;   /* first token and line of the last line ending in ':' */
-};
-
 static int yylex(YYSTYPE *lval, Loc *lloc, Parser *p);
-static void yyerror(const Loc *loc, Parser *p, const char *msg);
+
+static void yyerror(const Loc *loc, Parser *p, const char *msg)
+{
+    syntax_error(p, *loc, msg);
+}
 
 /* Spans join their first and last symbol; an empty rule gets a zero-width
  * span where the symbol before it ended. */
@@ -86,9 +112,7 @@ static Loc loc_after(Loc l)
             (Cur) = loc_after(YYRHSLOC(Rhs, 0));                               \
     } while (0)
 
-/* The parser's stack lives on the heap; this bounds how deep expressions
- * and blocks may nest (brackets stop at 200 in the scanner). */
-#define YYMAXDEPTH 10000
+#define YYMAXDEPTH PARSER_MAX_DEPTH
 
 static NodeList stray_block(Loc at, bool after_error, NodeList body);
 static NodeList refused_param(Loc at, const char *what, const char *name, Loc name_loc);
@@ -579,8 +603,8 @@ elts
 /* ---- helpers of the actions ----------------------------------------------------------- */
 
 /* An indented block where no block may start.  The line before it may have
- * been a header with a syntax error ("if x" without ':'); that error was
- * reported already, and its block is kept as plain statements. */
+ * been a header with an error ("if x y:"); that was reported already, and
+ * its block is kept as plain statements. */
 static NodeList stray_block(Loc at, bool after_error, NodeList body)
 {
     if (!after_error)
@@ -623,14 +647,16 @@ static void track_line(Parser *p, int t, Loc loc)
     if (t == NEWLINE) {
         p->header = p->prev == COLON ? p->line_first : 0;
         p->header_line = p->first_line;
-        p->line_first = 0;
+        p->line_done = true;
         return;
     }
     if (t == INDENT || t == DEDENT || t == YYEOF)
         return;
-    if (!p->line_first) {
+    if (p->line_done || !p->line_first) {
+        p->line_done = false;
         p->line_first = t;
         p->first_line = loc.line;
+        p->first_col = loc.col;
         p->line_depth = 0;
         p->line_colon = false;
         p->line_errors = diag_error_count();
@@ -644,32 +670,55 @@ static void track_line(Parser *p, int t, Loc loc)
         p->line_colon = true;
 }
 
+static bool is_compound(int t)
+{
+    return block_owner(t) || t == ASYNC;
+}
+
+/* "if x" at the end of a line: say so, and hand the parser the ':' it
+ * lacks, so that the block below still parses as the if's and its elif and
+ * else lines do not each report an error too. */
+static bool lacks_colon(const Parser *p, int t)
+{
+    return t == NEWLINE && !p->line_done && is_compound(p->line_first)
+        && !p->line_colon && p->line_depth == 0;
+}
+
+static int next_token(YYSTYPE *lval, Loc *lloc, Parser *p)
+{
+    if (p->has_held) {
+        p->has_held = false;
+        *lval = p->held_value;
+        *lloc = p->held_loc;
+        return NEWLINE;
+    }
+    int t = lex_token(lval, lloc, p->scanner);
+    if (!lacks_colon(p, t))
+        return t;
+    diag_error(*lloc, "expected ':'");
+    p->has_held = true;
+    p->held_value = *lval;
+    p->held_loc = *lloc;
+    lloc->end_line = lloc->line;
+    lloc->end_col = lloc->col;
+    return COLON;
+}
+
 static int yylex(YYSTYPE *lval, Loc *lloc, Parser *p)
 {
-    int t = lex_token(lval, lloc, p->scanner);
+    int t = next_token(lval, lloc, p);
     p->prev = p->tok;
     p->tok = t;
+    p->starts_line = lloc->line > p->last_end_line;
+    p->tok_col = lloc->col;
+    p->last_end_line = lloc->end_line;
     track_line(p, t, *lloc);
     if (t == INDENT)
         lval->flag = diag_error_count() > p->line_errors;
     return t;
 }
 
-/* ---- syntax errors ------------------------------------------------------------------ */
-
-/* Classes of tokens read as words ("unexpected name"); keywords and
- * operators are quoted ("unexpected ')'"). */
-static const char *shown(yysymbol_kind_t k)
-{
-    switch (k) {
-    case YYSYMBOL_YYEOF: case YYSYMBOL_YYerror: case YYSYMBOL_YYUNDEF:
-    case YYSYMBOL_NAME: case YYSYMBOL_INT: case YYSYMBOL_FLOAT: case YYSYMBOL_IMAG:
-    case YYSYMBOL_STRING: case YYSYMBOL_NEWLINE: case YYSYMBOL_INDENT: case YYSYMBOL_DEDENT:
-        return yysymbol_name(k);
-    default:
-        return arena_printf("'%s'", yysymbol_name(k));
-    }
-}
+/* ---- names of tokens ------------------------------------------------------------------ */
 
 const char *token_name(int kind)
 {
@@ -679,203 +728,6 @@ const char *token_name(int kind)
     if (k == YYSYMBOL_YYUNDEF && kind != YYUNDEF)
         return NULL;
     return yysymbol_name(k);
-}
-
-/* Bison's detailed message names up to four expected tokens: "syntax
- * error, unexpected X, expecting A or B".  Read them back, to quote them
- * and to look for ':'. */
-typedef struct Expected {
-    int n;
-    yysymbol_kind_t k[YYNTOKENS];
-} Expected;
-
-static yysymbol_kind_t symbol_named(const char *name, size_t len)
-{
-    for (int k = 0; k < YYNTOKENS; k++) {
-        const char *s = yysymbol_name((yysymbol_kind_t)k);
-        if (strlen(s) == len && memcmp(s, name, len) == 0)
-            return (yysymbol_kind_t)k;
-    }
-    return YYSYMBOL_YYUNDEF;
-}
-
-static Expected expected_in(const char *msg)
-{
-    Expected e = {0};
-    const char *s = strstr(msg, ", expecting ");
-    if (!s)
-        return e;
-    for (s += strlen(", expecting "); e.n < YYNTOKENS; s += 4) {
-        const char *end = strstr(s, " or ");
-        size_t len = end ? (size_t)(end - s) : strlen(s);
-        e.k[e.n++] = symbol_named(s, len);
-        if (!end)
-            break;
-        s = end;
-    }
-    return e;
-}
-
-static bool expects(const Expected *e, yysymbol_kind_t k)
-{
-    for (int i = 0; i < e->n; i++)
-        if (e->k[i] == k)
-            return true;
-    return false;
-}
-
-/* Bison's words, with the tokens quoted. */
-static const char *generic_message(const Parser *p, const Expected *e)
-{
-    Buf b = {0};
-    buf_printf(&b, "syntax error, unexpected %s", shown(YYTRANSLATE(p->tok)));
-    for (int i = 0; i < e->n; i++)
-        buf_printf(&b, "%s%s", i ? " or " : ", expecting ", shown(e->k[i]));
-    const char *m = arena_strndup(b.data, b.len);
-    buf_free(&b);
-    return m;
-}
-
-/* "expected an indented block after 'if' statement on line 3", as CPython
- * says it. */
-static const char *block_owner(int header)
-{
-    switch (header) {
-    case IF: return "'if' statement";
-    case ELIF: return "'elif' statement";
-    case ELSE: return "'else' statement";
-    case WHILE: return "'while' statement";
-    case FOR: return "'for' statement";
-    case TRY: return "'try' statement";
-    case EXCEPT: return "'except' statement";
-    case FINALLY: return "'finally' statement";
-    case WITH: return "'with' statement";
-    case DEF: return "function definition";
-    case CLASS: return "class definition";
-    default: return NULL;
-    }
-}
-
-static bool is_compound(int t)
-{
-    return block_owner(t) || t == ASYNC;
-}
-
-/* Tokens after which '*' multiplies rather than unpacks. */
-static bool ends_operand(int t)
-{
-    switch (t) {
-    case NAME: case INT: case FLOAT: case IMAG: case STRING: case TRUE: case FALSE:
-    case NONE: case RPAR: case RSQB: case RBRACE: case ELLIPSIS:
-        return true;
-    default:
-        return false;
-    }
-}
-
-/* Expressions outside the subset, named by the token that starts them. */
-static const char *unsupported_expression(const Parser *p)
-{
-    switch (p->tok) {
-    case LAMBDA: return "'lambda' is not supported in ufn";
-    case YIELD: return "'yield' is not supported in ufn";
-    case AWAIT: return "'await' is not supported in ufn";
-    case COLONEQUAL: return "assignment expressions (':=') are not supported in ufn";
-    case LBRACE: return "dict and set displays are not supported in ufn";
-    case DOT:
-        return p->prev == FROM ? "relative imports are not supported in ufn" : NULL;
-    case ELLIPSIS:
-        return p->prev == FROM ? "relative imports are not supported in ufn"
-                               : "'...' (Ellipsis) is not supported in ufn";
-    case FOR:
-    case ASYNC:
-        return p->line_depth > 0 ? "comprehensions and generator expressions are not supported in ufn" : NULL;
-    case STAR:
-        if (p->prev == IMPORT)
-            return "'from ... import *' is not supported in ufn";
-        return ends_operand(p->prev) ? NULL : "starred expressions ('*x') are not supported in ufn";
-    case DSTAR:
-        return ends_operand(p->prev) ? NULL : "'**' unpacking is not supported in ufn";
-    default: return NULL;
-    }
-}
-
-/* A message that names the problem when the tokens around the error make
- * it plain; NULL to fall back on Bison's. */
-static const char *specific_message(const Parser *p, const Expected *e)
-{
-    int t = p->tok;
-    if (t == INDENT)
-        return "unexpected indent";
-    if (p->prev == NEWLINE && p->header) {
-        const char *owner = block_owner(p->header);
-        return owner ? arena_printf("expected an indented block after %s on line %d", owner, p->header_line)
-                     : "expected an indented block";
-    }
-    if (t == NEWLINE && (expects(e, YYSYMBOL_COLON) || (is_compound(p->line_first) && !p->line_colon)))
-        return "expected ':'";
-    if (t == EQUAL && p->line_depth == 0
-        && (p->line_first == IF || p->line_first == ELIF || p->line_first == WHILE))
-        return "cannot assign in a condition; did you mean '=='?";
-    if (p->unmatched_closer)
-        return arena_printf("unmatched %s", shown(YYTRANSLATE(t)));
-    return unsupported_expression(p);
-}
-
-/* Keywords that only start statements: seen inside brackets, on a line
- * after the opener, they mean the bracket was never closed. */
-static bool starts_statement_only(int t)
-{
-    switch (t) {
-    case DEF: case RETURN: case CLASS: case PASS: case BREAK: case CONTINUE:
-    case IMPORT: case FROM: case GLOBAL: case NONLOCAL: case DEL: case ASSERT:
-    case RAISE: case TRY: case EXCEPT: case FINALLY: case WHILE: case WITH: case ELIF:
-        return true;
-    default:
-        return false;
-    }
-}
-
-static char closer_of(char opener)
-{
-    return opener == '(' ? ')' : opener == '[' ? ']' : '}';
-}
-
-static void yyerror(const Loc *loc, Parser *p, const char *msg)
-{
-    if (strncmp(msg, "syntax error", 12) != 0) {      /* "memory exhausted" */
-        diag_error(*loc, "too deeply nested: more than %d levels of blocks and expressions", YYMAXDEPTH);
-        return;
-    }
-    if (p->tok == YYUNDEF)          /* an invalid character, reported by the scanner */
-        return;
-    Expected e = expected_in(msg);
-    Loc open;
-    char ch;
-    bool unclosed = lex_open_bracket(p->scanner, &open, &ch);
-    bool at_end = p->tok == NEWLINE || p->tok == DEDENT || p->tok == YYEOF;
-    if (unclosed && at_end && lex_at_eof(p->scanner)) {
-        diag_error(*loc, "expected '%c' before end of file", closer_of(ch));
-        diag_note(open, "to match this '%c'", ch);
-        return;
-    }
-    if (is_closer(p->tok) && lex_mismatched_bracket(p->scanner, &open, &ch)) {
-        diag_error(*loc, "closing parenthesis %s does not match opening parenthesis '%c'",
-                   shown(YYTRANSLATE(p->tok)), ch);
-        diag_note(open, "to match this '%c'", ch);
-        return;
-    }
-    const char *m = specific_message(p, &e);
-    diag_error(*loc, "%s", m ? m : generic_message(p, &e));
-    if (unclosed && loc->line > open.line) {
-        diag_note(open, "to match this '%c'", ch);
-        /* Recovery skips to the end of the line; without this, that would
-         * be wherever the brackets happen to balance, often end of file. */
-        if (starts_statement_only(p->tok)) {
-            lex_forget_brackets(p->scanner);
-            p->line_depth = 0;
-        }
-    }
 }
 
 /* ---- the entry point ------------------------------------------------------------------ */
