@@ -283,9 +283,25 @@ static size_t escape(StrLit *s, size_t at, size_t end)
     return 0;
 }
 
+/* Source text is UTF-8, as Python requires; a str literal holds what it
+ * says, so a stray byte there would reach the generated C.  Copies one
+ * character and returns its size. */
+static size_t utf8_char(StrLit *s, size_t i, size_t end, bool *reported)
+{
+    int size;
+    if (utf8_decode((const unsigned char *)s->text + i, end - i, &size) < 0 && !*reported) {
+        diag_error(loc_at(s, i, 1), "invalid character 0x%02x in string (the source is not UTF-8)",
+                   (unsigned char)s->text[i]);
+        *reported = true;
+    }
+    memcpy(s->out + s->n, s->text + i, (size_t)size);
+    s->n += (size_t)size;
+    return (size_t)size;
+}
+
 static void decode(StrLit *s, size_t begin, size_t end)
 {
-    bool non_ascii = false;
+    bool non_ascii = false, bad_utf8 = false;
     for (size_t i = begin; i < end; i++) {
         char c = s->text[i];
         if (c == '\r' && i + 1 < end && s->text[i + 1] == '\n')
@@ -300,7 +316,11 @@ static void decode(StrLit *s, size_t begin, size_t end)
             if (c == '\r' && i + 1 < end && s->text[i + 1] == '\n')
                 c = s->text[++i];
         }
-        if ((unsigned char)c >= 0x80 && s->bytes && !non_ascii) {
+        if ((unsigned char)c >= 0x80 && !s->bytes) {
+            i += utf8_char(s, i, end, &bad_utf8) - 1;
+            continue;
+        }
+        if ((unsigned char)c >= 0x80 && !non_ascii) {
             diag_error(loc_at(s, i, 1), "bytes can only contain ASCII literal characters");
             non_ascii = true;
         }
