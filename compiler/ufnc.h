@@ -4,8 +4,10 @@
  *   source.c  source files and locations
  *   diag.c    user diagnostics (gcc-shaped) with recovery
  *   indent.c  INDENT/DEDENT and bracket logic of the scanner, in plain C
- *   lex       grammar/ufn.l: the reentrant flex scanner
+ *   lex.c     the values of literals, for the scanner
+ *   lex       grammar/ufn.l: the reentrant flex scanner (lex_dump.c: -d tokens)
  *   parse     grammar/ufn.y: the pure bison parser, building the AST
+ *             (parse_error.c: what a syntax error message says)
  *   ast.c     node constructors and the -d ast dump
  *   types.c   the type table
  *   sig.c     Numba type-signature strings and NumPy layout strings
@@ -132,6 +134,12 @@ typedef enum IndentResult {
 } IndentResult;
 
 void indent_init(Indenter *in);
+/* The scanner calls this for lines that hold a token, never for blank or
+ * comment-only lines, nor inside brackets.  After INDENT_BAD_DEDENT the
+ * outermost of the blocks the line would close stays open, now at the new
+ * column (so the lines that follow at that column do not each report an
+ * error), and pending_dedents closes the ones inside it; after
+ * INDENT_TOO_DEEP nothing changes. */
 IndentResult indent_line(Indenter *in, int column);
 /* At end of input: how many DEDENTs close the open blocks. */
 int indent_finish(Indenter *in);
@@ -151,6 +159,8 @@ typedef struct NodeList {
 } NodeList;
 
 void list_push(NodeList *l, Node *n);
+NodeList list1(Node *n);                        /* a list of one node */
+void list_append(NodeList *l, NodeList more);   /* push every node of more */
 
 #define NODE_KINDS(X)                                                          \
     /* statements */                                                           \
@@ -228,10 +238,33 @@ extern const char *const op_names[];   /* the operator as written: "//" */
  * syntax fields; the checker builds a typed clone per instantiation, with
  * `type` set on every expression and explicit N_CAST nodes where values
  * change type, so that the code generators never infer types. */
+/* What the parser builds (the checker may rely on it):
+ *   - Every node has a location; an expression in parentheses keeps the
+ *     location of the expression, a parenthesised tuple spans the parentheses.
+ *   - A function's docstring stays in its body as the first N_EXPRSTMT (as in
+ *     Python's ast) and is also copied to funcdef.docstring.
+ *   - elif is an N_IF alone in the orelse of the N_IF before it.
+ *   - Tuples: `x, y = f(a)` has one target, an N_TUPLE; `a = b = e` has two
+ *     targets.  `return a, b` returns an N_TUPLE.  `for i, j in ...` has an
+ *     N_TUPLE target.  Targets are not validated: any expression may appear
+ *     (an attribute, a call, a literal); the checker rejects what it must.
+ *   - Subscripts: subscript.index holds the comma-separated items, so
+ *     `a[i, j]` has two, `a[i]` one, `a[1:2]` one N_SLICE, `float32[:, ::1]`
+ *     two N_SLICEs.  `a[(i, j)]` has one item, an N_TUPLE, and so has `a[i,]`.
+ *   - Decorators are the expressions after '@', in source order.
+ *   - Adjacent string literals are joined into one N_STR.
+ *   - Unary minus on a literal stays an N_UNARY: `-1` is (- (int 1)).
+ *   - N_UNSUPPORTED is a statement the parser skipped loosely (try, class,
+ *     with, global, ...); the parser reports nothing for it.
+ *   - No expression is taller than AST_MAX_HEIGHT (parse_file drops the
+ *     statement, with an error), so a pass may recurse over expressions. */
+#define AST_MAX_HEIGHT 1000
+
 struct Node {
     NodeKind kind;
     Loc loc;
     Type *type;                 /* set by the checker on expressions */
+    int height;                 /* expressions: 1 + the tallest operand (constructors) */
     union {
         struct { NodeList body; } module;
         struct {
@@ -263,7 +296,11 @@ struct Node {
         } name;
         struct { uint64_t value; bool too_big; } intlit;      /* too_big: >= 2**64 */
         struct { double value; } floatlit;                    /* also N_IMAG */
-        struct { const char *value; size_t len; } str;        /* decoded bytes */
+        struct {                                              /* decoded */
+            const char *value;      /* UTF-8 of the code points; a bytes literal's bytes */
+            size_t len;             /* may hold NUL bytes; value[len] == '\0' */
+            bool bytes;             /* b'...' */
+        } str;
         struct { Op op; Node *operand; } unary;
         struct { Op op; Node *lhs, *rhs; } binary;
         struct { Op op; Node *lhs, *rhs; Var *tmp; } boolop;   /* tmp: checker */
@@ -331,10 +368,49 @@ Node *new_for(Loc loc, Node *target, Node *iter, NodeList body, NodeList orelse)
 Node *new_return(Loc loc, Node *value);
 Node *new_unsupported(Loc loc, const char *what);
 Node *new_module(Loc loc, NodeList body);
+/* Helpers of the grammar's actions. */
+Node *new_import_name(Loc loc, const char *id, const char *alias);   /* from x import id as alias */
+Node *new_call_args(Loc loc, Node *func, NodeList args);  /* call_push_arg for each */
+Node *new_assign_chain(Loc loc, NodeList exprs);   /* a = b = value: the last is the value */
+Node *funcdef_decorate(Node *def, NodeList decorators);
+Node *str_concat(Node *a, Node *b);                 /* 'a' 'b': a new N_STR */
+
+/* Drop, with an error, the statements of body (and of the blocks in it)
+ * whose expressions are taller than AST_MAX_HEIGHT: a + b + ... with
+ * thousands of terms parses without a deep parser stack, but would take as
+ * many frames in every recursive pass after. */
+void ast_limit_height(NodeList *body);
+
+/* Set by the checker so that the dump shows types; NULL until then. */
+extern const char *(*ast_type_namer)(const Type *t);
 
 /* The -d ast dump: one node per line, indented, with kinds, names, values and
  * line:col; types too once checked.  Stable, for golden tests. */
 void ast_dump(FILE *out, const Node *n);
+/* Pieces of the dumps: an N_STR as a C-like literal ("a\n", b"\x00"), and
+ * the shortest decimal form that reads back as the same double. */
+void ast_print_str(FILE *out, const Node *str);
+void ast_print_double(FILE *out, double v);
+
+/* ==== lex.c ================================================================== */
+
+/* The scanner's literals, in plain C.  Each takes the token's text and
+ * location, reports what is wrong with it, and still returns a node so that
+ * parsing goes on. */
+typedef enum StrForm {
+    STR_CLOSED,        /* 'abc' */
+    STR_OPEN,          /* 'abc  (unterminated: runs to the end of line or file) */
+    STR_FSTRING        /* f'abc' (refused; decoded like a plain string) */
+} StrForm;
+
+Node *lex_int(const char *text, size_t len, int base, Loc loc);   /* N_INT */
+Node *lex_float(const char *text, size_t len, Loc loc);           /* N_FLOAT */
+Node *lex_imag(const char *text, size_t len, Loc loc);            /* N_IMAG: 2j */
+Node *lex_bad_number(const char *text, size_t len, Loc loc);      /* reports; N_INT 0 */
+Node *lex_string(const char *text, size_t len, Loc loc, StrForm form);  /* N_STR */
+/* Non-ASCII bytes where a name or token should be: report them; true when
+ * the text is name-like enough to go on as a NAME. */
+bool lex_non_ascii(const char *text, size_t len, Loc loc);
 
 /* ==== types.c ================================================================ */
 
@@ -435,8 +511,15 @@ Loc str_loc(const Node *str, int offset, int len);
  * parser recovers at statement level; the returned module holds what parsed.
  * Never NULL. */
 Node *parse_file(const SrcFile *src);
-/* The -d tokens dump: one token per line ("3:5 NAME x"), for golden tests. */
+/* The -d tokens dump: one token per line, for golden tests:
+ *   3:5-3:6 NAME x        a span start-end (end exclusive)
+ *   4:5 INDENT            zero-width tokens show only where they are
+ *   4:5-4:11 return       keywords and operators as written
+ * Literals show their value (INT 42, FLOAT 0.5, IMAG 2, STRING "a\n"). */
 void dump_tokens(FILE *out, const SrcFile *src);
+/* The printable name of a parser token kind, as messages show it: "name",
+ * "def", "+", "end of line".  NULL for a kind that does not exist. */
+const char *token_name(int kind);
 
 /* ==== builtins.c ============================================================== */
 
