@@ -662,8 +662,11 @@ Instance *instantiate(Checker *ck, Func *f, Type **args, int nargs, bool final, 
             inst = f->instances[i];
     if (!inst)
         inst = new_instance(f, args, nargs);
-    if (inst->state == I_INFERRING || inst->state == I_FINALIZING)
-        return inst;                  /* recursion: the return type so far */
+    if (inst->state == I_INFERRING || inst->state == I_FINALIZING) {
+        inst->recursive = true;       /* recursion: the return type so far */
+        ck->root->recursive = true;
+        return inst;
+    }
     if (inst->state == I_FRESH) {
         inst->state = I_INFERRING;
         infer_instance(ck, inst, false);

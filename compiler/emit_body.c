@@ -142,8 +142,11 @@ void emit_body_types(Emitter *em)
     emit_line(em, "#define UFN_BODY static __host__ __device__ inline");
     emit_line(em, "/* not every helper below is used by every kernel */");
     emit_line(em, "#pragma nv_diag_suppress 177");
+    emit_line(em, "/* a modest unroll: ptxas spends minutes on long constant loops otherwise */");
+    emit_line(em, "#define UFN_LOOP _Pragma(\"unroll 4\")");
     emit_line(em, "#else");
     emit_line(em, "#define UFN_BODY static inline");
+    emit_line(em, "#define UFN_LOOP");
     emit_line(em, "#endif");
     if (!ts.n)
         return;
@@ -843,6 +846,7 @@ static void emit_for(Emitter *em, const Node *s)
         if (st) emit_expr(em, st); else emit_text(em, "1");
         em->out = saved;
         int64_t k = 1;
+        emit_line(em, "UFN_LOOP");
         bool const_step = !st || (st->kind == N_CONST && (k = st->konst.v.i) != 0);
         if (const_step && k > 0)
             emit_line(em, "for (%s ufn_i%d = %s, ufn_end%d = %s; ufn_i%d < ufn_end%d; ufn_i%d += %s) {", ct->cname, d,
@@ -867,6 +871,7 @@ static void emit_for(Emitter *em, const Node *s)
         em->out = &arr;
         operand(em, iter);
         em->out = saved;
+        emit_line(em, "UFN_LOOP");
         emit_line(em, "for (int64_t ufn_i%d = 0; ufn_i%d < %s.shape[0]; ufn_i%d++) {", d, d, arr.data, d);
         em->indent++;
         if (target->type == iter->type->elt)
@@ -921,6 +926,7 @@ static void emit_stmt(Emitter *em, const Node *s)
         emit_line(em, "}");
         return;
     case N_WHILE:
+        emit_line(em, "UFN_LOOP");
         begin_line(em);
         emit_text(em, "while (");
         emit_expr(em, s->whilestmt.cond);

@@ -123,7 +123,7 @@ static void offsets(Emitter *em, int nops, const char *const *strides)
     Buf decl = {0};
     for (int k = 0; k < nops; k++)
         buf_printf(&decl, "%sufn_o%d = 0", k ? ", " : "", k);
-    emit_line(em, "int64_t %s;", decl.data);
+    emit_line(em, "int64_t %s;", decl.data ? decl.data : "ufn_none = 0");
     buf_free(&decl);
     emit_line(em, "uint32_t ufn_r = ufn_i;");
     emit_line(em, "#pragma unroll");

@@ -655,6 +655,7 @@ struct Instance {
     int index;                 /* position in func->instances */
     int state;                 /* 0 fresh, 1 being typed, 2 done */
     bool failed;
+    bool recursive;            /* calls itself, directly or not */
 };
 
 typedef struct Scope Scope;
@@ -672,6 +673,7 @@ struct Module {
     int nhelpers;
     const char **deps;         /* every .ufn read (for -MD), this one first */
     int ndeps;
+    bool recursive;            /* some helper recurses: device code needs a stack */
 };
 
 /* fold.c: evaluate module-level constant expressions with Python's rules. */

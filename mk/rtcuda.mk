@@ -8,23 +8,18 @@
 #                    fatbin, which proves the same file is valid CUDA
 #   sim_module.c     its host side: trampolines, kernel table, ufunc tables
 #   fake libcuda     two fake libcuda.so.1 for the driver loader's failure modes
-#   shims            error.c and trace.c stand-ins, linked only while those
-#                    files are not in runtime/
 
 RTC_SRC := tests/unit/runtime
 RTC_OUT := $(BUILD)/tests/runtime
 RTC_TESTS := $(RTC_OUT)/test_sim_driver $(RTC_OUT)/test_cuda_backend $(RTC_OUT)/test_cudrv
 
-RTC_SHIM := $(if $(wildcard runtime/error.c),,$(RTC_OUT)/shim_error.o) \
-            $(if $(wildcard runtime/trace.c),,$(RTC_OUT)/shim_trace.o)
 RTC_SIM := $(RTC_OUT)/sim_kernels.o $(RTC_OUT)/sim_module.o
 RTC_FAKE := $(RTC_OUT)/fakecuda/libcuda.so.1 $(RTC_OUT)/fakecuda-nogpa/libcuda.so.1
 RTC_FATBIN := $(if $(NVCC),$(RTC_OUT)/sim_kernels.fatbin)
 # The toolkit's own stub driver, when it is installed.
 RTC_STUB := $(firstword $(wildcard $(dir $(NVCC))../lib64/stubs/libcuda.so $(CUDA_HOME)/lib64/stubs/libcuda.so))
 
-# tests/unit/runtime/include holds a stand-in ufn_math.h, after -Istdlib.
-RTC_CPPFLAGS := $(CPPFLAGS) -I$(RTC_SRC)/include \
+RTC_CPPFLAGS := $(CPPFLAGS) \
     -DFAKE_CUDA_DIR='"$(abspath $(RTC_OUT))"' \
     -DSIM_KERNELS_FATBIN='"$(if $(RTC_FATBIN),$(abspath $(RTC_FATBIN)))"' \
     -DCUDA_STUB_LIBRARY='"$(RTC_STUB)"'
@@ -37,7 +32,7 @@ $(RTC_OUT)/sim_kernels.o: $(RTC_SRC)/sim_kernels.cu runtime/ufn_kernel.h runtime
 $(RTC_OUT)/sim_kernels.fatbin: $(RTC_SRC)/sim_kernels.cu runtime/ufn_kernel.h runtime/ufn_abi.h
 	@mkdir -p $(dir $@)
 	$(call say,NVCC,$<)
-	$(Q)$(NVCC) --fatbin -gencode arch=compute_75,code=sm_75 -Iruntime -Istdlib -I$(RTC_SRC)/include \
+	$(Q)$(NVCC) --fatbin -gencode arch=compute_75,code=sm_75 -Iruntime -Istdlib \
 	    -Werror all-warnings -o $@ $<
 
 $(RTC_OUT)/%.o: $(RTC_SRC)/%.c
@@ -55,8 +50,8 @@ $(RTC_OUT)/fakecuda-nogpa/libcuda.so.1: $(RTC_SRC)/fake_cuda.c
 	$(call say,CC,$@)
 	$(Q)$(CC) -std=c11 -Wall -Wextra -O1 -g -fPIC -shared -DFAKE_NO_GET_PROC -o $@ $<
 
-$(RTC_TESTS): $(RTC_OUT)/%: $(RTC_SRC)/%.c $(RTC_SIM) $(RTC_SHIM) $(LIBUFNRT_A) $(RTC_FAKE) $(RTC_FATBIN)
+$(RTC_TESTS): $(RTC_OUT)/%: $(RTC_SRC)/%.c $(RTC_SIM) $(LIBUFNRT_A) $(RTC_FAKE) $(RTC_FATBIN)
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)
-	$(Q)$(CC) $(RTC_CPPFLAGS) $(TEST_CFLAGS) $(DEPFLAGS) -o $@ $< $(RTC_SIM) $(RTC_SHIM) \
+	$(Q)$(CC) $(RTC_CPPFLAGS) $(TEST_CFLAGS) $(DEPFLAGS) -o $@ $< $(RTC_SIM) \
 	    $(LIBUFNRT_A) -lcmocka $(LDLIBS_RT)
