@@ -1,0 +1,38 @@
+# ufn.mk - GNU make rules for .ufn modules.  Installed by ufnc; include it:
+#
+#     include $(shell pkg-config --variable=ufnmk ufn)
+#
+#     app: main.o polar.o
+#             $(CC) -o $@ $^ $(UFN_LIBS)
+#     main.o: polar.h              # main.c includes the generated header
+#
+# `make` then runs `ufnc polar.ufn -o polar.o -H polar.h` with a dependency
+# file, so editing polar.ufn (or a module it imports) rebuilds what needs it.
+#
+# Variables (set them before or after the include):
+#   UFNC        the compiler                      (default: ufnc)
+#   UFNFLAGS    options for ufnc, e.g. --arch=sm_90 or --target=host,sim
+#   UFN_OUTDIR  where objects and headers go      (default: next to the .ufn)
+#   UFN_CFLAGS  compile flags for code that includes generated headers
+#   UFN_LIBS    link flags for libufnrt
+
+UFNC       ?= ufnc
+UFNFLAGS   ?=
+UFN_OUTDIR ?=
+PKG_CONFIG ?= pkg-config
+UFN_CFLAGS ?= $(shell $(PKG_CONFIG) --cflags ufn)
+UFN_LIBS   ?= $(shell $(PKG_CONFIG) --libs ufn)
+
+CPPFLAGS += $(UFN_CFLAGS) $(if $(UFN_OUTDIR),-I$(UFN_OUTDIR))
+
+# One ufnc run makes both the object and the header (a grouped pattern rule).
+ifeq ($(UFN_OUTDIR),)
+%.o %.h: %.ufn
+	$(UFNC) $(UFNFLAGS) -MD -MP -o $*.o -H $*.h $<
+else
+$(UFN_OUTDIR)/%.o $(UFN_OUTDIR)/%.h: %.ufn
+	@mkdir -p $(UFN_OUTDIR)
+	$(UFNC) $(UFNFLAGS) -MD -MP -o $(UFN_OUTDIR)/$*.o -H $(UFN_OUTDIR)/$*.h $<
+endif
+
+-include $(wildcard $(if $(UFN_OUTDIR),$(UFN_OUTDIR)/,)*.d)
