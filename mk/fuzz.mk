@@ -1,0 +1,86 @@
+# mk/fuzz.mk - fuzzing the front end (tests/fuzz/).
+#
+#   make check-fuzz     (suite "fuzz", in make check) replay the regression
+#                       inputs and the corpus, then fuzz each target briefly
+#                       (FUZZ_SECONDS each, 60 s in all at most); without
+#                       clang's libFuzzer it says "skipped: no clang/libFuzzer"
+#                       and only replays, with the ordinary compiler and ASan
+#   make fuzz           the same as check-fuzz
+#   make fuzz-long      FUZZ_TARGET=frontend|gen FUZZ_RUNS=N: a long run that
+#                       adds what it finds to the corpus (tests/fuzz/RESULTS.md)
+#
+# The targets (tests/fuzz/*.c) link the compiler's objects built again by
+# clang with ASan, UBSan and libFuzzer's coverage, into $(BUILD)/fuzz.
+
+CHECK_SUITES += fuzz
+
+FUZZ_CC      ?= clang
+FUZZ_DIR     := $(BUILD)/fuzz
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_CFLAGS  := -O1 -g $(FUZZ_SAN)
+FUZZ_SECONDS ?= 25
+FUZZ_RUNS    ?= 10000000
+FUZZ_TARGET  ?= frontend
+FUZZ_HARNESS := tests/fuzz/frontend.c tests/fuzz/gen.c tests/fuzz/gen_eval.c
+FUZZ_TARGETS := frontend gen
+
+# libFuzzer: compiler objects with coverage, linked by clang -fsanitize=fuzzer.
+FUZZ_LF_OBJ  := $(COMPILER_SRC:%.c=$(FUZZ_DIR)/lf/%.o) $(GEN_SRC:$(BUILD)/gen/%.c=$(FUZZ_DIR)/lf/gen/%.o) \
+                $(FUZZ_HARNESS:%.c=$(FUZZ_DIR)/lf/%.o)
+# Replay without libFuzzer: the same sources built by $(CC) with ASan and UBSan.
+FUZZ_RP_OBJ  := $(COMPILER_SRC:%.c=$(FUZZ_DIR)/rp/%.o) $(GEN_SRC:$(BUILD)/gen/%.c=$(FUZZ_DIR)/rp/gen/%.o) \
+                $(FUZZ_HARNESS:%.c=$(FUZZ_DIR)/rp/%.o)
+FUZZ_INC     := $(CPPFLAGS) -Itests/fuzz
+
+$(FUZZ_DIR)/lf/gen/%.o: $(BUILD)/gen/%.c $(BUILD)/gen/ufn.tab.h $(BUILD)/gen/lex.yy.h
+	@mkdir -p $(dir $@)
+	$(call say,CLANG,$<)
+	$(Q)$(FUZZ_CC) $(FUZZ_INC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -std=c11 -w $(DEPFLAGS) -c -o $@ $<
+
+$(FUZZ_DIR)/lf/%.o: %.c $(BUILD)/gen/ufn.tab.h $(BUILD)/gen/lex.yy.h
+	@mkdir -p $(dir $@)
+	$(call say,CLANG,$<)
+	$(Q)$(FUZZ_CC) $(FUZZ_INC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(WARNFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(FUZZ_DIR)/rp/gen/%.o: $(BUILD)/gen/%.c $(BUILD)/gen/ufn.tab.h $(BUILD)/gen/lex.yy.h
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)
+	$(Q)$(CC) $(FUZZ_INC) $(FUZZ_CFLAGS) -std=c11 -w $(DEPFLAGS) -c -o $@ $<
+
+$(FUZZ_DIR)/rp/%.o: %.c $(BUILD)/gen/ufn.tab.h $(BUILD)/gen/lex.yy.h
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)
+	$(Q)$(CC) $(FUZZ_INC) $(FUZZ_CFLAGS) $(WARNFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%): $(FUZZ_DIR)/fuzz_%: $(FUZZ_DIR)/lf/tests/fuzz/fuzz_%.o $(FUZZ_LF_OBJ)
+	$(call say,LD,$@)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ -lm
+
+$(FUZZ_TARGETS:%=$(FUZZ_DIR)/replay_%): $(FUZZ_DIR)/replay_%: $(FUZZ_DIR)/rp/tests/fuzz/fuzz_%.o \
+		$(FUZZ_DIR)/rp/tests/fuzz/replay.o $(FUZZ_RP_OBJ)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(FUZZ_CFLAGS) -o $@ $^ -lm
+
+-include $(wildcard $(FUZZ_DIR)/*/*.d $(FUZZ_DIR)/*/*/*.d $(FUZZ_DIR)/*/*/*/*.d)
+
+# "yes" when clang can link a libFuzzer target (evaluated only when used).
+FUZZ_HAVE = $(shell tests/fuzz/have-libfuzzer.sh $(FUZZ_CC))
+
+.PHONY: check-fuzz fuzz fuzz-long fuzz-build replay-build
+fuzz-build: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
+replay-build: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/replay_%)
+
+check-fuzz fuzz: $(BUILD)/gen/ufn.tab.h $(BUILD)/gen/lex.yy.h $(BUILD)/gen/embedded.c
+	$(Q)if [ "$(FUZZ_HAVE)" = yes ]; then \
+	  $(MAKE) --no-print-directory fuzz-build && \
+	  tests/fuzz/run-fuzz.sh check $(FUZZ_DIR) $(FUZZ_SECONDS); \
+	else \
+	  echo "check-fuzz: fuzzing skipped: no clang/libFuzzer (apt-get install clang libclang-rt-14-dev)"; \
+	  $(MAKE) --no-print-directory replay-build && \
+	  tests/fuzz/run-fuzz.sh replay $(FUZZ_DIR); \
+	fi
+
+fuzz-long: $(BUILD)/gen/ufn.tab.h $(BUILD)/gen/lex.yy.h $(BUILD)/gen/embedded.c
+	$(Q)$(MAKE) --no-print-directory fuzz-build
+	$(Q)tests/fuzz/run-fuzz.sh long $(FUZZ_DIR) $(FUZZ_TARGET) $(FUZZ_RUNS)
+

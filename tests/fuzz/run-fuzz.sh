@@ -1,0 +1,111 @@
+#!/bin/sh
+# run-fuzz.sh - the fuzz targets' runs (see mk/fuzz.mk).
+#
+#   run-fuzz.sh check  DIR SECONDS   replay the regression inputs and the
+#                                    corpus, then fuzz each target SECONDS
+#                                    from a copy of its corpus
+#   run-fuzz.sh replay DIR           replay only, with replay_* (no libFuzzer)
+#   run-fuzz.sh long   DIR TARGET RUNS
+#                                    fuzz TARGET for RUNS executions into its
+#                                    corpus in the repository, then minimise
+#                                    the corpus (libFuzzer -merge)
+#
+# DIR holds the binaries (fuzz_frontend, fuzz_gen, or replay_*).  The seed
+# inputs are tests/fuzz/corpus/<target>/ and the regression inputs
+# tests/fuzz/regress/<target>/ (every crash found becomes one).
+set -u
+mode=$1 dir=$2
+here=$(cd "$(dirname "$0")" && pwd)
+corpus=$here/corpus
+regress=$here/regress
+dict=$here/ufn.dict
+targets="frontend gen"
+# A crash, a leak, a sanitizer report or an input slower than 10 s fails.
+opts="-timeout=10 -rss_limit_mb=2048 -max_len=16384 -print_final_stats=1"
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+
+mkdir -p "$regress/frontend" "$regress/gen" "$corpus/frontend" "$corpus/gen"
+
+dict_for() {
+    [ "$1" = frontend ] && [ -f "$dict" ] && echo "-dict=$dict"
+}
+
+# The end of a libFuzzer log: its stats, or the report of a finding.
+report() {
+    if grep -q 'ERROR: libFuzzer\|ERROR: AddressSanitizer\|runtime error:\|ERROR: LeakSanitizer\|==ERROR' "$1"; then
+        grep -B2 -A30 'ERROR\|runtime error' "$1" | head -60
+        grep 'Test unit written to' "$1"
+        return 1
+    fi
+    return 0
+}
+
+case $mode in
+check)
+    secs=$3 rc=0
+    for t in $targets; do
+        log=$dir/check-$t.log
+        # 1. replay: every regression input and the corpus, once
+        if ! "$dir/fuzz_$t" -runs=0 $opts "$regress/$t" "$corpus/$t" > "$log" 2>&1; then
+            echo "FAIL fuzz_$t: replaying the corpus and the regression inputs"; report "$log"; rc=1; continue
+        fi
+        n=$(find "$regress/$t" "$corpus/$t" -type f | wc -l)
+        echo "ok    fuzz_$t replayed $n inputs"
+        # 2. fuzz from a scratch copy, so the repository's corpus stays as committed
+        work=$dir/work-$t
+        rm -rf "$work" "$dir/artifacts-$t"
+        mkdir -p "$work" "$dir/artifacts-$t"
+        cp "$corpus/$t"/* "$work/" 2>/dev/null
+        if "$dir/fuzz_$t" -max_total_time="$secs" $opts $(dict_for "$t") \
+               -artifact_prefix="$dir/artifacts-$t/" "$work" > "$log" 2>&1; then
+            runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+            cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1)
+            echo "ok    fuzz_$t ran ${runs:-?} inputs in ${secs}s ($cov), no finding"
+        else
+            echo "FAIL fuzz_$t found a problem (inputs in $dir/artifacts-$t/; add one to tests/fuzz/regress/$t/):"
+            report "$log"
+            rc=1
+        fi
+    done
+    exit $rc
+    ;;
+replay)
+    rc=0
+    for t in $targets; do
+        if "$dir/replay_$t" "$regress/$t" "$corpus/$t" > "$dir/replay-$t.log" 2>&1; then
+            echo "ok    replay_$t: $(tail -1 "$dir/replay-$t.log")"
+        else
+            echo "FAIL replay_$t"; tail -40 "$dir/replay-$t.log"; rc=1
+        fi
+    done
+    exit $rc
+    ;;
+long)
+    t=$3 runs=$4
+    log=$dir/long-$t.log
+    mkdir -p "$dir/artifacts-$t" "$dir/new-$t"
+    start=$(date +%s)
+    echo "fuzz-long: fuzz_$t, $runs executions, log in $log"
+    "$dir/fuzz_$t" -runs="$runs" $opts $(dict_for "$t") -artifact_prefix="$dir/artifacts-$t/" \
+        "$dir/new-$t" "$corpus/$t" > "$log" 2>&1
+    st=$?
+    end=$(date +%s)
+    grep '^stat::\|^#[0-9]*.*DONE' "$log" | tail -12
+    echo "fuzz-long: exit status $st after $((end - start)) s"
+    if [ $st -ne 0 ]; then
+        report "$log"
+        exit 1
+    fi
+    # Keep a minimal corpus: whatever covers what old and new inputs cover.
+    rm -rf "$dir/merged-$t"
+    mkdir -p "$dir/merged-$t"
+    "$dir/fuzz_$t" -set_cover_merge=1 $opts "$dir/merged-$t" "$corpus/$t" "$dir/new-$t" > "$dir/merge-$t.log" 2>&1 &&
+        rm -rf "$corpus/$t" && mv "$dir/merged-$t" "$corpus/$t" &&
+        echo "fuzz-long: corpus $t minimised to $(ls "$corpus/$t" | wc -l) inputs, $(du -sh "$corpus/$t" | cut -f1)"
+    ;;
+*)
+    echo "usage: run-fuzz.sh check DIR SECONDS | replay DIR | long DIR TARGET RUNS" >&2
+    exit 2
+    ;;
+esac
