@@ -1,4 +1,4 @@
-# mk/fuzz.mk - fuzzing the front end (tests/fuzz/).
+# mk/fuzz.mk - fuzzing the front end, and the differential test (tests/fuzz/).
 #
 #   make check-fuzz     (suite "fuzz", in make check) replay the regression
 #                       inputs and the corpus, then fuzz each target briefly
@@ -8,11 +8,15 @@
 #   make fuzz           the same as check-fuzz
 #   make fuzz-long      FUZZ_TARGET=frontend|gen FUZZ_RUNS=N: a long run that
 #                       adds what it finds to the corpus (tests/fuzz/RESULTS.md)
+#   make check-diff     (suite "diff") DIFF_COUNT random valid modules from
+#                       seed DIFF_SEED, compiled by ufnc, run on host and sim,
+#                       compared with the reference interpreter and Numba
+#   make diff-long      the same with DIFF_LONG modules
 #
 # The targets (tests/fuzz/*.c) link the compiler's objects built again by
 # clang with ASan, UBSan and libFuzzer's coverage, into $(BUILD)/fuzz.
 
-CHECK_SUITES += fuzz
+CHECK_SUITES += fuzz diff
 
 FUZZ_CC      ?= clang
 FUZZ_DIR     := $(BUILD)/fuzz
@@ -84,3 +88,23 @@ fuzz-long: $(BUILD)/gen/ufn.tab.h $(BUILD)/gen/lex.yy.h $(BUILD)/gen/embedded.c
 	$(Q)$(MAKE) --no-print-directory fuzz-build
 	$(Q)tests/fuzz/run-fuzz.sh long $(FUZZ_DIR) $(FUZZ_TARGET) $(FUZZ_RUNS)
 
+# ---- the differential test ---------------------------------------------------------------
+
+DIFF_SEED   ?= 1
+DIFF_COUNT  ?= 25
+DIFF_LONG   ?= 1000
+UFNGEN      := $(BUILD)/tests/fuzz/ufngen
+UFNGEN_SRC  := tests/fuzz/ufngen.c tests/fuzz/gen.c tests/fuzz/gen_eval.c tests/fuzz/gen_drive.c
+
+# The reference must round like the kernels: no fused multiply-add.
+$(UFNGEN): $(UFNGEN_SRC) tests/fuzz/gen.h
+	@mkdir -p $(dir $@)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -std=c11 -Wall -Wextra -ffp-contract=off -o $@ $(UFNGEN_SRC) -lm
+
+.PHONY: check-diff diff-long
+check-diff: $(UFNGEN) $(UFNC) $(LIBUFNRT_A)
+	$(Q)tests/fuzz/run-diff.sh $(BUILD) $(UFNGEN) $(DIFF_SEED) $(DIFF_COUNT) $(BUILD)/diff
+
+diff-long: $(UFNGEN) $(UFNC) $(LIBUFNRT_A)
+	$(Q)tests/fuzz/run-diff.sh $(BUILD) $(UFNGEN) $(DIFF_SEED) $(DIFF_LONG) $(BUILD)/diff-long
