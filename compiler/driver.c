@@ -66,8 +66,11 @@ static void cleanup(void)
 
 static void on_signal(int sig)
 {
-    if (child_pid > 0)
+    if (child_pid > 0) {
         kill(child_pid, sig);
+        /* it may still be writing into the temporary directory */
+        waitpid(child_pid, NULL, 0);
+    }
     cleanup();
     signal(sig, SIG_DFL);
     raise(sig);
@@ -236,17 +239,35 @@ static void print_command(const char *const *argv)
     fputc('\n', stderr);
 }
 
-int run_tool(const DriverOptions *opt, const char *const *argv)
+int spawn_wait(const char *dir, const char *const *argv)
 {
-    if (opt->verbose)
-        print_command(argv);
+    /* Signals wait until the child is recorded, so that on_signal ends it;
+     * the child itself starts with the mask ufnc had. */
+    sigset_t block, old;
+    sigemptyset(&block);
+    int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        sigaddset(&block, sigs[i]);
+    sigprocmask(SIG_BLOCK, &block, &old);
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setsigmask(&attr, &old);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    if (dir)
+        posix_spawn_file_actions_addchdir_np(&fa, dir);
     pid_t pid;
-    int err = posix_spawnp(&pid, argv[0], NULL, NULL, (char *const *)argv, environ);
+    int err = posix_spawnp(&pid, argv[0], &fa, &attr, (char *const *)argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&attr);
+    if (!err)
+        child_pid = pid;
+    sigprocmask(SIG_SETMASK, &old, NULL);
     if (err) {
         diag_fatal("cannot run %s: %s", argv[0], strerror(err));
         return -1;
     }
-    child_pid = pid;
     int status;
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR) {
@@ -260,6 +281,13 @@ int run_tool(const DriverOptions *opt, const char *const *argv)
         return -1;
     }
     return WEXITSTATUS(status);
+}
+
+int run_tool(const DriverOptions *opt, const char *const *argv)
+{
+    if (opt->verbose)
+        print_command(argv);
+    return spawn_wait(NULL, argv);
 }
 
 /* Run a command and capture its standard output (for nvcc --list-gpu-code). */

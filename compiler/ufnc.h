@@ -797,6 +797,10 @@ int copy_file_atomic(const char *path, const char *src);
 /* Run a tool (argv[0] is looked up in PATH); returns its exit status, or -1
  * if it could not run (reported). */
 int run_tool(const DriverOptions *opt, const char *const *argv);
+/* The same inside directory dir (NULL: here), without -v's echo.  A signal
+ * that ends ufnc meanwhile ends the tool first, and waits for it, before the
+ * temporary directory goes. */
+int spawn_wait(const char *dir, const char *const *argv);
 /* The nvcc to use, or NULL (with *why set) when there is none. */
 const char *find_nvcc(const DriverOptions *opt, const char **why);
 /* The default -gencode list: SASS for every sm_75+ the nvcc supports and
