@@ -172,6 +172,20 @@ bool lex_non_ascii(const char *text, size_t len, Loc loc)
     return letters;
 }
 
+void lex_comment(const char *text, size_t len, Loc loc)
+{
+    for (size_t i = 0; i < len;) {
+        int size = 1;
+        if ((unsigned char)text[i] >= 0x80 && utf8_decode((const unsigned char *)text + i, len - i, &size) < 0) {
+            Loc at = {loc.file, loc.line, loc.col + (int)i, loc.line, loc.col + (int)i + 1};
+            diag_error(at, "invalid character 0x%02x in a comment (the source is not UTF-8)",
+                       (unsigned char)text[i]);
+            return;
+        }
+        i += (size_t)size;
+    }
+}
+
 /* ---- strings ------------------------------------------------------------------------- */
 
 typedef struct StrLit {

@@ -412,6 +412,9 @@ Node *lex_string(const char *text, size_t len, Loc loc, StrForm form);  /* N_STR
 /* Non-ASCII bytes where a name or token should be: report them; true when
  * the text is name-like enough to go on as a NAME. */
 bool lex_non_ascii(const char *text, size_t len, Loc loc);
+/* A comment (or a blank line) the scanner skips: Python reads the whole file
+ * as UTF-8, so bytes that are not are reported there too, once per comment. */
+void lex_comment(const char *text, size_t len, Loc loc);
 
 /* ==== types.c ================================================================ */
 
