@@ -21,10 +21,13 @@ const void *ufn_array_ptr(const ufn_array *a)
 
 void ufn_c_strides(int ndim, const int64_t *shape, int64_t *strides)
 {
-    int64_t s = 1;
+    /* Wrapping: ufn_host() computes strides before anything is checked, and
+     * a shape whose product overflows (refused later, UFN_ERR_OVERFLOW) must
+     * not be undefined behaviour on the way. */
+    uint64_t s = 1;
     for (int d = ndim - 1; d >= 0; d--) {
-        strides[d] = s;
-        s *= shape[d] > 0 ? shape[d] : 1;
+        strides[d] = (int64_t)s;
+        s *= shape[d] > 0 ? (uint64_t)shape[d] : 1;
     }
 }
 
