@@ -303,23 +303,29 @@ static int route_outputs(call *c)
             if (nd < 0)
                 return ufn_fail(UFN_ERR_NDIM, "output %d would have more than %d dimensions",
                                 k - c->nin, UFN_MAXDIMS);
-            op->route = ROUTE_NEW;
+            /* ROUTE_NEW only once op->arr is ours: release_temps gives it
+             * back after a failure, and a failed allocation leaves it unset */
             st = ufn_alloc_array(types[k], nd, shape, c->memory, c->device, &op->arr);
+            if (st < 0)
+                return st;
+            op->route = ROUTE_NEW;
         } else if (a->memory == c->memory && a->dtype == types[k]) {
             op->route = ROUTE_DIRECT;
             op->arr = *a;
         } else if (a->memory == UFN_MEM_HOST && c->memory == UFN_MEM_HOST) {
             op->route = ROUTE_CAST;
             st = ufn_alloc_array(types[k], a->ndim, a->shape, UFN_MEM_HOST, 0, &op->arr);
+            if (st < 0)
+                return st;
             op->temp = op->arr.alloc_id;
         } else {
             op->route = ROUTE_D2H;
             st = ufn_alloc_array(types[k], a->ndim, a->shape, UFN_MEM_DEVICE, c->device, &op->arr);
+            if (st < 0)
+                return st;
             op->temp = op->arr.alloc_id;
             c->device_temps = true;
         }
-        if (st < 0)
-            return st;
     }
     return UFN_OK;
 }
