@@ -1,0 +1,59 @@
+# mk/asan.mk - the whole test suite under sanitizers, and some of it under valgrind.
+#
+#   make check-asan       every suite of make check (but fuzz, which always
+#                         runs sanitized) with everything rebuilt into
+#                         $(BUILD)/asan by a C compiler with ASan and UBSan:
+#                         ufnc, libufnrt, the tests, and the code ufnc itself
+#                         compiles during the tests (CC is a wrapper script,
+#                         which ufnc uses too).  LeakSanitizer is on.  CI runs it.
+#   make check-valgrind   the runtime's unit tests, the robustness programs on
+#                         host and sim, and ufnc on every sample, under
+#                         valgrind's memcheck, with UFN_HOST_ISA=baseline
+#                         (valgrind cannot execute AVX-512).  Not in make check:
+#                         it takes minutes.
+
+ASAN_DIR  := $(BUILD)/asan
+ASAN_SAN  := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+ASAN_CC   := $(abspath $(BUILD))/asan-cc
+ASAN_SKIP := fuzz
+# Terabyte allocations are how the tests run out of memory: NULL, not an abort.
+ASAN_ENV  := ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:detect_stack_use_after_return=1 \
+             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+$(ASAN_CC): mk/asan.mk
+	@mkdir -p $(dir $@)
+	$(Q)printf '#!/bin/sh\n# Written by mk/asan.mk: the C compiler with ASan and UBSan.\nexec %s %s "$$@"\n' \
+	    '$(CC)' '$(ASAN_SAN)' > $@.tmp && chmod +x $@.tmp && mv $@.tmp $@
+
+.PHONY: check-asan check-valgrind
+check-asan: $(ASAN_CC)
+	$(Q)$(ASAN_ENV) $(MAKE) --no-print-directory BUILD=$(ASAN_DIR) CC=$(ASAN_CC) CFLAGS="-O1 -g" \
+	    CHECK_SUITES="$(filter-out $(ASAN_SKIP),$(CHECK_SUITES))" check
+
+# ---- valgrind --------------------------------------------------------------------------------
+
+VALGRIND     ?= valgrind
+VG_DIR       := $(BUILD)/valgrind
+VG_FLAGS     := --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+                --show-leak-kinds=definite --track-origins=yes --quiet
+VG_ENV       := UFN_HOST_ISA=baseline UFN_NUM_THREADS=2
+# (= not :=: check.mk and robust.mk, included after this file, define them)
+VG_UNIT       = $(filter-out %/test_cudrv,$(UNIT_R_BIN) $(RTC_TESTS))
+
+check-valgrind:
+	$(Q)$(MAKE) --no-print-directory $(VG_UNIT) $(ROBUST_PLAIN) $(UFNC)
+	$(Q)if ! command -v $(VALGRIND) >/dev/null 2>&1; then \
+	  echo "check-valgrind: skipped: no valgrind (apt-get install valgrind)"; exit 0; fi; \
+	mkdir -p $(VG_DIR); pass=0; fail=0; \
+	run() { name=$$1; shift; \
+	  if $(VG_ENV) $(VALGRIND) $(VG_FLAGS) --log-file=$(VG_DIR)/$$name.vg "$$@" > $(VG_DIR)/$$name.log 2>&1; then \
+	    pass=$$((pass + 1)); echo "ok    $$name"; \
+	  else fail=$$((fail + 1)); echo "FAIL  $$name"; cat $(VG_DIR)/$$name.vg | head -30; \
+	    tail -5 $(VG_DIR)/$$name.log; fi; }; \
+	for t in $(VG_UNIT); do run $${t##*/} $$t; done; \
+	for be in host sim; do \
+	  run hostile-$$be env UFN_BACKEND=$$be $(ROBUST_DIR)/plain/hostile calls; \
+	  run rules-$$be env UFN_BACKEND=$$be $(ROBUST_DIR)/plain/rules; done; \
+	for s in samples/*.ufn; do n=$${s##*/}; \
+	  run ufnc-$${n%.ufn} $(UFNC) $$s --target=host -o $(VG_DIR)/$${n%.ufn}.c; done; \
+	echo "valgrind: $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
