@@ -39,3 +39,18 @@ demo:
 	$(Q)echo && $(DEMO_OUT)/demo_polar $(DEMO_ARGS)
 	$(Q)echo && echo "The GPU path on this CPU, every transfer and launch shown:" && \
 	  echo "    UFN_BACKEND=sim UFN_TRACE=1 $(BUILD)/demo/demo_polar 100000"
+
+# check-demo: the demo as `make demo` builds it, run on 300,000 points on the
+# host backend and on the simulator.  demo_polar checks its own numbers
+# (against libm, and the histogram's peaks) and fails when they are wrong.
+CHECK_SUITES += demo
+.PHONY: check-demo
+check-demo:
+	$(Q)$(MAKE) --no-print-directory demo DEMO_ARGS=300000 UFN_BACKEND=host >$(BUILD)/demo.log 2>&1 || \
+	  { cat $(BUILD)/demo.log; exit 1; }
+	$(Q)if grep -q '^ufn backend: host' $(BUILD)/demo.log; then echo "ok    demo on host"; \
+	  else cat $(BUILD)/demo.log; echo "FAIL  demo: not on the host backend"; exit 1; fi
+	$(Q)UFN_BACKEND=sim $(DEMO_OUT)/demo_polar 300000 >$(BUILD)/demo-sim.log 2>&1 || \
+	  { cat $(BUILD)/demo-sim.log; exit 1; }
+	$(Q)if grep -q '^ufn backend: sim' $(BUILD)/demo-sim.log; then echo "ok    demo on sim"; \
+	  else cat $(BUILD)/demo-sim.log; echo "FAIL  demo: not on the simulator"; exit 1; fi
