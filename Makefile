@@ -31,7 +31,7 @@ DEPFLAGS     = -MMD -MP
 LDLIBS_RT   := -ldl -lpthread -lm
 
 # One version for the runtime's soname, ufn.pc and the CMake package: ufn.h's.
-VERSION     := $(shell sed -n 's/^\#define UFN_VERSION_STRING "\(.*\)"/\1/p' runtime/ufn.h)
+VERSION     := $(shell sed -n 's/^.define UFN_VERSION_STRING "\(.*\)"/\1/p' runtime/ufn.h)
 SOMAJOR     := $(firstword $(subst ., ,$(VERSION)))
 
 # The CUDA toolkit is optional: without nvcc everything builds for the host
@@ -44,6 +44,8 @@ V ?= 0
 ifeq ($(V),0)
 Q = @
 say = @printf '  %-7s %s\n' $(1) $(2)
+# for sub-makes of targets that are often up to date: no "Nothing to be done"
+QUIET_MAKE = -s
 else
 Q =
 say = @true

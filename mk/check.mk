@@ -36,7 +36,7 @@ check-unit: $(UNIT_C_BIN) $(UNIT_R_BIN)
 .PHONY: check
 check:
 	$(Q)$(MAKE) --no-print-directory deps
-	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory $(QUIET_MAKE) all
 	$(Q)rm -f $(BUILD)/check.log
 	$(Q)for s in $(CHECK_SUITES); do \
 	  t0=$$(date +%s); \

@@ -32,7 +32,7 @@ $(UFN_PC_UNINSTALLED): Makefile mk/demo.mk
 
 demo:
 	$(Q)$(MAKE) --no-print-directory deps
-	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory $(QUIET_MAKE) all
 	$(Q)PKG_CONFIG_PATH=$(abspath $(BUILD))/pkgconfig$${PKG_CONFIG_PATH:+:$$PKG_CONFIG_PATH} \
 	  $(MAKE) --no-print-directory -C samples/demo OUT=$(DEMO_OUT) \
 	    $(if $(NVCC),,UFNFLAGS=--target=host,sim) $(DEMO_OUT)/demo_polar

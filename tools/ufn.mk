@@ -39,12 +39,14 @@ UFN_OUTDIR ?=
 CPPFLAGS += $(UFN_CFLAGS) $(if $(UFN_OUTDIR),-I$(UFN_OUTDIR))
 
 # One ufnc run makes both the object and the header (a pattern rule with two
-# targets is one rule: make runs it once for both).
+# targets is one rule: make runs it once for both).  A new ufnc (named by its
+# path) rebuilds the modules, as a new compiler should.
+UFN_COMPILER_DEP := $(filter /%,$(UFNC))
 ifeq ($(UFN_OUTDIR),)
-%.o %.h: %.ufn
+%.o %.h: %.ufn $(UFN_COMPILER_DEP)
 	$(UFNC) $(UFNFLAGS) -MD -MP -o $*.o -H $*.h $<
 else
-$(UFN_OUTDIR)/%.o $(UFN_OUTDIR)/%.h: %.ufn
+$(UFN_OUTDIR)/%.o $(UFN_OUTDIR)/%.h: %.ufn $(UFN_COMPILER_DEP)
 	@mkdir -p $(UFN_OUTDIR)
 	$(UFNC) $(UFNFLAGS) -MD -MP -o $(UFN_OUTDIR)/$*.o -H $(UFN_OUTDIR)/$*.h $<
 endif
