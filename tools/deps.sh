@@ -66,7 +66,12 @@ if [ -n "$missing" ]; then
     elif [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
         echo "deps: installing:$missing"
         export DEBIAN_FRONTEND=noninteractive
-        if ! apt-get update -qq >/dev/null || ! $install_cmd -qq >/dev/null; then
+        # Wait for another apt-get (an unattended upgrade, a neighbour's
+        # install) to finish rather than fail at once on its lock.
+        # shellcheck disable=SC2086 # $missing is a list of words
+        if ! apt-get -o DPkg::Lock::Timeout=600 update -qq >/dev/null ||
+           ! apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends \
+                $missing -qq >/dev/null; then
             echo "deps: failed: apt-get update && $install_cmd" >&2
             exit 1
         fi

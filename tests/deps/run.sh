@@ -84,9 +84,9 @@ log=$work/apt.log
 fakebin "$work/root" $noflex nvcc=true id='echo 0' \
     apt-get="echo \"\$*\" >> $log"
 if run 0 "$work/root" "$full_root" && cp "$log" "$work/out" &&
-   [ "$(grep -c '^update' "$log")" = 1 ] && [ "$(grep -c '^install' "$log")" = 1 ] &&
-   [ "$(head -1 "$log")" = "update -qq" ] &&
-   has "^install -y --no-install-recommends flex libcmocka-dev -qq$"; then
+   [ "$(grep -c ' update ' "$log")" = 1 ] && [ "$(grep -c ' install ' "$log")" = 1 ] &&
+   [ "$(head -1 "$log")" = "-o DPkg::Lock::Timeout=600 update -qq" ] &&
+   has "^-o DPkg::Lock::Timeout=600 install -y --no-install-recommends flex libcmocka-dev -qq$"; then
     ok "as root: apt-get update once, then install"
 else bad "as root: apt-get update once, then install"; fi
 
