@@ -131,15 +131,15 @@ rm -f ./*.o ./*.h prog dl dl.c
 edit() { sleep 1 && touch "$1"; }
 with_mk() { PKG_CONFIG_SYSROOT_DIR=$stage make --no-print-directory UFNFLAGS="$ufnflags" "$@"; }
 ufnmk() {
-    keep "$log.make" with_mk prog && grep "^$root/bin/ufnc .*polar.ufn" "$log.make" &&
+    keep "$log.make" with_mk && grep "^$root/bin/ufnc .*polar.ufn" "$log.make" &&
     run env LD_LIBRARY_PATH="$root/lib" ./prog &&
-    { with_mk -q prog || { echo "a second make would rebuild"; return 1; }; } &&
+    { with_mk -q || { echo "a second make would rebuild"; return 1; }; } &&
     edit scale_helpers.ufn &&
-    { ! with_mk -q prog || { echo "make missed the edited import"; return 1; }; } &&
-    keep "$log.make" with_mk prog && grep "ufnc.*scale.ufn" "$log.make" &&
-    ! grep "polar.ufn" "$log.make" && with_mk -q prog
+    { ! with_mk -q || { echo "make missed the edited import"; return 1; }; } &&
+    keep "$log.make" with_mk && grep "ufnc.*scale.ufn" "$log.make" &&
+    ! grep "polar.ufn" "$log.make" && with_mk -q
 }
-step "the staged ufn.mk: build, run, up to date, an edited import rebuilds" ufnmk
+step "the staged ufn.mk: make (default goal), run, up to date, an edited import rebuilds" ufnmk
 rm -f ./*.o ./*.h ./*.d prog
 
 # --- CMake ----------------------------------------------------------------------------------
