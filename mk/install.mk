@@ -33,7 +33,7 @@ INSTALL_DIR   = $(INSTALL) -d -m 755
 INSTALL_PROG  = $(INSTALL) -m 755
 INSTALL_DATA  = $(INSTALL) -m 644
 
-MAN_PAGES    := $(wildcard man/*.[1-8])
+INSTALL_MAN  := $(wildcard man/*.[1-8])
 INSTALL_GEN  := $(BUILD)/install
 
 # $(call rel_prefix,DIR): DIR as ${prefix}/... when it lies under PREFIX (for ufn.pc)
@@ -80,7 +80,7 @@ install: install-files
 	$(Q)$(INSTALL_DATA) tools/ufn.mk '$(DESTDIR)$(DATADIR)/ufnc/ufn.mk'
 	$(Q)$(INSTALL_DATA) $(INSTALL_GEN)/ufnConfig.cmake $(INSTALL_GEN)/ufnConfigVersion.cmake \
 	    '$(DESTDIR)$(CMAKEDIR)'
-	$(Q)for m in $(MAN_PAGES); do s=$${m##*.}; \
+	$(Q)for m in $(INSTALL_MAN); do s=$${m##*.}; \
 	  $(INSTALL_DIR) "$(DESTDIR)$(MANDIR)/man$$s" && \
 	  $(INSTALL_DATA) "$$m" "$(DESTDIR)$(MANDIR)/man$$s/" || exit 1; done
 	$(Q)if [ -z '$(DESTDIR)' ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then \
@@ -97,7 +97,7 @@ uninstall:
 	    '$(DESTDIR)$(INCLUDEDIR)/ufn/dlpack/dlpack.h' \
 	    '$(DESTDIR)$(PKGCONFIGDIR)/ufn.pc' '$(DESTDIR)$(DATADIR)/ufnc/ufn.mk' \
 	    '$(DESTDIR)$(CMAKEDIR)/ufnConfig.cmake' '$(DESTDIR)$(CMAKEDIR)/ufnConfigVersion.cmake'
-	$(Q)for m in $(MAN_PAGES); do rm -f "$(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/}"; done
+	$(Q)for m in $(INSTALL_MAN); do rm -f "$(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/}"; done
 	$(Q)for d in '$(INCLUDEDIR)/ufn/dlpack' '$(INCLUDEDIR)/ufn' '$(DATADIR)/ufnc' '$(CMAKEDIR)'; do \
 	  rmdir "$(DESTDIR)$$d" 2>/dev/null || true; done
 

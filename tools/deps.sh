@@ -31,6 +31,7 @@ bison                   bison           the parser generator (grammar/ufn.y)
 pkg-config              pkgconf         ufn.pc, tested by check-install
 cmake                   cmake           the CMake package, tested by check-install
 mandoc                  mandoc          man pages: mandoc -Tlint in make check
+groff                   groff-base      man pages: groff -ww in make check, and man -l
 c++                     g++             the C++ compile of the math header
 clang                   clang           the fuzz harness (libFuzzer)
 /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a libclang-rt-dev libFuzzer's runtime
