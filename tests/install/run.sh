@@ -9,9 +9,10 @@
 # The staged tree is used through PATH, PKG_CONFIG_LIBDIR (so no other .pc
 # file is seen) with `pkg-config --define-prefix` or PKG_CONFIG_SYSROOT_DIR,
 # and CMAKE_PREFIX_PATH; the build tree is never on any of them.  With nvcc
-# the modules carry sm_80 GPU code as well (the arch list does not matter
-# here); without, --target=host,sim.
-# Word splitting of $(pkg-config ...) and $ufnflags is meant.
+# the first build's modules carry sm_80 GPU code as well, to show the staged
+# ufnc drives nvcc (the arch list does not matter here); the other builds,
+# and all without nvcc, use --target=host,sim, which is quicker.
+# Word splitting of $(pkg-config ...) and $gpuflags is meant.
 # shellcheck disable=SC2046,SC2086
 set -u
 src=$(pwd)
@@ -33,11 +34,12 @@ step() { name=$1; shift; if "$@" > "$log" 2>&1; then ok "$name"; else bad "$name
 keep() { f=$1; shift; "$@" > "$f" 2>&1; st=$?; cat "$f"; return $st; }
 
 if [ -n "${NVCC:-}" ] || command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
-    ufnflags=--arch=sm_80
+    gpuflags=--arch=sm_80
 else
-    ufnflags=--target=host,sim
+    gpuflags=--target=host,sim
     echo "check-install: no nvcc: modules built with --target=host,sim"
 fi
+ufnflags=--target=host,sim
 
 # Only the staged tree, and the system's own tools.
 PATH=$root/bin:/usr/local/cuda/bin:/usr/bin:/bin
@@ -92,8 +94,10 @@ cd "$proj" || exit 1
 direct() {
     [ "$(command -v ufnc)" = "$root/bin/ufnc" ] &&
     [ "$(pc --variable=ufnc ufn)" = "$root/bin/ufnc" ] &&
-    ufnc $ufnflags polar.ufn -o polar.o &&
-    ufnc $ufnflags scale.ufn -o scale.o &&
+    ufnc $gpuflags polar.ufn -o polar.o &&
+    ufnc $gpuflags scale.ufn -o scale.o &&
+    { [ "$gpuflags" != --arch=sm_80 ] || nm polar.o | grep -q ' polar__fatbin$' ||
+      { echo "no GPU code in polar.o"; return 1; }; } &&
     cc -std=c11 -Wall -Wextra -Werror -o prog main.c polar.o scale.o $(pc --cflags --libs ufn) &&
     LD_LIBRARY_PATH=$root/lib ldd ./prog | grep "libufnrt.so.$major => $root/lib/" &&
     run env LD_LIBRARY_PATH="$root/lib" ./prog
