@@ -2,7 +2,8 @@
 #
 # Each suite is a target check-NAME listed in CHECK_SUITES (other mk/*.mk
 # files add theirs).  `make check` runs them all, even after a failure, and
-# prints which passed; it fails if any did.
+# prints which passed; it fails if any did.  `make check CHECK_SUITES="unit
+# install"` runs only those; `make check-NAME` one, without deps or summary.
 
 CHECK_SUITES += unit
 
