@@ -144,7 +144,9 @@ $(LIBUFNRT_SO): $(LIBUFNRT_SOV)
 $(BUILD)/gen $(BUILD)/tools $(BUILD)/compiler $(BUILD)/runtime $(BUILD)/lib $(BUILD)/bin:
 	$(Q)mkdir -p $@
 
--include $(wildcard $(BUILD)/*/*.d)
+# Only this file's own objects: other directories of $(BUILD) hold the
+# dependency files of other builds (the demo's, a user-style project's).
+-include $(wildcard $(BUILD)/gen/*.d $(BUILD)/compiler/*.d $(BUILD)/runtime/*.d)
 
 # ---- tests, demo, benchmarks: see mk/ ----------------------------------------------------
 
