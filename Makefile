@@ -37,7 +37,11 @@ SOMAJOR     := $(firstword $(subst ., ,$(VERSION)))
 # The CUDA toolkit is optional: without nvcc everything builds for the host
 # and the tests that need nvcc say they were skipped.  Found as ufnc finds it:
 # $NVCC, $CUDA_HOME/bin, PATH, /usr/local/cuda/bin.
-NVCC        ?= $(or $(if $(CUDA_HOME),$(wildcard $(CUDA_HOME)/bin/nvcc)),$(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cuda/bin/nvcc))
+# Looked for once (:=): NVCC is exported, so a recursive variable would run
+# the shell again for every recipe.
+ifeq ($(origin NVCC),undefined)
+NVCC        := $(or $(if $(CUDA_HOME),$(wildcard $(CUDA_HOME)/bin/nvcc)),$(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cuda/bin/nvcc))
+endif
 export NVCC
 
 V ?= 0
