@@ -9,6 +9,8 @@
 #                     `make install PREFIX=<scratch>`, or the in-tree build
 #                     laid out as an install while the Makefile has no install
 #                     rule (tests/docs/prefix.sh)
+#   ufnmk_goal.sh     README's Makefile relies on it: including ufn.mk first
+#                     keeps the makefile's default goal
 
 CHECK_SUITES += man
 
@@ -18,5 +20,6 @@ DOC_FILES := $(wildcard README.md) $(MAN_PAGES)
 .PHONY: check-man
 check-man: $(UFNC) $(LIBUFNRT_A) $(LIBUFNRT_SO)
 	$(Q)tests/docs/lint-man.sh $(MAN_PAGES)
+	$(Q)tests/tools/ufnmk_goal.sh .
 	$(Q)BUILD=$(BUILD) tests/docs/selftest.sh
 	$(Q)BUILD=$(BUILD) tests/docs/run-examples.sh $(DOC_FILES)

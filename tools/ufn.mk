@@ -35,4 +35,8 @@ $(UFN_OUTDIR)/%.o $(UFN_OUTDIR)/%.h: %.ufn
 	$(UFNC) $(UFNFLAGS) -MD -MP -o $(UFN_OUTDIR)/$*.o -H $(UFN_OUTDIR)/$*.h $<
 endif
 
+# The dependency files' rules must not become the default goal of a makefile
+# that includes this one first: keep the goal as it was before them.
+ufn_default_goal := $(.DEFAULT_GOAL)
 -include $(wildcard $(if $(UFN_OUTDIR),$(UFN_OUTDIR)/,)*.d)
+.DEFAULT_GOAL := $(ufn_default_goal)
