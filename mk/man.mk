@@ -2,6 +2,8 @@
 #
 #   lint-man.sh       mandoc -Tlint and groff -ww find nothing to say about
 #                     man/*.[1-9] (what `man -l` renders)
+#   check-names.sh    ufn(7) lists exactly the functions, constants and type
+#                     names of stdlib/math.def and the compiler's tables
 #   selftest.sh       the checks below can fail
 #   run-examples.sh   every example of README.md and of the man pages runs as
 #                     the document shows it; the marker before each example
@@ -20,6 +22,7 @@ DOC_FILES := $(wildcard README.md) $(MAN_PAGES)
 .PHONY: check-man
 check-man: $(UFNC) $(LIBUFNRT_A) $(LIBUFNRT_SO)
 	$(Q)tests/docs/lint-man.sh $(MAN_PAGES)
+	$(Q)tests/docs/check-names.sh .
 	$(Q)tests/tools/ufnmk_goal.sh .
 	$(Q)BUILD=$(BUILD) tests/docs/selftest.sh
 	$(Q)BUILD=$(BUILD) tests/docs/run-examples.sh $(DOC_FILES)

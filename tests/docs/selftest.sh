@@ -18,4 +18,15 @@ for bad in bad-output.md bad-status.md bad-marker.md bad-escape.7; do
         echo "ok    selftest: $bad fails"
     fi
 done
+# check-names.sh must notice a function missing from ufn(7)'s lists.
+fake=${TMPDIR:-/tmp}/selftest-names.$$
+mkdir -p "$fake/man" && ln -s "$(pwd)/stdlib" "$(pwd)/compiler" "$fake/" &&
+    sed '/^\.BR asinh ,$/d' man/ufn.7 >"$fake/man/ufn.7"
+if "$here/check-names.sh" "$fake" >/dev/null 2>&1; then
+    echo "FAIL  selftest: check-names.sh misses a deleted name"
+    st=1
+else
+    echo "ok    selftest: check-names.sh notices a deleted name"
+fi
+rm -rf "$fake"
 exit $st
