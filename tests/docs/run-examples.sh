@@ -14,7 +14,9 @@
 # GPU generation is enough for an example and much faster than the default
 # list) or --target=host,sim (without nvcc, where the default would fail).
 # The rest of the environment is scrubbed of UFN_* variables and of make's
-# variables, so that the outputs are the ones the documents show.
+# variables, so that the outputs are the ones the documents show, which are
+# those of a machine without a GPU: UFN_CUDA_LIBRARY names a driver that does
+# not exist, so that UFN_BACKEND=auto picks host even where there is a GPU.
 #
 # One line per example (ok, skip with the reason, FAIL with the output),
 # then a summary; exits 1 if any example failed.  -n: stop after extracting
@@ -114,6 +116,7 @@ check() { # STATUS WANT LINE CMD-ID
         fail "\$3" "the output differs from the document" "\$4"
 }
 export HOME=$(q "$home") TMPDIR=$(q "$scratch/tmp") LC_ALL=C
+export UFN_CUDA_LIBRARY=$(q "$scratch/no-such-libcuda.so.1")
 EOF
     if [ "$man" -eq 1 ]; then
         cat <<EOF
