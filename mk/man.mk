@@ -2,6 +2,7 @@
 #
 #   lint-man.sh       mandoc -Tlint and groff -ww find nothing to say about
 #                     man/*.[1-9] (what `man -l` renders)
+#   check-options.sh  ufnc(1) describes exactly the options of ufnc --help
 #   check-names.sh    ufn(7) lists exactly the functions, constants and type
 #                     names of stdlib/math.def and the compiler's tables
 #   selftest.sh       the checks below can fail
@@ -22,6 +23,7 @@ DOC_FILES := $(wildcard README.md) $(MAN_PAGES)
 .PHONY: check-man
 check-man: $(UFNC) $(LIBUFNRT_A) $(LIBUFNRT_SO)
 	$(Q)tests/docs/lint-man.sh $(MAN_PAGES)
+	$(Q)tests/docs/check-options.sh $(UFNC) man/ufnc.1
 	$(Q)tests/docs/check-names.sh .
 	$(Q)tests/tools/ufnmk_goal.sh .
 	$(Q)BUILD=$(BUILD) tests/docs/selftest.sh

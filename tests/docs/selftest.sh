@@ -29,4 +29,15 @@ else
     echo "ok    selftest: check-names.sh notices a deleted name"
 fi
 rm -rf "$fake"
+
+# check-options.sh must notice an option missing from ufnc(1).
+page=${TMPDIR:-/tmp}/selftest-options.$$
+grep -v '^\.B \\-\\-keep$' man/ufnc.1 >"$page"
+if "$here/check-options.sh" "${BUILD:-build}/bin/ufnc" "$page" >/dev/null 2>&1; then
+    echo "FAIL  selftest: check-options.sh misses a deleted option"
+    st=1
+else
+    echo "ok    selftest: check-options.sh notices a deleted option"
+fi
+rm -f "$page"
 exit $st
