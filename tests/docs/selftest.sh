@@ -18,6 +18,14 @@ for bad in bad-output.md bad-status.md bad-marker.md bad-escape.7; do
         echo "ok    selftest: $bad fails"
     fi
 done
+# lint-man.sh must notice a page mandoc warns about (bad-escape.7 has no date).
+if "$here/lint-man.sh" "$here/selftest/bad-escape.7" >/dev/null 2>&1; then
+    echo "FAIL  selftest: lint-man.sh passes a page without a date"
+    st=1
+else
+    echo "ok    selftest: lint-man.sh notices a page without a date"
+fi
+
 # check-names.sh must notice a function missing from ufn(7)'s lists.
 fake=${TMPDIR:-/tmp}/selftest-names.$$
 mkdir -p "$fake/man" && ln -s "$(pwd)/stdlib" "$(pwd)/compiler" "$fake/" &&
