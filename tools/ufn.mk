@@ -15,13 +15,19 @@
 #   UFN_OUTDIR  where objects and headers go      (default: next to the .ufn)
 #   UFN_CFLAGS  compile flags for code that includes generated headers
 #   UFN_LIBS    link flags for libufnrt
+#
+# With UFN_OUTDIR set, $(UFN_OUTDIR)/polar.o is made from polar.ufn in the
+# current directory; for modules kept elsewhere say where:  vpath %.ufn src
 
 UFNC       ?= ufnc
 UFNFLAGS   ?=
 UFN_OUTDIR ?=
 PKG_CONFIG ?= pkg-config
-UFN_CFLAGS ?= $(shell $(PKG_CONFIG) --cflags ufn)
-UFN_LIBS   ?= $(shell $(PKG_CONFIG) --libs ufn)
+# Asked of pkg-config once, on first use: a plain ?= would run it again at
+# every expansion (every compile, since CPPFLAGS refers to it), and not at
+# all when the variables are set by the user.
+UFN_CFLAGS ?= $(eval UFN_CFLAGS := $$(shell $$(PKG_CONFIG) --cflags ufn))$(UFN_CFLAGS)
+UFN_LIBS   ?= $(eval UFN_LIBS := $$(shell $$(PKG_CONFIG) --libs ufn))$(UFN_LIBS)
 
 CPPFLAGS += $(UFN_CFLAGS) $(if $(UFN_OUTDIR),-I$(UFN_OUTDIR))
 
