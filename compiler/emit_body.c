@@ -142,11 +142,15 @@ void emit_body_types(Emitter *em)
     emit_line(em, "#define UFN_BODY static __host__ __device__ inline");
     emit_line(em, "/* not every helper below is used by every kernel */");
     emit_line(em, "#pragma nv_diag_suppress 177");
-    emit_line(em, "/* a modest unroll: ptxas spends minutes on long constant loops otherwise */");
+    emit_line(em, "/* a modest unroll of innermost loops: ptxas spends minutes on long constant");
+    emit_line(em, " * loops otherwise; loops around loops stay rolled, or a nest of three");
+    emit_line(em, " * (a matrix product) becomes 64 bodies and spills */");
     emit_line(em, "#define UFN_LOOP _Pragma(\"unroll 4\")");
+    emit_line(em, "#define UFN_LOOP_OUTER _Pragma(\"unroll 1\")");
     emit_line(em, "#else");
     emit_line(em, "#define UFN_BODY static inline");
     emit_line(em, "#define UFN_LOOP");
+    emit_line(em, "#define UFN_LOOP_OUTER");
     emit_line(em, "#endif");
     if (!ts.n)
         return;
@@ -826,6 +830,36 @@ static void emit_lvalue(Emitter *em, const Node *t)
     emit_expr(em, t);
 }
 
+static bool has_loop(const NodeList *b);
+
+/* Whether a statement is or holds a loop. */
+static bool stmt_has_loop(const Node *s)
+{
+    switch (s->kind) {
+    case N_FOR:
+    case N_WHILE:
+        return true;
+    case N_IF:
+        return has_loop(&s->ifstmt.then) || has_loop(&s->ifstmt.orelse);
+    default:
+        return false;
+    }
+}
+
+static bool has_loop(const NodeList *b)
+{
+    for (int i = 0; i < b->len; i++)
+        if (stmt_has_loop(b->items[i]))
+            return true;
+    return false;
+}
+
+/* The unroll pragma of a loop with this body (see UFN_LOOP above). */
+static const char *loop_pragma(const NodeList *body)
+{
+    return has_loop(body) ? "UFN_LOOP_OUTER" : "UFN_LOOP";
+}
+
 static void emit_for(Emitter *em, const Node *s)
 {
     const Node *target = s->forstmt.target, *iter = s->forstmt.iter;
@@ -846,7 +880,7 @@ static void emit_for(Emitter *em, const Node *s)
         if (st) emit_expr(em, st); else emit_text(em, "1");
         em->out = saved;
         int64_t k = 1;
-        emit_line(em, "UFN_LOOP");
+        emit_line(em, "%s", loop_pragma(&s->forstmt.body));
         bool const_step = !st || (st->kind == N_CONST && (k = st->konst.v.i) != 0);
         if (const_step && k > 0)
             emit_line(em, "for (%s ufn_i%d = %s, ufn_end%d = %s; ufn_i%d < ufn_end%d; ufn_i%d += %s) {", ct->cname, d,
@@ -871,7 +905,7 @@ static void emit_for(Emitter *em, const Node *s)
         em->out = &arr;
         operand(em, iter);
         em->out = saved;
-        emit_line(em, "UFN_LOOP");
+        emit_line(em, "%s", loop_pragma(&s->forstmt.body));
         emit_line(em, "for (int64_t ufn_i%d = 0; ufn_i%d < %s.shape[0]; ufn_i%d++) {", d, d, arr.data, d);
         em->indent++;
         if (target->type == iter->type->elt)
@@ -926,7 +960,7 @@ static void emit_stmt(Emitter *em, const Node *s)
         emit_line(em, "}");
         return;
     case N_WHILE:
-        emit_line(em, "UFN_LOOP");
+        emit_line(em, "%s", loop_pragma(&s->whilestmt.body));
         begin_line(em);
         emit_text(em, "while (");
         emit_expr(em, s->whilestmt.cond);
