@@ -140,8 +140,10 @@ void emit_body_types(Emitter *em)
     all_instances(em->mod, note_cb, &ts);
     emit_line(em, "#if defined(__CUDACC__)");
     emit_line(em, "#define UFN_BODY static __host__ __device__ inline");
-    emit_line(em, "/* not every helper below is used by every kernel */");
+    emit_line(em, "/* not every helper below is used by every kernel (177), and a value");
+    emit_line(em, " * unpacked from a tuple may go unused, as in Python (550) */");
     emit_line(em, "#pragma nv_diag_suppress 177");
+    emit_line(em, "#pragma nv_diag_suppress 550");
     emit_line(em, "/* a modest unroll of innermost loops: ptxas spends minutes on long constant");
     emit_line(em, " * loops otherwise; loops around loops stay rolled, or a nest of three");
     emit_line(em, " * (a matrix product) becomes 64 bodies and spills */");
