@@ -661,6 +661,11 @@ static Instance *new_instance(Func *f, Type **args, int nargs)
 
 enum { I_FRESH, I_INFERRING, I_INFERRED, I_FINALIZING, I_DONE };
 
+const CheckOptions *checker_options(const Checker *ck)
+{
+    return ck->opt;
+}
+
 Instance *instantiate(Checker *ck, Func *f, Type **args, int nargs, bool final, Loc call)
 {
     switch (f->kind) {

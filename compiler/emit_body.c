@@ -139,18 +139,21 @@ void emit_body_types(Emitter *em)
     TypeSet ts = {0};
     all_instances(em->mod, note_cb, &ts);
     emit_line(em, "#if defined(__CUDACC__)");
-    emit_line(em, "#define UFN_BODY static __host__ __device__ inline");
+    emit_line(em, "/* bodies are inlined into the kernels: a call would pass array views");
+    emit_line(em, " * through local memory (ptxas counts that as spills) */");
+    emit_line(em, "#define UFN_BODY static __host__ __device__ __forceinline__");
+    emit_line(em, "#define UFN_RECURSIVE static __host__ __device__");
     emit_line(em, "/* not every helper below is used by every kernel (177), and a value");
     emit_line(em, " * unpacked from a tuple may go unused, as in Python (550) */");
     emit_line(em, "#pragma nv_diag_suppress 177");
     emit_line(em, "#pragma nv_diag_suppress 550");
-    emit_line(em, "/* a modest unroll of innermost loops: ptxas spends minutes on long constant");
-    emit_line(em, " * loops otherwise; loops around loops stay rolled, or a nest of three");
-    emit_line(em, " * (a matrix product) becomes 64 bodies and spills */");
+    emit_line(em, "/* innermost loops unroll a little, outer ones not at all: without a limit");
+    emit_line(em, " * ptxas spends minutes on long constant loops, and unrolled nests spill */");
     emit_line(em, "#define UFN_LOOP _Pragma(\"unroll 4\")");
     emit_line(em, "#define UFN_LOOP_OUTER _Pragma(\"unroll 1\")");
     emit_line(em, "#else");
     emit_line(em, "#define UFN_BODY static inline");
+    emit_line(em, "#define UFN_RECURSIVE static");
     emit_line(em, "#define UFN_LOOP");
     emit_line(em, "#define UFN_LOOP_OUTER");
     emit_line(em, "#endif");
@@ -832,31 +835,19 @@ static void emit_lvalue(Emitter *em, const Node *t)
     emit_expr(em, t);
 }
 
-static bool has_loop(const NodeList *b);
-
-/* Whether a statement is or holds a loop. */
-static bool stmt_has_loop(const Node *s)
-{
-    switch (s->kind) {
-    case N_FOR:
-    case N_WHILE:
-        return true;
-    case N_IF:
-        return has_loop(&s->ifstmt.then) || has_loop(&s->ifstmt.orelse);
-    default:
-        return false;
-    }
-}
-
+/* Does a loop body hold another loop?  (Picks the unroll pragma.) */
 static bool has_loop(const NodeList *b)
 {
-    for (int i = 0; i < b->len; i++)
-        if (stmt_has_loop(b->items[i]))
+    for (int i = 0; i < b->len; i++) {
+        const Node *s = b->items[i];
+        if (s->kind == N_FOR || s->kind == N_WHILE)
             return true;
+        if (s->kind == N_IF && (has_loop(&s->ifstmt.then) || has_loop(&s->ifstmt.orelse)))
+            return true;
+    }
     return false;
 }
 
-/* The unroll pragma of a loop with this body (see UFN_LOOP above). */
 static const char *loop_pragma(const NodeList *body)
 {
     return has_loop(body) ? "UFN_LOOP_OUTER" : "UFN_LOOP";
@@ -1011,7 +1002,8 @@ static void prototype(Emitter *em, const Instance *inst, bool decl)
         bool rebound = v->type != inst->args[i];
         buf_printf(&params, "%s%s %s%s", i ? ", " : "", inst->args[i]->cname, v->cname, rebound ? "_arg" : "");
     }
-    emit_line(em, "UFN_BODY %s %s(%s)%s", inst->ret ? inst->ret->cname : "void", inst->cname,
+    emit_line(em, "%s %s %s(%s)%s", inst->recursive ? "UFN_RECURSIVE" : "UFN_BODY",
+              inst->ret ? inst->ret->cname : "void", inst->cname,
               params.data ? params.data : "void", decl ? ";" : "");
     buf_free(&params);
 }

@@ -151,6 +151,10 @@ static void gufunc_loop(Emitter *em, const Instance *inst)
         }
         buf_printf(&call, "%s%s", k ? ", " : "", gufunc_view(inst, k, ptr, dims, strides));
     }
+    /* Instances are independent (the runtime never lets outputs overlap
+     * each other or an input), so the compiler may run them in SIMD lanes:
+     * gpu_polar's sqrt and atan2 then come from the vector math library. */
+    emit_line(em, "#pragma omp simd");
     emit_line(em, "for (ufn_index t = 0; t < dims[0]; t++)");
     emit_line(em, "    %s(%s);", inst->cname, call.data);
     buf_free(&call);

@@ -9,10 +9,10 @@
 #include <math.h>
 #include <string.h>
 
-static Value mkint(int64_t i) { Value v = {.type = ty_scalar(TY_INT64)}; v.i = i; return v; }
-static Value mkuint(uint64_t u) { Value v = {.type = ty_scalar(TY_UINT64)}; v.u = u; return v; }
-static Value mkfloat(double f) { Value v = {.type = ty_scalar(TY_FLOAT64)}; v.f = f; return v; }
-static Value mkbool(bool b) { Value v = {.type = ty_scalar(TY_BOOL)}; v.i = b; return v; }
+static Value mkint(int64_t i) { Value v = {.type = ty_scalar(TY_INT64), .weak = true}; v.i = i; return v; }
+static Value mkuint(uint64_t u) { Value v = {.type = ty_scalar(TY_UINT64), .weak = true}; v.u = u; return v; }
+static Value mkfloat(double f) { Value v = {.type = ty_scalar(TY_FLOAT64), .weak = true}; v.f = f; return v; }
+static Value mkbool(bool b) { Value v = {.type = ty_scalar(TY_BOOL), .weak = true}; v.i = b; return v; }
 
 static double as_double(Value v)
 {
@@ -112,11 +112,20 @@ static bool not_const(Folder *f, const Node *e, const char *why)
     return false;
 }
 
+static bool fold_unary_value(Folder *f, const Node *e, Value a, Value *out);
+
 static bool fold_unary(Folder *f, const Node *e, Value *out)
 {
     Value a;
     if (!fold(f, e->unary.operand, &a))
         return false;
+    bool ok = fold_unary_value(f, e, a, out);
+    out->weak = a.weak;
+    return ok;
+}
+
+static bool fold_unary_value(Folder *f, const Node *e, Value a, Value *out)
+{
     switch (e->unary.op) {
     case OP_NOT:
         *out = mkbool(!value_cast(a, ty_scalar(TY_BOOL)).i);
@@ -168,11 +177,21 @@ static double py_fmod(double a, double b)
     return m;
 }
 
+static bool fold_binary_values(Folder *f, const Node *e, Value a, Value b, Value *out);
+
 static bool fold_binary(Folder *f, const Node *e, Value *out)
 {
     Value a, b;
     if (!fold(f, e->binary.lhs, &a) || !fold(f, e->binary.rhs, &b))
         return false;
+    bool weak = a.weak && b.weak;
+    bool ok = fold_binary_values(f, e, a, b, out);
+    out->weak = weak;
+    return ok;
+}
+
+static bool fold_binary_values(Folder *f, const Node *e, Value a, Value b, Value *out)
+{
     if (ty_is_complex(a.type) || ty_is_complex(b.type))
         return not_const(f, e, "complex arithmetic in a module constant");
     Type *t = ty_arith(a.type, b.type);
@@ -297,7 +316,9 @@ static bool fold_call(Folder *f, const Node *e, Value *out)
             for (int k = 0; k < n; k++)
                 f32 = f32 && a[k].type->kind == TY_FLOAT32;
             double r = n == 1 ? libm[i].fn1(as_double(a[0])) : libm[i].fn2(as_double(a[0]), as_double(a[1]));
-            Value v = {.type = ty_scalar(f32 ? TY_FLOAT32 : TY_FLOAT64)};
+            Value v = {.type = ty_scalar(f32 ? TY_FLOAT32 : TY_FLOAT64), .weak = !f32};
+            for (int k = 0; k < n; k++)
+                v.weak = v.weak && a[k].weak;
             v.f = f32 ? (float)r : r;
             *out = v;
             return true;
@@ -318,7 +339,7 @@ static bool fold(Folder *f, const Node *e, Value *out)
         *out = mkfloat(e->floatlit.value);
         return true;
     case N_IMAG: {
-        Value v = {.type = ty_scalar(TY_COMPLEX128)};
+        Value v = {.type = ty_scalar(TY_COMPLEX128), .weak = true};
         v.c[1] = e->floatlit.value;
         *out = v;
         return true;
@@ -345,6 +366,7 @@ static bool fold(Folder *f, const Node *e, Value *out)
         return fold_call(f, e, out);
     case N_CONST:
         out->type = e->type;
+        out->weak = e->konst.weak;
         memcpy(&out->i, &e->konst.v, sizeof e->konst.v);
         return true;
     default:

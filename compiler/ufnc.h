@@ -331,6 +331,7 @@ struct Node {
         struct { Node *operand; } cast;
         struct {                                              /* N_CONST */
             union { int64_t i; uint64_t u; double f; double c[2]; } v;
+            bool weak;              /* a Python number (literal or module constant) */
         } konst;
     };
 };
@@ -573,6 +574,7 @@ const char *module_name(ModuleId mod);
 /* A compile-time value: module constants and folded literals. */
 typedef struct Value {
     Type *type;            /* a scalar type */
+    bool weak;             /* from Python numbers only, not from a cast (NEP 50) */
     union {
         int64_t i;         /* signed ints and bool */
         uint64_t u;        /* unsigned ints */
@@ -690,6 +692,8 @@ typedef struct CheckOptions {
     const char *prefix;        /* prepended to public names ("" if none) */
     const char **include_dirs; /* for import of other .ufn modules */
     int ninclude_dirs;
+    bool numpy_literals;       /* --literals=numpy: a Python number meeting a float32
+                                  takes float32 (NEP 50) instead of promoting (Numba) */
 } CheckOptions;
 
 /* check.c internals shared with infer.c */
@@ -700,6 +704,7 @@ Sym *scope_lookup(Scope *s, const char *name);
  * NULL if `f` cannot be called from a kernel (an error was reported when
  * `final`). */
 Instance *instantiate(Checker *ck, Func *f, Type **args, int nargs, bool final, Loc call);
+const CheckOptions *checker_options(const Checker *ck);
 /* infer.c: type one instance's body.  `final` reports errors and builds the
  * typed body; otherwise only variable types and the return type widen. */
 void infer_instance(Checker *ck, Instance *inst, bool final);
@@ -828,6 +833,7 @@ typedef struct Options {
     ColorMode color;
     bool werror, no_warnings;
     bool line_directives;
+    bool numpy_literals;           /* --literals=numpy */
     DriverOptions drv;
 } Options;
 

@@ -287,6 +287,19 @@ UFN_FN uint64_t ufn_pow_u64(uint64_t b, uint64_t e)
  * negative exponent.  |e| > 65536 falls back to pow in double, as Numba does. */
 UFN_FN double ufn_powi_f64(double x, int64_t e)
 {
+    /* The common small exponents first, multiplied in the order the loop
+     * below would use: with a constant e (x**2 in a kernel) the compiler
+     * keeps only the product, and the host loops stay vectorisable. */
+    switch (e) {
+    case 0: return 1.0;
+    case 1: return x;
+    case 2: return x * x;
+    case 3: return x * (x * x);
+    case 4: { double s = x * x; return s * s; }
+    case -1: return 1.0 / x;
+    case -2: return 1.0 / (x * x);
+    default: break;
+    }
     uint64_t n = e < 0 ? 0u - (uint64_t)e : (uint64_t)e;
     double r = 1.0;
     if (n > 0x10000u)
@@ -302,6 +315,19 @@ UFN_FN double ufn_powi_f64(double x, int64_t e)
 
 UFN_FN float ufn_powi_f32(float x, int64_t e)
 {
+    /* The common small exponents first, multiplied in the order the loop
+     * below would use: with a constant e (x**2 in a kernel) the compiler
+     * keeps only the product, and the host loops stay vectorisable. */
+    switch (e) {
+    case 0: return 1.0f;
+    case 1: return x;
+    case 2: return x * x;
+    case 3: return x * (x * x);
+    case 4: { float s = x * x; return s * s; }
+    case -1: return 1.0f / x;
+    case -2: return 1.0f / (x * x);
+    default: break;
+    }
     uint64_t n = e < 0 ? 0u - (uint64_t)e : (uint64_t)e;
     float r = 1.0f;
     if (n > 0x10000u)
