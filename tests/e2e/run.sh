@@ -57,7 +57,7 @@ for prog in "$@"; do
     else
         fail=$((fail + 1)); failed="$failed $name"
         printf 'FAIL  %s (log: %s)\n' "$name" "$log"
-        grep -E 'MISMATCH|FAIL|failed|exit status|did not say|error|not found' "$log" | head -20 | sed 's/^/      /'
+        grep -E '^    [^ (]|MISMATCH|FAIL|failed|exit status|did not say|error|not found' "$log" | head -24 | sed 's/^/      /'
     fi
 done
 echo "$label: $pass passed, $fail failed${failed:+ ($failed )}"
