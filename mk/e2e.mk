@@ -30,6 +30,7 @@ E2E_SQRT     := $(BUILD)/samples/sqrt
 E2E_NODRIVER := $(E2E_DIR)/nodriver
 # Host and sim code is what these programs run; with nvcc, one GPU
 # generation as well, so that ptxas sees every feature's device code.
+comma        := ,
 E2E_UFNFLAGS := $(if $(NVCC),--arch=sm_80,--target=host$(comma)sim)
 E2E_CFLAGS   := $(CFLAGS) $(WARNFLAGS) -Werror -Wno-missing-prototypes
 E2E_INC      := -Iruntime -Isamples -Itests/e2e -I$(E2E_DIR)
@@ -77,7 +78,7 @@ check-e2e-nodriver: $(E2E_NODRIVER) $(E2E_SQRT)
 	$(Q)tests/e2e/nodriver.sh $^
 
 check-e2e-nvcc: $(UFNC)
-	$(Q)tests/e2e/nvcc-samples.sh $(UFNC) $(E2E_DIR)/nvcc $(sort $(wildcard samples/*.ufn))
+	$(Q)tests/e2e/nvcc-samples.sh $(UFNC) $(E2E_DIR)/nvcc "$(NVCC)" $(sort $(wildcard samples/*.ufn))
 
 # Every part runs even when an earlier one failed.
 check-e2e: $(E2E_SAMPLES) $(E2E_BIN) $(E2E_CMPDUMP) $(E2E_NODRIVER) $(UFNC)

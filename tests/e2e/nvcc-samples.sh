@@ -4,16 +4,17 @@
 # resource usage recorded.  (--target=cuda: make samples builds the host and
 # sim code already.)
 #
-#   nvcc-samples.sh UFNC OUTDIR SAMPLE.ufn...
+#   nvcc-samples.sh UFNC OUTDIR NVCC SAMPLE.ufn...
 #
+# NVCC is the one the build found (empty: none, and the test is skipped).
 # ufnc itself makes ptxas spills errors (except in modules with recursive
 # helpers, whose stack is unbounded: lucas), so the test is that every
 # sample compiles; OUTDIR/registers.log gets one line per kernel and
 # architecture ("registers", "spill stores", "stack") for whoever looks
 # at register pressure.  Two compilations run at a time.
-ufnc=$1 out=$2
-shift 2
-if [ -z "$NVCC" ] && ! command -v nvcc >/dev/null 2>&1; then
+ufnc=$1 out=$2 nvcc=$3
+shift 3
+if [ -z "$nvcc" ]; then
     echo "e2e nvcc: skipped: no nvcc"
     exit 0
 fi
@@ -23,7 +24,7 @@ mkdir -p "$out"
 compile_one() {
     ufn=$1
     name=$(basename "$ufn" .ufn)
-    if "$ufnc" --target=cuda -Xnvcc --resource-usage -o "$out/$name.o" -H "$out/$name.h" "$ufn" \
+    if "$ufnc" --target=cuda --nvcc="$nvcc" -Xnvcc --resource-usage -o "$out/$name.o" -H "$out/$name.h" "$ufn" \
         > "$out/$name.ptxas" 2>&1; then
         awk -v name="$name" '
             # ptxas -v: "Compiling entry function 'F' for 'sm_80'", then
