@@ -17,7 +17,9 @@ for prog in "$@"; do
     name=${prog##*/}
     expected=$here/trace/$name.expected
     got=$out/$name.trace
-    UFN_BACKEND=sim UFN_TRACE=1 "$prog" > "$out/$name.trace.stdout" 2> "$out/$name.trace.stderr"
+    # device 0 of the default simulator, whatever the caller's environment
+    env -u UFN_DEVICE -u UFN_SIM_DEVICES -u UFN_SIM_MEMORY UFN_BACKEND=sim UFN_TRACE=1 \
+        "$prog" > "$out/$name.trace.stdout" 2> "$out/$name.trace.stderr"
     rc=$?
     grep '^ufn: sim ' "$out/$name.trace.stderr" | grep -v ' pinned ' | tr -s ' ' > "$got"
     grep -v '^#' "$expected" | tr -s ' ' > "$got.expected"
