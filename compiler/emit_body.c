@@ -143,8 +143,10 @@ void emit_body_types(Emitter *em)
     emit_line(em, " * through local memory (ptxas counts that as spills) */");
     emit_line(em, "#define UFN_BODY static __host__ __device__ __forceinline__");
     emit_line(em, "#define UFN_RECURSIVE static __host__ __device__");
-    emit_line(em, "/* not every helper below is used by every kernel */");
+    emit_line(em, "/* not every helper below is used by every kernel (177), and a value");
+    emit_line(em, " * unpacked from a tuple may go unused, as in Python (550) */");
     emit_line(em, "#pragma nv_diag_suppress 177");
+    emit_line(em, "#pragma nv_diag_suppress 550");
     emit_line(em, "/* innermost loops unroll a little, outer ones not at all: without a limit");
     emit_line(em, " * ptxas spends minutes on long constant loops, and unrolled nests spill */");
     emit_line(em, "#define UFN_LOOP _Pragma(\"unroll 4\")");

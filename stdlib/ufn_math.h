@@ -284,18 +284,18 @@ UFN_FN uint64_t ufn_pow_u64(uint64_t b, uint64_t e)
 
 /* float ** int: repeated squaring in the float type, the same multiplications
  * in the same order as Numba (so x ** 2 is exactly x * x), then 1 / r for a
- * negative exponent.  |e| > 65536 falls back to pow in double, as Numba does. */
+ * negative exponent.  |e| > 65536 falls back to pow in double, as Numba does.
+ * The small exponents come first, written out as the loop would compute them:
+ * with a constant exponent (x ** 2 in a kernel) the branch folds away and no
+ * loop is left, which is what lets gcc vectorise the host loops. */
 UFN_FN double ufn_powi_f64(double x, int64_t e)
 {
-    /* The common small exponents first, multiplied in the order the loop
-     * below would use: with a constant e (x**2 in a kernel) the compiler
-     * keeps only the product, and the host loops stay vectorisable. */
     switch (e) {
     case 0: return 1.0;
     case 1: return x;
     case 2: return x * x;
     case 3: return x * (x * x);
-    case 4: { double s = x * x; return s * s; }
+    case 4: { double x2 = x * x; return x2 * x2; }
     case -1: return 1.0 / x;
     case -2: return 1.0 / (x * x);
     default: break;
@@ -315,15 +315,12 @@ UFN_FN double ufn_powi_f64(double x, int64_t e)
 
 UFN_FN float ufn_powi_f32(float x, int64_t e)
 {
-    /* The common small exponents first, multiplied in the order the loop
-     * below would use: with a constant e (x**2 in a kernel) the compiler
-     * keeps only the product, and the host loops stay vectorisable. */
     switch (e) {
     case 0: return 1.0f;
     case 1: return x;
     case 2: return x * x;
     case 3: return x * (x * x);
-    case 4: { float s = x * x; return s * s; }
+    case 4: { float x2 = x * x; return x2 * x2; }
     case -1: return 1.0f / x;
     case -2: return 1.0f / (x * x);
     default: break;
