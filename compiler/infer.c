@@ -466,6 +466,24 @@ static bool is_simple(const Node *e)
     return e->kind == N_NAME || is_literal(e);
 }
 
+/* The type a comparison link converts both operands to: Numba's overload
+ * resolution picks the signature both convert to safely, which for uint64
+ * and a signed integer is float64 (in int64, 2**63 would be negative, and
+ * (2**64 - 1) == -1). */
+static Type *compare_type(Type *a, Type *b)
+{
+    if (ty_is_bool(a) && ty_is_bool(b))
+        return a;
+    if (a->kind == TY_UINT64 || b->kind == TY_UINT64) {
+        Type *o = a->kind == TY_UINT64 ? b : a;
+        if (ty_is_signed(o))
+            return ty_scalar(TY_FLOAT64);
+        if (ty_is_bool(o) || ty_is_unsigned(o))
+            return ty_scalar(TY_UINT64);
+    }
+    return ty_arith(a, b);
+}
+
 static Node *compare(Ctx *cx, Node *e)
 {
     int n = e->compare.n;
@@ -490,7 +508,7 @@ static Node *compare(Ctx *cx, Node *e)
         if ((ty_is_complex(a) || ty_is_complex(b)) && op != OP_EQ && op != OP_NE)
             return fail_at(cx, e->loc, "in %s: complex numbers are not ordered ('%s')", fname(cx), opname(op)),
                    unknown(e);
-        links[i] = ty_is_bool(a) && ty_is_bool(b) ? a : ty_arith(a, b);
+        links[i] = compare_type(a, b);
     }
     out->compare.n = n;
     out->compare.ops = e->compare.ops;
