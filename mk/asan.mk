@@ -53,7 +53,8 @@ check-valgrind:
 	for t in $(VG_UNIT); do run $${t##*/} $$t; done; \
 	for be in host sim; do \
 	  run hostile-$$be env UFN_BACKEND=$$be $(ROBUST_DIR)/plain/hostile calls; \
-	  run rules-$$be env UFN_BACKEND=$$be $(ROBUST_DIR)/plain/rules; done; \
+	  run rules-$$be env UFN_BACKEND=$$be $(ROBUST_DIR)/plain/rules; \
+	  run agree-$$be env UFN_BACKEND=$$be $(ROBUST_DIR)/plain/agree; done; \
 	for s in samples/*.ufn; do n=$${s##*/}; \
 	  run ufnc-$${n%.ufn} $(UFNC) $$s --target=host -o $(VG_DIR)/$${n%.ufn}.c; done; \
 	echo "valgrind: $$pass passed, $$fail failed"; [ $$fail -eq 0 ]

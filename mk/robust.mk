@@ -5,7 +5,8 @@
 #                       (compiler.sh); a compiled module called with every
 #                       misuse on host and sim, out of device memory, without
 #                       a driver (hostile.c); the numeric rules on host and sim
-#                       (rules.c) and in the CUDA code (rules-cuda.sh)
+#                       (rules.c) and in the CUDA code (rules-cuda.sh); where
+#                       ufnc once disagreed with Numba (agree.c)
 #
 # hostile and rules link a libufnrt built again with ASan and UBSan, so that
 # the misuse they try is checked for memory errors and undefined behaviour
@@ -15,8 +16,8 @@ CHECK_SUITES += robust
 
 ROBUST_DIR   := $(BUILD)/robust
 ROBUST_SAN   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-ROBUST_BINS  := $(ROBUST_DIR)/hostile $(ROBUST_DIR)/rules
-ROBUST_PLAIN := $(ROBUST_DIR)/plain/hostile $(ROBUST_DIR)/plain/rules
+ROBUST_BINS  := $(ROBUST_DIR)/hostile $(ROBUST_DIR)/rules $(ROBUST_DIR)/agree
+ROBUST_PLAIN := $(ROBUST_DIR)/plain/hostile $(ROBUST_DIR)/plain/rules $(ROBUST_DIR)/plain/agree
 ROBUST_RT    := $(ROBUST_DIR)/libufnrt-san.a
 ROBUST_RT_OBJ := $(RUNTIME_SRC:runtime/%.c=$(ROBUST_DIR)/rt/%.o)
 # A libcuda.so that loads but has no GPU: the toolkit's stub, when installed.

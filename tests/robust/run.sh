@@ -39,6 +39,8 @@ part hostile-auto-no-driver env UFN_BACKEND=auto UFN_CUDA_LIBRARY=/nonexistent/l
 part hostile-bad-backend env UFN_BACKEND=bogus "$dir/hostile" bad-backend
 part rules-host env UFN_BACKEND=host "$dir/rules"
 part rules-sim env UFN_BACKEND=sim "$dir/rules"
+part agree-host env UFN_BACKEND=host "$dir/agree"
+part agree-sim env UFN_BACKEND=sim "$dir/agree"
 part rules-cuda "$here/rules-cuda.sh" "$ufnc" "$here/rules.ufn" "$dir/rules-cuda"
 
 echo "robust: $pass passed, $fail failed${failed:+ (${failed# })}"

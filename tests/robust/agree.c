@@ -1,0 +1,89 @@
+/* agree.c - ufnc agrees with Numba's CPU target where it once did not.
+ * Each table holds inputs and what Numba 0.56 answers for them (run on the
+ * CPU: njit(lambda a, b: a < b)(np.uint64(2**63), np.int64(1)) and so on);
+ * agree.ufn says what each kernel checks.  Run on host and on sim. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "agree.h"
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+typedef struct { uint64_t a; int64_t b; bool lt, eq; } u64_i64_case;
+
+static void test_uint64_against_int64(void **state)
+{
+    (void)state;
+    static const u64_i64_case c[] = {
+        {1ull << 63, 1, false, false},                  /* 2**63 is not negative */
+        {UINT64_MAX, -1, false, false},                 /* nor is 2**64 - 1 minus one */
+        {0, -1, false, false},
+        {5, 7, true, false},
+        {7, 7, false, true},
+        {(1ull << 53) + 1, 1ll << 53, false, true},     /* in float64, as Numba */
+        {1ull << 63, INT64_MIN, false, false},
+    };
+    enum { N = COUNT(c) };
+    uint64_t a[N];
+    int64_t b[N];
+    bool lt[N], eq[N];
+    for (size_t i = 0; i < N; i++) {
+        a[i] = c[i].a;
+        b[i] = c[i].b;
+    }
+    assert_int_equal(lt_u64_i64_uint64_int64(N, a, b, lt), 0);
+    assert_int_equal(eq_u64_i64_uint64_int64(N, a, b, eq), 0);
+    for (size_t i = 0; i < N; i++) {
+        if (lt[i] != c[i].lt || eq[i] != c[i].eq)
+            fail_msg("case %zu: %llu < %lld is %d, == is %d; Numba says %d, %d", i,
+                     (unsigned long long)a[i], (long long)b[i], lt[i], eq[i], c[i].lt, c[i].eq);
+    }
+}
+
+static void test_int8_against_uint64(void **state)
+{
+    (void)state;
+    int8_t a[] = {-1, 5, -128};
+    uint64_t b[] = {1ull << 63, 4, UINT64_MAX};
+    bool want[] = {false, true, false}, gt[3];
+    assert_int_equal(gt_i8_u64_int8_uint64(3, a, b, gt), 0);
+    for (int i = 0; i < 3; i++)
+        if (gt[i] != want[i])
+            fail_msg("case %d: %d > %llu is %d, Numba says %d", i, a[i], (unsigned long long)b[i], gt[i], want[i]);
+}
+
+static void test_uint64_chain(void **state)
+{
+    (void)state;
+    uint64_t a[] = {1, 1ull << 63, 3};
+    uint64_t b[] = {2, 1ull << 63, 3};
+    int64_t c[] = {3, -1, 4};
+    bool want[] = {true, false, true}, got[3];
+    ufn_array A = ufn_host(a, UFN_UINT64, 1, (int64_t[]){3});
+    ufn_array B = ufn_host(b, UFN_UINT64, 1, (int64_t[]){3});
+    ufn_array C = ufn_host(c, UFN_INT64, 1, (int64_t[]){3});
+    ufn_array O = ufn_host(got, UFN_BOOL, 1, (int64_t[]){3});
+    assert_int_equal(chain_u64(&A, &B, &C, &O), 0);
+    for (int i = 0; i < 3; i++)
+        if (got[i] != want[i])
+            fail_msg("case %d: %d, Numba says %d", i, got[i], want[i]);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_uint64_against_int64),
+        cmocka_unit_test(test_int8_against_uint64),
+        cmocka_unit_test(test_uint64_chain),
+    };
+    const char *be = getenv("UFN_BACKEND");
+    return cmocka_run_group_tests_name(be ? be : "agree", tests, NULL, NULL);
+}
