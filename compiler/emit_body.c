@@ -415,6 +415,17 @@ static const char *c_compare_op(Op op)
 /* One link of a comparison chain, with both sides converted to `t`. */
 static void emit_cast_to(Emitter *em, const Node *e, Type *t);
 
+/* One side of a comparison, converted to the link's type.  C's == and <
+ * bind tighter than &&, ||, &, | and ^, so a side that is not atomic goes in
+ * parentheses: Python's (a & b) == 0 is not C's a & b == 0. */
+static void link_side(Emitter *em, const Node *x, Type *t)
+{
+    if (x->type == t)
+        operand(em, x);
+    else
+        emit_cast_to(em, x, t);
+}
+
 static void emit_link(Emitter *em, Op op, const Node *a, const char *a_tmp, const Node *b, const char *b_tmp, Type *t)
 {
     Node ta = {.kind = N_NAME, .type = a->type}, tb = {.kind = N_NAME, .type = b->type};
@@ -430,9 +441,9 @@ static void emit_link(Emitter *em, Op op, const Node *a, const char *a_tmp, cons
         return;
     }
     emit_text(em, "(");
-    emit_cast_to(em, x, t);
+    link_side(em, x, t);
     emit_text(em, " %s ", c_compare_op(op));
-    emit_cast_to(em, y, t);
+    link_side(em, y, t);
     emit_text(em, ")");
 }
 
