@@ -77,12 +77,34 @@ static void test_uint64_chain(void **state)
             fail_msg("case %d: %d, Numba says %d", i, got[i], want[i]);
 }
 
+static void test_comparison_sides(void **state)
+{
+    (void)state;
+    double x[] = {1, -1, 1, 0}, y[] = {-1, 1, 1, 0};
+    bool want_and[] = {true, true, false, true}, got[4];
+    assert_int_equal(and_eq_and_float64(4, x, y, got), 0);
+    for (int i = 0; i < 4; i++)
+        if (got[i] != want_and[i])
+            fail_msg("(%g > 0 and %g > 0) == (... < 0 and ... < 0) is %d, Numba says %d", x[i], y[i], got[i],
+                     want_and[i]);
+    int64_t a[] = {1, 3, 6, -1}, b[] = {2, 1, 3, 0};
+    bool want_eq[] = {true, false, false, true}, want_lt[] = {true, false, false, true};
+    bool eq[4], lt[4];
+    assert_int_equal(bits_eq_int64(4, a, b, eq), 0);
+    assert_int_equal(bits_lt_int64(4, a, b, lt), 0);
+    for (int i = 0; i < 4; i++)
+        if (eq[i] != want_eq[i] || lt[i] != want_lt[i])
+            fail_msg("a = %lld, b = %lld: (a & b) == 0 is %d, (a | b) < (a ^ b) + 1 is %d; Numba says %d, %d",
+                     (long long)a[i], (long long)b[i], eq[i], lt[i], want_eq[i], want_lt[i]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_uint64_against_int64),
         cmocka_unit_test(test_int8_against_uint64),
         cmocka_unit_test(test_uint64_chain),
+        cmocka_unit_test(test_comparison_sides),
     };
     const char *be = getenv("UFN_BACKEND");
     return cmocka_run_group_tests_name(be ? be : "agree", tests, NULL, NULL);
