@@ -553,7 +553,7 @@ static void emit_call(Emitter *em, const Node *e)
             emit_expr(em, a0);
             emit_text(em, ")");
         } else
-            emit_expr(em, a0);
+            operand(em, a0);
         return;
     case B_ABS: {
         Type *at = a0->type;
@@ -566,7 +566,8 @@ static void emit_call(Emitter *em, const Node *e)
             emit_expr(em, a0);
             emit_text(em, ")");
         } else if (ty_is_unsigned(at)) {
-            emit_expr(em, a0);
+            /* no call left, but a call is atomic to whoever emits around it */
+            operand(em, a0);
         } else {
             if (at->kind != TY_INT64)
                 emit_text(em, "(%s)", at->cname);
