@@ -98,6 +98,23 @@ static void test_comparison_sides(void **state)
                      (long long)a[i], (long long)b[i], eq[i], lt[i], want_eq[i], want_lt[i]);
 }
 
+static void test_calls_that_vanish(void **state)
+{
+    (void)state;
+    uint64_t a[] = {2, 0, UINT64_MAX}, b[] = {5, 0, 1}, r[3];
+    uint64_t want[] = {49, 0, 7 * (UINT64_MAX ^ 1)};
+    assert_int_equal(mul_abs_xor_uint64(3, a, b, r), 0);
+    for (int i = 0; i < 3; i++)
+        if (r[i] != want[i])
+            fail_msg("7 * abs(%llu ^ %llu) is %llu, Numba says %llu", (unsigned long long)a[i],
+                     (unsigned long long)b[i], (unsigned long long)r[i], (unsigned long long)want[i]);
+    double x[] = {1, 0.5}, y[] = {4, 0.25}, c[2], cwant[] = {-9, 0.75};
+    assert_int_equal(mul_conj_float64(2, x, y, c), 0);
+    for (int i = 0; i < 2; i++)
+        if (c[i] != cwant[i])
+            fail_msg("3.0 * (%g - %g).conjugate() is %g, Numba says %g", x[i], y[i], c[i], cwant[i]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -105,6 +122,7 @@ int main(void)
         cmocka_unit_test(test_int8_against_uint64),
         cmocka_unit_test(test_uint64_chain),
         cmocka_unit_test(test_comparison_sides),
+        cmocka_unit_test(test_calls_that_vanish),
     };
     const char *be = getenv("UFN_BACKEND");
     return cmocka_run_group_tests_name(be ? be : "agree", tests, NULL, NULL);
