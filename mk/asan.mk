@@ -1,11 +1,13 @@
 # mk/asan.mk - the whole test suite under sanitizers, and some of it under valgrind.
 #
 #   make check-asan       every suite of make check (but fuzz, which always
-#                         runs sanitized) with everything rebuilt into
+#                         runs sanitized, and install) with everything rebuilt into
 #                         $(BUILD)/asan by a C compiler with ASan and UBSan:
 #                         ufnc, libufnrt, the tests, and the code ufnc itself
-#                         compiles during the tests (CC is a wrapper script,
-#                         which ufnc uses too).  LeakSanitizer is on.  CI runs it.
+#                         compiles during the tests (cc and gcc are wrapper
+#                         scripts first in PATH, so ufnc and every test that
+#                         spells out cc use them too).  LeakSanitizer is on.
+#                         CI runs it.
 #   make check-valgrind   the runtime's unit tests, the robustness programs on
 #                         host and sim, and ufnc on every sample, under
 #                         valgrind's memcheck, with UFN_HOST_ISA=baseline
@@ -14,20 +16,30 @@
 
 ASAN_DIR  := $(BUILD)/asan
 ASAN_SAN  := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-ASAN_CC   := $(abspath $(BUILD))/asan-cc
-ASAN_SKIP := fuzz
+# cc and gcc first in PATH: the tests that spell the compiler out (the
+# manual's examples, the install test) build sanitized programs too
+ASAN_BIN  := $(abspath $(BUILD))/asan-bin
+ASAN_CC   := $(ASAN_BIN)/cc
+# fuzz runs sanitized anyway; install checks the installed layout as its
+# consumers see it (CMake and pkg-config link with their own compiler and
+# flags), which a sanitized libufnrt cannot serve without them.
+ASAN_SKIP := fuzz install
 # Terabyte allocations are how the tests run out of memory: NULL, not an abort.
-ASAN_ENV  := ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:detect_stack_use_after_return=1 \
-             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+# (verify_asan_link_order=0: the manual's examples run programs whose link
+# order the test does not choose)
+ASAN_ENV  := ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:detect_stack_use_after_return=1:verify_asan_link_order=0 \
+             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 PATH="$(ASAN_BIN):$$PATH"
 
 $(ASAN_CC): mk/asan.mk
 	@mkdir -p $(dir $@)
-	$(Q)printf '#!/bin/sh\n# Written by mk/asan.mk: the C compiler with ASan and UBSan.\nexec %s %s "$$@"\n' \
-	    '$(CC)' '$(ASAN_SAN)' > $@.tmp && chmod +x $@.tmp && mv $@.tmp $@
+	$(Q)for tool in cc gcc; do real=$$(command -v $$tool) || continue; \
+	  printf '#!/bin/sh\n# Written by mk/asan.mk: %s with ASan and UBSan.\nexec %s %s "$$@"\n' \
+	    "$$tool" "$$real" '$(ASAN_SAN)' > $(ASAN_BIN)/$$tool.tmp && chmod +x $(ASAN_BIN)/$$tool.tmp && \
+	  mv $(ASAN_BIN)/$$tool.tmp $(ASAN_BIN)/$$tool; done
 
 .PHONY: check-asan check-valgrind
 check-asan: $(ASAN_CC)
-	$(Q)$(ASAN_ENV) $(MAKE) --no-print-directory BUILD=$(ASAN_DIR) CC=$(ASAN_CC) CFLAGS="-O1 -g" \
+	$(Q)$(ASAN_ENV) $(MAKE) --no-print-directory BUILD=$(ASAN_DIR) CC=cc CFLAGS="-O1 -g" \
 	    CHECK_SUITES="$(filter-out $(ASAN_SKIP),$(CHECK_SUITES))" check
 
 # ---- valgrind --------------------------------------------------------------------------------

@@ -102,18 +102,20 @@ void gen_free(GenProgram *p)
 
 /* ---- types --------------------------------------------------------------------------------- */
 
-static const char *const type_names[G_NTYPES] = {"boolean", "int8", "int32", "int64", "uint8", "float32",
-                                                 "float64"};
+static const char *const type_names[G_NTYPES] = {"boolean", "int8", "int32", "int64", "uint8", "uint64",
+                                                 "float32", "float64"};
 
 const char *gtype_name(GType t) { return type_names[t]; }
-bool gtype_is_int(GType t) { return t == G_I8 || t == G_I32 || t == G_I64 || t == G_U8; }
+bool gtype_is_int(GType t) { return t == G_I8 || t == G_I32 || t == G_I64 || t == G_U8 || t == G_U64; }
+bool gtype_is_unsigned(GType t) { return t == G_U8 || t == G_U64; }
 bool gtype_is_float(GType t) { return t == G_F32 || t == G_F64; }
 
-/* Numba's arithmetic: integers and bools in int64, floats by NumPy's promotion. */
+/* Numba's arithmetic: integers and bools in the machine word (uint64 when
+ * both are unsigned), floats by NumPy's promotion. */
 static GType arith_type(GType a, GType b)
 {
     if (!gtype_is_float(a) && !gtype_is_float(b))
-        return G_I64;
+        return gtype_is_unsigned(a) && gtype_is_unsigned(b) ? G_U64 : G_I64;
     if (a == G_F32 && b == G_F32)
         return G_F32;
     /* float32 with an integer or float64: float64 (np.promote_types; int8 and
@@ -180,7 +182,7 @@ static GExpr *call1(Ctx *c, GFn fn, GType type, GExpr *a)
 static bool foldable(const GExpr *e)
 {
     if (e->kind == GE_CONST)
-        return e->type != G_F32;              /* np.float32(...) is a call */
+        return e->type != G_F32 && e->type != G_U64;    /* np.float32(...), np.uint64(...): calls */
     if (e->kind != GE_UNARY && e->kind != GE_BINARY)
         return false;
     for (int i = 0; i < e->nargs; i++)
@@ -271,6 +273,13 @@ static GExpr *gen_const(Ctx *c, GType t)
         else
             e->val.f64 = float_pool[below(c, sizeof float_pool / sizeof float_pool[0])];
         break;
+    case G_U64: {
+        /* written np.uint64(<literal>): a bare literal is an int64 */
+        static const uint64_t u[] = {0, 1, 2, 3, 7, 63, 64, 65, 255, 1ull << 32, 1ull << 53, 1ull << 63,
+                                     INT64_MAX, UINT64_MAX};
+        e->val.i = (int64_t)(chance(c, 30) ? rng_u64(c->r) % 21 : u[below(c, sizeof u / sizeof u[0])]);
+        break;
+    }
     default:                  /* integers are int64 literals; narrower ones go through casts */
         if (chance(c, 25))
             e->val.i = (int64_t)(rng_u64(c->r) % 41) - 20;
@@ -285,6 +294,7 @@ static GExpr *gen_const(Ctx *c, GType t)
 /* ---- expressions -------------------------------------------------------------------------------- */
 
 static GExpr *gen_expr(Ctx *c, GType want, int depth);
+static GExpr *gen_arith(Ctx *c, GType want, int depth);
 
 /* A readable variable of type t, or -1. */
 static int pick_var(Ctx *c, GType t, bool scalar)
@@ -314,6 +324,7 @@ static GExpr *convert(Ctx *c, GExpr *e, GType t)
     case G_BOOL: return call1(c, FN_BOOL, t, e);
     case G_I8: return call1(c, FN_NP_I8, t, e);
     case G_U8: return call1(c, FN_NP_U8, t, e);
+    case G_U64: return call1(c, FN_NP_U64, t, e);
     case G_I32: return call1(c, FN_NP_I32, t, e);
     case G_I64: return call1(c, gtype_is_int(e->type) || chance(c, 50) ? FN_NP_I64 : FN_INT, t, e);
     case G_F32: return call1(c, FN_NP_F32, t, e);
@@ -325,7 +336,7 @@ static GExpr *convert(Ctx *c, GExpr *e, GType t)
 
 static GType any_numeric(Ctx *c)
 {
-    static const GType ts[] = {G_I64, G_F64, G_F32, G_I64, G_F64, G_BOOL, G_I32};
+    static const GType ts[] = {G_I64, G_F64, G_F32, G_I64, G_F64, G_BOOL, G_I32, G_U64};
     return ts[below(c, sizeof ts / sizeof ts[0])];
 }
 
@@ -467,10 +478,14 @@ static GType binop_type(int op, GType a, GType b)
  * (for + - * // % only: Python's bool arithmetic) bool. */
 static GType int_operand(Ctx *c, int op)
 {
-    if (!chance(c, 15))
+    if (!chance(c, 20))
         return G_I64;
     bool bool_ok = op == OP_ADD || op == OP_SUB || op == OP_MUL || op == OP_FLOORDIV || op == OP_MOD;
-    return bool_ok && chance(c, 50) ? G_BOOL : G_I32;
+    switch (below(c, 3)) {
+    case 0: return bool_ok ? G_BOOL : G_I32;
+    case 1: return G_I32;
+    default: return chance(c, 50) ? G_U64 : G_U8;      /* against a signed one: int64 */
+    }
 }
 
 /* Binary arithmetic with result type want. */
@@ -480,16 +495,31 @@ static GExpr *gen_arith(Ctx *c, GType want, int depth)
                                   OP_SHL, OP_SHR, OP_AND, OP_OR, OP_XOR, OP_ADD, OP_MUL};
     static const int float_ops[] = {OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_FLOORDIV, OP_MOD, OP_POW,
                                     OP_ADD, OP_MUL, OP_DIV};
-    if (want == G_I64) {
+    if (want == G_I64 || want == G_U64) {
         int op = int_ops[below(c, sizeof int_ops / sizeof int_ops[0])];
-        GExpr *a = gen_expr(c, int_operand(c, op), depth + 1), *b;
-        if (op == OP_POW && !chance(c, 20))
+        GType lt, rt;
+        if (want == G_U64) {
+            /* uint64 only from two unsigned operands */
+            lt = chance(c, 80) ? G_U64 : G_U8;
+            rt = chance(c, 80) ? G_U64 : G_U8;
+        } else {
+            lt = int_operand(c, op);
+            rt = int_operand(c, op);
+            if (gtype_is_unsigned(lt) && gtype_is_unsigned(rt))
+                rt = G_I64;
+            /* bool meets only signed integers (its unsigned mix is murky) */
+            if ((lt == G_BOOL && gtype_is_unsigned(rt)) || (rt == G_BOOL && gtype_is_unsigned(lt)))
+                lt = rt = G_I64;
+        }
+        GExpr *a = gen_expr(c, lt, depth + 1), *b;
+        bool small = want == G_I64 && rt == G_I64;
+        if (op == OP_POW && small && !chance(c, 20))
             b = const_int(c, G_I64, (int64_t)below(c, 8) - 2);    /* mostly small exponents */
-        else if ((op == OP_SHL || op == OP_SHR) && !chance(c, 25))
+        else if ((op == OP_SHL || op == OP_SHR) && small && !chance(c, 25))
             b = const_int(c, G_I64, (int64_t)below(c, 70));
         else
-            b = gen_expr(c, int_operand(c, op), depth + 1);
-        return binary(c, GE_BINARY, op, G_I64, a, b);
+            b = gen_expr(c, rt, depth + 1);
+        return binary(c, GE_BINARY, op, want, a, b);
     }
     int op = float_ops[below(c, sizeof float_ops / sizeof float_ops[0])];
     GType lt = want, rt = want;
@@ -525,7 +555,10 @@ static GExpr *gen_call(Ctx *c, GType want, int depth)
         case 0: return call1(c, FN_ABS, G_I64, gen_expr(c, G_I64, depth + 1));
         case 1: return call2(c, chance(c, 50) ? FN_MIN : FN_MAX, G_I64, gen_expr(c, G_I64, depth + 1),
                              gen_expr(c, G_I64, depth + 1));
-        case 2: return call1(c, FN_INT, G_I64, gen_expr(c, any_numeric(c), depth + 1));
+        case 2: {
+            GExpr *a = gen_expr(c, any_numeric(c), depth + 1);
+            return call1(c, a->type == G_U64 ? FN_NP_I64 : FN_INT, G_I64, a);
+        }
         case 3: return call1(c, FN_ROUND, G_I64, gen_expr(c, chance(c, 50) ? G_F64 : G_F32, depth + 1));
         case 4: return call1(c, FN_NP_I64, G_I64, gen_expr(c, any_numeric(c), depth + 1));
         case 5: {
@@ -588,6 +621,30 @@ static GExpr *gen_call(Ctx *c, GType want, int depth)
     }
 }
 
+/* uint64 arithmetic: operators, abs, min, max, casts, a branch. */
+static GExpr *gen_u64(Ctx *c, int depth)
+{
+    switch (below(c, 7)) {
+    case 0: return leaf(c, G_U64);
+    case 1:
+    case 2: return gen_arith(c, G_U64, depth);
+    case 3: return unary(c, chance(c, 50) ? OP_NEG : OP_INV, G_U64, gen_expr(c, G_U64, depth + 1));
+    case 4: return call1(c, FN_NP_U64, G_U64, gen_expr(c, any_numeric(c), depth + 1));
+    case 5:
+        if (chance(c, 30))
+            return call1(c, FN_ABS, G_U64, gen_expr(c, G_U64, depth + 1));
+        return call2(c, chance(c, 50) ? FN_MIN : FN_MAX, G_U64, gen_expr(c, G_U64, depth + 1),
+                     gen_expr(c, G_U64, depth + 1));
+    default: {
+        GExpr *x = node(c, GE_IFEXP, G_U64, 0, 3);
+        x->args[0] = gen_expr(c, G_BOOL, depth + 1);
+        x->args[1] = gen_expr(c, G_U64, depth + 1);
+        x->args[2] = gen_expr(c, G_U64, depth + 1);
+        return x;
+    }
+    }
+}
+
 static GExpr *gen_expr(Ctx *c, GType want, int depth)
 {
     if (want == G_BOOL)
@@ -599,6 +656,8 @@ static GExpr *gen_expr(Ctx *c, GType want, int depth)
     }
     if (depth >= c->o->max_depth)
         return leaf(c, want);
+    if (want == G_U64)
+        return gen_u64(c, depth);
     GExpr *e = NULL;
     switch (below(c, 12)) {
     case 0:
@@ -701,11 +760,12 @@ static GStmt *gen_aug(Ctx *c)
         return gen_assign(c);
     GStmt *s = stmt(c, GS_AUG);
     s->var = v;
-    if (t == G_I64) {
+    if (t == G_I64 || t == G_U64) {
         static const int ops[] = {OP_ADD, OP_SUB, OP_MUL, OP_FLOORDIV, OP_MOD, OP_AND, OP_OR, OP_XOR,
                                   OP_SHL, OP_SHR};
         s->op = ops[below(c, sizeof ops / sizeof ops[0])];
-        s->e = gen_expr(c, G_I64, 1);
+        /* a uint64 variable stays uint64 only with an unsigned operand */
+        s->e = gen_expr(c, t == G_U64 ? (chance(c, 80) ? G_U64 : G_U8) : G_I64, 1);
     } else {
         static const int ops[] = {OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_FLOORDIV, OP_MOD};
         s->op = ops[below(c, sizeof ops / sizeof ops[0])];
@@ -890,8 +950,8 @@ static void gen_block(Ctx *c, GBlock *b)
 
 static GType scalar_type(Ctx *c, bool narrow)
 {
-    static const GType ts[] = {G_F64, G_F32, G_I64, G_F64, G_I64, G_BOOL, G_I32, G_I8, G_U8};
-    return ts[below(c, narrow ? 9 : 5)];
+    static const GType ts[] = {G_F64, G_F32, G_I64, G_F64, G_I64, G_U64, G_BOOL, G_I32, G_I8, G_U8};
+    return ts[below(c, narrow ? 10 : 6)];
 }
 
 /* Locals x0.. with their first assignments at the top of the body. */
@@ -981,10 +1041,10 @@ static void gen_guvectorize(Ctx *c, GFunc *f, int index)
     snprintf(f->name, sizeof f->name, "g%d", index);
     f->layout = (int)below(c, (unsigned)gen_nlayouts);
     const GLayout *l = &gen_layouts[f->layout];
-    static const GType elts[] = {G_F64, G_F32, G_I64, G_I32};
+    static const GType elts[] = {G_F64, G_F32, G_I64, G_I32, G_U64};
     for (int k = 0; k < l->nin + l->nout; k++) {
         bool out = k >= l->nin;
-        GType t = elts[below(c, 4)];
+        GType t = elts[below(c, 5)];
         if (!out && !l->core[k])
             add_param(c, f, t, false, false);              /* a "()" input is a scalar */
         else
@@ -1104,6 +1164,7 @@ static const char *const fn_text[FN_COUNT] = {
     [FN_ABS] = "abs", [FN_MIN] = "min", [FN_MAX] = "max", [FN_INT] = "int", [FN_FLOAT] = "float",
     [FN_BOOL] = "bool", [FN_ROUND] = "round", [FN_NP_F32] = "np.float32", [FN_NP_F64] = "np.float64",
     [FN_NP_I64] = "np.int64", [FN_NP_I32] = "np.int32", [FN_NP_I8] = "np.int8", [FN_NP_U8] = "np.uint8",
+    [FN_NP_U64] = "np.uint64",
     [FN_SQRT] = "math.sqrt", [FN_FABS] = "math.fabs", [FN_FLOOR] = "math.floor", [FN_CEIL] = "math.ceil",
     [FN_TRUNC] = "math.trunc", [FN_COPYSIGN] = "math.copysign", [FN_FMOD] = "math.fmod",
     [FN_ISNAN] = "math.isnan", [FN_ISINF] = "math.isinf", [FN_ISFINITE] = "math.isfinite",
@@ -1139,6 +1200,8 @@ static void print_expr(Out *o, const GenProgram *p, const GFunc *f, const GExpr 
             put(o, ")");
         } else if (e->type == G_F64)
             print_double(o, e->val.f64);
+        else if (e->type == G_U64)
+            put(o, "np.uint64(%llu)", (unsigned long long)(uint64_t)e->val.i);
         else if (e->val.i == INT64_MIN)
             put(o, "(-9223372036854775807 - 1)");
         else

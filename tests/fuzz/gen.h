@@ -45,12 +45,14 @@ uint64_t rng_u64(GenRng *r);
 
 /* ---- types ------------------------------------------------------------------------------ */
 
-/* Scalar types the generator uses.  int32 and int8 appear in signatures and
- * casts; arithmetic on them happens in int64 (Numba's machine-word rule). */
-typedef enum GType { G_BOOL, G_I8, G_I32, G_I64, G_U8, G_F32, G_F64, G_NTYPES } GType;
+/* Scalar types the generator uses.  Integer arithmetic happens in the
+ * machine word (Numba's rule): uint64 when both operands are unsigned, else
+ * int64; int8, int32 and uint8 appear in signatures, casts and operands. */
+typedef enum GType { G_BOOL, G_I8, G_I32, G_I64, G_U8, G_U64, G_F32, G_F64, G_NTYPES } GType;
 
 const char *gtype_name(GType t);       /* Numba's: "float32" */
 bool gtype_is_int(GType t);            /* bool excluded */
+bool gtype_is_unsigned(GType t);
 bool gtype_is_float(GType t);
 
 /* ---- the tree ---------------------------------------------------------------------------- */
@@ -81,7 +83,7 @@ typedef enum GOp {
 /* Builtins and math functions a kernel may call. */
 typedef enum GFn {
     FN_ABS, FN_MIN, FN_MAX, FN_INT, FN_FLOAT, FN_BOOL, FN_ROUND,
-    FN_NP_F32, FN_NP_F64, FN_NP_I64, FN_NP_I32, FN_NP_I8, FN_NP_U8,
+    FN_NP_F32, FN_NP_F64, FN_NP_I64, FN_NP_I32, FN_NP_I8, FN_NP_U8, FN_NP_U64,
     FN_SQRT, FN_FABS, FN_FLOOR, FN_CEIL, FN_TRUNC, FN_COPYSIGN, FN_FMOD,
     FN_ISNAN, FN_ISINF, FN_ISFINITE,
     /* not correctly rounded: only where results are not compared exactly */
@@ -90,7 +92,7 @@ typedef enum GFn {
 } GFn;
 
 typedef union GVal {
-    int64_t i;       /* bool, int8, int32, int64, uint8: sign- or zero-extended */
+    int64_t i;       /* bool, int8, int32, int64, uint8: sign- or zero-extended; uint64: its bits */
     float f32;
     double f64;
 } GVal;

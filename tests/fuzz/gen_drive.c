@@ -24,15 +24,15 @@
 #define VEC_N 40        /* elements per vectorize call */
 #define GU_M 5          /* loop items per gufunc call */
 
-static const char *const c_types[G_NTYPES] = {"bool", "int8_t", "int32_t", "int64_t", "uint8_t", "float",
-                                              "double"};
+static const char *const c_types[G_NTYPES] = {"bool", "int8_t", "int32_t", "int64_t", "uint8_t", "uint64_t",
+                                              "float", "double"};
 static const char *const dtypes[G_NTYPES] = {"UFN_BOOL", "UFN_INT8", "UFN_INT32", "UFN_INT64", "UFN_UINT8",
-                                             "UFN_FLOAT32", "UFN_FLOAT64"};
+                                             "UFN_UINT64", "UFN_FLOAT32", "UFN_FLOAT64"};
 static const char *const np_types[G_NTYPES] = {"np.bool_", "np.int8", "np.int32", "np.int64", "np.uint8",
-                                               "np.float32", "np.float64"};
+                                               "np.uint64", "np.float32", "np.float64"};
 /* How ufnc spells a type in a typed entry's name. */
-static const char *const entry_types[G_NTYPES] = {"bool", "int8", "int32", "int64", "uint8", "float32",
-                                                  "float64"};
+static const char *const entry_types[G_NTYPES] = {"bool", "int8", "int32", "int64", "uint8", "uint64",
+                                                  "float32", "float64"};
 
 void gen_format_value(char *buf, size_t size, GType t, GVal v)
 {
@@ -50,7 +50,9 @@ void gen_format_value(char *buf, size_t size, GType t, GVal v)
             snprintf(buf, size, "nan");
         else
             snprintf(buf, size, "d:%016" PRIx64, bits);
-    } else
+    } else if (t == G_U64)
+        snprintf(buf, size, "%" PRIu64, (uint64_t)v.i);
+    else
         snprintf(buf, size, "%" PRId64, v.i);
 }
 
@@ -70,6 +72,12 @@ static GVal input_value(GenRng *r, GType t)
     case G_BOOL: v.i = rng_below(r, 2); break;
     case G_I8: v.i = (int8_t)rng_u64(r); break;
     case G_U8: v.i = (uint8_t)rng_u64(r); break;
+    case G_U64: {
+        static const uint64_t u[] = {0, 1, 2, 63, 64, 255, 1ull << 31, 1ull << 32, 1ull << 53, (1ull << 53) + 1,
+                                     INT64_MAX, 1ull << 63, (1ull << 63) + 1, UINT64_MAX, UINT64_MAX - 1};
+        v.i = (int64_t)(k < 4 ? (uint64_t)rng_below(r, 11) : k < 8 ? u[rng_below(r, 15)] : rng_u64(r));
+        break;
+    }
     case G_I32:
         v.i = k < 5 ? (int64_t)rng_below(r, 21) - 10 : k < 8 ? (int32_t)ints[rng_below(r, 25)] : (int32_t)rng_u64(r);
         break;
@@ -108,7 +116,9 @@ static void c_literal(FILE *f, GType t, GVal v)
             fprintf(f, d < 0 ? "-INFINITY" : "INFINITY");
         else
             fprintf(f, "%a%s", d, t == G_F32 ? "f" : "");
-    } else if (v.i == INT64_MIN)
+    } else if (t == G_U64)
+        fprintf(f, "%" PRIu64 "ULL", (uint64_t)v.i);
+    else if (v.i == INT64_MIN)
         fprintf(f, "INT64_MIN");
     else
         fprintf(f, "%" PRId64 "%s", v.i, t == G_I64 ? "LL" : "");
@@ -124,7 +134,9 @@ static void py_literal(FILE *f, GType t, GVal v)
             fprintf(f, d < 0 ? "float('-inf')" : "float('inf')");
         else
             fprintf(f, "float.fromhex('%a')", d);
-    } else
+    } else if (t == G_U64)
+        fprintf(f, "%" PRIu64, (uint64_t)v.i);
+    else
         fprintf(f, "%" PRId64, v.i);
 }
 
@@ -376,7 +388,8 @@ static void write_main(FILE *out, const char *module, KData *ks, int nk)
                  "    case 2: printf(\"%%d\\n\", (int)*(const int32_t *)p); break;\n"
                  "    case 3: printf(\"%%lld\\n\", (long long)*(const int64_t *)p); break;\n"
                  "    case 4: printf(\"%%d\\n\", (int)*(const uint8_t *)p); break;\n"
-                 "    case 5: { float v; uint32_t b; memcpy(&v, p, 4); memcpy(&b, p, 4);\n"
+                 "    case 5: printf(\"%%llu\\n\", (unsigned long long)*(const uint64_t *)p); break;\n"
+                 "    case 6: { float v; uint32_t b; memcpy(&v, p, 4); memcpy(&b, p, 4);\n"
                  "        if (isnan(v)) printf(\"nan\\n\"); else printf(\"f:%%08x\\n\", (unsigned)b); break; }\n"
                  "    default: { double v; uint64_t b; memcpy(&v, p, 8); memcpy(&b, p, 8);\n"
                  "        if (isnan(v)) printf(\"nan\\n\"); else printf(\"d:%%016llx\\n\", (unsigned long long)b); break; }\n"

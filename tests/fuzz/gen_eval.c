@@ -53,8 +53,19 @@ static double as_f64(GType t, GVal v)
     switch (t) {
     case G_F32: return (double)v.f32;
     case G_F64: return v.f64;
+    case G_U64: return (double)(uint64_t)v.i;
     default: return (double)v.i;
     }
+}
+
+/* float -> uint64: truncate, saturate, NaN -> 0 */
+static uint64_t float_to_u64(double d, bool *differs)
+{
+    if (d != d || d <= -1.0 || d >= 18446744073709551616.0) {
+        *differs = true;
+        return d >= 18446744073709551616.0 ? UINT64_MAX : 0;
+    }
+    return d <= 0.0 ? 0 : (uint64_t)d;
 }
 
 /* float -> an integer type of `bits` bits (signed or not): truncate,
@@ -102,11 +113,14 @@ static GVal cast(GVal v, GType from, GType to, bool *differs)
     case G_U8:
         r.i = fl ? float_to_int(d, 0.0, 256.0, 0, UINT8_MAX, differs) : (uint8_t)(uint64_t)v.i;
         break;
+    case G_U64:
+        r.i = fl ? (int64_t)float_to_u64(d, differs) : v.i;
+        break;
     case G_F32:
-        r.f32 = from == G_F64 ? (float)v.f64 : fl ? v.f32 : (float)v.i;
+        r.f32 = from == G_F64 ? (float)v.f64 : fl ? v.f32 : from == G_U64 ? (float)(uint64_t)v.i : (float)v.i;
         break;
     case G_F64:
-        r.f64 = fl ? d : (double)v.i;
+        r.f64 = fl ? d : as_f64(from, v);
         break;
     default:
         abort();
@@ -151,10 +165,15 @@ static int64_t int_mod(int64_t a, int64_t b)
     return m;
 }
 
+/* Numba's int_power negates a negative exponent and raises OverflowError
+ * when that overflows (INT64_MIN), for every base; past 65536 it calls
+ * math.pow instead, and an integer result out of a float is not ours. */
 static int64_t int_pow(int64_t base, int64_t e, bool *differs, bool *raises)
 {
-    if (e > 65536 || e < -65536)
-        *raises = true;                   /* Numba's int_power raises OverflowError */
+    if (e == INT64_MIN)
+        *raises = true;
+    if (e > 65536)
+        *differs = true;
     if (e < 0) {
         if (base == 1)
             return 1;
@@ -176,6 +195,24 @@ static int64_t int_pow(int64_t base, int64_t e, bool *differs, bool *raises)
     }
     /* Numba 0.56 passes the result through float64 */
     if (overflow || r > (1ll << 53) || r < -(1ll << 53))
+        *differs = true;
+    return r;
+}
+
+/* uint64 ** uint64, by squaring, wrapping (the exponent is never negative) */
+static uint64_t uint_pow(uint64_t base, uint64_t e, bool *differs)
+{
+    if (e > 65536)
+        *differs = true;                  /* math.pow in Numba */
+    uint64_t r = 1, x = base;
+    bool overflow = false;
+    for (uint64_t n = e; n; n >>= 1) {
+        if (n & 1)
+            overflow |= __builtin_mul_overflow(r, x, &r);
+        if (n > 1)
+            overflow |= __builtin_mul_overflow(x, x, &x);
+    }
+    if (overflow || r > (1ull << 53))
         *differs = true;
     return r;
 }
@@ -247,12 +284,13 @@ static float f32_divmod(float a, float b, float *mod)
     return fq;
 }
 
-/* float ** int by Numba's algorithm.  (Numba's CPU target raises
- * ZeroDivisionError for 0.0 ** -n even under the numpy error model: arith()
- * marks it.) */
-static double f64_powi(double x, int64_t e)
+/* float ** int by Numba's algorithm.  For a negative exponent Numba's CPU
+ * target raises ZeroDivisionError, even under the numpy error model, when
+ * the product it inverts is 0 (0.0 ** -1, but also 1e-200 ** -2): *raises. */
+static double f64_powi(double x, int64_t e, bool *raises)
 {
     uint64_t n = e < 0 ? 0 - (uint64_t)e : (uint64_t)e;
+    *raises |= e == INT64_MIN;
     if (n > 65536)
         return pow(x, (double)e);
     double r = 1.0;
@@ -261,12 +299,14 @@ static double f64_powi(double x, int64_t e)
             r *= x;
         x *= x;
     }
+    *raises |= e < 0 && r == 0.0;
     return e < 0 ? 1.0 / r : r;
 }
 
-static float f32_powi(float x, int64_t e)
+static float f32_powi(float x, int64_t e, bool *raises)
 {
     uint64_t n = e < 0 ? 0 - (uint64_t)e : (uint64_t)e;
+    *raises |= e == INT64_MIN;
     if (n > 65536)
         return (float)pow((double)x, (double)e);
     float r = 1.0f;
@@ -275,6 +315,7 @@ static float f32_powi(float x, int64_t e)
             r *= x;
         x *= x;
     }
+    *raises |= e < 0 && r == 0.0f;
     return e < 0 ? 1.0f / r : r;
 }
 
@@ -298,12 +339,56 @@ static TV arith(Env *env, int op, GType rt, GType at, TV ta, GType bt, TV tb)
 {
     GVal r = {0}, a = ta.v, b = tb.v;
     bool df = ta.t || tb.t;
+    /* Numba's ** raises for some operands: given a tainted one, it may */
+    if (op == OP_POW && df && !gtype_is_float(bt))
+        *env->raises = true;
+    if (rt == G_U64) {
+        uint64_t x = (uint64_t)cast(a, at, G_U64, &df).i, y = (uint64_t)cast(b, bt, G_U64, &df).i;
+        uint64_t u = 0;
+        /* overflow as unsigned or (nsw, see below) as signed bits: not ours */
+        int64_t sx = (int64_t)x, sy = (int64_t)y, unused;
+        switch (op) {
+        case OP_ADD:
+            df |= __builtin_add_overflow(sx, sy, &unused);
+            df |= __builtin_add_overflow(x, y, &u);
+            break;
+        case OP_SUB:
+            df |= __builtin_sub_overflow(sx, sy, &unused);
+            df |= __builtin_sub_overflow(x, y, &u);
+            break;
+        case OP_MUL:
+            df |= __builtin_mul_overflow(sx, sy, &unused);
+            df |= __builtin_mul_overflow(x, y, &u);
+            break;
+        case OP_FLOORDIV: u = y ? x / y : 0; break;
+        case OP_MOD: u = y ? x % y : 0; break;
+        case OP_POW: u = uint_pow(x, y, &df); break;
+        case OP_SHL:
+        case OP_SHR:
+            /* the count is read as int64: past INT64_MAX it is negative, "too far" */
+            if ((int64_t)y < 0 || y >= 64) {
+                df = true;
+                u = 0;
+            } else
+                u = op == OP_SHL ? x << y : x >> y;
+            break;
+        case OP_AND: u = x & y; break;
+        case OP_OR: u = x | y; break;
+        case OP_XOR: u = x ^ y; break;
+        default: abort();
+        }
+        r.i = (int64_t)u;
+        return tv(r, df);
+    }
     if (rt == G_I64 && !gtype_is_float(at) && !gtype_is_float(bt)) {
         int64_t x = cast(a, at, G_I64, &df).i, y = cast(b, bt, G_I64, &df).i;
+        /* ufnc wraps; Numba's LLVM code may assume no overflow (nsw): it
+         * compiled t = 14 - p; t < 6000 to p > -5986, false for INT64_MIN */
+        int64_t unused;
         switch (op) {
-        case OP_ADD: r.i = wrap_add(x, y); break;
-        case OP_SUB: r.i = wrap_sub(x, y); break;
-        case OP_MUL: r.i = wrap_mul(x, y); break;
+        case OP_ADD: r.i = wrap_add(x, y); df |= __builtin_add_overflow(x, y, &unused); break;
+        case OP_SUB: r.i = wrap_sub(x, y); df |= __builtin_sub_overflow(x, y, &unused); break;
+        case OP_MUL: r.i = wrap_mul(x, y); df |= __builtin_mul_overflow(x, y, &unused); break;
         case OP_FLOORDIV: r.i = int_floordiv(x, y, &df); break;
         case OP_MOD: r.i = int_mod(x, y); break;
         case OP_POW: r.i = int_pow(x, y, &df, env->raises); break;
@@ -319,13 +404,9 @@ static TV arith(Env *env, int op, GType rt, GType at, TV ta, GType bt, TV tb)
     if (op == OP_POW && !gtype_is_float(bt)) {
         int64_t y = cast(b, bt, G_I64, &df).i;
         if (rt == G_F32) {
-            float x = cast(a, at, G_F32, &df).f32;
-            *env->raises |= x == 0.0f && y < 0;
-            r.f32 = f32_powi(x, y);
+            r.f32 = f32_powi(cast(a, at, G_F32, &df).f32, y, env->raises);
         } else {
-            double x = cast(a, at, G_F64, &df).f64;
-            *env->raises |= x == 0.0 && y < 0;
-            r.f64 = f64_powi(x, y);
+            r.f64 = f64_powi(cast(a, at, G_F64, &df).f64, y, env->raises);
         }
         return tv(r, df);
     }
@@ -357,10 +438,36 @@ static TV arith(Env *env, int op, GType rt, GType at, TV ta, GType bt, TV tb)
     return tv(r, df);
 }
 
-/* A comparison in the promoted type of its two operands. */
+/* A comparison in the promoted type of its two operands: floats by NumPy's
+ * rule, uint64 against a signed integer in float64 (Numba's overload
+ * resolution), against another unsigned type or bool in uint64. */
 static bool compare(int op, GType at, GVal a, GType bt, GVal b)
 {
     bool unused = false;
+    bool u64 = at == G_U64 || bt == G_U64;
+    GType other = at == G_U64 ? bt : at;
+    if (u64 && !gtype_is_float(other) && !gtype_is_unsigned(other) && other != G_BOOL) {
+        double x = as_f64(at, a), y = as_f64(bt, b);
+        switch (op) {
+        case OP_LT: return x < y;
+        case OP_LE: return x <= y;
+        case OP_GT: return x > y;
+        case OP_GE: return x >= y;
+        case OP_EQ: return x == y;
+        default: return x != y;
+        }
+    }
+    if (u64 && !gtype_is_float(other)) {
+        uint64_t x = (uint64_t)a.i, y = (uint64_t)b.i;
+        switch (op) {
+        case OP_LT: return x < y;
+        case OP_LE: return x <= y;
+        case OP_GT: return x > y;
+        case OP_GE: return x >= y;
+        case OP_EQ: return x == y;
+        default: return x != y;
+        }
+    }
     if (gtype_is_float(at) || gtype_is_float(bt)) {
         GType t = at == G_F32 && bt == G_F32 ? G_F32 : G_F64;
         double x = as_f64(t, cast(a, at, t, &unused)), y = as_f64(t, cast(b, bt, t, &unused));
@@ -389,8 +496,13 @@ static bool compare(int op, GType at, GVal a, GType bt, GVal b)
  * through int64: equal only for finite results that fit, and not for -0.0. */
 static TV round_fn(int fn, GType t, TV a)
 {
-    if (!gtype_is_float(t))
+    if (!gtype_is_float(t)) {
+        /* an integer comes back unchanged (stdlib/math.def, MK_ROUND); Numba
+         * passes it through float64, exact only up to 2**53 */
+        if (a.v.i > (1ll << 53) || a.v.i < -(1ll << 53))
+            a.t = true;
         return a;
+    }
     double d = as_f64(t, a.v), v = fn == FN_FLOOR ? floor(d) : fn == FN_CEIL ? ceil(d) : trunc(d);
     if (!(fabs(v) < 9223372036854775808.0) || (v == 0.0 && signbit(v)))
         a.t = true;
@@ -409,7 +521,9 @@ static TV call(Env *env, const GExpr *e)
     bool df = ta.t;
     switch (e->op) {
     case FN_ABS:
-        if (t == G_I64)
+        if (t == G_U64)
+            r.i = a.i;
+        else if (t == G_I64)
             r.i = a.i < 0 ? wrap_sub(0, a.i) : a.i;
         else if (t == G_F32)
             r.f32 = fabsf(a.f32);
@@ -433,6 +547,7 @@ static TV call(Env *env, const GExpr *e)
     case FN_NP_I32:
     case FN_NP_I8:
     case FN_NP_U8:
+    case FN_NP_U64:
         r = cast(a, at, t, &df);
         return tv(r, df);
     case FN_ROUND: {
@@ -558,8 +673,10 @@ static TV eval(Env *env, const GExpr *e)
                 r.f32 = -a.v.f32;
             else if (e->type == G_F64)
                 r.f64 = -as_f64(t, a.v);
-            else
+            else {
                 r.i = wrap_sub(0, cast(a.v, t, G_I64, &df).i);
+                df |= r.i == INT64_MIN;          /* -INT64_MIN overflows (nsw) */
+            }
             break;
         }
         return tv(r, df);
@@ -721,7 +838,11 @@ static Flow exec_stmt(Env *env, const GStmt *s)
         int64_t i = index_of(idx.v.i, length_of(env, s->var));
         TV v = eval(env, s->e2);
         env->arrays[s->var][i] = v.v;
-        env->taints[s->var][i] = v.t || idx.t || env->ctl;
+        env->taints[s->var][i] = v.t || env->ctl;
+        /* where Numba computes another index, it writes another element */
+        if (idx.t)
+            for (int64_t j = 0; j < length_of(env, s->var); j++)
+                env->taints[s->var][j] = true;
         return FLOW_NEXT;
     }
     case GS_PASS: return FLOW_NEXT;
