@@ -70,10 +70,11 @@ void fe_compile(const char *name, const uint8_t *data, size_t size, int dumps, F
     /* The checker runs after syntax errors too (as in ufnc): it must cope
      * with whatever the parser recovered. */
     /* ufnc derives the C module name from the file name (options.c).  The
-     * options --prefix and --no-line (say) vary with the input's hash, so
-     * that one corpus covers both ways. */
+     * options --prefix, --literals=numpy and --no-line (say) vary with the
+     * input's hash, so that one corpus covers both ways of each. */
     uint64_t h = fnv(1469598103934665603ull, (const char *)data, size);
-    CheckOptions copt = {.module_name = "fuzz", .prefix = (h & 3) == 0 ? "p_" : ""};
+    CheckOptions copt = {.module_name = "fuzz", .prefix = (h & 3) == 0 ? "p_" : "",
+                         .numpy_literals = (h & 8) != 0};
     Module *m = check_module(ast, src, &copt);
     res->errors = diag_error_count();
     if (!res->errors) {

@@ -21,7 +21,7 @@ regress=$here/regress
 dict=$here/ufn.dict
 targets="frontend gen"
 # A crash, a leak, a sanitizer report or an input slower than 10 s fails.
-opts="-timeout=10 -rss_limit_mb=2048 -max_len=16384 -print_final_stats=1"
+opts="-timeout=10 -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
@@ -97,10 +97,12 @@ long)
         report "$log"
         exit 1
     fi
-    # Keep a minimal corpus: whatever covers what old and new inputs cover.
+    # Keep a minimal corpus: whatever covers what old and new inputs cover,
+    # from inputs of 2 KB at most (the repository keeps it, so it stays small).
     rm -rf "$dir/merged-$t"
     mkdir -p "$dir/merged-$t"
-    "$dir/fuzz_$t" -set_cover_merge=1 $opts "$dir/merged-$t" "$corpus/$t" "$dir/new-$t" > "$dir/merge-$t.log" 2>&1 &&
+    "$dir/fuzz_$t" -set_cover_merge=1 $opts -max_len=2048 "$dir/merged-$t" "$corpus/$t" "$dir/new-$t" \
+        > "$dir/merge-$t.log" 2>&1 &&
         rm -rf "$corpus/$t" && mv "$dir/merged-$t" "$corpus/$t" &&
         echo "fuzz-long: corpus $t minimised to $(ls "$corpus/$t" | wc -l) inputs, $(du -sh "$corpus/$t" | cut -f1)"
     ;;
