@@ -229,13 +229,11 @@ Type *ty_unify(Type *a, Type *b)
     if (a == b)
         return a;
     if (ty_is_scalar(a) && ty_is_scalar(b)) {
-        if (ty_is_complex(a) != ty_is_complex(b) || ty_is_float(a) || ty_is_float(b)
-            || ty_is_complex(a))
-            return ty_promote_numpy(a, b);
-        /* integers and bools unify in the machine word, as Numba does */
-        if (ty_is_unsigned(a) && ty_is_unsigned(b))
-            return ty_scalar(TY_UINT64);
-        return ty_scalar(TY_INT64);
+        /* Numba unifies numbers with NumPy's promotion (Number.unify calls
+         * np.promote_types), integers included: int8 and int16 give int16,
+         * bool and int8 int8, int64 and uint64 float64.  Arithmetic is what
+         * happens in the machine word (ty_arith), not unification. */
+        return ty_promote_numpy(a, b);
     }
     if (a->kind == TY_TUPLE && b->kind == TY_TUPLE && a->nelts == b->nelts) {
         Type *elts[64];
