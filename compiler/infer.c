@@ -413,6 +413,9 @@ static Node *binary(Ctx *cx, Node *e, Node *l, Node *r)
                            opname(op), lt->name, rt->name), unknown(e);
         if (ty_is_bool(lt) && ty_is_bool(rt) && op != OP_LSHIFT && op != OP_RSHIFT)
             t = lt;
+        else if (op == OP_LSHIFT || op == OP_RSHIFT)
+            /* Numba: the left operand's signedness, in the machine word */
+            t = ty_is_unsigned(lt) ? ty_scalar(TY_UINT64) : ty_scalar(TY_INT64);
         else
             t = ty_arith(lt, rt);
         n->binary.lhs = cast_to(l, t);
