@@ -30,8 +30,10 @@ static void evaluate(const GenProgram *p, GenRng *r)
             for (int k = 0; k < f->nparams; k++)
                 args[k] = store[k][0];
             gen_eval_vectorize(p, f, args);
-        } else if (f->kind == GF_GUVECTORIZE)
-            gen_eval_guvectorize(p, f, arrays, differs, 1 + (int)rng_below(r, 8));
+        } else if (f->kind == GF_GUVECTORIZE) {
+            int sizes[2] = {1 + (int)rng_below(r, 2), 1 + (int)rng_below(r, 4)};   /* 2-D: <= 8 elements */
+            gen_eval_guvectorize(p, f, arrays, differs, sizes);
+        }
     }
 }
 

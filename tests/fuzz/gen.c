@@ -126,12 +126,16 @@ static GType arith_type(GType a, GType b)
 /* ---- the layouts of gufuncs ------------------------------------------------------------------- */
 
 const GLayout gen_layouts[] = {
-    {"(n)->()", 1, 1, {true, false}},
-    {"(n),(n)->(n)", 2, 1, {true, true, true}},
-    {"(n)->(n)", 1, 1, {true, true}},
-    {"(n),()->(n)", 2, 1, {true, false, true}},
-    {"(n),(n)->()", 2, 1, {true, true, false}},
-    {"(n)->(),()", 1, 2, {true, false, false}},
+    {"(n)->()", 1, 1, {1, 0}, {{0}}, "n"},
+    {"(n),(n)->(n)", 2, 1, {1, 1, 1}, {{0}, {0}, {0}}, "n"},
+    {"(n)->(n)", 1, 1, {1, 1}, {{0}, {0}}, "n"},
+    {"(n),()->(n)", 2, 1, {1, 0, 1}, {{0}, {0}, {0}}, "n"},
+    {"(n),(n)->()", 2, 1, {1, 1, 0}, {{0}, {0}}, "n"},
+    {"(n)->(),()", 1, 2, {1, 0, 0}, {{0}}, "n"},
+    {"(m,n)->(m)", 1, 1, {2, 1}, {{1, 0}, {1}}, "mn"},
+    {"(m,n),(n)->(m)", 2, 1, {2, 1, 1}, {{1, 0}, {0}, {1}}, "mn"},
+    {"(m,n)->(n,m)", 1, 1, {2, 2}, {{1, 0}, {0, 1}}, "mn"},
+    {"(n),(m)->(n,m)", 2, 1, {1, 1, 2}, {{0}, {1}, {0, 1}}, "nm"},
 };
 const int gen_nlayouts = sizeof gen_layouts / sizeof gen_layouts[0];
 
@@ -377,23 +381,34 @@ static int pick_array(Ctx *c, bool inputs_only)
     return n ? cand[below(c, (unsigned)n)] : -1;
 }
 
-static GExpr *array_len(Ctx *c, int a)
+static int array_ndim(Ctx *c, int a)
 {
-    GExpr *e = node(c, GE_LEN, G_I64, (int)below(c, 2), 0);
+    return gen_layouts[c->f->layout].ndims[a] ? gen_layouts[c->f->layout].ndims[a] : 1;
+}
+
+/* The extent of axis `axis` of array a: len(a) or a.shape[k]. */
+static GExpr *array_len_axis(Ctx *c, int a, int axis)
+{
+    GExpr *e = node(c, GE_LEN, G_I64, axis == 0 ? (int)below(c, 2) : 2, 0);
     e->var = a;
     return e;
 }
 
-/* An index that is inside array a (whose length is at least 1). */
-static GExpr *safe_index(Ctx *c, int a, int depth)
+static GExpr *array_len(Ctx *c, int a)
+{
+    return array_len_axis(c, a, (int)below(c, (unsigned)array_ndim(c, a)));
+}
+
+/* An index that is inside axis `axis` of array a (whose extents are >= 1). */
+static GExpr *safe_index(Ctx *c, int a, int axis, int depth)
 {
     switch (below(c, 4)) {
     case 0: return const_int(c, G_I64, 0);
     case 1: return const_int(c, G_I64, -1);
     default: {
-        /* e % len(a) is in [0, len) by Python's floor rule */
+        /* e % a.shape[axis] is in [0, extent) by Python's floor rule */
         GExpr *e = gen_expr(c, G_I64, depth + 1);
-        return binary(c, GE_BINARY, OP_MOD, G_I64, e, array_len(c, a));
+        return binary(c, GE_BINARY, OP_MOD, G_I64, e, array_len_axis(c, a, axis));
     }
     }
 }
@@ -403,9 +418,11 @@ static GExpr *array_read(Ctx *c, GType want, int depth)
     int a = pick_array(c, !c->outputs_ready);
     if (a < 0)
         return NULL;
-    GExpr *e = node(c, GE_INDEX, c->f->vars[a].type, 0, 1);
+    int nd = array_ndim(c, a);
+    GExpr *e = node(c, GE_INDEX, c->f->vars[a].type, 0, nd);
     e->var = a;
-    e->args[0] = safe_index(c, a, depth);
+    for (int d = 0; d < nd; d++)
+        e->args[d] = safe_index(c, a, d, depth);
     return convert(c, e, want);
 }
 
@@ -507,6 +524,9 @@ static GExpr *gen_arith(Ctx *c, GType want, int depth)
             rt = int_operand(c, op);
             if (gtype_is_unsigned(lt) && gtype_is_unsigned(rt))
                 rt = G_I64;
+            /* a shift takes the left operand's signedness (Numba) */
+            if ((op == OP_SHL || op == OP_SHR) && (gtype_is_unsigned(lt) || lt == G_BOOL))
+                lt = G_I64;
             /* bool meets only signed integers (its unsigned mix is murky) */
             if ((lt == G_BOOL && gtype_is_unsigned(rt)) || (rt == G_BOOL && gtype_is_unsigned(lt)))
                 lt = rt = G_I64;
@@ -825,7 +845,7 @@ static GStmt *gen_for(Ctx *c)
 static GStmt *gen_for_array(Ctx *c)
 {
     int a = pick_array(c, true);
-    if (a < 0)
+    if (a < 0 || array_ndim(c, a) != 1)        /* the rows of a 2-D array are arrays */
         return gen_for(c);
     int v = new_var(c, "v", c->f->vars[a].type);
     if (v < 0)
@@ -904,7 +924,9 @@ static GStmt *gen_store(Ctx *c)
     int a = cand[below(c, (unsigned)n)];
     GStmt *s = stmt(c, GS_STORE);
     s->var = a;
-    s->e = safe_index(c, a, 1);
+    s->e = safe_index(c, a, 0, 1);
+    if (array_ndim(c, a) == 2)
+        s->e3 = safe_index(c, a, 1, 1);
     s->e2 = gen_expr(c, c->f->vars[a].type, 0);
     return s;
 }
@@ -1045,24 +1067,34 @@ static void gen_guvectorize(Ctx *c, GFunc *f, int index)
     for (int k = 0; k < l->nin + l->nout; k++) {
         bool out = k >= l->nin;
         GType t = elts[below(c, 5)];
-        if (!out && !l->core[k])
+        if (!out && !l->ndims[k])
             add_param(c, f, t, false, false);              /* a "()" input is a scalar */
         else
             add_param(c, f, t, true, out);
     }
     /* write every output element first: the driver compares all of them */
     for (int k = l->nin; k < l->nin + l->nout; k++) {
-        int i = new_var(c, "i", G_I64);
-        GStmt *s = stmt(c, GS_FOR);
+        int i = new_var(c, "i", G_I64), j = -1;
+        GStmt *s = stmt(c, GS_FOR), *inner = s;
         s->var = i;
-        s->e2 = array_len(c, k);
+        s->e2 = array_len_axis(c, k, 0);
+        c->live[c->nlive++] = i;
+        if (l->ndims[k] == 2) {
+            j = new_var(c, "j", G_I64);
+            inner = stmt(c, GS_FOR);
+            inner->var = j;
+            inner->e2 = array_len_axis(c, k, 1);
+            c->live[c->nlive++] = j;
+            push(c, &s->body, inner);
+        }
         GStmt *st = stmt(c, GS_STORE);
         st->var = k;
         st->e = var_ref(c, i);
-        c->live[c->nlive++] = i;
+        if (j >= 0)
+            st->e3 = var_ref(c, j);
         st->e2 = gen_expr(c, f->vars[k].type, 2);
-        c->nlive--;
-        push(c, &s->body, st);
+        c->nlive -= j >= 0 ? 2 : 1;
+        push(c, &inner->body, st);
         push(c, &f->body, s);
     }
     c->outputs_ready = true;
@@ -1252,11 +1284,18 @@ static void print_expr(Out *o, const GenProgram *p, const GFunc *f, const GExpr 
         break;
     case GE_INDEX:
         put(o, "%s[", f->vars[e->var].name);
-        print_expr(o, p, f, e->args[0]);
+        for (int i = 0; i < e->nargs; i++) {
+            if (i)
+                put(o, ", ");
+            print_expr(o, p, f, e->args[i]);
+        }
         put(o, "]");
         break;
     case GE_LEN:
-        put(o, e->op ? "%s.shape[0]" : "len(%s)", f->vars[e->var].name);
+        if (e->op == 0)
+            put(o, "len(%s)", f->vars[e->var].name);
+        else
+            put(o, "%s.shape[%d]", f->vars[e->var].name, e->op - 1);
         break;
     }
 }
@@ -1338,6 +1377,10 @@ static void print_stmt(Out *o, const GenProgram *p, const GFunc *f, const GStmt 
     case GS_STORE:
         put(o, "%s[", name);
         print_expr(o, p, f, s->e);
+        if (s->e3) {
+            put(o, ", ");
+            print_expr(o, p, f, s->e3);
+        }
         put(o, "] = ");
         print_expr(o, p, f, s->e2);
         put(o, "\n");
@@ -1362,8 +1405,10 @@ static void print_signature(Out *o, const GFunc *f)
         return;
     }
     put(o, "void(");
-    for (int i = 0; i < f->nparams; i++)
-        put(o, "%s%s%s", i ? ", " : "", gtype_name(f->vars[i].type), f->vars[i].array ? "[:]" : "");
+    for (int i = 0; i < f->nparams; i++) {
+        const char *dims = !f->vars[i].array ? "" : gen_layouts[f->layout].ndims[i] == 2 ? "[:, :]" : "[:]";
+        put(o, "%s%s%s", i ? ", " : "", gtype_name(f->vars[i].type), dims);
+    }
     put(o, ")");
 }
 

@@ -68,8 +68,8 @@ typedef enum GExprKind {
     GE_IFEXP,
     GE_CALL,       /* a builtin or math function: fn */
     GE_HELPER,     /* a call of a helper: helper index */
-    GE_INDEX,      /* array[index]: a gufunc operand */
-    GE_LEN         /* len(array) or array.shape[0] */
+    GE_INDEX,      /* array[i] or array[i, j]: a gufunc operand */
+    GE_LEN         /* op 0: len(array), 1: array.shape[0], 2: array.shape[1] */
 } GExprKind;
 
 typedef enum GOp {
@@ -119,7 +119,7 @@ typedef enum GStmtKind {
     GS_BREAK,
     GS_CONTINUE,
     GS_RETURN,     /* e may be NULL (gufuncs) */
-    GS_STORE,      /* array[e0] = e1 */
+    GS_STORE,      /* array[e] = e2, or array[e, e3] = e2 */
     GS_PASS
 } GStmtKind;
 
@@ -195,11 +195,14 @@ void gen_free(GenProgram *p);
 /* The module's text: malloc'ed, NUL-terminated; *len receives its length. */
 char *gen_print_ufn(const GenProgram *p, size_t *len);
 
-/* The gufunc layouts the generator knows. */
+/* The gufunc layouts the generator knows.  Core dimensions are named n
+ * (index 0) and m (index 1). */
 typedef struct GLayout {
-    const char *text;      /* '(n),(n)->(n)' */
+    const char *text;      /* '(m,n),(n)->(m)' */
     int nin, nout;
-    bool core[4];          /* per operand: has the core dimension n (else "()") */
+    int ndims[4];          /* per operand: 0 ("()"), 1 or 2 core dimensions */
+    int dims[4][2];        /* per operand: which name each core dimension has */
+    const char *order;     /* the names in order of first appearance: "mn" */
 } GLayout;
 extern const GLayout gen_layouts[];
 extern const int gen_nlayouts;
@@ -219,10 +222,11 @@ typedef struct GEvalResult {
 
 /* Run vectorize kernel f on args[] (one value per parameter). */
 GEvalResult gen_eval_vectorize(const GenProgram *p, const GFunc *f, const GVal *args);
-/* Run guvectorize kernel f on one row: arrays[k] holds operand k (n
- * elements, or 1 for "()" operands), differs[k] a flag per element (all
- * false for inputs); outputs and their flags are written in place. */
-void gen_eval_guvectorize(const GenProgram *p, const GFunc *f, GVal **arrays, bool **differs, int n);
+/* Run guvectorize kernel f on one row: arrays[k] holds operand k (its core
+ * shape in C order; sizes[] gives the dimensions n and m; one value for "()"
+ * operands), differs[k] a flag per element (all false for inputs); outputs
+ * and their flags are written in place. */
+void gen_eval_guvectorize(const GenProgram *p, const GFunc *f, GVal **arrays, bool **differs, const int *sizes);
 
 /* The value of a module constant (its initialiser folded by the rules). */
 GVal gen_eval_const(const GenProgram *p, const GExpr *e);

@@ -154,16 +154,26 @@ static FILE *open_in(const char *dir, const char *name)
 
 typedef struct KData {
     const GFunc *f;
-    int rows, n;               /* vectorize: rows = VEC_N, n = 0; gufunc: rows = GU_M, core n */
-    GVal *in[8];               /* per operand: rows * (core ? n : 1) values */
+    int rows;                  /* vectorize: VEC_N elements; gufunc: GU_M loop items */
+    int sizes[2];              /* gufunc: the core dimensions n and m */
+    GVal *in[8];               /* per operand: rows * its core size values */
     bool *differs[8];          /* per element: Numba is not expected to agree */
 } KData;
 
+/* Core dimensions of operand op (0 for vectorize and "()" operands). */
+static int core_ndim(const KData *k, int op)
+{
+    return k->f->kind == GF_VECTORIZE ? 0 : gen_layouts[k->f->layout].ndims[op];
+}
+
+static int core_extent(const KData *k, int op, int axis)
+{
+    return axis < core_ndim(k, op) ? k->sizes[gen_layouts[k->f->layout].dims[op][axis]] : 1;
+}
+
 static int operand_len(const KData *k, int op)
 {
-    if (k->f->kind == GF_VECTORIZE)
-        return 1;
-    return gen_layouts[k->f->layout].core[op] ? k->n : 1;
+    return core_extent(k, op, 0) * core_extent(k, op, 1);
 }
 
 static void make_data(const GenProgram *p, GenRng *r, const GFunc *f, KData *k)
@@ -175,7 +185,8 @@ static void make_data(const GenProgram *p, GenRng *r, const GFunc *f, KData *k)
         k->rows = VEC_N;
     else {
         k->rows = GU_M;
-        k->n = 1 + (int)rng_below(r, 6);
+        k->sizes[0] = 1 + (int)rng_below(r, 6);
+        k->sizes[1] = 1 + (int)rng_below(r, 4);
     }
     for (int op = 0; op < nops; op++) {
         int len = operand_len(k, op);
@@ -205,7 +216,7 @@ static void make_data(const GenProgram *p, GenRng *r, const GFunc *f, KData *k)
                 arrays[op] = k->in[op] + row * operand_len(k, op);
                 flags[op] = k->differs[op] + row * operand_len(k, op);
             }
-            gen_eval_guvectorize(p, f, arrays, flags, k->n);
+            gen_eval_guvectorize(p, f, arrays, flags, k->sizes);
         }
     }
 }
@@ -272,28 +283,19 @@ static const char *suffix(const KData *k, char *buf, size_t size)
     return buf;
 }
 
-/* The shape and strides of operand op: forward (C order) or every axis reversed. */
+/* The shape and strides of operand op: (rows, core...) in C order, or with
+ * the loop axis running backwards (a gufunc's core stays in order). */
 static void shape_text(FILE *out, const KData *k, int op, const char *name, bool reversed, const char *data)
 {
-    int len = operand_len(k, op);
-    bool core = k->f->kind == GF_GUVECTORIZE && gen_layouts[k->f->layout].core[op];
-    int total = k->rows * len;
-    if (!core) {
-        if (reversed)
-            fprintf(out, "    ufn_array %s = ufn_host_strided((void *)(%s + %d), %s, 1, (int64_t[]){%d}, (int64_t[]){-1});\n",
-                    name, data, total - 1, dtypes[op_type(k, op)], k->rows);
-        else
-            fprintf(out, "    ufn_array %s = ufn_host((void *)%s, %s, 1, (int64_t[]){%d});\n", name, data,
-                    dtypes[op_type(k, op)], k->rows);
-        return;
-    }
-    /* a gufunc's core stays in order: only the loop axis runs backwards */
-    if (reversed)
-        fprintf(out, "    ufn_array %s = ufn_host_strided((void *)(%s + %d), %s, 2, (int64_t[]){%d, %d}, (int64_t[]){-%d, 1});\n",
-                name, data, total - len, dtypes[op_type(k, op)], k->rows, len, len);
-    else
-        fprintf(out, "    ufn_array %s = ufn_host((void *)%s, %s, 2, (int64_t[]){%d, %d});\n", name, data,
-                dtypes[op_type(k, op)], k->rows, len);
+    int len = operand_len(k, op), nd = core_ndim(k, op), total = k->rows * len;
+    fprintf(out, "    ufn_array %s = ufn_host_strided((void *)(%s + %d), %s, %d, (int64_t[]){%d", name, data,
+            reversed ? total - len : 0, dtypes[op_type(k, op)], 1 + nd, k->rows);
+    for (int d = 0; d < nd; d++)
+        fprintf(out, ", %d", core_extent(k, op, d));
+    fprintf(out, "}, (int64_t[]){%s%d", reversed ? "-" : "", len);
+    for (int d = 0; d < nd; d++)
+        fprintf(out, ", %d", d + 1 < nd ? core_extent(k, op, d + 1) : 1);
+    fprintf(out, "});\n");
 }
 
 static void write_kernel_call(FILE *out, const KData *k)
@@ -327,8 +329,9 @@ static void write_kernel_call(FILE *out, const KData *k)
     /* 2. the typed entry */
     char sfx[128];
     fprintf(out, "    st = %s_%s(%d", kn, suffix(k, sfx, sizeof sfx), k->rows);
-    if (f->kind == GF_GUVECTORIZE)
-        fprintf(out, ", %d", k->n);
+    if (f->kind == GF_GUVECTORIZE)          /* core sizes, in order of first appearance */
+        for (const char *c = gen_layouts[f->layout].order; *c; c++)
+            fprintf(out, ", %d", k->sizes[*c == 'm']);
     for (int op = 0; op < no; op++)
         fprintf(out, ", %s%d", op_output(k, op) ? "t" : "d", op);
     fprintf(out, ");\n    if (st)\n        printf(\"%s typed-error %%s\\n\", ufn_error());\n", kn);
@@ -460,15 +463,17 @@ static void write_numba(FILE *out, const char *module, KData *ks, int nk)
         fprintf(out, "    try:\n        args = []\n");
         for (int op = 0; op < nops(k); op++) {
             GType t = op_type(k, op);
-            int len = operand_len(k, op), total = k->rows * len;
-            bool core = f->kind == GF_GUVECTORIZE && gen_layouts[f->layout].core[op];
+            int len = operand_len(k, op), total = k->rows * len, nd = core_ndim(k, op);
+            char shape[64];
+            snprintf(shape, sizeof shape, "(%d%s", k->rows, nd ? "" : ",)");
+            for (int d = 0; d < nd; d++) {
+                size_t l = strlen(shape);
+                snprintf(shape + l, sizeof shape - l, ", %d%s", core_extent(k, op, d), d + 1 == nd ? ")" : "");
+            }
             if (op_output(k, op)) {
                 if (first_out < 0)
                     first_out = op;
-                if (core)
-                    fprintf(out, "        args.append(np.zeros((%d, %d), dtype=%s))\n", k->rows, len, np_types[t]);
-                else
-                    fprintf(out, "        args.append(np.zeros((%d,), dtype=%s))\n", k->rows, np_types[t]);
+                fprintf(out, "        args.append(np.zeros(%s, dtype=%s))\n", shape, np_types[t]);
                 continue;
             }
             fprintf(out, "        args.append(np.array([");
@@ -477,10 +482,7 @@ static void write_numba(FILE *out, const char *module, KData *ks, int nk)
                     fprintf(out, ", ");
                 py_literal(out, t, k->in[op][j]);
             }
-            fprintf(out, "], dtype=%s)", np_types[t]);
-            if (core)
-                fprintf(out, ".reshape(%d, %d)", k->rows, len);
-            fprintf(out, ")\n");
+            fprintf(out, "], dtype=%s).reshape%s)\n", np_types[t], shape);
         }
         fprintf(out, "        bad = call_rows(ns['%s'], args, %d)\n", f->name, k->rows);
         fprintf(out, "        show(lines, '%s', %d, args[%d:], %d, bad)\n", f->name, first_out, first_out, k->rows);

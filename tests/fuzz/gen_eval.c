@@ -38,7 +38,7 @@ typedef struct Env {
     TV vars[48];
     GVal *arrays[48];      /* gufunc operands */
     bool *taints[48];      /* per element */
-    int n;                 /* their core length */
+    int sizes[2];          /* the core dimensions n and m */
     bool ctl;              /* a tainted value chose a branch: all that follows is tainted */
     bool *raises;          /* Numba raises an exception: the whole row differs */
     TV ret, ret2;
@@ -642,10 +642,17 @@ static int64_t index_of(int64_t i, int64_t n)
     return i;
 }
 
-static int64_t length_of(Env *env, int a)
+/* The extent of axis `axis` of gufunc operand a ("()" operands: 1). */
+static int64_t extent(Env *env, int a, int axis)
 {
     const GLayout *l = &gen_layouts[env->f->layout];
-    return l->core[a] ? env->n : 1;
+    return axis < l->ndims[a] ? env->sizes[l->dims[a][axis]] : 1;
+}
+
+/* Its number of elements. */
+static int64_t length_of(Env *env, int a)
+{
+    return extent(env, a, 0) * extent(env, a, 1);
 }
 
 static TV eval(Env *env, const GExpr *e)
@@ -727,11 +734,16 @@ static TV eval(Env *env, const GExpr *e)
     }
     case GE_INDEX: {
         TV idx = eval(env, e->args[0]);
-        int64_t i = index_of(idx.v.i, length_of(env, e->var));
+        int64_t i = index_of(idx.v.i, extent(env, e->var, 0));
+        if (e->nargs == 2) {
+            TV idx1 = eval(env, e->args[1]);
+            i = i * extent(env, e->var, 1) + index_of(idx1.v.i, extent(env, e->var, 1));
+            idx.t |= idx1.t;
+        }
         return tv(env->arrays[e->var][i], idx.t || env->taints[e->var][i]);
     }
     case GE_LEN:
-        r.i = length_of(env, e->var);
+        r.i = extent(env, e->var, e->op == 2 ? 1 : 0);
         return tv(r, false);
     }
     abort();
@@ -801,7 +813,7 @@ static Flow exec_stmt(Env *env, const GStmt *s)
     }
     case GS_FOR_ARRAY: {
         bool done = false;
-        int64_t n = length_of(env, s->var2);
+        int64_t n = extent(env, s->var2, 0);
         for (int64_t i = 0; !done && i < n; i++) {
             assign(env, s->var, tv(env->arrays[s->var2][i], env->taints[s->var2][i]));
             if (exec_loop_body(env, &s->body, &done) == FLOW_RETURN)
@@ -835,7 +847,12 @@ static Flow exec_stmt(Env *env, const GStmt *s)
         return FLOW_RETURN;
     case GS_STORE: {
         TV idx = eval(env, s->e);
-        int64_t i = index_of(idx.v.i, length_of(env, s->var));
+        int64_t i = index_of(idx.v.i, extent(env, s->var, 0));
+        if (s->e3) {
+            TV idx1 = eval(env, s->e3);
+            i = i * extent(env, s->var, 1) + index_of(idx1.v.i, extent(env, s->var, 1));
+            idx.t |= idx1.t;
+        }
         TV v = eval(env, s->e2);
         env->arrays[s->var][i] = v.v;
         env->taints[s->var][i] = v.t || env->ctl;
@@ -875,10 +892,10 @@ GEvalResult gen_eval_vectorize(const GenProgram *p, const GFunc *f, const GVal *
     return res;
 }
 
-void gen_eval_guvectorize(const GenProgram *p, const GFunc *f, GVal **arrays, bool **differs, int n)
+void gen_eval_guvectorize(const GenProgram *p, const GFunc *f, GVal **arrays, bool **differs, const int *sizes)
 {
     bool raises = false;
-    Env env = {.p = p, .f = f, .n = n, .raises = &raises};
+    Env env = {.p = p, .f = f, .sizes = {sizes[0], sizes[1]}, .raises = &raises};
     for (int k = 0; k < f->nparams; k++) {
         if (f->vars[k].array) {
             env.arrays[k] = arrays[k];

@@ -115,6 +115,35 @@ static void test_calls_that_vanish(void **state)
             fail_msg("3.0 * (%g - %g).conjugate() is %g, Numba says %g", x[i], y[i], c[i], cwant[i]);
 }
 
+static void test_unification_and_shifts(void **state)
+{
+    (void)state;
+    int64_t a[] = {5, -5};
+    uint64_t u[] = {UINT64_MAX, UINT64_MAX};
+    double x[2], want_x[] = {18446744073709551616.0, -5};
+    assert_int_equal(unify_i64_u64_int64_uint64(2, a, u, x), 0);
+    for (int i = 0; i < 2; i++)
+        if (x[i] != want_x[i])
+            fail_msg("x = %lld, then maybe x = 2**64 - 1: %.17g, Numba says %.17g", (long long)a[i], x[i],
+                     want_x[i]);
+    bool c[] = {false, true};
+    int64_t three[] = {3, 3};
+    double y[2], want_y[] = {9223372036854775808.0, 1.5};
+    ufn_array C = ufn_host(c, UFN_BOOL, 1, (int64_t[]){2});
+    ufn_array A = ufn_host(three, UFN_INT64, 1, (int64_t[]){2});
+    ufn_array U = ufn_host(u, UFN_UINT64, 1, (int64_t[]){2});
+    ufn_array Y = ufn_host(y, UFN_FLOAT64, 1, (int64_t[]){2});
+    assert_int_equal(choose_i64_u64(&C, &A, &U, &Y), 0);
+    for (int i = 0; i < 2; i++)
+        if (y[i] != want_y[i])
+            fail_msg("(3 if %d else 2**64 - 1) / 2 is %.17g, Numba says %.17g", c[i], y[i], want_y[i]);
+    uint64_t v[] = {UINT64_MAX, 4};
+    bool neg[2];
+    assert_int_equal(shr_u64_negative_uint64(2, v, neg), 0);
+    if (neg[0] || neg[1])
+        fail_msg("(u >> 1) < 0 for a uint64 u: %d %d, Numba says 0 0", neg[0], neg[1]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -123,6 +152,7 @@ int main(void)
         cmocka_unit_test(test_uint64_chain),
         cmocka_unit_test(test_comparison_sides),
         cmocka_unit_test(test_calls_that_vanish),
+        cmocka_unit_test(test_unification_and_shifts),
     };
     const char *be = getenv("UFN_BACKEND");
     return cmocka_run_group_tests_name(be ? be : "agree", tests, NULL, NULL);
