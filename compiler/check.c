@@ -184,11 +184,40 @@ static bool std_module(const char *name, ModuleId *id)
     return false;
 }
 
+/* Python modules a kernel cannot use: `import random` or `from os import
+ * path` says so, rather than looking for random.ufn. */
+static bool python_only_module(const char *name)
+{
+    static const char *const refused[] = {
+        "os", "sys", "random", "time", "scipy", "numpy.random", "matplotlib", "functools",
+        "itertools", "collections", "__future__", "typing", "cupy", "jax", "numba.cuda.random",
+    };
+    size_t len = strcspn(name, ".");
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+        if (strcmp(refused[i], name) == 0 || (strlen(refused[i]) == len && strncmp(refused[i], name, len) == 0))
+            return true;
+    return false;
+}
+
+static void refuse_module(Loc loc, const char *mod)
+{
+    if (strcmp(mod, "random") == 0 || strcmp(mod, "numpy.random") == 0 || strcmp(mod, "numba.cuda.random") == 0)
+        diag_error(loc, "module '%s' is not supported in ufn: kernels cannot draw random numbers; generate them in the caller and pass them in as an array",
+                   mod);
+    else
+        diag_error(loc, "module '%s' is not supported in ufn (kernels can use math, cmath, numpy scalars and numba)",
+                   mod);
+}
+
 static void import_stmt(Checker *ck, Module *m, Node *s)
 {
     (void)ck;
     const char *mod = s->import.module;
     ModuleId id;
+    if (!std_module(mod, &id) && python_only_module(mod)) {
+        refuse_module(s->loc, mod);
+        return;
+    }
     if (!std_module(mod, &id)) {
         diag_error(s->loc, "'import %s' is not supported: only math, cmath, numpy and numba can be imported this way; import functions of another .ufn module with 'from %s import name'",
                    mod, mod);
@@ -292,13 +321,10 @@ static void import_from_stmt(Checker *ck, Module *m, Node *s)
     bool std = std_module(mod, &id);
     Module *other = NULL;
     if (!std) {
-        static const char *const refused[] = {"os", "sys", "random", "time", "scipy", "numpy.random",
-                                              "matplotlib", "functools", "itertools", "__future__"};
-        for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
-            if (strcmp(refused[i], mod) == 0) {
-                diag_error(s->loc, "module '%s' is not supported in ufn", mod);
-                return;
-            }
+        if (python_only_module(mod)) {
+            refuse_module(s->loc, mod);
+            return;
+        }
         other = load_module(ck, m, mod, s->loc);
         if (!other)
             return;
@@ -463,7 +489,9 @@ static void decorate(Module *m, Func *f, Node *dec)
     Node *callee = dec->kind == N_CALL ? dec->call.func : dec;
     Sym s;
     if (!resolve_global(m, callee, &s) || s.kind != SYM_DECORATOR) {
-        diag_error(dec->loc, "unknown decorator: ufn knows @vectorize, @guvectorize, @cuda.jit(device=True), @jit and @njit");
+        const char *name = dotted_name(callee);
+        diag_error(dec->loc, "unknown decorator '@%s': ufn knows @vectorize, @guvectorize, @cuda.jit(device=True), @jit and @njit",
+                   name ? name : "...");
         return;
     }
     bool called = dec->kind == N_CALL;

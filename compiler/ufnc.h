@@ -374,6 +374,9 @@ Node *new_call_args(Loc loc, Node *func, NodeList args);  /* call_push_arg for e
 Node *new_assign_chain(Loc loc, NodeList exprs);   /* a = b = value: the last is the value */
 Node *funcdef_decorate(Node *def, NodeList decorators);
 Node *str_concat(Node *a, Node *b);                 /* 'a' 'b': a new N_STR */
+/* "np.zeros" for a name or a chain of attributes on a name, as messages
+ * quote it; NULL for any other expression. */
+const char *dotted_name(const Node *e);
 
 /* Drop, with an error, the statements of body (and of the blocks in it)
  * whose expressions are taller than AST_MAX_HEIGHT: a + b + ... with
