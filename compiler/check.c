@@ -271,12 +271,27 @@ static SrcFile *find_ufn_module(Checker *ck, Module *from, const char *name, cha
     return NULL;
 }
 
+/* "a -> b -> a": the imports still being loaded, from `name` (which is
+ * being imported again) to the innermost.  ck->loaded is newest first. */
+static const char *import_chain(Checker *ck, const char *name)
+{
+    const char *chain = name;
+    for (LoadedModule *l = ck->loaded; l; l = l->next) {
+        if (l->module)
+            continue;                 /* loaded completely: not on the stack */
+        chain = arena_printf("%s -> %s", l->name, chain);
+        if (l->name == name)
+            break;
+    }
+    return chain;
+}
+
 static Module *load_module(Checker *ck, Module *from, const char *name, Loc loc)
 {
     for (LoadedModule *l = ck->loaded; l; l = l->next)
         if (l->name == name) {
             if (!l->module)
-                diag_error(loc, "import cycle: module '%s' imports itself", name);
+                diag_error(loc, "import cycle: %s", import_chain(ck, name));
             return l->module;
         }
     char *path = NULL;
