@@ -804,16 +804,19 @@ static void check_kernel(Checker *ck, Func *f)
         Signature *sig = f->sigs[k];
         if (!kernel_signature_ok(f, sig))
             continue;
-        for (int j = 0; j < k; j++) {
+        bool duplicate = false;
+        for (int j = 0; j < k && !duplicate; j++) {
             bool same = f->sigs[j]->nargs == sig->nargs;
             int nin = f->kind == FK_GUVECTORIZE && f->layout ? f->layout->nin : sig->nargs;
             for (int i = 0; same && i < nin; i++)
                 same = f->sigs[j]->args[i] == sig->args[i];
             if (same) {
                 diag_error(sig->loc, "signature '%s' takes the same input types as '%s'", sig->text, f->sigs[j]->text);
-                break;
+                duplicate = true;
             }
         }
+        if (duplicate)
+            continue;             /* reported: no second kernel, nor a second C name */
         Instance *inst = new_instance(f, sig->args, sig->nargs);
         inst->sig = sig;
         inst->ret = f->kind == FK_GUVECTORIZE ? ty_none() : sig->ret;
