@@ -427,7 +427,12 @@ static bool check_keywords(Node *call, const char *const *allowed, const char *d
         for (const char *const *a = allowed; *a; a++)
             known = known || strcmp(*a, kw->keyword.name) == 0;
         if (!known) {
-            diag_error(kw->loc, "@%s does not take the option '%s'", decorator, kw->keyword.name);
+            Buf list = {0};
+            for (const char *const *a = allowed; *a; a++)
+                buf_printf(&list, "%s%s=", a == allowed ? "" : ", ", *a);
+            diag_error(kw->loc, "@%s does not take the option '%s' (it takes %s)", decorator, kw->keyword.name,
+                       list.data);
+            buf_free(&list);
             ok = false;
         }
     }
@@ -441,10 +446,23 @@ static void read_target(Func *f, Node *call, const char *decorator)
         return;
     const char *v = str_value(t);
     if (!v || (strcmp(v, "cuda") && strcmp(v, "cpu") && strcmp(v, "parallel"))) {
-        diag_error(t->loc, "@%s target must be 'cuda', 'cpu' or 'parallel'", decorator);
+        if (v)
+            diag_error(t->loc, "@%s target must be 'cuda', 'cpu' or 'parallel', not '%s'", decorator, v);
+        else
+            diag_error(t->loc, "@%s target must be a string: 'cuda', 'cpu' or 'parallel'", decorator);
         return;
     }
     f->target = v;
+}
+
+/* The source text under a one-line location, for messages; NULL otherwise. */
+static const char *one_line_text(Loc loc)
+{
+    int len;
+    const char *line = loc.file ? src_line(loc.file, loc.line, &len) : NULL;
+    if (!line || loc.end_line != loc.line || loc.end_col <= loc.col || loc.end_col - 1 > len)
+        return NULL;
+    return arena_strndup(line + loc.col - 1, (size_t)(loc.end_col - loc.col));
 }
 
 /* The list of signature strings: a list or tuple of strings, or one string. */
@@ -460,7 +478,11 @@ static void read_signatures(Func *f, Node *arg)
     for (int i = 0; i < strs.len; i++) {
         Node *s = strs.items[i];
         if (s->kind != N_STR) {
-            diag_error(s->loc, "a signature must be a string such as 'float32(float32)'");
+            const char *text = one_line_text(s->loc);
+            if (text && s->kind == N_CALL)
+                diag_error(s->loc, "a signature must be a string: write '%s' in quotes", text);
+            else
+                diag_error(s->loc, "a signature must be a string such as 'float32(float32)'");
             continue;
         }
         Signature *sig = sig_parse(s);
@@ -553,7 +575,8 @@ static void decorate(Module *m, Func *f, Node *dec)
         Node *device = called ? keyword(dec, "device") : NULL;
         if (!device || device->kind != N_TRUE) {
             f->kind = FK_CUDA_KERNEL;
-            diag_error(dec->loc, "@cuda.jit kernels are not supported by ufnc: write the element-wise part as @vectorize or @guvectorize, or mark a helper @cuda.jit(device=True)");
+            diag_error(dec->loc, "'%s' is a @cuda.jit kernel, which ufnc does not compile: write the element-wise part as @vectorize or @guvectorize, or make it a helper with @cuda.jit(device=True)",
+                       f->name);
             return;
         }
         static const char *const ok[] = {"device", "inline", "debug", "opt", "lineinfo", "fastmath", "cache", "forceinline", NULL};
@@ -593,7 +616,8 @@ static void funcdef_stmt(Module *m, Node *s)
     f->module = m;
     f->kind = FK_PLAIN;
     if (s->funcdef.decorators.len > 1)
-        diag_error(s->funcdef.decorators.items[1]->loc, "only one decorator per function is supported");
+        diag_error(s->funcdef.decorators.items[1]->loc, "'%s' has %d decorators, but ufn takes one per function: keep @vectorize, @guvectorize or the helper's decorator",
+                   f->name, s->funcdef.decorators.len);
     if (s->funcdef.decorators.len >= 1)
         decorate(m, f, s->funcdef.decorators.items[0]);
     Func **funcs = arena_alloc(sizeof(Func *) * (size_t)(m->nfuncs + 1));
