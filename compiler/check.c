@@ -396,6 +396,10 @@ static void constant_stmt(Module *m, Node *s)
         diag_error(t->loc, "only names can be assigned at module level");
         return;
     }
+    /* __all__, __version__, ...: metadata for Python, nothing for kernels */
+    size_t n = strlen(t->name.id);
+    if (n > 4 && strncmp(t->name.id, "__", 2) == 0 && strcmp(t->name.id + n - 2, "__") == 0)
+        return;
     Value val;
     if (!fold_const(v, resolve_global, m, true, &val))
         return;

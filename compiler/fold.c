@@ -112,6 +112,21 @@ static bool not_const(Folder *f, const Node *e, const char *why)
     return false;
 }
 
+static const char *describe_kind(NodeKind k)
+{
+    switch (k) {
+    case N_STR: return "a string";
+    case N_TUPLE: return "a tuple";
+    case N_LIST: return "a list";
+    case N_COMPARE: return "a comparison";
+    case N_BOOLOP: return "'and' or 'or'";
+    case N_IFEXP: return "a conditional expression";
+    case N_SUBSCRIPT: return "indexing";
+    case N_NONE: return "None";
+    default: return arena_printf("a %s", node_kind_names[k]);
+    }
+}
+
 static bool fold_unary(Folder *f, const Node *e, Value *out)
 {
     Value a;
@@ -142,7 +157,7 @@ static bool fold_unary(Folder *f, const Node *e, Value *out)
         *out = ty_is_unsigned(a.type) ? mkuint(~a.u) : mkint(~a.i);
         return true;
     default:
-        return not_const(f, e, "unsupported operator");
+        return not_const(f, e, arena_printf("operator '%s' is not supported here", op_names[e->unary.op]));
     }
 }
 
@@ -174,7 +189,7 @@ static bool fold_binary(Folder *f, const Node *e, Value *out)
     if (!fold(f, e->binary.lhs, &a) || !fold(f, e->binary.rhs, &b))
         return false;
     if (ty_is_complex(a.type) || ty_is_complex(b.type))
-        return not_const(f, e, "complex arithmetic in a module constant");
+        return not_const(f, e, "complex arithmetic is not supported in module constants");
     Type *t = ty_arith(a.type, b.type);
     Op op = e->binary.op;
     if (op == OP_DIV && !ty_is_float(t))
@@ -191,7 +206,7 @@ static bool fold_binary(Folder *f, const Node *e, Value *out)
         case OP_POW: r = pow(x, y); break;
         case OP_MOD: r = py_fmod(x, y); break;
         case OP_FLOORDIV: r = y == 0 ? x / y : floor((x - py_fmod(x, y)) / y); break;
-        default: return not_const(f, e, "bitwise operators need integers");
+        default: return not_const(f, e, arena_printf("operator '%s' needs integers", op_names[op]));
         }
         Value v = {.type = t};
         v.f = t->kind == TY_FLOAT32 ? (float)r : r;
@@ -213,7 +228,7 @@ static bool fold_binary(Folder *f, const Node *e, Value *out)
         case OP_BITAND: r = x & y; break;
         case OP_BITOR: r = x | y; break;
         case OP_BITXOR: r = x ^ y; break;
-        default: return not_const(f, e, "unsupported operator");
+        default: return not_const(f, e, arena_printf("operator '%s' is not supported here", op_names[op]));
         }
         *out = mkuint(r);
         return true;
@@ -239,7 +254,7 @@ static bool fold_binary(Folder *f, const Node *e, Value *out)
     case OP_BITAND: r = x & y; break;
     case OP_BITOR: r = x | y; break;
     case OP_BITXOR: r = x ^ y; break;
-    default: return not_const(f, e, "unsupported operator");
+    default: return not_const(f, e, arena_printf("operator '%s' is not supported here", op_names[op]));
     }
     *out = mkint(r);
     return true;
@@ -261,14 +276,17 @@ static const struct { const char *name; double (*fn1)(double); double (*fn2)(dou
 static bool fold_call(Folder *f, const Node *e, Value *out)
 {
     Sym s;
-    if (!f->resolve(f->ctx, e->call.func, &s) || s.kind != SYM_BUILTIN)
-        return not_const(f, e, "only casts and math functions can be called");
+    if (!f->resolve(f->ctx, e->call.func, &s) || s.kind != SYM_BUILTIN) {
+        const char *name = dotted_name(e->call.func);
+        return not_const(f, e, arena_printf("%s%s is not a number, a cast such as np.float32(x) or a math function",
+                                            name ? name : "the callee", name ? "()" : ""));
+    }
     if (e->call.kwargs.len)
-        return not_const(f, e, "keyword arguments");
+        return not_const(f, e, "keyword arguments are not supported here");
     int n = e->call.args.len;
     Value a[2];
     if (n > 2)
-        return not_const(f, e, "too many arguments");
+        return not_const(f, e, arena_printf("%s() takes at most 2 arguments here", dotted_name(e->call.func) ? dotted_name(e->call.func) : "the function"));
     for (int i = 0; i < n; i++)
         if (!fold(f, e->call.args.items[i], &a[i]))
             return false;
@@ -330,10 +348,12 @@ static bool fold(Folder *f, const Node *e, Value *out)
     case N_NAME:
     case N_ATTR: {
         Sym s;
+        const char *name = dotted_name(e);
         if (!f->resolve(f->ctx, e, &s))
-            return not_const(f, e, "unknown name");
+            return not_const(f, e, arena_printf("name '%s' is not defined (constants must be defined before use)",
+                                                name ? name : "?"));
         if (s.kind != SYM_CONST)
-            return not_const(f, e, "not a constant");
+            return not_const(f, e, arena_printf("'%s' is not a number", name ? name : "?"));
         *out = s.value;
         return true;
     }
@@ -348,7 +368,7 @@ static bool fold(Folder *f, const Node *e, Value *out)
         memcpy(&out->i, &e->konst.v, sizeof e->konst.v);
         return true;
     default:
-        return not_const(f, e, arena_printf("a %s", node_kind_names[e->kind]));
+        return not_const(f, e, arena_printf("%s is not supported in a module constant", describe_kind(e->kind)));
     }
 }
 
