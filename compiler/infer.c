@@ -383,6 +383,8 @@ static Node *binary(Ctx *cx, Node *e, Node *l, Node *r)
                            opname(op), lt->name, rt->name), unknown(e);
         if (ty_is_bool(lt) && ty_is_bool(rt) && op != OP_LSHIFT && op != OP_RSHIFT)
             t = lt;
+        else if (op == OP_LSHIFT || op == OP_RSHIFT)
+            t = ty_scalar(ty_is_unsigned(lt) ? TY_UINT64 : TY_INT64);   /* the left operand's word */
         else
             t = ty_arith(lt, rt);
         n->binary.lhs = cast_to(l, t);
@@ -412,6 +414,8 @@ static Node *unary(Ctx *cx, Node *e)
     if (e->unary.op == OP_INVERT) {
         if (!ty_is_int(t) && !ty_is_bool(t))
             return fail_at(cx, e->loc, "in %s: '~' needs an integer, not %s", fname(cx), t->name), unknown(e);
+        if (ty_is_bool(t))        /* ~True is False, as for NumPy's bool (and Numba's) */
+            return typed(new_unary(e->loc, OP_NOT, a), t);
         t = ty_arith(t, t);
     } else if (ty_is_int(t) || ty_is_bool(t))
         t = ty_arith(t, t);
@@ -743,6 +747,12 @@ static Node *arity(Ctx *cx, Node *e, const char *name, int min, int max, int n)
            unknown(e);
 }
 
+/* Integers that convert to float32 exactly in Numba's rules. */
+static bool int_fits_float32(const Type *t)
+{
+    return t->kind == TY_BOOL || t->kind == TY_INT8 || t->kind == TY_UINT8 || t->kind == TY_INT16;
+}
+
 static Node *math_call(Ctx *cx, Node *e, int b, NodeList *args)
 {
     bool cm = b >= B_CMATH;
@@ -766,23 +776,38 @@ static Node *math_call(Ctx *cx, Node *e, int b, NodeList *args)
             return fail_at(cx, args->items[i]->loc, "in %s: %s() needs %s arguments, not %s", fname(cx), name,
                            cm ? "numeric" : "real", t->name), unknown(e);
     }
-    bool all_f32 = true, any_c128 = false;
+    /* Numba's overloads: the float32 (complex64) row when the arguments are
+     * float32 (complex64) - and, for functions of two arguments, small
+     * integers (beside a float32 for atan2 and hypot, which have integer
+     * overloads of their own) - otherwise float64 (complex128). */
+    bool all_f32 = true, any_f32 = false, narrow = true;
     for (int i = 0; i < args->len; i++) {
         Type *t = args->items[i]->type;
-        all_f32 = all_f32 && (t->kind == TY_FLOAT32 || t->kind == TY_COMPLEX64);
-        any_c128 = any_c128 || t->kind == TY_COMPLEX128 || t->kind == TY_FLOAT64 || ty_is_int(t) || ty_is_bool(t);
+        bool f32 = t->kind == TY_FLOAT32 || t->kind == TY_COMPLEX64;
+        all_f32 = all_f32 && f32;
+        any_f32 = any_f32 || f32;
+        narrow = narrow && (f32 || t->kind == TY_BOOL || t->kind == TY_INT8 || t->kind == TY_UINT8);
     }
-    Type *f = ty_scalar(all_f32 ? TY_FLOAT32 : TY_FLOAT64);
-    Type *c = ty_scalar(any_c128 ? TY_COMPLEX128 : TY_COMPLEX64);
+    bool int_overloads = strcmp(fns[row].name, "atan2") == 0 || strcmp(fns[row].name, "hypot") == 0;
+    bool small = args->len == 2 ? narrow && (any_f32 || !int_overloads) : all_f32;
+    Type *f = ty_scalar(small ? TY_FLOAT32 : TY_FLOAT64);
+    /* cmath of a real: complex64 for what float32 holds exactly */
+    bool c64 = true;
+    for (int i = 0; i < args->len; i++) {
+        Type *t = args->items[i]->type;
+        c64 = c64 && (t->kind == TY_COMPLEX64 || t->kind == TY_FLOAT32 || int_fits_float32(t));
+    }
+    Type *c = ty_scalar(c64 ? TY_COMPLEX64 : TY_COMPLEX128);
     switch (m->kind) {
     case MK_FLOAT:
         for (int i = 0; i < args->len; i++)
             args->items[i] = cast_to(args->items[i], f);
         return mkcall(e, b, args, f);
     case MK_ROUND: {
+        /* CUDA's rule: a float keeps its type; an integer becomes float64 */
         Type *t = args->items[0]->type;
         if (ty_is_int(t) || ty_is_bool(t))
-            return cast_to(args->items[0], ty_scalar(TY_INT64));
+            return cast_to(args->items[0], ty_scalar(TY_FLOAT64));
         return mkcall(e, b, args, t);
     }
     case MK_PRED: {
@@ -795,15 +820,19 @@ static Node *math_call(Ctx *cx, Node *e, int b, NodeList *args)
         return mkcall(e, b, args, ty_scalar(TY_BOOL));
     }
     case MK_POW: {
+        /* float32 ** (float32 or an int of up to 32 bits) is float32 */
         Type *bt = args->items[0]->type, *xt = args->items[1]->type;
-        Type *t = bt->kind == TY_FLOAT32 && (xt->kind == TY_FLOAT32 || ty_is_int(xt) || ty_is_bool(xt))
-                      ? bt : ty_scalar(TY_FLOAT64);
+        bool small_exp = xt->kind == TY_FLOAT32 || xt->kind == TY_BOOL || (ty_is_int(xt) && ty_bits(xt) <= 32
+                         && xt->kind != TY_UINT32);
+        bool small_base = bt->kind == TY_FLOAT32 || bt->kind == TY_BOOL || bt->kind == TY_INT8 || bt->kind == TY_UINT8;
+        Type *t = ty_scalar(small_base && small_exp ? TY_FLOAT32 : TY_FLOAT64);
         args->items[0] = cast_to(args->items[0], t);
         args->items[1] = cast_to(args->items[1], t);
         return mkcall(e, b, args, t);
     }
     case MK_LDEXP: {
-        Type *t = ty_is_float(args->items[0]->type) ? args->items[0]->type : ty_scalar(TY_FLOAT64);
+        Type *x = args->items[0]->type;
+        Type *t = ty_is_float(x) ? x : ty_scalar(int_fits_float32(x) ? TY_FLOAT32 : TY_FLOAT64);
         if (!ty_is_int(args->items[1]->type) && !ty_is_bool(args->items[1]->type))
             return fail_at(cx, args->items[1]->loc, "in %s: %s() needs an integer exponent", fname(cx), name),
                    unknown(e);
@@ -816,6 +845,8 @@ static Node *math_call(Ctx *cx, Node *e, int b, NodeList *args)
             args->items[i] = cast_to(args->items[i], c);
         return mkcall(e, b, args, c);
     case CK_REAL:
+        if (!ty_is_complex(args->items[0]->type))
+            c = ty_scalar(TY_COMPLEX128);      /* phase(x) of a real computes in double */
         args->items[0] = cast_to(args->items[0], c);
         return mkcall(e, b, args, ty_scalar(c->kind == TY_COMPLEX64 ? TY_FLOAT32 : TY_FLOAT64));
     case CK_PRED:
@@ -828,7 +859,10 @@ static Node *math_call(Ctx *cx, Node *e, int b, NodeList *args)
         return mkcall(e, b, args, ty_tuple(2, pair));
     }
     case CK_RECT: {
-        Type *ft = all_f32 ? ty_scalar(TY_FLOAT32) : ty_scalar(TY_FLOAT64);
+        bool f32 = any_f32;
+        for (int i = 0; i < args->len; i++)
+            f32 = f32 && (args->items[i]->type->kind == TY_FLOAT32 || int_fits_float32(args->items[i]->type));
+        Type *ft = ty_scalar(f32 ? TY_FLOAT32 : TY_FLOAT64);
         for (int i = 0; i < args->len; i++) {
             if (ty_is_complex(args->items[i]->type))
                 return fail_at(cx, args->items[i]->loc, "in %s: %s() needs real arguments", fname(cx), name),
@@ -878,7 +912,7 @@ static Node *call_builtin(Ctx *cx, Node *e, int b, NodeList *args)
         Type *a = args->items[0]->type;
         if (!ty_is_scalar(a))
             return fail_at(cx, e->loc, "in %s: cannot convert %s to %s", fname(cx), a->name, t->name), unknown(e);
-        if (ty_is_complex(a) && !ty_is_complex(t))
+        if (ty_is_complex(a) && !ty_is_complex(t) && !ty_is_bool(t))
             return fail_at(cx, e->loc, "in %s: cannot convert complex to %s (take .real or abs() first)",
                            fname(cx), t->name), unknown(e);
         Node *r = cast_to(args->items[0], t);
@@ -894,7 +928,7 @@ static Node *call_builtin(Ctx *cx, Node *e, int b, NodeList *args)
         if (!ty_is_scalar(a))
             return fail_at(cx, e->loc, "in %s: bad operand type for abs(): %s", fname(cx), a->name), unknown(e);
         Type *t = ty_is_complex(a) ? ty_scalar(a->kind == TY_COMPLEX64 ? TY_FLOAT32 : TY_FLOAT64)
-                  : ty_is_bool(a) ? ty_scalar(TY_INT64) : a;
+                  : ty_is_bool(a) ? ty_scalar(TY_INT8) : a;
         if (ty_is_bool(a))
             args->items[0] = cast_to(args->items[0], t);
         return mkcall(e, B_ABS, args, t);
@@ -913,8 +947,10 @@ static Node *call_builtin(Ctx *cx, Node *e, int b, NodeList *args)
             if (!ty_is_int(args->items[1]->type))
                 return fail_at(cx, e->loc, "in %s: round()'s ndigits must be an integer", fname(cx)), unknown(e);
             args->items[1] = cast_to(args->items[1], ty_scalar(TY_INT64));
+            /* Numba rounds an integer as a float (NumPy's round) */
             if (!ty_is_float(a))
-                return cast_to(args->items[0], ty_scalar(TY_INT64));
+                a = ty_scalar(int_fits_float32(a) ? TY_FLOAT32 : TY_FLOAT64);
+            args->items[0] = cast_to(args->items[0], a);
             return mkcall(e, B_ROUND, args, a);
         }
         if (!ty_is_float(a))
@@ -931,13 +967,15 @@ static Node *call_builtin(Ctx *cx, Node *e, int b, NodeList *args)
         if (!ty_is_scalar(a) || (ty_is_complex(a) && b != B_BOOL))
             return fail_at(cx, e->loc, "in %s: %s() cannot convert %s", fname(cx), nm, a->name), unknown(e);
         Type *t = ty_scalar(b == B_INT ? TY_INT64 : b == B_FLOAT ? TY_FLOAT64 : TY_BOOL);
-        if (b == B_INT && ty_is_unsigned(a))
-            t = a->kind == TY_UINT64 ? a : ty_scalar(TY_INT64);
+        if ((b == B_INT && ty_is_int(a)) || (b == B_FLOAT && ty_is_float(a)))
+            t = a;                /* Numba: int(int8) is int8, float(float32) float32 */
         return cast_to(args->items[0], t);
     }
     case B_COMPLEX: {
         if ((bad = arity(cx, e, "complex", 1, 2, args->len)))
             return bad;
+        if (args->len == 1 && ty_is_complex(args->items[0]->type))
+            return cast_to(args->items[0], ty_scalar(TY_COMPLEX128));
         bool f32 = true;
         for (int i = 0; i < args->len; i++) {
             Type *a = args->items[i]->type;

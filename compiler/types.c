@@ -212,6 +212,14 @@ Type *ty_promote_numpy(Type *a, Type *b)
     }
 }
 
+/* Numba's safe conversions of an integer (or bool) to a float: only types
+ * of at most 16 bits that float32 holds exactly, and not uint16 (numba's
+ * typeconv rules stop there; np.promote_types does not). */
+static bool int_fits_float32(const Type *t)
+{
+    return t->kind == TY_BOOL || t->kind == TY_INT8 || t->kind == TY_UINT8 || t->kind == TY_INT16;
+}
+
 Type *ty_arith(Type *a, Type *b)
 {
     bool ai = ty_is_int(a) || ty_is_bool(a), bi = ty_is_int(b) || ty_is_bool(b);
@@ -221,22 +229,26 @@ Type *ty_arith(Type *a, Type *b)
             return ty_scalar(TY_UINT64);
         return ty_scalar(TY_INT64);
     }
+    if (ai || bi) {
+        /* an integer meets a float or a complex: the narrow one only if the
+         * integer converts to it safely */
+        Type *i = ai ? a : b, *x = ai ? b : a;
+        if (x->kind == TY_FLOAT32 || x->kind == TY_COMPLEX64)
+            return int_fits_float32(i) ? x : ty_scalar(x->kind == TY_FLOAT32 ? TY_FLOAT64 : TY_COMPLEX128);
+        return x;
+    }
     return ty_promote_numpy(a, b);
 }
 
+/* Where paths meet (branches, loops), Numba unifies a variable's types
+ * with NumPy's promotion: int8 and uint8 make int16, int64 and uint64
+ * float64. */
 Type *ty_unify(Type *a, Type *b)
 {
     if (a == b)
         return a;
-    if (ty_is_scalar(a) && ty_is_scalar(b)) {
-        if (ty_is_complex(a) != ty_is_complex(b) || ty_is_float(a) || ty_is_float(b)
-            || ty_is_complex(a))
-            return ty_promote_numpy(a, b);
-        /* integers and bools unify in the machine word, as Numba does */
-        if (ty_is_unsigned(a) && ty_is_unsigned(b))
-            return ty_scalar(TY_UINT64);
-        return ty_scalar(TY_INT64);
-    }
+    if (ty_is_scalar(a) && ty_is_scalar(b))
+        return ty_promote_numpy(a, b);
     if (a->kind == TY_TUPLE && b->kind == TY_TUPLE && a->nelts == b->nelts) {
         Type *elts[64];
         if (a->nelts > 64)
