@@ -377,7 +377,12 @@ static void import_from_stmt(Checker *ck, Module *m, Node *s)
 static void constant_stmt(Module *m, Node *s)
 {
     if (s->assign.targets.len != 1) {
-        diag_error(s->loc, "chained assignment at module level is not supported");
+        /* LO = HI = 1.0: each name gets the value */
+        for (int i = 0; i < s->assign.targets.len; i++) {
+            Node one = *s;
+            one.assign.targets = list1(s->assign.targets.items[i]);
+            constant_stmt(m, &one);
+        }
         return;
     }
     Node *t = s->assign.targets.items[0], *v = s->assign.value;

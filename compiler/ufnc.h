@@ -576,6 +576,8 @@ const char *module_name(ModuleId mod);
 /* A compile-time value: module constants and folded literals. */
 typedef struct Value {
     Type *type;            /* a scalar type */
+    bool weak;             /* module constants: a Python number (int, float,
+                            * bool, complex) rather than a NumPy scalar */
     union {
         int64_t i;         /* signed ints and bool */
         uint64_t u;        /* unsigned ints */
