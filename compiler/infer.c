@@ -276,15 +276,81 @@ static bool resolve(Ctx *cx, const Node *e, Sym *out)
     return false;
 }
 
+/* NumPy functions that make arrays: kernels cannot allocate. */
+static bool numpy_allocator(const char *name)
+{
+    static const char *const names[] = {"zeros", "ones", "empty", "full", "array", "arange", "linspace",
+                                        "zeros_like", "ones_like", "empty_like", "full_like", "asarray",
+                                        "copy", "eye", "identity"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(names[i], name) == 0)
+            return true;
+    return false;
+}
+
+/* Names the function binds in a way ufn refuses (a nested def, an import
+ * inside the function): already reported where they are bound. */
+static bool bound_by_refused_stmt(const NodeList *body, const char *name)
+{
+    for (int i = 0; i < body->len; i++) {
+        const Node *s = body->items[i];
+        switch (s->kind) {
+        case N_FUNCDEF:
+            if (s->funcdef.name == name)
+                return true;
+            break;
+        case N_IMPORT:
+            if ((s->import.alias ? s->import.alias : s->import.module) == name
+                || (!s->import.alias && strncmp(s->import.module, name, strlen(name)) == 0
+                    && s->import.module[strlen(name)] == '.'))
+                return true;
+            break;
+        case N_IMPORTFROM:
+            for (int k = 0; k < s->importfrom.names.len; k++) {
+                const Node *n = s->importfrom.names.items[k];
+                if ((n->name.alias ? n->name.alias : n->name.id) == name)
+                    return true;
+            }
+            break;
+        case N_IF:
+            if (bound_by_refused_stmt(&s->ifstmt.then, name) || bound_by_refused_stmt(&s->ifstmt.orelse, name))
+                return true;
+            break;
+        case N_WHILE:
+            if (bound_by_refused_stmt(&s->whilestmt.body, name))
+                return true;
+            break;
+        case N_FOR:
+            if (bound_by_refused_stmt(&s->forstmt.body, name))
+                return true;
+            break;
+        default:
+            break;
+        }
+    }
+    return false;
+}
+
 static Node *name_expr(Ctx *cx, Node *e)
 {
     Sym s;
     if (!resolve(cx, e, &s)) {
         if (e->kind == N_ATTR) {
             Sym base;
-            if (resolve(cx, e->attr.value, &base) && base.kind == SYM_MODULE)
-                return fail_at(cx, e->loc, "'%s' has no attribute '%s' that ufn supports",
-                               module_name(base.module), e->attr.attr), unknown(e);
+            if (!resolve(cx, e->attr.value, &base))
+                return name_expr(cx, e->attr.value);     /* math.sqrt without 'import math': name 'math' */
+            const char *what = dotted_name(e);
+            if (base.kind == SYM_MODULE && base.module == MOD_NUMPY && numpy_allocator(e->attr.attr))
+                return fail_at(cx, e->loc, "in %s: %s() makes an array, and kernels cannot allocate; pass the array in as a @guvectorize argument",
+                               fname(cx), what ? what : e->attr.attr), unknown(e);
+            if (base.kind == SYM_MODULE)
+                return fail_at(cx, e->loc, "in %s: '%s' is not supported in ufn ('%s' has no attribute '%s' that ufn knows)",
+                               fname(cx), what ? what : e->attr.attr, module_name(base.module), e->attr.attr),
+                       unknown(e);
+        }
+        if (e->kind == N_NAME && bound_by_refused_stmt(&cx->inst->func->def->funcdef.body, e->name.id)) {
+            cx->inst->failed = cx->inst->failed || cx->final;
+            return unknown(e);
         }
         return fail_at(cx, e->loc, "in %s: name '%s' is not defined", fname(cx),
                        e->kind == N_NAME ? e->name.id : e->attr.attr), unknown(e);
