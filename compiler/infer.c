@@ -360,6 +360,8 @@ static Node *name_expr(Ctx *cx, Node *e)
         Node *n = new_name(e->loc, s.var->name);
         n->name.sym = arena_alloc(sizeof(Sym));
         *n->name.sym = s;
+        if (!s.var->type && cx->final && s.var->failed)
+            return unknown(e);
         if (!s.var->type && cx->final)
             return fail_at(cx, e->loc, "in %s: variable '%s' is used before it has a value",
                            fname(cx), s.var->name), unknown(e);
@@ -1212,9 +1214,28 @@ static void assign_to(Ctx *cx, Node *t, Node *v, Loc loc, NodeList *out)
     }
 }
 
+/* After an error in what is assigned: the targets' later uses are not
+ * errors of their own. */
+static void mark_failed(Ctx *cx, Node *t)
+{
+    if (!cx->final)
+        return;
+    if (t->kind == N_NAME) {
+        Var *v = find_var(cx, t->name.id);
+        if (v)
+            v->failed = true;
+    } else if (t->kind == N_TUPLE || t->kind == N_LIST) {
+        for (int i = 0; i < t->tuple.elts.len; i++)
+            mark_failed(cx, t->tuple.elts.items[i]);
+    }
+}
+
 static void assign_stmt(Ctx *cx, Node *s, NodeList *out)
 {
     Node *v = expr(cx, s->assign.value);
+    if (!v->type)
+        for (int i = 0; i < s->assign.targets.len; i++)
+            mark_failed(cx, s->assign.targets.items[i]);
     if (v->type && v->type->kind == TY_NONE) {
         fail_at(cx, s->assign.value->loc, "in %s: cannot assign None", fname(cx));
         return;
@@ -1274,6 +1295,8 @@ static void augassign_stmt(Ctx *cx, Node *s, NodeList *out)
     }
     Node *bin = new_binary(s->loc, s->augassign.op, target, s->augassign.value);
     Node *v = expr(cx, bin);
+    if (!v->type)
+        mark_failed(cx, t);
     assign_to(cx, target, v, s->loc, out);
 }
 
@@ -1315,54 +1338,68 @@ static bool range_args(Ctx *cx, Node *iter, NodeList *args, Type **elt)
     return true;
 }
 
+/* The typed iterable of a for loop and its element type; NULL after an
+ * error (reported in the final pass). */
+static Node *loop_iter(Ctx *cx, Node *iter, Type **elt)
+{
+    Sym sym;
+    bool builtin = iter->kind == N_CALL && resolve(cx, iter->call.func, &sym) && sym.kind == SYM_BUILTIN;
+    if (builtin && sym.builtin == B_RANGE) {
+        NodeList args = {0};
+        if (iter->call.kwargs.len)
+            return fail_at(cx, iter->loc, "in %s: range() takes no keyword arguments", fname(cx));
+        if (!range_args(cx, iter, &args, elt))
+            return NULL;
+        return mkcall(iter, B_RANGE, &args, NULL);
+    }
+    if (builtin && sym.builtin == B_UNSUPPORTED
+        && (strcmp(sym.name, "enumerate") == 0 || strcmp(sym.name, "zip") == 0))
+        return fail_at(cx, iter->loc, "in %s: %s() is not supported in ufn; loop over range(len(a)) and index the arrays",
+                       fname(cx), sym.name);
+    Node *it = expr(cx, iter);
+    if (!it->type)
+        return NULL;
+    if (it->type->kind != TY_ARRAY || it->type->ndim != 1)
+        return fail_at(cx, iter->loc, "in %s: can only loop over range() or a one-dimensional array, not %s",
+                       fname(cx), it->type->name);
+    *elt = it->type->elt;
+    return it;
+}
+
+/* A loop whose header is wrong still has its body checked, with the loop
+ * variable unknown (and quiet). */
 static void for_stmt(Ctx *cx, Node *s, NodeList *out)
 {
+    Node *target = s->forstmt.target;
+    bool ok = true;
     if (s->forstmt.orelse.len) {
         fail_at(cx, s->loc, "in %s: 'else' on a for loop is not supported", fname(cx));
-        return;
+        ok = false;
     }
-    Node *target = s->forstmt.target, *iter = s->forstmt.iter;
-    if (target->kind != N_NAME) {
-        fail_at(cx, target->loc, "in %s: the loop variable must be a single name", fname(cx));
-        return;
-    }
-    Var *var = find_var(cx, target->name.id);
-    Node *typed_iter = NULL;
     Type *elt = NULL;
-    Sym sym;
-    if (iter->kind == N_CALL && resolve(cx, iter->call.func, &sym) && sym.kind == SYM_BUILTIN
-        && sym.builtin == B_RANGE) {
-        NodeList args = {0};
-        if (iter->call.kwargs.len) {
-            fail_at(cx, iter->loc, "in %s: range() takes no keyword arguments", fname(cx));
-            return;
-        }
-        if (!range_args(cx, iter, &args, &elt))
-            return;
-        typed_iter = mkcall(iter, B_RANGE, &args, NULL);
-    } else {
-        Node *it = expr(cx, iter);
-        if (!it->type)
-            return;
-        if (it->type->kind != TY_ARRAY || it->type->ndim != 1) {
-            fail_at(cx, iter->loc, "in %s: can only loop over range() or a one-dimensional array, not %s",
-                    fname(cx), it->type->name);
-            return;
-        }
-        typed_iter = it;
-        elt = it->type->elt;
+    Node *typed_iter = loop_iter(cx, s->forstmt.iter, &elt);
+    ok = ok && typed_iter;
+    if (typed_iter && target->kind != N_NAME) {
+        fail_at(cx, target->loc, "in %s: the loop variable must be a single name", fname(cx));
+        ok = false;
     }
-    widen(cx, var, elt, target->loc);
+    Var *var = target->kind == N_NAME ? find_var(cx, target->name.id) : NULL;
+    if (ok)
+        widen(cx, var, elt, target->loc);
+    else
+        mark_failed(cx, target);
+    NodeList body = {0}, scratch = {0}, none = {0};
+    cx->loops++;
+    block(cx, &s->forstmt.body, &body);
+    cx->loops--;
+    block(cx, &s->forstmt.orelse, &scratch);
+    if (!cx->final || !ok)
+        return;
     Node *tv = typed(new_name(target->loc, var->name), var->type);
     tv->name.sym = arena_alloc(sizeof(Sym));
     tv->name.sym->kind = SYM_LOCAL;
     tv->name.sym->var = var;
-    NodeList body = {0}, none = {0};
-    cx->loops++;
-    block(cx, &s->forstmt.body, &body);
-    cx->loops--;
-    if (cx->final)
-        list_push(out, new_for(s->loc, tv, typed_iter, body, none));
+    list_push(out, new_for(s->loc, tv, typed_iter, body, none));
 }
 
 static void return_stmt(Ctx *cx, Node *s, NodeList *out)
@@ -1443,16 +1480,18 @@ static void stmt(Ctx *cx, Node *s, NodeList *out)
         return;
     }
     case N_WHILE: {
+        bool ok = true;
         if (s->whilestmt.orelse.len) {
             fail_at(cx, s->loc, "in %s: 'else' on a while loop is not supported", fname(cx));
-            return;
+            ok = false;
         }
         Node *c = truth(cx, s->whilestmt.cond);
-        NodeList body = {0}, none = {0};
+        NodeList body = {0}, scratch = {0}, none = {0};
         cx->loops++;
         block(cx, &s->whilestmt.body, &body);
         cx->loops--;
-        if (cx->final && c->type)
+        block(cx, &s->whilestmt.orelse, &scratch);
+        if (cx->final && c->type && ok)
             list_push(out, new_while(s->loc, c, body, none));
         return;
     }

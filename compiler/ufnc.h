@@ -603,6 +603,7 @@ struct Var {
     Loc loc;               /* first assignment (or the parameter) */
     bool param;
     bool temp;             /* made by the checker */
+    bool failed;           /* an assignment to it was an error (reported): its uses stay quiet */
 };
 
 struct Sym {
