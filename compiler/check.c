@@ -962,5 +962,16 @@ Module *check_module(Node *ast, const SrcFile *src, const CheckOptions *opt)
             check_kernel(&ck, f);
     }
     public_names(&ck, m);
+    /* An instance that failed has reported why; otherwise its empty body
+     * would be compiled as if it were right. */
+    if (!diag_error_count()) {
+        for (int i = 0; i < m->nhelpers; i++)
+            if (m->helpers[i]->failed)
+                die("helper %s failed without a diagnostic", m->helpers[i]->func->name);
+        for (int i = 0; i < m->nkernels; i++)
+            for (int k = 0; k < m->kernels[i]->ninstances; k++)
+                if (m->kernels[i]->instances[k]->failed)
+                    die("kernel %s failed without a diagnostic", m->kernels[i]->name);
+    }
     return m;
 }

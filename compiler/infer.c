@@ -229,7 +229,7 @@ static Node *literal(Ctx *cx, Node *e)
     switch (e->kind) {
     case N_INT:
         if (e->intlit.too_big)
-            return fail_at(cx, e->loc, "integer literal does not fit in 64 bits"), unknown(e);
+            return fail_at(cx, e->loc, "in %s: integer literal does not fit in 64 bits", fname(cx)), unknown(e);
         return typed(n, ty_scalar(e->intlit.value > INT64_MAX ? TY_UINT64 : TY_INT64));
     case N_FLOAT: return typed(n, ty_scalar(TY_FLOAT64));
     case N_IMAG: return typed(n, ty_scalar(TY_COMPLEX128));
@@ -624,6 +624,13 @@ static Node *subscript(Ctx *cx, Node *e)
     Node *base = expr(cx, e->subscript.value);
     if (!base->type)
         return unknown(e);
+    if (base->type->kind != TY_ARRAY && base->type->kind != TY_TUPLE) {
+        const char *name = dotted_name(e->subscript.value);
+        bool key = e->subscript.index.len == 1 && e->subscript.index.items[0]->kind == N_STR;
+        return fail_at(cx, e->loc, "in %s: %s%s%s is a %s, which cannot be indexed%s", fname(cx), name ? "'" : "",
+                       name ? name : "the value", name ? "'" : "", base->type->name,
+                       key ? " (ufn has no dictionaries or records)" : ""), unknown(e);
+    }
     NodeList idx = {0};
     bool ok = true;
     for (int i = 0; i < e->subscript.index.len; i++) {
@@ -660,9 +667,12 @@ static Node *subscript(Ctx *cx, Node *e)
                        bt->ndim, bt->ndim == 1 ? "" : "s", idx.len, idx.len == 1 ? "" : "s"), unknown(e);
     for (int i = 0; i < idx.len; i++) {
         Type *it = idx.items[i]->type;
-        if (!ty_is_int(it) && !ty_is_bool(it))
-            return fail_at(cx, idx.items[i]->loc, "in %s: array index must be an integer, not %s", fname(cx),
-                           it->name), unknown(e);
+        if (!ty_is_int(it) && !ty_is_bool(it)) {
+            const Node *src = e->subscript.index.items[i];
+            bool div = src->kind == N_BINARY && src->binary.op == OP_DIV;
+            return fail_at(cx, idx.items[i]->loc, "in %s: array index must be an integer, not %s%s", fname(cx),
+                           it->name, div ? " ('/' divides into a float: use '//')" : ""), unknown(e);
+        }
         idx.items[i] = cast_to(idx.items[i], ty_scalar(TY_INT64));
     }
     return typed(new_subscript(e->loc, base, idx), bt->elt);
@@ -731,10 +741,17 @@ static Node *call_helper(Ctx *cx, Node *e, Func *f, NodeList *args)
     Node *n = new_call(e->loc, e->call.func);
     n->call.args = *args;
     n->call.callee = callee;
-    if (!callee->ret)
-        return cx->final ? (fail_at(cx, e->loc, "in %s: cannot infer the return type of %s() (recursion without a base case?)",
-                                    fname(cx), f->name), unknown(e))
-                         : unknown(e);
+    if (!callee->ret) {
+        if (!cx->final)
+            return unknown(e);
+        if (callee->failed) {      /* reported inside it, where the recursion closes */
+            cx->inst->failed = true;
+            return unknown(e);
+        }
+        return fail_at(cx, e->loc, "in %s: cannot infer the return type of %s(): it calls itself%s on every path (a recursion without a base case)",
+                       fname(cx), f->name, callee == cx->inst ? "" : arena_printf(" through %s()", fname(cx))),
+               unknown(e);
+    }
     return typed(n, callee->ret);
 }
 
@@ -1195,8 +1212,9 @@ static void assign_to(Ctx *cx, Node *t, Node *v, Loc loc, NodeList *out)
             return;
         }
         if (!ty_can_convert(v->type, target->type)) {
-            fail_at(cx, loc, "in %s: cannot store %s into an array of %s", fname(cx), v->type->name,
-                    target->type->name);
+            fail_at(cx, loc, "in %s: cannot store %s into an array of %s%s", fname(cx), v->type->name,
+                    target->type->name,
+                    ty_is_complex(v->type) && ty_is_scalar(target->type) ? " (take .real, .imag or abs() of it)" : "");
             return;
         }
         if (cx->final) {
@@ -1426,8 +1444,9 @@ static void return_stmt(Ctx *cx, Node *s, NodeList *out)
             return;
         }
         if (!ty_can_convert(vt, inst->ret)) {
-            fail_at(cx, s->loc, "in %s: cannot return %s from a function declared to return %s", fname(cx),
-                    vt->name, inst->ret->name);
+            fail_at(cx, s->loc, "in %s: cannot return %s from a function declared to return %s%s", fname(cx),
+                    vt->name, inst->ret->name,
+                    ty_is_complex(vt) && ty_is_scalar(inst->ret) ? " (take .real, .imag or abs() of it)" : "");
             return;
         }
     } else {
@@ -1588,7 +1607,8 @@ void infer_instance(Checker *ck, Instance *inst, bool final)
                        || ((f->kind == FK_DEVICE || f->kind == FK_JIT) && inst->ret && inst->ret->kind != TY_NONE);
     if (needs_value && !always_returns(&def->funcdef.body)) {
         diag_error(def->funcdef.name_loc.file ? def->funcdef.name_loc : def->loc,
-                   "%s: not every path returns a value", f->name);
+                   "in %s: not every path returns a value (the end of the function can be reached); add a return",
+                   f->name);
         inst->failed = true;
     }
     if (!inst->ret)
