@@ -732,6 +732,26 @@ static Node *call_helper(Ctx *cx, Node *e, Func *f, NodeList *args)
         if (!types[i])
             return unknown(e);
     }
+    /* what cannot be called from a kernel, said from the caller */
+    switch (f->kind) {
+    case FK_PLAIN:
+        fail_at(cx, e->loc, "in %s: '%s' is not a device function: decorate it with @cuda.jit(device=True) or @jit to call it from a kernel",
+                fname(cx), f->name);
+        if (cx->final)
+            diag_note(f->def->funcdef.name_loc.file ? f->def->funcdef.name_loc : f->def->loc, "'%s' is defined here",
+                      f->name);
+        return unknown(e);
+    case FK_VECTORIZE:
+    case FK_GUVECTORIZE:
+        return fail_at(cx, e->loc, "in %s: cannot call the %s '%s' from a kernel; move the shared code into a @cuda.jit(device=True) function",
+                       fname(cx), f->kind == FK_VECTORIZE ? "ufunc" : "gufunc", f->name), unknown(e);
+    case FK_CUDA_KERNEL:
+        return fail_at(cx, e->loc, "in %s: cannot call the @cuda.jit kernel '%s' from a kernel", fname(cx), f->name),
+               unknown(e);
+    case FK_DEVICE:
+    case FK_JIT:
+        break;
+    }
     Instance *callee = instantiate(cx->ck, f, types, args->len, cx->final, e->loc);
     if (!callee) {
         if (cx->final)
