@@ -454,34 +454,56 @@ int write_support_headers(const char *dir)
 
 /* ---- dependency files ------------------------------------------------------------------------------ */
 
-static void make_escaped(Buf *out, const char *s)
+/* A file name quoted for make as gcc quotes it (libcpp's munge): a space
+ * or tab gets a backslash, and the backslashes before it are doubled; '#'
+ * gets a backslash; '$' is doubled.  Other backslashes stay as they are. */
+const char *make_quote(const char *name)
 {
-    for (; *s; s++) {
-        if (*s == ' ' || *s == '\t' || *s == '#' || *s == '\\')
-            buf_putc(out, '\\');
-        if (*s == '$')
-            buf_putc(out, '$');
-        buf_putc(out, *s);
+    Buf b = {0};
+    for (const char *p = name; *p; p++) {
+        if (*p == ' ' || *p == '\t') {
+            for (const char *q = p - 1; q >= name && *q == '\\'; q--)
+                buf_putc(&b, '\\');
+            buf_putc(&b, '\\');
+        } else if (*p == '#')
+            buf_putc(&b, '\\');
+        else if (*p == '$')
+            buf_putc(&b, '$');
+        buf_putc(&b, *p);
     }
+    const char *r = arena_strndup(b.data ? b.data : "", b.len);
+    buf_free(&b);
+    return r;
+}
+
+/* One name of a rule, wrapped as gcc wraps (libcpp's make_write_name):
+ * a continuation line when the name would pass column 72. */
+static unsigned write_name(Buf *out, const char *name, unsigned col)
+{
+    size_t size = strlen(name);
+    if (col) {
+        if (col + size > 72) {
+            buf_puts(out, " \\\n");
+            col = 0;
+        }
+        col++;
+        buf_putc(out, ' ');
+    }
+    buf_puts(out, name);
+    return col + (unsigned)size;
 }
 
 void depfile_text(Buf *out, const char *const *targets, int ntargets, const char *const *deps, int ndeps, bool phony)
 {
-    for (int i = 0; i < ntargets; i++) {
-        if (i)
-            buf_putc(out, ' ');
-        make_escaped(out, targets[i]);
-    }
+    unsigned col = 0;
+    for (int i = 0; i < ntargets; i++)
+        col = write_name(out, targets[i], col);
     buf_putc(out, ':');
-    for (int i = 0; i < ndeps; i++) {
-        buf_puts(out, " \\\n ");
-        make_escaped(out, deps[i]);
-    }
+    col++;
+    for (int i = 0; i < ndeps; i++)
+        col = write_name(out, make_quote(deps[i]), col);
     buf_putc(out, '\n');
     if (phony)
-        for (int i = 1; i < ndeps; i++) {
-            buf_putc(out, '\n');
-            make_escaped(out, deps[i]);
-            buf_puts(out, ":\n");
-        }
+        for (int i = 1; i < ndeps; i++)
+            buf_printf(out, "%s:\n", make_quote(deps[i]));
 }

@@ -137,11 +137,14 @@ void parse_options(int argc, char **argv, Options *opt)
             opt->md = true;
         } else if (!strcmp(a, "-MP")) {
             opt->mp = true;
-        } else if (!strcmp(a, "-MF")) {
+        } else if (!strncmp(a, "-MF", 3)) {
             opt->mf = value(argc, argv, &i, "-MF");
             opt->md = true;
-        } else if (!strcmp(a, "-MT") || !strcmp(a, "-MQ")) {
-            push(&opt->mt, &opt->nmt, value(argc, argv, &i, a));
+        } else if (!strncmp(a, "-MT", 3) || !strncmp(a, "-MQ", 3)) {
+            if (a[2] == 'Q')
+                push(&opt->mq, &opt->nmq, value(argc, argv, &i, "-MQ"));
+            else
+                push(&opt->mt, &opt->nmt, value(argc, argv, &i, "-MT"));
         } else if (!strcmp(a, "-Werror")) {
             opt->werror = true;
         } else if (!strcmp(a, "-w")) {

@@ -806,10 +806,13 @@ const char **default_gencode(const DriverOptions *opt, const char *nvcc, int *n)
 const char **gencode_for(const char *archs, int *n, const char **error);
 /* Write the embedded support headers (ufn.h, ufn_abi.h, ...) into dir. */
 int write_support_headers(const char *dir);
-/* A make rule "targets: deps" as gcc writes it (spaces escaped), with
- * phony targets for the imports when `phony`. */
+/* A make rule "targets: deps" as gcc writes it: the targets as given
+ * (quote them with make_quote first where gcc would: -MQ and the default
+ * targets), the dependencies quoted, lines wrapped at column 72, and with
+ * `phony` a rule "dep:" for each dependency but the first (-MP). */
 void depfile_text(Buf *out, const char *const *targets, int ntargets, const char *const *deps, int ndeps,
                   bool phony);
+const char *make_quote(const char *name);
 
 /* ==== options.c, build.c, main.c ================================================= */
 
@@ -828,8 +831,10 @@ typedef struct Options {
     int ninclude_dirs;
     bool md, mp;                   /* -MD / -MMD, -MP */
     const char *mf;                /* -MF */
-    const char **mt;               /* -MT / -MQ, repeatable */
+    const char **mt;               /* -MT, repeatable: written as given */
     int nmt;
+    const char **mq;               /* -MQ, repeatable: quoted for make */
+    int nmq;
     const char *dump;              /* -d tokens|ast|types */
     ColorMode color;
     bool werror, no_warnings;
