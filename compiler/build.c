@@ -4,14 +4,9 @@
 #include "ufnc.h"
 
 #include <errno.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-extern char **environ;
 
 typedef struct Build {
     const Options *opt;
@@ -26,32 +21,7 @@ typedef struct Build {
  * up in an output (two compilations give byte-identical objects). */
 static int run_in(Build *b, const char *const *argv)
 {
-    const DriverOptions *d = &b->opt->drv;
-    if (d->verbose) {
-        fprintf(stderr, "(cd %s &&", b->tmp);
-        for (int i = 0; argv[i]; i++)
-            fprintf(stderr, " %s", argv[i]);
-        fprintf(stderr, ")\n");
-    }
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addchdir_np(&fa, b->tmp);
-    pid_t pid;
-    int err = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (err) {
-        diag_fatal("cannot run %s: %s", argv[0], strerror(err));
-        return -1;
-    }
-    int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return -1;
-    if (WIFSIGNALED(status)) {
-        diag_fatal("%s was killed by signal %d", argv[0], WTERMSIG(status));
-        return -1;
-    }
-    return WEXITSTATUS(status);
+    return run_tool_in(&b->opt->drv, b->tmp, argv);
 }
 
 typedef struct Argv {

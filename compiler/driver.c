@@ -215,33 +215,55 @@ int copy_file_atomic(const char *path, const char *src)
 
 /* ---- running tools ------------------------------------------------------------------------ */
 
-static void print_command(const char *const *argv)
+/* An argument as a POSIX shell reads it back. */
+static void print_word(const char *a)
 {
-    for (int i = 0; argv[i]; i++) {
-        const char *a = argv[i];
-        bool plain = *a && !strpbrk(a, " \t\n\"'\\$`;&|<>()*?[]{}!#~");
-        if (plain)
-            fprintf(stderr, "%s%s", i ? " " : "", a);
-        else {
-            fprintf(stderr, "%s'", i ? " " : "");
-            for (; *a; a++) {
-                if (*a == '\'')
-                    fputs("'\\''", stderr);
-                else
-                    fputc(*a, stderr);
-            }
-            fputc('\'', stderr);
-        }
+    if (*a && !strpbrk(a, " \t\n\"'\\$`;&|<>()*?[]{}!#~")) {
+        fputs(a, stderr);
+        return;
     }
-    fputc('\n', stderr);
+    fputc('\'', stderr);
+    for (; *a; a++) {
+        if (*a == '\'')
+            fputs("'\\''", stderr);
+        else
+            fputc(*a, stderr);
+    }
+    fputc('\'', stderr);
+}
+
+/* -v: the command as it could be pasted into a shell. */
+static void print_command(const char *dir, const char *const *argv)
+{
+    if (dir) {
+        fputs("(cd ", stderr);
+        print_word(dir);
+        fputs(" &&", stderr);
+    }
+    for (int i = 0; argv[i]; i++) {
+        if (i || dir)
+            fputc(' ', stderr);
+        print_word(argv[i]);
+    }
+    fputs(dir ? ")\n" : "\n", stderr);
 }
 
 int run_tool(const DriverOptions *opt, const char *const *argv)
 {
+    return run_tool_in(opt, NULL, argv);
+}
+
+int run_tool_in(const DriverOptions *opt, const char *dir, const char *const *argv)
+{
     if (opt->verbose)
-        print_command(argv);
+        print_command(dir, argv);
     pid_t pid;
-    int err = posix_spawnp(&pid, argv[0], NULL, NULL, (char *const *)argv, environ);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    if (dir)
+        posix_spawn_file_actions_addchdir_np(&fa, dir);
+    int err = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
     if (err) {
         diag_fatal("cannot run %s: %s", argv[0], strerror(err));
         return -1;
@@ -266,7 +288,7 @@ int run_tool(const DriverOptions *opt, const char *const *argv)
 static char *capture(const DriverOptions *opt, const char *const *argv)
 {
     if (opt->verbose)
-        print_command(argv);
+        print_command(NULL, argv);
     int fds[2];
     if (pipe(fds) != 0)
         return NULL;

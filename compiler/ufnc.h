@@ -798,6 +798,8 @@ int copy_file_atomic(const char *path, const char *src);
 /* Run a tool (argv[0] is looked up in PATH); returns its exit status, or -1
  * if it could not run (reported). */
 int run_tool(const DriverOptions *opt, const char *const *argv);
+/* The same, inside directory `dir` (NULL: here); -v shows "(cd dir && ...)". */
+int run_tool_in(const DriverOptions *opt, const char *dir, const char *const *argv);
 /* The nvcc to use, or NULL (with *why set) when there is none. */
 const char *find_nvcc(const DriverOptions *opt, const char **why);
 /* The default -gencode list: SASS for every sm_75+ the nvcc supports and
