@@ -475,7 +475,7 @@ Type *ty_unify(Type *a, Type *b);
 bool ty_can_convert(Type *from, Type *to);
 
 const char *type_name(const Type *t);
-void types_reset(void);                /* forget derived types (after arena_reset) */
+void types_reset(void);                /* forget derived types (arena_reset calls it) */
 
 /* ==== sig.c ================================================================= */
 
