@@ -171,7 +171,9 @@ static void trampoline(Emitter *em, const char *kname, int n, const char *const 
     Buf decl = {0}, call = {0};
     for (int i = 0; i < n; i++) {
         buf_printf(&decl, "%s%s", i ? ", " : "", ctypes[i]);
-        buf_printf(&call, "%s*(%s *)p[%d]", i ? ", " : "", ctypes[i], i);
+        size_t len = strlen(ctypes[i]);
+        bool ptr = len && ctypes[i][len - 1] == '*';        /* "float *" + "*", not "float * *" */
+        buf_printf(&call, "%s*(%s%s*)p[%d]", i ? ", " : "", ctypes[i], ptr ? "" : " ", i);
     }
     emit_line(em, "void %s(%s);", kname, decl.data);
     emit_line(em, "static void %s__sim(void **p) { %s(%s); }", kname, kname, call.data);
