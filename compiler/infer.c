@@ -1573,6 +1573,20 @@ static void block(Ctx *cx, NodeList *in, NodeList *out)
         stmt(cx, in->items[i], out);
 }
 
+/* Does the block break out of the loop it is in (not out of a loop nested
+ * in it)? */
+static bool breaks(const NodeList *b)
+{
+    for (int i = 0; i < b->len; i++) {
+        const Node *s = b->items[i];
+        if (s->kind == N_BREAK)
+            return true;
+        if (s->kind == N_IF && (breaks(&s->ifstmt.then) || breaks(&s->ifstmt.orelse)))
+            return true;
+    }
+    return false;
+}
+
 /* Does every path through the block end in a return? */
 static bool always_returns(const NodeList *b)
 {
@@ -1582,10 +1596,9 @@ static bool always_returns(const NodeList *b)
             return true;
         if (s->kind == N_IF && always_returns(&s->ifstmt.then) && always_returns(&s->ifstmt.orelse))
             return true;
-        if (s->kind == N_WHILE && s->whilestmt.cond->kind == N_TRUE) {
-            /* while True: without a break only leaves by returning */
+        /* while True: without a break only leaves by returning */
+        if (s->kind == N_WHILE && s->whilestmt.cond->kind == N_TRUE && !breaks(&s->whilestmt.body))
             return true;
-        }
     }
     return false;
 }
