@@ -1628,6 +1628,7 @@ void infer_instance(Checker *ck, Instance *inst, bool final)
     } while (cx.changed);
     if (!final)
         return;
+    check_assigned_before_use(inst);
     cx.final = true;
     cx.changed = false;
     inst->body.len = 0;

@@ -12,6 +12,7 @@
  *   types.c   the type table
  *   sig.c     Numba type-signature strings and NumPy layout strings
  *   check.c   names, decorators, type inference (typed clones per signature)
+ *   flow.c    locals used before they are assigned
  *   emit_*.c  CUDA C, the C host stub, the header
  *   driver.c  running nvcc and cc, temporary files, atomic outputs, -MD
  *   main.c    the command line and the passes
@@ -709,6 +710,9 @@ Instance *instantiate(Checker *ck, Func *f, Type **args, int nargs, bool final, 
 /* infer.c: type one instance's body.  `final` reports errors and builds the
  * typed body; otherwise only variable types and the return type widen. */
 void infer_instance(Checker *ck, Instance *inst, bool final);
+/* flow.c: report (once per variable) a local that is used where no
+ * assignment to it can have run, as Numba does. */
+void check_assigned_before_use(const Instance *inst);
 /* A C identifier for a Python name, renamed if it would clash with C, CUDA
  * or a function the generated code uses. */
 const char *c_safe_name(const char *name);
