@@ -322,7 +322,8 @@ static Module *load_module(Checker *ck, Module *from, const char *name, Loc loc)
     if (strncmp(path, "<ufnc>/", 7) != 0) {
         Module *root = ck->root;
         const char **deps = arena_alloc(sizeof(char *) * (size_t)(root->ndeps + 1));
-        memcpy(deps, root->deps, sizeof(char *) * (size_t)root->ndeps);
+        if (root->ndeps)
+            memcpy(deps, root->deps, sizeof(char *) * (size_t)root->ndeps);
         deps[root->ndeps++] = path;
         root->deps = deps;
     }
@@ -630,7 +631,8 @@ static void funcdef_stmt(Module *m, Node *s)
     if (s->funcdef.decorators.len >= 1)
         decorate(m, f, s->funcdef.decorators.items[0]);
     Func **funcs = arena_alloc(sizeof(Func *) * (size_t)(m->nfuncs + 1));
-    memcpy(funcs, m->funcs, sizeof(Func *) * (size_t)m->nfuncs);
+    if (m->nfuncs)
+        memcpy(funcs, m->funcs, sizeof(Func *) * (size_t)m->nfuncs);
     funcs[m->nfuncs++] = f;
     m->funcs = funcs;
     Sym sym = {.kind = SYM_FUNC, .name = f->name, .loc = s->funcdef.name_loc.file ? s->funcdef.name_loc : s->loc,
@@ -693,9 +695,11 @@ static Instance *new_instance(Func *f, Type **args, int nargs)
     inst->func = f;
     inst->nargs = nargs;
     inst->args = arena_alloc(sizeof(Type *) * (size_t)(nargs ? nargs : 1));
-    memcpy(inst->args, args, sizeof(Type *) * (size_t)nargs);
+    if (nargs)
+        memcpy(inst->args, args, sizeof(Type *) * (size_t)nargs);
     Instance **list = arena_alloc(sizeof(Instance *) * (size_t)(f->ninstances + 1));
-    memcpy(list, f->instances, sizeof(Instance *) * (size_t)f->ninstances);
+    if (f->ninstances)
+        memcpy(list, f->instances, sizeof(Instance *) * (size_t)f->ninstances);
     inst->index = f->ninstances;
     list[f->ninstances++] = inst;
     f->instances = list;
@@ -754,7 +758,8 @@ Instance *instantiate(Checker *ck, Func *f, Type **args, int nargs, bool final, 
         inst->state = I_DONE;
         Module *root = ck->root;
         Instance **list = arena_alloc(sizeof(Instance *) * (size_t)(root->nhelpers + 1));
-        memcpy(list, root->helpers, sizeof(Instance *) * (size_t)root->nhelpers);
+        if (root->nhelpers)
+            memcpy(list, root->helpers, sizeof(Instance *) * (size_t)root->nhelpers);
         list[root->nhelpers++] = inst;
         root->helpers = list;
     }
@@ -828,7 +833,8 @@ static void check_kernel(Checker *ck, Func *f)
 {
     Module *m = f->module;
     Func **list = arena_alloc(sizeof(Func *) * (size_t)(m->nkernels + 1));
-    memcpy(list, m->kernels, sizeof(Func *) * (size_t)m->nkernels);
+    if (m->nkernels)
+        memcpy(list, m->kernels, sizeof(Func *) * (size_t)m->nkernels);
     list[m->nkernels++] = f;
     m->kernels = list;
     if (f->kind == FK_GUVECTORIZE && f->layout && f->layout->nnames > UFN_CORE_MAXDIMS)

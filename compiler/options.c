@@ -87,7 +87,8 @@ static void parse_targets(Options *opt, const char *list)
 static void push(const char ***list, int *n, const char *item)
 {
     const char **l = arena_alloc(sizeof(char *) * (size_t)(*n + 1));
-    memcpy(l, *list, sizeof(char *) * (size_t)*n);
+    if (*n)
+        memcpy(l, *list, sizeof(char *) * (size_t)*n);
     l[(*n)++] = item;
     *list = l;
 }

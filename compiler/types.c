@@ -86,7 +86,8 @@ Type *ty_tuple(int n, Type *const *elts)
     t->kind = TY_TUPLE;
     t->nelts = n;
     t->elts = arena_alloc(sizeof(Type *) * (size_t)(n ? n : 1));
-    memcpy(t->elts, elts, sizeof(Type *) * (size_t)n);
+    if (n)
+        memcpy(t->elts, elts, sizeof(Type *) * (size_t)n);
     Buf name = {0}, cname = {0}, suffix = {0};
     bool uniform = n > 0;
     for (int i = 1; i < n; i++)
