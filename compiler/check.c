@@ -932,7 +932,7 @@ static void public_names(Checker *ck, Module *m)
     for (int i = 0; i < n; i++)
         for (int j = 0; j < i; j++)
             if (pubs[i].name == pubs[j].name) {
-                diag_error(pubs[i].loc, "the C name '%s' is generated twice", pubs[i].name);
+                diag_error(pubs[i].loc, "the C name '%s' is generated twice; rename one of the functions", pubs[i].name);
                 diag_note(pubs[j].loc, "first generated here");
             }
 }

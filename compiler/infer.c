@@ -524,7 +524,9 @@ static Node *compare(Ctx *cx, Node *e)
         Op op = e->compare.ops[i];
         Type *a = ops[i]->type, *b = ops[i + 1]->type;
         if (op == OP_IS || op == OP_ISNOT || op == OP_IN || op == OP_NOTIN)
-            return fail_at(cx, e->loc, "in %s: '%s' is not supported in ufn", fname(cx), opname(op)), unknown(e);
+            return fail_at(cx, e->loc, "in %s: '%s' is not supported in ufn%s", fname(cx), opname(op),
+                           op == OP_IS || op == OP_ISNOT ? " (kernels have no None or objects: compare numbers with == or !=)"
+                                                          : ""), unknown(e);
         if (!ty_is_scalar(a) || !ty_is_scalar(b))
             return fail_at(cx, e->loc, "in %s: cannot compare %s with %s", fname(cx), a->name, b->name),
                    unknown(e);
@@ -802,8 +804,8 @@ static Node *call(Ctx *cx, Node *e)
         return fail_at(cx, e->loc, "in %s: only named functions can be called", fname(cx)), unknown(e);
     }
     if (e->call.kwargs.len)
-        return fail_at(cx, e->call.kwargs.items[0]->loc, "in %s: keyword arguments are not supported in calls",
-                       fname(cx)), unknown(e);
+        return fail_at(cx, e->call.kwargs.items[0]->loc, "in %s: keyword argument '%s=' is not supported in calls; pass it by position",
+                       fname(cx), e->call.kwargs.items[0]->keyword.name), unknown(e);
     NodeList args = {0};
     bool ok = true;
     for (int i = 0; i < e->call.args.len; i++) {
@@ -1398,8 +1400,9 @@ static Node *loop_iter(Ctx *cx, Node *iter, Type **elt)
     if (!it->type)
         return NULL;
     if (it->type->kind != TY_ARRAY || it->type->ndim != 1)
-        return fail_at(cx, iter->loc, "in %s: can only loop over range() or a one-dimensional array, not %s",
-                       fname(cx), it->type->name);
+        return fail_at(cx, iter->loc, "in %s: can only loop over range() or a one-dimensional array, not %s%s",
+                       fname(cx), it->type->name,
+                       it->type->kind == TY_ARRAY ? " (loop over range(a.shape[0]) and index with a[i, j])" : "");
     *elt = it->type->elt;
     return it;
 }
@@ -1460,7 +1463,8 @@ static void return_stmt(Ctx *cx, Node *s, NodeList *out)
     Type *vt = v ? v->type : ty_none();
     if (f->kind == FK_VECTORIZE && inst->sig->ret) {
         if (vt->kind == TY_NONE) {
-            fail_at(cx, s->loc, "in %s: a @vectorize function must return a value", fname(cx));
+            fail_at(cx, s->loc, "in %s: 'return' needs a value: the function returns %s", fname(cx),
+                    inst->ret->name);
             return;
         }
         if (!ty_can_convert(vt, inst->ret)) {
