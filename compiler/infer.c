@@ -533,7 +533,8 @@ static Node *compare(Ctx *cx, Node *e)
         if ((ty_is_complex(a) || ty_is_complex(b)) && op != OP_EQ && op != OP_NE)
             return fail_at(cx, e->loc, "in %s: complex numbers are not ordered ('%s')", fname(cx), opname(op)),
                    unknown(e);
-        links[i] = ty_is_bool(a) && ty_is_bool(b) ? a : ty_arith(a, b);
+        /* NumPy's promotion, as Numba compares: uint64 with int64 in float64 */
+        links[i] = ty_promote_numpy(a, b);
     }
     out->compare.n = n;
     out->compare.ops = e->compare.ops;

@@ -23,13 +23,15 @@ UFN_BODY int16_t ints__zero_suppress__i16_i16(int16_t waveform_value, int16_t th
 UFN_BODY uint8_t ints__wrapping_add__u8_u8(uint8_t a, uint8_t b);
 UFN_BODY int8_t ints__wrapping_add__i8_i8(int8_t a, int8_t b);
 UFN_BODY bool ints__is_even__i32(int32_t n);
+UFN_BODY bool ints__less__u64_i64(uint64_t a, int64_t b);
+UFN_BODY bool ints__less__u8_i8(uint8_t a, int8_t b);
 
 /* ints.ufn:9: def zero_suppress, @vectorize 'int16(int16, int16)' */
 UFN_BODY int16_t ints__zero_suppress__i16_i16(int16_t waveform_value, int16_t threshold)
 {
     int64_t result = 0;
 #line 10 "ints.ufn"
-    if ((int64_t)waveform_value < (int64_t)threshold) {
+    if (waveform_value < threshold) {
 #line 11 "ints.ufn"
         result = 0;
     } else {
@@ -38,7 +40,7 @@ UFN_BODY int16_t ints__zero_suppress__i16_i16(int16_t waveform_value, int16_t th
     }
 #line 14 "ints.ufn"
     return (int16_t)result;
-#line 42 "ints.cu"
+#line 44 "ints.cu"
 }
 
 /* ints.ufn:18: def wrapping_add, @vectorize 'uint8(uint8, uint8)' */
@@ -46,7 +48,7 @@ UFN_BODY uint8_t ints__wrapping_add__u8_u8(uint8_t a, uint8_t b)
 {
 #line 19 "ints.ufn"
     return (uint8_t)ufn_add_i64((int64_t)(((uint64_t)a) + ((uint64_t)b)), 15);
-#line 50 "ints.cu"
+#line 52 "ints.cu"
 }
 
 /* ints.ufn:18: def wrapping_add, @vectorize 'int8(int8, int8)' */
@@ -54,7 +56,7 @@ UFN_BODY int8_t ints__wrapping_add__i8_i8(int8_t a, int8_t b)
 {
 #line 19 "ints.ufn"
     return (int8_t)ufn_add_i64(ufn_add_i64((int64_t)a, (int64_t)b), 15);
-#line 58 "ints.cu"
+#line 60 "ints.cu"
 }
 
 /* ints.ufn:23: def is_even, @vectorize 'boolean(int32)' */
@@ -62,7 +64,23 @@ UFN_BODY bool ints__is_even__i32(int32_t n)
 {
 #line 24 "ints.ufn"
     return ufn_mod_i64((int64_t)n, 2) == 0;
-#line 66 "ints.cu"
+#line 68 "ints.cu"
+}
+
+/* ints.ufn:28: def less, @vectorize 'boolean(uint64, int64)' */
+UFN_BODY bool ints__less__u64_i64(uint64_t a, int64_t b)
+{
+#line 29 "ints.ufn"
+    return (double)a < (double)b;
+#line 76 "ints.cu"
+}
+
+/* ints.ufn:28: def less, @vectorize 'boolean(uint8, int8)' */
+UFN_BODY bool ints__less__u8_i8(uint8_t a, int8_t b)
+{
+#line 29 "ints.ufn"
+    return (int16_t)a < (int16_t)b;
+#line 84 "ints.cu"
 }
 
 /* ---- kernels ---- */
@@ -248,6 +266,100 @@ UFN_KERNEL ints__is_even__i32__strided(ufn_kiter ufn_it, const int32_t *__restri
         ufn_o0 += (int64_t)ufn_r * ufn_s_n.s[0];
         ufn_o1 += (int64_t)ufn_r * ufn_s_out.s[0];
         out[ufn_o1] = ints__is_even__i32(__ldg(n + ufn_o0));
+    }
+}
+
+/* less: boolean(uint64, int64) */
+UFN_KERNEL ints__less__u64_i64__contig(uint32_t ufn_n, const uint64_t *__restrict__ a, const int64_t *__restrict__ b, bool *__restrict__ out)
+{
+    uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
+    /* 2 elements per step: one 16-byte load per operand */
+    if (ufn_aligned(a, 16) && ufn_aligned(b, 16) && ufn_aligned(out, 2)) {
+        uint32_t ufn_nvec = ufn_n / 2;
+        for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {
+            uint64_t ufn_a[2];
+            int64_t ufn_b[2];
+            bool ufn_out[2];
+            ufn_load16(ufn_a, a + 2 * ufn_v);
+            ufn_load16(ufn_b, b + 2 * ufn_v);
+            #pragma unroll
+            for (int ufn_l = 0; ufn_l < 2; ufn_l++)
+                ufn_out[ufn_l] = ints__less__u64_i64(ufn_a[ufn_l], ufn_b[ufn_l]);
+            ufn_store2(out + 2 * ufn_v, ufn_out);
+        }
+        ufn_done = ufn_nvec * 2;
+    }
+    #pragma unroll 1
+    for (uint32_t ufn_i = ufn_done + ufn_first; ufn_i < ufn_n; ufn_i += ufn_step)
+        out[ufn_i] = ints__less__u64_i64(__ldg(a + ufn_i), __ldg(b + ufn_i));
+}
+
+UFN_KERNEL ints__less__u64_i64__strided(ufn_kiter ufn_it, const uint64_t *__restrict__ a, ufn_kstrides ufn_s_a, const int64_t *__restrict__ b, ufn_kstrides ufn_s_b, bool *__restrict__ out, ufn_kstrides ufn_s_out)
+{
+    for (uint32_t ufn_i = UFN_FIRST_INDEX(); ufn_i < ufn_it.n; ufn_i += UFN_GRID_STRIDE()) {
+        int64_t ufn_o0 = 0, ufn_o1 = 0, ufn_o2 = 0;
+        uint32_t ufn_r = ufn_i;
+        #pragma unroll
+        for (int ufn_d = UFN_KMAXDIM - 1; ufn_d > 0; ufn_d--) {
+            if (ufn_d < ufn_it.ndim) {
+                uint32_t ufn_q = ufn_r / ufn_it.shape[ufn_d], ufn_k = ufn_r - ufn_q * ufn_it.shape[ufn_d];
+                ufn_o0 += (int64_t)ufn_k * ufn_s_a.s[ufn_d];
+                ufn_o1 += (int64_t)ufn_k * ufn_s_b.s[ufn_d];
+                ufn_o2 += (int64_t)ufn_k * ufn_s_out.s[ufn_d];
+                ufn_r = ufn_q;
+            }
+        }
+        ufn_o0 += (int64_t)ufn_r * ufn_s_a.s[0];
+        ufn_o1 += (int64_t)ufn_r * ufn_s_b.s[0];
+        ufn_o2 += (int64_t)ufn_r * ufn_s_out.s[0];
+        out[ufn_o2] = ints__less__u64_i64(__ldg(a + ufn_o0), __ldg(b + ufn_o1));
+    }
+}
+
+/* less: boolean(uint8, int8) */
+UFN_KERNEL ints__less__u8_i8__contig(uint32_t ufn_n, const uint8_t *__restrict__ a, const int8_t *__restrict__ b, bool *__restrict__ out)
+{
+    uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
+    /* 16 elements per step: one 16-byte load per operand */
+    if (ufn_aligned(a, 16) && ufn_aligned(b, 16) && ufn_aligned(out, 16)) {
+        uint32_t ufn_nvec = ufn_n / 16;
+        for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {
+            uint8_t ufn_a[16];
+            int8_t ufn_b[16];
+            bool ufn_out[16];
+            ufn_load16(ufn_a, a + 16 * ufn_v);
+            ufn_load16(ufn_b, b + 16 * ufn_v);
+            #pragma unroll
+            for (int ufn_l = 0; ufn_l < 16; ufn_l++)
+                ufn_out[ufn_l] = ints__less__u8_i8(ufn_a[ufn_l], ufn_b[ufn_l]);
+            ufn_store16(out + 16 * ufn_v, ufn_out);
+        }
+        ufn_done = ufn_nvec * 16;
+    }
+    #pragma unroll 1
+    for (uint32_t ufn_i = ufn_done + ufn_first; ufn_i < ufn_n; ufn_i += ufn_step)
+        out[ufn_i] = ints__less__u8_i8(__ldg(a + ufn_i), __ldg(b + ufn_i));
+}
+
+UFN_KERNEL ints__less__u8_i8__strided(ufn_kiter ufn_it, const uint8_t *__restrict__ a, ufn_kstrides ufn_s_a, const int8_t *__restrict__ b, ufn_kstrides ufn_s_b, bool *__restrict__ out, ufn_kstrides ufn_s_out)
+{
+    for (uint32_t ufn_i = UFN_FIRST_INDEX(); ufn_i < ufn_it.n; ufn_i += UFN_GRID_STRIDE()) {
+        int64_t ufn_o0 = 0, ufn_o1 = 0, ufn_o2 = 0;
+        uint32_t ufn_r = ufn_i;
+        #pragma unroll
+        for (int ufn_d = UFN_KMAXDIM - 1; ufn_d > 0; ufn_d--) {
+            if (ufn_d < ufn_it.ndim) {
+                uint32_t ufn_q = ufn_r / ufn_it.shape[ufn_d], ufn_k = ufn_r - ufn_q * ufn_it.shape[ufn_d];
+                ufn_o0 += (int64_t)ufn_k * ufn_s_a.s[ufn_d];
+                ufn_o1 += (int64_t)ufn_k * ufn_s_b.s[ufn_d];
+                ufn_o2 += (int64_t)ufn_k * ufn_s_out.s[ufn_d];
+                ufn_r = ufn_q;
+            }
+        }
+        ufn_o0 += (int64_t)ufn_r * ufn_s_a.s[0];
+        ufn_o1 += (int64_t)ufn_r * ufn_s_b.s[0];
+        ufn_o2 += (int64_t)ufn_r * ufn_s_out.s[0];
+        out[ufn_o2] = ints__less__u8_i8(__ldg(a + ufn_o0), __ldg(b + ufn_o1));
     }
 }
 

@@ -29,6 +29,11 @@ int wrapping_add_int8(size_t n, const int8_t *a, const int8_t *b, int8_t *out);
 int is_even(const ufn_array *n_, ufn_array *out);
 int is_even_int32(size_t n, const int32_t *n_, bool *out);
 
+/* ints.ufn:28: @vectorize(['boolean(uint64, int64)', 'boolean(uint8, int8)']) def less(a, b) */
+int less(const ufn_array *a, const ufn_array *b, ufn_array *out);
+int less_uint64_int64(size_t n, const uint64_t *a, const int64_t *b, bool *out);
+int less_uint8_int8(size_t n, const uint8_t *a, const int8_t *b, bool *out);
+
 #ifdef __cplusplus
 }
 #endif

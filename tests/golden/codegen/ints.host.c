@@ -78,13 +78,15 @@ UFN_BODY int16_t ints__zero_suppress__i16_i16(int16_t waveform_value, int16_t th
 UFN_BODY uint8_t ints__wrapping_add__u8_u8(uint8_t a, uint8_t b);
 UFN_BODY int8_t ints__wrapping_add__i8_i8(int8_t a, int8_t b);
 UFN_BODY bool ints__is_even__i32(int32_t n);
+UFN_BODY bool ints__less__u64_i64(uint64_t a, int64_t b);
+UFN_BODY bool ints__less__u8_i8(uint8_t a, int8_t b);
 
 /* ints.ufn:9: def zero_suppress, @vectorize 'int16(int16, int16)' */
 UFN_BODY int16_t ints__zero_suppress__i16_i16(int16_t waveform_value, int16_t threshold)
 {
     int64_t result = 0;
 #line 10 "ints.ufn"
-    if ((int64_t)waveform_value < (int64_t)threshold) {
+    if (waveform_value < threshold) {
 #line 11 "ints.ufn"
         result = 0;
     } else {
@@ -93,7 +95,7 @@ UFN_BODY int16_t ints__zero_suppress__i16_i16(int16_t waveform_value, int16_t th
     }
 #line 14 "ints.ufn"
     return (int16_t)result;
-#line 97 "ints.host.c"
+#line 99 "ints.host.c"
 }
 
 /* ints.ufn:18: def wrapping_add, @vectorize 'uint8(uint8, uint8)' */
@@ -101,7 +103,7 @@ UFN_BODY uint8_t ints__wrapping_add__u8_u8(uint8_t a, uint8_t b)
 {
 #line 19 "ints.ufn"
     return (uint8_t)ufn_add_i64((int64_t)(((uint64_t)a) + ((uint64_t)b)), 15);
-#line 105 "ints.host.c"
+#line 107 "ints.host.c"
 }
 
 /* ints.ufn:18: def wrapping_add, @vectorize 'int8(int8, int8)' */
@@ -109,7 +111,7 @@ UFN_BODY int8_t ints__wrapping_add__i8_i8(int8_t a, int8_t b)
 {
 #line 19 "ints.ufn"
     return (int8_t)ufn_add_i64(ufn_add_i64((int64_t)a, (int64_t)b), 15);
-#line 113 "ints.host.c"
+#line 115 "ints.host.c"
 }
 
 /* ints.ufn:23: def is_even, @vectorize 'boolean(int32)' */
@@ -117,7 +119,23 @@ UFN_BODY bool ints__is_even__i32(int32_t n)
 {
 #line 24 "ints.ufn"
     return ufn_mod_i64((int64_t)n, 2) == 0;
-#line 121 "ints.host.c"
+#line 123 "ints.host.c"
+}
+
+/* ints.ufn:28: def less, @vectorize 'boolean(uint64, int64)' */
+UFN_BODY bool ints__less__u64_i64(uint64_t a, int64_t b)
+{
+#line 29 "ints.ufn"
+    return (double)a < (double)b;
+#line 131 "ints.host.c"
+}
+
+/* ints.ufn:28: def less, @vectorize 'boolean(uint8, int8)' */
+UFN_BODY bool ints__less__u8_i8(uint8_t a, int8_t b)
+{
+#line 29 "ints.ufn"
+    return (int16_t)a < (int16_t)b;
+#line 139 "ints.host.c"
 }
 
 /* ---- host loops ---- */
@@ -193,6 +211,42 @@ UFN_LOOP_INLINE void ints__is_even__i32__host(char *const *args, const ufn_index
 }
 UFN_HOST_VARIANTS(ints__is_even__i32__host)
 
+/* host loop of less 'boolean(uint64, int64)' */
+UFN_LOOP_INLINE void ints__less__u64_i64__host(char *const *args, const ufn_index *dims, const ufn_index *steps)
+{
+    ufn_index n = dims[0];
+    if (steps[0] == sizeof(uint64_t) && steps[1] == sizeof(int64_t) && steps[2] == sizeof(bool)) {
+        const uint64_t *restrict a0 = (const uint64_t *)args[0];
+        const int64_t *restrict a1 = (const int64_t *)args[1];
+        bool *restrict r = (bool *)args[2];
+        #pragma omp simd
+        for (ufn_index i = 0; i < n; i++)
+            r[i] = ints__less__u64_i64(a0[i], a1[i]);
+    } else {
+        for (ufn_index i = 0; i < n; i++)
+            *(bool *)(args[2] + i * steps[2]) = ints__less__u64_i64(*(const uint64_t *)(args[0] + i * steps[0]), *(const int64_t *)(args[1] + i * steps[1]));
+    }
+}
+UFN_HOST_VARIANTS(ints__less__u64_i64__host)
+
+/* host loop of less 'boolean(uint8, int8)' */
+UFN_LOOP_INLINE void ints__less__u8_i8__host(char *const *args, const ufn_index *dims, const ufn_index *steps)
+{
+    ufn_index n = dims[0];
+    if (steps[0] == sizeof(uint8_t) && steps[1] == sizeof(int8_t) && steps[2] == sizeof(bool)) {
+        const uint8_t *restrict a0 = (const uint8_t *)args[0];
+        const int8_t *restrict a1 = (const int8_t *)args[1];
+        bool *restrict r = (bool *)args[2];
+        #pragma omp simd
+        for (ufn_index i = 0; i < n; i++)
+            r[i] = ints__less__u8_i8(a0[i], a1[i]);
+    } else {
+        for (ufn_index i = 0; i < n; i++)
+            *(bool *)(args[2] + i * steps[2]) = ints__less__u8_i8(*(const uint8_t *)(args[0] + i * steps[0]), *(const int8_t *)(args[1] + i * steps[1]));
+    }
+}
+UFN_HOST_VARIANTS(ints__less__u8_i8__host)
+
 /* ---- the simulator runs the kernels of ints.cu compiled for the CPU ---- */
 void ints__zero_suppress__i16_i16__contig(uint32_t, const int16_t *, const int16_t *, int16_t *);
 static void ints__zero_suppress__i16_i16__contig__sim(void **p) { ints__zero_suppress__i16_i16__contig(*(uint32_t *)p[0], *(const int16_t **)p[1], *(const int16_t **)p[2], *(int16_t **)p[3]); }
@@ -210,6 +264,14 @@ void ints__is_even__i32__contig(uint32_t, const int32_t *, bool *);
 static void ints__is_even__i32__contig__sim(void **p) { ints__is_even__i32__contig(*(uint32_t *)p[0], *(const int32_t **)p[1], *(bool **)p[2]); }
 void ints__is_even__i32__strided(ufn_kiter, const int32_t *, ufn_kstrides, bool *, ufn_kstrides);
 static void ints__is_even__i32__strided__sim(void **p) { ints__is_even__i32__strided(*(ufn_kiter *)p[0], *(const int32_t **)p[1], *(ufn_kstrides *)p[2], *(bool **)p[3], *(ufn_kstrides *)p[4]); }
+void ints__less__u64_i64__contig(uint32_t, const uint64_t *, const int64_t *, bool *);
+static void ints__less__u64_i64__contig__sim(void **p) { ints__less__u64_i64__contig(*(uint32_t *)p[0], *(const uint64_t **)p[1], *(const int64_t **)p[2], *(bool **)p[3]); }
+void ints__less__u64_i64__strided(ufn_kiter, const uint64_t *, ufn_kstrides, const int64_t *, ufn_kstrides, bool *, ufn_kstrides);
+static void ints__less__u64_i64__strided__sim(void **p) { ints__less__u64_i64__strided(*(ufn_kiter *)p[0], *(const uint64_t **)p[1], *(ufn_kstrides *)p[2], *(const int64_t **)p[3], *(ufn_kstrides *)p[4], *(bool **)p[5], *(ufn_kstrides *)p[6]); }
+void ints__less__u8_i8__contig(uint32_t, const uint8_t *, const int8_t *, bool *);
+static void ints__less__u8_i8__contig__sim(void **p) { ints__less__u8_i8__contig(*(uint32_t *)p[0], *(const uint8_t **)p[1], *(const int8_t **)p[2], *(bool **)p[3]); }
+void ints__less__u8_i8__strided(ufn_kiter, const uint8_t *, ufn_kstrides, const int8_t *, ufn_kstrides, bool *, ufn_kstrides);
+static void ints__less__u8_i8__strided__sim(void **p) { ints__less__u8_i8__strided(*(ufn_kiter *)p[0], *(const uint8_t **)p[1], *(ufn_kstrides *)p[2], *(const int8_t **)p[3], *(ufn_kstrides *)p[4], *(bool **)p[5], *(ufn_kstrides *)p[6]); }
 
 static const ufn_sim_kernel ints__sim_kernels[] = {
     {"ints__zero_suppress__i16_i16__contig", ints__zero_suppress__i16_i16__contig__sim},
@@ -220,11 +282,15 @@ static const ufn_sim_kernel ints__sim_kernels[] = {
     {"ints__wrapping_add__i8_i8__strided", ints__wrapping_add__i8_i8__strided__sim},
     {"ints__is_even__i32__contig", ints__is_even__i32__contig__sim},
     {"ints__is_even__i32__strided", ints__is_even__i32__strided__sim},
+    {"ints__less__u64_i64__contig", ints__less__u64_i64__contig__sim},
+    {"ints__less__u64_i64__strided", ints__less__u64_i64__strided__sim},
+    {"ints__less__u8_i8__contig", ints__less__u8_i8__contig__sim},
+    {"ints__less__u8_i8__strided", ints__less__u8_i8__strided__sim},
 };
 
 /* ---- what libufnrt reads ---- */
 
-static ufn_module ints__module = {UFN_ABI_VERSION, "ints", NULL, 0, ints__sim_kernels, 8, NULL};
+static ufn_module ints__module = {UFN_ABI_VERSION, "ints", NULL, 0, ints__sim_kernels, 12, NULL};
 
 static const ufn_dtype ints__zero_suppress__types0[] = {UFN_INT16, UFN_INT16, UFN_INT16};
 static const ufn_loop ints__zero_suppress__loops[] = {
@@ -245,6 +311,14 @@ static const ufn_loop ints__is_even__loops[] = {
     {"boolean(int32)", ints__is_even__types0, UFN_HOST_TABLE(ints__is_even__i32__host), "ints__is_even__i32__contig", "ints__is_even__i32__strided"},
 };
 static const ufn_func ints__is_even__func = {"is_even", &ints__module, 1, 1, 1, ints__is_even__loops, NULL, 0, NULL, NULL, NULL, NULL};
+
+static const ufn_dtype ints__less__types0[] = {UFN_UINT64, UFN_INT64, UFN_BOOL};
+static const ufn_dtype ints__less__types1[] = {UFN_UINT8, UFN_INT8, UFN_BOOL};
+static const ufn_loop ints__less__loops[] = {
+    {"boolean(uint64, int64)", ints__less__types0, UFN_HOST_TABLE(ints__less__u64_i64__host), "ints__less__u64_i64__contig", "ints__less__u64_i64__strided"},
+    {"boolean(uint8, int8)", ints__less__types1, UFN_HOST_TABLE(ints__less__u8_i8__host), "ints__less__u8_i8__contig", "ints__less__u8_i8__strided"},
+};
+static const ufn_func ints__less__func = {"less", &ints__module, 2, 1, 2, ints__less__loops, NULL, 0, NULL, NULL, NULL, NULL};
 
 /* ---- entry points (declared in ints.h) ---- */
 
@@ -294,6 +368,25 @@ int is_even_int32(size_t n, const int32_t *n_, bool *out)
 {
     void *const ufn_ptrs[] = {(void *)n_, (void *)out};
     return ufn_call_typed(&ints__is_even__func, 0, n, NULL, ufn_ptrs);
+}
+
+int less(const ufn_array *a, const ufn_array *b, ufn_array *out)
+{
+    const ufn_array *ufn_in[] = {a, b};
+    ufn_array *ufn_out[] = {out};
+    return ufn_call(&ints__less__func, ufn_in, ufn_out);
+}
+
+int less_uint64_int64(size_t n, const uint64_t *a, const int64_t *b, bool *out)
+{
+    void *const ufn_ptrs[] = {(void *)a, (void *)b, (void *)out};
+    return ufn_call_typed(&ints__less__func, 0, n, NULL, ufn_ptrs);
+}
+
+int less_uint8_int8(size_t n, const uint8_t *a, const int8_t *b, bool *out)
+{
+    void *const ufn_ptrs[] = {(void *)a, (void *)b, (void *)out};
+    return ufn_call_typed(&ints__less__func, 1, n, NULL, ufn_ptrs);
 }
 
 #if defined(__GNUC__)
