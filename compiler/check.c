@@ -526,6 +526,7 @@ static void default_signatures(Func *f, Node *where)
         buf_free(&b);
         f->sigs[f->nsigs++] = sig;
     }
+    f->default_sigs = true;
     diag_warning(where->loc, "@vectorize without signatures: compiling %s for %s; list the signatures you need",
                  f->name, text.data);
     buf_free(&text);
@@ -709,7 +710,6 @@ static Instance *new_instance(Func *f, Type **args, int nargs)
     return inst;
 }
 
-enum { I_FRESH, I_INFERRING, I_INFERRED, I_FINALIZING, I_DONE };
 
 Instance *instantiate(Checker *ck, Func *f, Type **args, int nargs, bool final, Loc call)
 {
@@ -862,6 +862,8 @@ static void check_kernel(Checker *ck, Func *f)
         inst->state = I_FINALIZING;
         infer_instance(ck, inst, true);
         inst->state = I_DONE;
+        if (inst->failed && f->default_sigs)
+            break;            /* the user chose none of them: one failing signature says enough */
     }
 }
 

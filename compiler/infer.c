@@ -215,7 +215,7 @@ static Node *truth(Ctx *cx, Node *e)
     if (!t->type)
         return t;
     if (!ty_is_scalar(t->type))
-        return fail_at(cx, e->loc, "in %s: a %s has no truth value here", fname(cx), t->type->name),
+        return fail_at(cx, e->loc, "in %s: %s has no truth value here", fname(cx), t->type->name),
                unknown(e);
     return cast_to(t, ty_scalar(TY_BOOL));
 }
@@ -601,7 +601,8 @@ static Node *tuple_expr(Ctx *cx, Node *e)
         types[i] = x->type;
         ok = ok && x->type;
         if (x->type && (x->type->kind == TY_ARRAY || x->type->kind == TY_NONE))
-            return fail_at(cx, x->loc, "in %s: a tuple cannot hold a %s", fname(cx), x->type->name), unknown(e);
+            return fail_at(cx, x->loc, "in %s: a tuple cannot hold %s", fname(cx),
+                           x->type->kind == TY_ARRAY ? "an array" : "None"), unknown(e);
     }
     if (!ok)
         return unknown(e);
@@ -764,6 +765,10 @@ static Node *call_helper(Ctx *cx, Node *e, Func *f, NodeList *args)
     Node *n = new_call(e->loc, e->call.func);
     n->call.args = *args;
     n->call.callee = callee;
+    if (callee->failed && cx->final && callee->state == I_DONE) {   /* its errors were reported inside it */
+        cx->inst->failed = true;
+        return unknown(e);
+    }
     if (!callee->ret) {
         if (!cx->final)
             return unknown(e);
@@ -791,7 +796,8 @@ static Node *call(Ctx *cx, Node *e)
             if (e->call.args.len)
                 return fail_at(cx, e->loc, "in %s: conjugate() takes no arguments", fname(cx)), unknown(e);
             if (!ty_is_scalar(z->type))
-                return fail_at(cx, e->loc, "in %s: a %s has no conjugate()", fname(cx), z->type->name), unknown(e);
+                return fail_at(cx, e->loc, "in %s: %s has no conjugate(); index the array elements", fname(cx),
+                               z->type->name), unknown(e);
             Node *n = new_call(e->loc, fn);
             list_push(&n->call.args, z);
             n->call.builtin = -1;     /* conjugate */
@@ -832,7 +838,9 @@ static Node *call(Ctx *cx, Node *e)
     case SYM_DECORATOR:
         return fail_at(cx, e->loc, "in %s: '%s' cannot be called inside a kernel", fname(cx), s.name), unknown(e);
     default:
-        return fail_at(cx, e->loc, "in %s: '%s' is not callable", fname(cx), s.name), unknown(e);
+        return fail_at(cx, e->loc, "in %s: '%s' is %s, not a function", fname(cx), s.name,
+                       s.kind == SYM_MODULE ? "a module" : s.kind == SYM_CONST ? "a constant" : "not callable"),
+               unknown(e);
     }
 }
 
@@ -1165,6 +1173,7 @@ static Node *expr(Ctx *cx, Node *e)
 /* ---- statements ------------------------------------------------------------------------- */
 
 static void block(Ctx *cx, NodeList *in, NodeList *out);
+static void mark_failed(Ctx *cx, Node *t);
 
 /* Assign the typed value `v` (of type vt) to target t, appending typed
  * statements to out.  Tuple targets unpack through a temporary. */
@@ -1202,6 +1211,7 @@ static void assign_to(Ctx *cx, Node *t, Node *v, Loc loc, NodeList *out)
         if (v->type->kind != TY_TUPLE || v->type->nelts != n) {
             fail_at(cx, loc, "in %s: cannot unpack %s into %d target%s", fname(cx), v->type->name, n,
                     n == 1 ? "" : "s");
+            mark_failed(cx, t);
             return;
         }
         /* Evaluate the whole right side first, as Python does (a, b = b, a). */
@@ -1231,7 +1241,8 @@ static void assign_to(Ctx *cx, Node *t, Node *v, Loc loc, NodeList *out)
             return;
         Node *base = target->subscript.value;
         if (base->type->kind != TY_ARRAY) {
-            fail_at(cx, t->loc, "in %s: a %s cannot be assigned to by index", fname(cx), base->type->name);
+            fail_at(cx, t->loc, "in %s: %s cannot be assigned to by index (tuples cannot be changed)", fname(cx),
+                    base->type->name);
             return;
         }
         if (!ty_can_convert(v->type, target->type)) {
@@ -1302,8 +1313,8 @@ static void augassign_stmt(Ctx *cx, Node *s, NodeList *out)
 {
     Node *t = s->augassign.target;
     if (t->kind != N_NAME && t->kind != N_SUBSCRIPT) {
-        fail_at(cx, t->loc, "in %s: augmented assignment to a %s is not supported", fname(cx),
-                node_kind_names[t->kind]);
+        fail_at(cx, t->loc, "in %s: augmented assignment to %s is not supported", fname(cx),
+                t->kind == N_ATTR ? "an attribute" : t->kind == N_TUPLE ? "a tuple" : "this target");
         return;
     }
     Node *target = t;

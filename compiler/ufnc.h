@@ -640,11 +640,21 @@ struct Func {
     const char *target;        /* target= of the decorator, or NULL */
     Signature **sigs;          /* ufuncs and gufuncs */
     int nsigs;
+    bool default_sigs;         /* @vectorize without signatures: ufnc chose them */
     Layout *layout;            /* gufuncs */
     Instance **instances;      /* kernels: one per signature; helpers: per argument types */
     int ninstances;
     const char *public_name;   /* the C name in the header (with --prefix) */
 };
+
+/* Where an instance is in its typing (check.c instantiate). */
+typedef enum InstanceState {
+    I_FRESH,          /* made, not typed */
+    I_INFERRING,      /* silent passes running: a call now is a recursion */
+    I_INFERRED,       /* types known, body not built */
+    I_FINALIZING,     /* the final pass running (errors reported) */
+    I_DONE            /* typed body built, or failed with errors reported */
+} InstanceState;
 
 /* One typed copy of a function: a kernel signature, or a helper for one
  * tuple of argument types.  The checker fills everything; the emitters only
@@ -660,7 +670,7 @@ struct Instance {
     const char *cname;         /* the C function of the scalar body */
     Signature *sig;            /* kernels */
     int index;                 /* position in func->instances */
-    int state;                 /* 0 fresh, 1 being typed, 2 done */
+    int state;                 /* an InstanceState */
     bool failed;
     bool recursive;            /* calls itself, directly or not */
 };
