@@ -94,6 +94,20 @@ if CC=false run cc-fails 3 mod.ufn --target=host && has "$tmp/err" "false failed
     ok "status 3: CC=false fails, no output"
 fi
 
+# With no CUDA toolkit at all: /usr/local hidden in a private mount namespace
+# (needs root), so that not even /usr/local/cuda/bin/nvcc is found.
+fresh
+if ! unshare -m true 2>/dev/null; then
+    skipped no-toolkit "needs unshare -m (root)"
+elif (cd "$tmp/w" && unshare -m sh -c 'mount -t tmpfs none /usr/local && PATH=/usr/bin:/bin exec "$0" mod.ufn' "$ufnc") \
+         >"$tmp/out" 2>"$tmp/err"; [ $? -eq 3 ] && has "$tmp/err" "nvcc not found (looked at" \
+     && has "$tmp/err" "build without CUDA code with --target=host,sim" && [ ! -e "$tmp/w/mod.o" ] && [ ! -e "$tmp/w/mod.h" ]; then
+    if (cd "$tmp/w" && unshare -m sh -c 'mount -t tmpfs none /usr/local && PATH=/usr/bin:/bin exec "$0" mod.ufn --target=host,sim' "$ufnc") \
+           2>"$tmp/err" && [ -s "$tmp/w/mod.o" ]; then
+        ok "no CUDA toolkit anywhere: exit 3 with a hint by default, --target=host,sim works"
+    else bad no-toolkit "--target=host,sim failed without a toolkit"; fi
+else bad no-toolkit "expected exit 3 and the 'nvcc not found' hint"; fi
+
 # ---- no CUDA toolkit needed for host and sim -----------------------------------------
 
 fresh
