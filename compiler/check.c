@@ -800,6 +800,8 @@ static bool kernel_signature_ok(Func *f, Signature *sig)
     if (sig->nargs != l->nin + l->nout) {
         diag_error(sig->loc, "signature '%s' has %d arguments but the layout '%s' has %d operands", sig->text,
                    sig->nargs, l->text, l->nin + l->nout);
+        diag_note(l->loc, "the layout has %d input%s and %d output%s", l->nin, l->nin == 1 ? "" : "s", l->nout,
+                  l->nout == 1 ? "" : "s");
         return false;
     }
     for (int i = 0; i < sig->nargs; i++) {
