@@ -38,17 +38,37 @@ static int out_lines(Emitter *em)
     return n;
 }
 
+/* s as a C string literal, quotes included. */
+const char *c_string_literal(const char *s)
+{
+    Buf b = {0};
+    buf_putc(&b, '"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            buf_putc(&b, '\\');
+        if ((unsigned char)*s < 32)
+            buf_printf(&b, "\\%03o", (unsigned char)*s);
+        else
+            buf_putc(&b, *s);
+    }
+    buf_putc(&b, '"');
+    const char *r = arena_strndup(b.data, b.len);
+    buf_free(&b);
+    return r;
+}
+
+/* File names are quoted: a path may hold '"' or '\\'. */
 static void line_directive(Emitter *em, Loc loc)
 {
     if (em->opt->line_directives && loc.file)
-        emit_text(em, "#line %d \"%s\"\n", loc.line, loc.file->name);
+        emit_text(em, "#line %d %s\n", loc.line, c_string_literal(loc.file->name));
 }
 
 /* Back to the generated file's own numbering after #line directives. */
 static void line_reset(Emitter *em)
 {
     if (em->opt->line_directives && em->file_name)
-        emit_text(em, "#line %d \"%s\"\n", out_lines(em) + 1, em->file_name);
+        emit_text(em, "#line %d %s\n", out_lines(em) + 1, c_string_literal(em->file_name));
 }
 
 /* ---- collecting the types the bodies use ---------------------------------------- */

@@ -770,6 +770,8 @@ void emit_expr(Emitter *em, const Node *e);
 void emit_cuda(Buf *out, Module *m, const EmitOptions *opt);
 void emit_host(Buf *out, Module *m, const EmitOptions *opt);
 void emit_header(Buf *out, Module *m, const EmitOptions *opt);
+/* s as a C string literal, quotes included ("a\\\"b"). */
+const char *c_string_literal(const char *s);
 /* Names shared by the emitters. */
 const char *kernel_name(const Instance *inst, const char *variant);   /* "polar__f__f32__contig" */
 const char *host_loop_name(const Instance *inst);

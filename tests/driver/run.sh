@@ -146,6 +146,14 @@ elif run kind-ptx 0 mod.ufn --arch=sm_80 -o out.ptx && has "$tmp/w/out.ptx" "^.t
     ok "-o .ptx: PTX of the newest --arch"
 elif [ "$st" -eq 0 ]; then bad kind-ptx "not PTX for sm_80"; fi
 
+# A path with a quote and a backslash ends up in #line directives.
+fresh
+mkdir -p "$tmp/w/q\"d\\x"
+cp "$tmp/w/mod.ufn" "$tmp/w/q\"d\\x/"
+if run odd-path 0 "q\"d\\x/mod.ufn" --target=host,sim -o odd.o && [ ! -s "$tmp/err" ] && [ -s "$tmp/w/odd.o" ]; then
+    ok "a source path with '\"' and '\\': quoted in #line, no compiler warning"
+elif [ "$st" -eq 0 ]; then bad odd-path "the C compiler complained"; fi
+
 # ---- -H ------------------------------------------------------------------------------------
 
 fresh
