@@ -211,6 +211,14 @@ void parse_options(int argc, char **argv, Options *opt)
     else usage_error("-o %s: the extension must be .o, .cu, .c, .h or .ptx", opt->output);
     if (opt->kind == OUT_OBJECT && !opt->header)
         opt->header = with_ext(opt->output, ".h");
+    /* polar.h includes <ufn.h>: a generated ufn.h would include itself */
+    const char *h = opt->kind == OUT_H ? opt->output : opt->header;
+    if (h) {
+        const char *base = strrchr(h, '/') ? strrchr(h, '/') + 1 : h;
+        if (!strcmp(base, "ufn.h") || !strcmp(base, "ufn_dlpack.h"))
+            usage_error("the header %s would hide libufnrt's header of that name; choose another with -H (or rename the module)",
+                        h);
+    }
     if (opt->kind == OUT_PTX && !opt->cuda)
         usage_error("-o %s: PTX needs --target to include cuda", opt->output);
     if (!opt->drv.cc) {

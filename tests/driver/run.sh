@@ -74,6 +74,8 @@ usage bad-dump "expected tokens, ast or types, not 'tree'" mod.ufn -d tree
 usage bad-color "expected auto, always or never" mod.ufn --color=sometimes
 usage missing-value "option -o needs an argument" mod.ufn -o
 usage ptx-without-cuda "PTX needs --target to include cuda" mod.ufn --target=host -o mod.ptx
+usage header-ufn-h "the header ufn.h would hide libufnrt's header of that name" mod.ufn --target=host -o ufn.o
+usage header-dlpack "the header inc/ufn_dlpack.h would hide" mod.ufn --target=host -H inc/ufn_dlpack.h
 
 fresh
 if NVCC=/nonexistent run nvcc-missing 3 mod.ufn && has "$tmp/err" "NVCC=/nonexistent is not an executable" \
