@@ -407,7 +407,9 @@ static void constant_stmt(Module *m, Node *s)
     if (n > 4 && strncmp(t->name.id, "__", 2) == 0 && strcmp(t->name.id + n - 2, "__") == 0)
         return;
     Value val;
-    if (!fold_const(v, resolve_global, m, true, &val))
+    if (v->kind == N_STR)
+        val = (Value){.type = NULL};      /* fine for Python; an error where a kernel uses it */
+    else if (!fold_const(v, resolve_global, m, true, &val))
         return;
     Sym sym = {.kind = SYM_CONST, .name = t->name.id, .loc = t->loc, .value = val};
     scope_bind(m->globals, sym);

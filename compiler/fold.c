@@ -661,7 +661,7 @@ static bool fold(Folder *f, const Node *e, FVal *out)
         if (!f->resolve(f->ctx, e, &s))
             return not_const(f, e, arena_printf("name '%s' is not defined (constants must be defined before use)",
                                                 name ? name : "?"));
-        if (s.kind != SYM_CONST)
+        if (s.kind != SYM_CONST || !s.value.type)
             return not_const(f, e, arena_printf("'%s' is not a number", name ? name : "?"));
         out->v = s.value;
         out->big = (s.value.weak && (ty_is_int(s.value.type) || ty_is_bool(s.value.type))) ? big_of(&s.value) : 0;

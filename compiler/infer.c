@@ -368,6 +368,9 @@ static Node *name_expr(Ctx *cx, Node *e)
         return typed(n, s.var->type);
     }
     case SYM_CONST:
+        if (!s.value.type)
+            return fail_at(cx, e->loc, "in %s: '%s' is a string, which kernels cannot use", fname(cx),
+                           dotted_name(e) ? dotted_name(e) : s.name), unknown(e);
         return const_node(e->loc, s.value);
     case SYM_FUNC:
         return fail_at(cx, e->loc, "in %s: function '%s' can only be called, not used as a value",

@@ -576,7 +576,8 @@ const char *module_name(ModuleId mod);
 
 /* A compile-time value: module constants and folded literals. */
 typedef struct Value {
-    Type *type;            /* a scalar type */
+    Type *type;            /* a scalar type; NULL for a module-level string, which
+                            * Python allows and kernels cannot use */
     bool weak;             /* module constants: a Python number (int, float,
                             * bool, complex) rather than a NumPy scalar */
     union {

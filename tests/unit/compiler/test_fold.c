@@ -202,7 +202,7 @@ static void test_errors(void **state)
         {"math.sqrt", "3:5: error: module-level value is not a constant expression: 'math.sqrt' is not a number"},
         {"np.zeros(3)", "3:5: error: module-level value is not a constant expression: np.zeros() is not a number, a cast such as np.float32(x) or a math function"},
         {"(1, 2)", "3:5: error: module-level value is not a constant expression: a tuple is not supported in a module constant"},
-        {"'text'", "3:5: error: module-level value is not a constant expression: a string is not supported in a module constant"},
+        {"'text' * 2", "3:5: error: module-level value is not a constant expression: a string is not supported in a module constant"},
         {"1 if True else 2", "3:5: error: module-level value is not a constant expression: a conditional expression is not supported in a module constant"},
         {"3 @ 4", "3:5: error: module-level value is not a constant expression: operator '@' is not supported here"},
         {"1.5 & 1", "3:5: error: module-level value is not a constant expression: operator '&' needs integers"},
@@ -256,6 +256,14 @@ static void test_chains(void **state)
                      rows[i].value);
     }
     assert_null(scope_lookup(m->globals, intern_cstr("__all__")));   /* Python metadata: skipped */
+    /* a string is fine for Python; kernels that use it get an error */
+    diags = NULL;
+    const Sym *str = fold_x("'fast'", &diags);
+    assert_string_equal(diags, "");
+    free(diags);
+    assert_non_null(str);
+    assert_int_equal(str->kind, SYM_CONST);
+    assert_null(str->value.type);
 }
 
 /* value_cast is the generated code's conversion: the checker folds
