@@ -4,10 +4,12 @@
 #   make demo       build, compile samples/polar.ufn, link it and run it
 #   make check      run every test and print a summary
 #   make bench      run the benchmarks (results in bench/RESULTS.md)
-#   make install    PREFIX=/usr/local DESTDIR=... (see README.md)
+#   make install    PREFIX=/usr/local DESTDIR=... (see README.md); make uninstall
 #   make deps       find (and, as root, install) flex, bison, cmocka, ...
+#   make clean      remove $(BUILD)
 #
-# GNU make; objects go to $(BUILD), never next to the sources.
+# GNU make 4.3 or later (grouped targets); objects go to $(BUILD), never next
+# to the sources.  V=1 shows the commands.
 
 PREFIX      ?= /usr/local
 BINDIR      ?= $(PREFIX)/bin
@@ -28,15 +30,26 @@ CPPFLAGS    += -D_GNU_SOURCE -Icompiler -Iruntime -Istdlib -I$(BUILD)/gen
 DEPFLAGS     = -MMD -MP
 LDLIBS_RT   := -ldl -lpthread -lm
 
+# One version for the runtime's soname, ufn.pc and the CMake package: ufn.h's.
+VERSION     := $(shell sed -n 's/^.define UFN_VERSION_STRING "\(.*\)"/\1/p' runtime/ufn.h)
+SOMAJOR     := $(firstword $(subst ., ,$(VERSION)))
+
 # The CUDA toolkit is optional: without nvcc everything builds for the host
-# and the tests that need nvcc say they were skipped.
-NVCC        ?= $(or $(shell command -v nvcc 2>/dev/null),$(wildcard $(CUDA_HOME)/bin/nvcc),$(wildcard /usr/local/cuda/bin/nvcc))
+# and the tests that need nvcc say they were skipped.  Found as ufnc finds it:
+# $NVCC, $CUDA_HOME/bin, PATH, /usr/local/cuda/bin.
+# Looked for once (:=): NVCC is exported, so a recursive variable would run
+# the shell again for every recipe.
+ifeq ($(origin NVCC),undefined)
+NVCC        := $(or $(if $(CUDA_HOME),$(wildcard $(CUDA_HOME)/bin/nvcc)),$(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cuda/bin/nvcc))
+endif
 export NVCC
 
 V ?= 0
 ifeq ($(V),0)
 Q = @
 say = @printf '  %-7s %s\n' $(1) $(2)
+# for sub-makes of targets that are often up to date: no "Nothing to be done"
+QUIET_MAKE = -s
 else
 Q =
 say = @true
@@ -61,17 +74,21 @@ UFNC         := $(BUILD)/bin/ufnc
 LIBUFNC      := $(BUILD)/lib/libufnc.a
 LIBUFNRT_A   := $(BUILD)/lib/libufnrt.a
 LIBUFNRT_SO  := $(BUILD)/lib/libufnrt.so
+# The real file carries the full version; libufnrt.so.MAJOR (the soname) and
+# libufnrt.so are symbolic links to it, as they will be once installed.
+LIBUFNRT_SOV := $(BUILD)/lib/libufnrt.so.$(VERSION)
 
-.PHONY: all deps demo check check-asan check-valgrind bench fuzz install uninstall clean samples
+.PHONY: all clean
 all: $(UFNC) $(LIBUFNRT_A) $(LIBUFNRT_SO)
 
 # ---- generated front end ------------------------------------------------------------
 
-$(BUILD)/gen/ufn.tab.c $(BUILD)/gen/ufn.tab.h: grammar/ufn.y | $(BUILD)/gen
+# Grouped targets (&:): one bison or flex run makes both files, also under -j.
+$(BUILD)/gen/ufn.tab.c $(BUILD)/gen/ufn.tab.h &: grammar/ufn.y | $(BUILD)/gen
 	$(call say,BISON,$<)
 	$(Q)$(BISON) -Wall -Werror --defines=$(BUILD)/gen/ufn.tab.h -o $(BUILD)/gen/ufn.tab.c $<
 
-$(BUILD)/gen/lex.yy.c $(BUILD)/gen/lex.yy.h: grammar/ufn.l $(BUILD)/gen/ufn.tab.h | $(BUILD)/gen
+$(BUILD)/gen/lex.yy.c $(BUILD)/gen/lex.yy.h &: grammar/ufn.l $(BUILD)/gen/ufn.tab.h | $(BUILD)/gen
 	$(call say,FLEX,$<)
 	$(Q)$(FLEX) --header-file=$(BUILD)/gen/lex.yy.h -o $(BUILD)/gen/lex.yy.c $<
 
@@ -116,16 +133,24 @@ $(LIBUFNRT_A): $(RUNTIME_OBJ) | $(BUILD)/lib
 	$(call say,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(LIBUFNRT_SO): $(RUNTIME_OBJ) | $(BUILD)/lib
+$(LIBUFNRT_SOV): $(RUNTIME_OBJ) | $(BUILD)/lib
 	$(call say,LD,$@)
-	$(Q)$(CC) -shared -Wl,-soname,libufnrt.so.0 -o $@ $^ $(LDFLAGS) $(LDLIBS_RT)
+	$(Q)$(CC) -shared -Wl,-soname,libufnrt.so.$(SOMAJOR) -Wl,--no-undefined -o $@ $^ $(LDFLAGS) $(LDLIBS_RT)
+
+# make compares the links' targets' times (stat, not lstat), so the links are
+# up to date whenever the library is.
+$(LIBUFNRT_SO): $(LIBUFNRT_SOV)
+	$(Q)ln -sf $(notdir $<) $(BUILD)/lib/libufnrt.so.$(SOMAJOR)
+	$(Q)ln -sf libufnrt.so.$(SOMAJOR) $@
 
 # ---- directories ---------------------------------------------------------------------
 
 $(BUILD)/gen $(BUILD)/tools $(BUILD)/compiler $(BUILD)/runtime $(BUILD)/lib $(BUILD)/bin:
 	$(Q)mkdir -p $@
 
--include $(wildcard $(BUILD)/*/*.d)
+# Only this file's own objects: other directories of $(BUILD) hold the
+# dependency files of other builds (the demo's, a user-style project's).
+-include $(wildcard $(BUILD)/gen/*.d $(BUILD)/compiler/*.d $(BUILD)/runtime/*.d)
 
 # ---- tests, demo, benchmarks: see mk/ ----------------------------------------------------
 

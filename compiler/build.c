@@ -118,10 +118,24 @@ static int build_fatbin(Build *b, const char *cu, const char *fatbin)
     return st == 0 ? 0 : tool_failed("nvcc", st);
 }
 
+/* The C compiler's words: CC may be a command with arguments, as make
+ * allows ("ccache cc", "gcc -m64"). */
+static void cc_words(Argv *a, const char *cc)
+{
+    for (const char *p = cc; *p;) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        size_t len = strcspn(p, " \t");
+        if (len)
+            arg(a, arena_strndup(p, len));
+        p += len;
+    }
+}
+
 static void cc_common(Build *b, Argv *a)
 {
     const DriverOptions *d = &b->opt->drv;
-    arg(a, d->cc);
+    cc_words(a, d->cc);
     arg(a, "-std=c11");
     opt_flag(a, d->opt_level);
     arg(a, "-fPIC");
@@ -195,7 +209,7 @@ static int build_object(Build *b)
         return st;
     if (opt->sim) {
         Argv a = {0};
-        arg(&a, opt->drv.cc);
+        cc_words(&a, opt->drv.cc);
         arg(&a, "-r");
         arg(&a, "-nostdlib");
         arg(&a, "-o");

@@ -112,6 +112,34 @@ static const char *const reserved[] = {
     "lrint", "llrint", "lround", "llround", "nearbyint", "ilogb", "logb", "scalbn", "cbrt",
 };
 
+/* <complex.h>, which a program may include next to the generated header (a
+ * ufunc named cexp would not compile there); each has float and long double
+ * spellings with an f or l suffix, as <math.h>'s functions do. */
+static const char *const complex_h[] = {
+    "cabs", "cacos", "cacosh", "carg", "casin", "casinh", "catan", "catanh", "ccos", "ccosh",
+    "cexp", "cimag", "clog", "conj", "cpow", "cproj", "creal", "csin", "csinh", "csqrt",
+    "ctan", "ctanh", "I", "_Complex_I", "CMPLX",
+};
+
+/* A C library function of <math.h> or <complex.h> spelt `name`, with or
+ * without the f / l suffix of its float and long double versions. */
+static bool is_libm_name(const char *name)
+{
+    size_t len = strlen(name);
+    for (int cut = 0; cut <= 1; cut++) {
+        if (cut && !(len > 1 && (name[len - 1] == 'f' || name[len - 1] == 'l')))
+            break;
+        size_t n = len - (size_t)cut;
+        for (size_t i = 0; i < sizeof complex_h / sizeof complex_h[0]; i++)
+            if (strlen(complex_h[i]) == n && strncmp(complex_h[i], name, n) == 0)
+                return true;
+        for (int i = 0; i < num_math_fns; i++)
+            if (strlen(math_fns[i].cname[1]) == n && strncmp(math_fns[i].cname[1], name, n) == 0)
+                return true;
+    }
+    return false;
+}
+
 bool is_reserved_c_name(const char *name)
 {
     for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
@@ -122,6 +150,8 @@ bool is_reserved_c_name(const char *name)
         if (strcmp(math_fns[i].cname[0], name) == 0 || strcmp(math_fns[i].cname[1], name) == 0
             || strcmp(math_fns[i].name, name) == 0)
             return true;
+    if (is_libm_name(name))
+        return true;
     if (strncmp(name, "ufn_", 4) == 0 || strncmp(name, "__", 2) == 0)
         return true;
     return false;
@@ -712,6 +742,11 @@ static Instance *new_instance(Func *f, Type **args, int nargs)
     return inst;
 }
 
+
+const CheckOptions *checker_options(const Checker *ck)
+{
+    return ck->opt;
+}
 
 Instance *instantiate(Checker *ck, Func *f, Type **args, int nargs, bool final, Loc call)
 {

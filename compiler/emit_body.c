@@ -160,14 +160,23 @@ void emit_body_types(Emitter *em)
     TypeSet ts = {0};
     all_instances(em->mod, note_cb, &ts);
     emit_line(em, "#if defined(__CUDACC__)");
-    emit_line(em, "#define UFN_BODY static __host__ __device__ inline");
-    emit_line(em, "/* not every helper below is used by every kernel */");
+    emit_line(em, "/* bodies are inlined into the kernels: a call would pass array views");
+    emit_line(em, " * through local memory (ptxas counts that as spills) */");
+    emit_line(em, "#define UFN_BODY static __host__ __device__ __forceinline__");
+    emit_line(em, "#define UFN_RECURSIVE static __host__ __device__");
+    emit_line(em, "/* not every helper below is used by every kernel (177), and a value");
+    emit_line(em, " * unpacked from a tuple may go unused, as in Python (550) */");
     emit_line(em, "#pragma nv_diag_suppress 177");
-    emit_line(em, "/* a modest unroll: ptxas spends minutes on long constant loops otherwise */");
+    emit_line(em, "#pragma nv_diag_suppress 550");
+    emit_line(em, "/* innermost loops unroll a little, outer ones not at all: without a limit");
+    emit_line(em, " * ptxas spends minutes on long constant loops, and unrolled nests spill */");
     emit_line(em, "#define UFN_LOOP _Pragma(\"unroll 4\")");
+    emit_line(em, "#define UFN_LOOP_OUTER _Pragma(\"unroll 1\")");
     emit_line(em, "#else");
     emit_line(em, "#define UFN_BODY static inline");
+    emit_line(em, "#define UFN_RECURSIVE static");
     emit_line(em, "#define UFN_LOOP");
+    emit_line(em, "#define UFN_LOOP_OUTER");
     emit_line(em, "#endif");
     if (!ts.n)
         return;
@@ -854,6 +863,24 @@ static void emit_lvalue(Emitter *em, const Node *t)
     emit_expr(em, t);
 }
 
+/* Does a loop body hold another loop?  (Picks the unroll pragma.) */
+static bool has_loop(const NodeList *b)
+{
+    for (int i = 0; i < b->len; i++) {
+        const Node *s = b->items[i];
+        if (s->kind == N_FOR || s->kind == N_WHILE)
+            return true;
+        if (s->kind == N_IF && (has_loop(&s->ifstmt.then) || has_loop(&s->ifstmt.orelse)))
+            return true;
+    }
+    return false;
+}
+
+static const char *loop_pragma(const NodeList *body)
+{
+    return has_loop(body) ? "UFN_LOOP_OUTER" : "UFN_LOOP";
+}
+
 static void emit_for(Emitter *em, const Node *s)
 {
     const Node *target = s->forstmt.target, *iter = s->forstmt.iter;
@@ -874,7 +901,7 @@ static void emit_for(Emitter *em, const Node *s)
         if (st) emit_expr(em, st); else emit_text(em, "1");
         em->out = saved;
         int64_t k = 1;
-        emit_line(em, "UFN_LOOP");
+        emit_line(em, "%s", loop_pragma(&s->forstmt.body));
         bool const_step = !st || (st->kind == N_CONST && (k = st->konst.v.i) != 0);
         if (const_step && k > 0)
             emit_line(em, "for (%s ufn_i%d = %s, ufn_end%d = %s; ufn_i%d < ufn_end%d; ufn_i%d += %s) {", ct->cname, d,
@@ -899,7 +926,7 @@ static void emit_for(Emitter *em, const Node *s)
         em->out = &arr;
         operand(em, iter);
         em->out = saved;
-        emit_line(em, "UFN_LOOP");
+        emit_line(em, "%s", loop_pragma(&s->forstmt.body));
         emit_line(em, "for (int64_t ufn_i%d = 0; ufn_i%d < %s.shape[0]; ufn_i%d++) {", d, d, arr.data, d);
         em->indent++;
         if (target->type == iter->type->elt)
@@ -982,7 +1009,7 @@ static void emit_stmt(Emitter *em, const Node *s)
         emit_line(em, "}");
         return;
     case N_WHILE:
-        emit_line(em, "UFN_LOOP");
+        emit_line(em, "%s", loop_pragma(&s->whilestmt.body));
         begin_line(em);
         emit_text(em, "while (");
         emit_top(em, s->whilestmt.cond);
@@ -1031,7 +1058,8 @@ static void prototype(Emitter *em, const Instance *inst, bool decl)
         bool rebound = v->type != inst->args[i];
         buf_printf(&params, "%s%s %s%s", i ? ", " : "", inst->args[i]->cname, v->cname, rebound ? "_arg" : "");
     }
-    emit_line(em, "UFN_BODY %s %s(%s)%s", inst->ret ? inst->ret->cname : "void", inst->cname,
+    emit_line(em, "%s %s %s(%s)%s", inst->recursive ? "UFN_RECURSIVE" : "UFN_BODY",
+              inst->ret ? inst->ret->cname : "void", inst->cname,
               params.data ? params.data : "void", decl ? ";" : "");
     buf_free(&params);
 }

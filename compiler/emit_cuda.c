@@ -49,14 +49,33 @@ static const char *load(Type *t, const char *ptr, const char *index)
     return arena_printf("__ldg(%s + %s)", ptr, index);
 }
 
+/* Move `lanes` elements of type t between registers and memory, 16 bytes at a
+ * time when the run is that long. */
+static void move(Emitter *em, const char *dir, Type *t, int lanes, const char *dst, const char *src)
+{
+    int bytes = lanes * t->size;
+    if (bytes <= 16) {
+        emit_line(em, "ufn_%s%d(%s, %s);", dir, bytes, dst, src);
+        return;
+    }
+    int per = 16 / t->size;
+    for (int i = 0; i < bytes / 16; i++)
+        emit_line(em, "ufn_%s16((%s) + %d, (%s) + %d);", dir, dst, i * per, src, i * per);
+}
+
 static void ufunc_contig(Emitter *em, const Instance *inst)
 {
     int nops = inst->nargs + 1;
-    int maxsize = 0;
-    for (int k = 0; k < nops; k++)
-        if (operand_type(inst, k)->size > maxsize)
-            maxsize = operand_type(inst, k)->size;
-    int lanes = 16 / maxsize;
+    /* Lanes enough for a full 16-byte move of the narrowest operand; wider
+     * operands move 16 bytes several times (float32 -> float64: 4 lanes,
+     * one 16-byte load, two 16-byte stores).  Complex128 gets no lanes. */
+    int minsize = 16, maxsize = 0;
+    for (int k = 0; k < nops; k++) {
+        int size = operand_type(inst, k)->size;
+        minsize = size < minsize ? size : minsize;
+        maxsize = size > maxsize ? size : maxsize;
+    }
+    int lanes = maxsize >= 16 ? 1 : 16 / minsize;
     Buf params = {0};
     buf_puts(&params, "uint32_t ufn_n");
     for (int k = 0; k < nops; k++) {
@@ -73,9 +92,10 @@ static void ufunc_contig(Emitter *em, const Instance *inst)
         Buf cond = {0};
         for (int k = 0; k < nops; k++) {
             Type *t = operand_type(inst, k);
-            buf_printf(&cond, "%sufn_aligned(%s, %d)", k ? " && " : "", operand_name(inst, k), lanes * t->size);
+            int bytes = lanes * t->size;
+            buf_printf(&cond, "%sufn_aligned(%s, %d)", k ? " && " : "", operand_name(inst, k), bytes > 16 ? 16 : bytes);
         }
-        emit_line(em, "/* %d elements per step: one %d-byte load per operand */", lanes, lanes * maxsize);
+        emit_line(em, "/* %d elements per step: 16-byte loads and stores (or narrower for narrower types) */", lanes);
         emit_line(em, "if (%s) {", cond.data);
         buf_free(&cond);
         em->indent++;
@@ -89,7 +109,7 @@ static void ufunc_contig(Emitter *em, const Instance *inst)
         for (int k = 0; k < inst->nargs; k++) {
             Type *t = operand_type(inst, k);
             const char *nm = operand_name(inst, k);
-            emit_line(em, "ufn_load%d(ufn_%s, %s + %d * ufn_v);", lanes * t->size, nm, nm, lanes);
+            move(em, "load", t, lanes, arena_printf("ufn_%s", nm), arena_printf("%s + %d * ufn_v", nm, lanes));
         }
         emit_line(em, "#pragma unroll");
         emit_line(em, "for (int ufn_l = 0; ufn_l < %d; ufn_l++)", lanes);
@@ -98,7 +118,7 @@ static void ufunc_contig(Emitter *em, const Instance *inst)
             buf_printf(&call, "%sufn_%s[ufn_l]", k ? ", " : "", operand_name(inst, k));
         emit_line(em, "    ufn_%s[ufn_l] = %s(%s);", out, inst->cname, call.data ? call.data : "");
         buf_free(&call);
-        emit_line(em, "ufn_store%d(%s + %d * ufn_v, ufn_%s);", lanes * inst->ret->size, out, lanes, out);
+        move(em, "store", inst->ret, lanes, arena_printf("%s + %d * ufn_v", out, lanes), arena_printf("ufn_%s", out));
         em->indent--;
         emit_line(em, "}");
         emit_line(em, "ufn_done = ufn_nvec * %d;", lanes);

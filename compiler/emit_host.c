@@ -151,6 +151,10 @@ static void gufunc_loop(Emitter *em, const Instance *inst)
         }
         buf_printf(&call, "%s%s", k ? ", " : "", gufunc_view(inst, k, ptr, dims, strides));
     }
+    /* Iterations are independent: each writes only its own output cores, and
+     * the runtime never lets a gufunc's output overlap an input.  Saying so
+     * lets gcc vectorise across loop items (polar: 16 atan2f at a time). */
+    emit_line(em, "#pragma omp simd");
     emit_line(em, "for (ufn_index t = 0; t < dims[0]; t++)");
     emit_line(em, "    %s(%s);", inst->cname, call.data);
     buf_free(&call);

@@ -675,6 +675,13 @@ static bool fold(Folder *f, const Node *e, FVal *out)
         return fold_binary(f, e, out);
     case N_CALL:
         return fold_call(f, e, out);
+    case N_CONST:                       /* a value the checker folded already */
+        out->v = (Value){.type = e->type, .weak = e->konst.weak};
+        memcpy(&out->v.i, &e->konst.v, sizeof e->konst.v);
+        out->big = e->konst.weak && ty_is_int(e->type) ? big_of(&out->v) : 0;
+        if (out->big && ty_is_unsigned(e->type))
+            out->v.type = ty_scalar(TY_INT64);
+        return true;
     default:
         return not_const(f, e, arena_printf("%s is not supported in a module constant", describe_kind(e->kind)));
     }

@@ -191,7 +191,33 @@ static Node *const_node(Loc loc, Value v)
 {
     Node *n = new_node(N_CONST, loc);
     memcpy(&n->konst.v, &v.i, sizeof n->konst.v);
+    n->konst.weak = v.weak;
     return typed(n, v.type);
+}
+
+static Node *cast_to(Node *e, Type *t);
+
+/* A Python number written in the source (or a module constant computed
+ * from such numbers): weak in NumPy's sense (NEP 50). */
+static bool is_weak(const Node *e)
+{
+    return e->kind == N_INT || e->kind == N_FLOAT || (e->kind == N_CONST && e->konst.weak);
+}
+
+/* --literals=numpy: a weak number meeting a float32 (or complex64) operand
+ * takes that type, as NumPy 2 types Python scalars; Numba (the default)
+ * computes int64 and float64 literals in float64. */
+static void narrow_literals(Ctx *cx, Node **l, Node **r)
+{
+    if (!checker_options(cx->ck)->numpy_literals)
+        return;
+    Type *lt = (*l)->type, *rt = (*r)->type;
+    bool lnarrow = lt->kind == TY_FLOAT32 || lt->kind == TY_COMPLEX64;
+    bool rnarrow = rt->kind == TY_FLOAT32 || rt->kind == TY_COMPLEX64;
+    if (is_weak(*r) && !is_weak(*l) && lnarrow && !ty_is_complex(rt))
+        *r = cast_to(*r, lt->kind == TY_COMPLEX64 ? ty_scalar(TY_FLOAT32) : lt);
+    else if (is_weak(*l) && !is_weak(*r) && rnarrow && !ty_is_complex(lt))
+        *l = cast_to(*l, rt->kind == TY_COMPLEX64 ? ty_scalar(TY_FLOAT32) : rt);
 }
 
 /* Convert e to t: literals fold (2 becomes 2.0), others get an N_CAST. */
@@ -393,6 +419,10 @@ static Node *binary(Ctx *cx, Node *e, Node *l, Node *r)
     Op op = e->binary.op;
     if (!l->type || !r->type)
         return unknown(e);
+    if (ty_is_scalar(l->type) && ty_is_scalar(r->type) && op != OP_POW)
+        narrow_literals(cx, &l, &r);
+    if (op == OP_POW && ty_is_scalar(l->type) && ty_is_float(r->type))
+        narrow_literals(cx, &l, &r);       /* x ** 0.5 stays float32; x ** 2 already does */
     Type *lt = l->type, *rt = r->type;
     if (!ty_is_scalar(lt) || !ty_is_scalar(rt)) {
         if (lt->kind == TY_ARRAY || rt->kind == TY_ARRAY)
@@ -493,6 +523,7 @@ static Node *unary(Ctx *cx, Node *e)
     /* -2 is a literal: fold it so constants stay readable and exact */
     if (is_literal(a) && e->unary.op != OP_INVERT) {
         Value v = value_cast(literal_value(a), t);
+        v.weak = is_weak(a);
         if (e->unary.op == OP_NEG) {
             if (ty_is_float(t)) v.f = -v.f;
             else if (ty_is_complex(t)) { v.c[0] = -v.c[0]; v.c[1] = -v.c[1]; }

@@ -27,7 +27,8 @@ int main(int argc, char **argv)
     }
 
     CheckOptions copt = {.module_name = opt.module_name, .prefix = opt.prefix,
-                         .include_dirs = opt.include_dirs, .ninclude_dirs = opt.ninclude_dirs};
+                         .include_dirs = opt.include_dirs, .ninclude_dirs = opt.ninclude_dirs,
+                         .numpy_literals = opt.numpy_literals};
     Module *m = check_module(ast, src, &copt);          /* check.c, infer.c */
     if (diag_error_count())
         return EXIT_SOURCE;

@@ -21,6 +21,8 @@ static const char usage_text[] =
     "  --fast-math        approximate division and transcendentals, flush-to-zero\n"
     "  -I DIR             search DIR for imported .ufn modules\n"
     "  --prefix=P         prepend P to every public C name\n"
+    "  --literals=numba|numpy  how Python numbers type next to float32: numba (the\n"
+    "                     default) computes f32 * 2.0 in float64; numpy keeps float32\n"
     "  --module-name=N    the module's name in generated symbols (default: the file's)\n"
     "  -MD, -MMD          write a make dependency file (FILE.d next to the output)\n"
     "  -MF FILE           ... to FILE\n"
@@ -174,6 +176,11 @@ void parse_options(int argc, char **argv, Options *opt)
             opt->drv.arch = value(argc, argv, &i, "--arch");
         } else if (is(a, "--prefix")) {
             opt->prefix = value(argc, argv, &i, "--prefix");
+        } else if (is(a, "--literals")) {
+            const char *v = value(argc, argv, &i, "--literals");
+            if (!strcmp(v, "numpy")) opt->numpy_literals = true;
+            else if (!strcmp(v, "numba")) opt->numpy_literals = false;
+            else usage_error("--literals: expected numba or numpy, not '%s'", v);
         } else if (is(a, "--module-name")) {
             opt->module_name = value(argc, argv, &i, "--module-name");
         } else if (is(a, "--nvcc")) {

@@ -332,6 +332,7 @@ struct Node {
         struct { Node *operand; } cast;
         struct {                                              /* N_CONST */
             union { int64_t i; uint64_t u; double f; double c[2]; } v;
+            bool weak;              /* a Python number (literal or module constant) */
         } konst;
     };
 };
@@ -578,8 +579,9 @@ const char *module_name(ModuleId mod);
 typedef struct Value {
     Type *type;            /* a scalar type; NULL for a module-level string, which
                             * Python allows and kernels cannot use */
-    bool weak;             /* module constants: a Python number (int, float,
-                            * bool, complex) rather than a NumPy scalar */
+    bool weak;             /* a Python number (int, float, bool, complex: a literal or
+                            * computed from them), not a NumPy scalar such as the
+                            * result of a cast (NEP 50's "weak" values) */
     union {
         int64_t i;         /* signed ints and bool */
         uint64_t u;        /* unsigned ints */
@@ -708,6 +710,8 @@ typedef struct CheckOptions {
     const char *prefix;        /* prepended to public names ("" if none) */
     const char **include_dirs; /* for import of other .ufn modules */
     int ninclude_dirs;
+    bool numpy_literals;       /* --literals=numpy: a Python number meeting a float32
+                                  takes float32 (NEP 50) instead of promoting (Numba) */
 } CheckOptions;
 
 /* check.c internals shared with infer.c */
@@ -718,6 +722,7 @@ Sym *scope_lookup(Scope *s, const char *name);
  * NULL if `f` cannot be called from a kernel (an error was reported when
  * `final`). */
 Instance *instantiate(Checker *ck, Func *f, Type **args, int nargs, bool final, Loc call);
+const CheckOptions *checker_options(const Checker *ck);
 /* infer.c: type one instance's body.  `final` reports errors and builds the
  * typed body; otherwise only variable types and the return type widen. */
 void infer_instance(Checker *ck, Instance *inst, bool final);
@@ -858,6 +863,7 @@ typedef struct Options {
     ColorMode color;
     bool werror, no_warnings;
     bool line_directives;
+    bool numpy_literals;           /* --literals=numpy */
     DriverOptions drv;
 } Options;
 

@@ -2,7 +2,8 @@
 #
 # Each suite is a target check-NAME listed in CHECK_SUITES (other mk/*.mk
 # files add theirs).  `make check` runs them all, even after a failure, and
-# prints which passed; it fails if any did.
+# prints which passed; it fails if any did.  `make check CHECK_SUITES="unit
+# install"` runs only those; `make check-NAME` one, without deps or summary.
 
 CHECK_SUITES += unit
 
@@ -28,9 +29,18 @@ $(BUILD)/tests/runtime/%: tests/unit/runtime/%.c $(LIBUFNRT_A)
 check-unit: $(UNIT_C_BIN) $(UNIT_R_BIN)
 	$(Q)tests/run-unit.sh $^
 
-check: deps all
+# deps, then the build, then the suites, each in its own make so that none
+# starts before the one before it is done, even under -j: a suite's
+# prerequisites may build in parallel, two suites never run at once (their
+# output would interleave and some share files).  A suite's time is printed,
+# never judged.
+.PHONY: check
+check:
+	$(Q)$(MAKE) --no-print-directory deps
+	$(Q)$(MAKE) --no-print-directory $(QUIET_MAKE) all
 	$(Q)rm -f $(BUILD)/check.log
 	$(Q)for s in $(CHECK_SUITES); do \
-	  if $(MAKE) --no-print-directory check-$$s; then echo "PASS $$s" >> $(BUILD)/check.log; \
-	  else echo "FAIL $$s" >> $(BUILD)/check.log; fi; done
+	  t0=$$(date +%s); \
+	  if $(MAKE) --no-print-directory check-$$s; then r=PASS; else r=FAIL; fi; \
+	  echo "$$r $$s ($$(( $$(date +%s) - t0 )) s)" >> $(BUILD)/check.log; done
 	$(Q)tests/summary.sh $(BUILD)/check.log

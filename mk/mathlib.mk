@@ -30,7 +30,14 @@ $(MATHLIB_DIR)/test_ufn_math: $(MATHLIB_TEST) $(MATHLIB_HDRS)
 check-mathlib: $(MATHLIB_DIR)/test_ufn_math
 	$(Q)UBSAN_OPTIONS=print_stacktrace=1 tests/run-unit.sh $<
 
-check-mathlib-nvcc: $(MATHLIB_DEV) $(MATHLIB_HDRS)
+# The three compiles are the test; their success is kept in a stamp, so a
+# second `make check` with nothing changed (sources, headers, the compilers'
+# paths) does not pay for nvcc again.
+check-mathlib-nvcc: $(MATHLIB_DIR)/nvcc.ok
+	@echo "check-mathlib-nvcc: ok$(if $(NVCC), ($(MATHLIB_ARCH)), (no nvcc: C and C++ only))"
+
+$(MATHLIB_DIR)/nvcc.ok: $(MATHLIB_DEV) $(MATHLIB_HDRS) $(NVCC) mk/mathlib.mk \
+                       tests/unit/compiler/check_mathlib_coverage.sh
 	@mkdir -p $(MATHLIB_DIR)
 	$(Q)tests/unit/compiler/check_mathlib_coverage.sh .
 	$(call say,CC,$(MATHLIB_DEV))
@@ -44,4 +51,5 @@ check-mathlib-nvcc: $(MATHLIB_DEV) $(MATHLIB_HDRS)
 	  $(NVCC) $(MATHLIB_NVCC) -Xptxas -warn-spills -c $(MATHLIB_DEV) -o $(MATHLIB_DIR)/device.o && \
 	  $(NVCC) $(MATHLIB_NVCC) -DUFN_TEST_NO_TRIG -Xptxas -warn-spills,-warn-lmem-usage \
 	    -c $(MATHLIB_DEV) -o $(MATHLIB_DIR)/device_nolmem.o && \
-	  echo "check-mathlib-nvcc: ok ($(MATHLIB_ARCH))"; fi
+	  echo "check-mathlib-nvcc: nvcc ok ($(MATHLIB_ARCH))"; fi
+	@touch $@

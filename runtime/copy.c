@@ -70,8 +70,7 @@ int ufn_alloc_array(ufn_dtype dtype, int ndim, const int64_t *shape, ufn_memory 
     void *p = NULL;
     ufn_memory owner;
     if (memory == UFN_MEM_HOST) {
-        size_t rounded = (nbytes + 63) & ~(size_t)63;
-        if (rounded < nbytes || posix_memalign(&p, 64, rounded) != 0)
+        if (!(p = ufn_host_memalign(nbytes)))
             return ufn_fail(UFN_ERR_NOMEM, "out of host memory allocating %zu bytes", nbytes);
         owner = UFN_MEM_HOST;
     } else {

@@ -24,6 +24,8 @@ struct cuda_block {
     cuda_block *next;        /* hash chain while live, free list while cached */
     CUdeviceptr ptr;
     size_t size;             /* what cuMemAlloc was asked for */
+    size_t bytes;            /* what the caller asked for, while live: the trace
+                                reports the same size at free as at alloc */
     CUevent freed;           /* recorded at free; reuse waits for it (or NULL) */
 };
 
@@ -218,7 +220,7 @@ int cuda_cache_alloc(cuda_backend *b, cuda_device *d, size_t bytes, CUdeviceptr 
         blk = malloc(sizeof *blk);
         if (!blk)
             return ufn_fail(UFN_ERR_NOMEM, "out of host memory allocating device memory");
-        *blk = (cuda_block){ NULL, 0, size, NULL };
+        *blk = (cuda_block){ .size = size };
         CUresult r = drv->cuMemAlloc(&blk->ptr, size);
         if (r == CUDA_ERROR_OUT_OF_MEMORY) {
             cuda_cache_release(b, d);
@@ -231,6 +233,7 @@ int cuda_cache_alloc(cuda_backend *b, cuda_device *d, size_t bytes, CUdeviceptr 
             return ufn_cudrv_fail(drv, r, "cuMemAlloc(%zu bytes)", bytes);
         }
     }
+    blk->bytes = bytes;
     pthread_mutex_lock(&d->lock);
     bool ok = live_add(&d->cache, blk);
     if (!ok)
@@ -259,7 +262,7 @@ void cuda_cache_free(cuda_backend *b, cuda_device *d, CUdeviceptr ptr)
     }
     pthread_mutex_unlock(&d->lock);
     if (blk)
-        cuda_trace(b, UFN_EV_FREE, NULL, blk->size, d->ordinal);
+        cuda_trace(b, UFN_EV_FREE, NULL, blk->bytes, d->ordinal);
 }
 
 void cuda_cache_release(cuda_backend *b, cuda_device *d)

@@ -247,6 +247,7 @@ typedef struct staged {
     int64_t core_elems;      /* elements per iteration */
     size_t per_iter;         /* bytes per iteration */
     size_t offset;           /* of its region in the slot buffers */
+    bool scalar;             /* an input broadcast to every iteration: staged once */
 } staged;
 
 /* A core block between the dense buffer and the caller's array. */
@@ -354,10 +355,14 @@ static int run_chunk(cuda_backend *b, cuda_device *d, const job *j, slot *s, int
 {
     const ufn_cudrv *drv = b->drv;
     const ufn_plan *p = j->p;
-    for (int k = 0; k < j->nin; k++)
-        move_chunk(true, p, k, &j->op[k], s->pinned + j->op[k].offset, off, count);
     for (int k = 0; k < j->nin; k++) {
-        size_t bytes = (size_t)count * j->op[k].per_iter;
+        if (j->op[k].scalar)
+            memcpy(s->pinned + j->op[k].offset, p->data[k], (size_t)p->elsize[k]);
+        else
+            move_chunk(true, p, k, &j->op[k], s->pinned + j->op[k].offset, off, count);
+    }
+    for (int k = 0; k < j->nin; k++) {
+        size_t bytes = j->op[k].scalar ? (size_t)p->elsize[k] : (size_t)count * j->op[k].per_iter;
         if (bytes == 0)
             continue;
         CUresult r = drv->cuMemcpyHtoDAsync(s->dev + j->op[k].offset, s->pinned + j->op[k].offset,
@@ -392,7 +397,7 @@ static int run_chunk(cuda_backend *b, cuda_device *d, const job *j, slot *s, int
         params[i++] = &ptr[k];
         if (j->contig)
             continue;
-        loop[k].s[0] = j->op[k].core_elems;
+        loop[k].s[0] = j->op[k].scalar ? 0 : j->op[k].core_elems;
         params[i++] = &loop[k];
         if (j->gufunc) {
             int64_t stride = 1;
@@ -449,7 +454,16 @@ static int64_t plan_job(job *j, const ufn_plan *p)
             first += f->core_ndim ? f->core_ndim[k] : o->ncore;
         }
         o->per_iter = (size_t)o->core_elems * (size_t)p->elsize[k];
-        per_iter += o->per_iter;
+        /* a ufunc input with stride 0 everywhere (a scalar such as
+         * gaussian_pdf(x, 0.0, 1.0)) crosses the bus once, not n times; the
+         * strided kernel then reads it with stride 0 */
+        o->scalar = !j->gufunc && k < j->nin && p->n > 1;
+        for (int dim = 0; dim < p->ndim && o->scalar; dim++)
+            o->scalar = p->strides[k][dim] == 0 || p->shape[dim] == 1;
+        if (o->scalar)
+            j->contig = false;
+        else
+            per_iter += o->per_iter;
     }
     int64_t m = per_iter ? (int64_t)(ufn_cuda_stage_bytes() / per_iter) : p->n;
     if (m < 1)
@@ -461,7 +475,7 @@ static int64_t plan_job(job *j, const ufn_plan *p)
     size_t offset = 0;
     for (int k = 0; k < p->nargs; k++) {
         j->op[k].offset = offset;
-        offset += align_up((size_t)m * j->op[k].per_iter, REGION_ALIGN);
+        offset += align_up(j->op[k].scalar ? (size_t)p->elsize[k] : (size_t)m * j->op[k].per_iter, REGION_ALIGN);
     }
     j->region = offset;
     return m;

@@ -27,6 +27,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "ufnrt.h"
@@ -334,10 +335,26 @@ static int host_device_count(void)
     return 1;
 }
 
+#define HUGE_PAGE ((size_t)2 << 20)
+#define HUGE_MIN ((size_t)4 << 20)     /* smaller blocks: ordinary pages */
+
+void *ufn_host_memalign(size_t bytes)
+{
+    size_t align = bytes >= HUGE_MIN ? HUGE_PAGE : 64;
+    size_t rounded = (bytes + align - 1) & ~(align - 1);
+    void *p = NULL;
+    if (rounded < bytes || rounded == 0 || posix_memalign(&p, align, rounded) != 0)
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    if (align == HUGE_PAGE)
+        (void)madvise(p, rounded, MADV_HUGEPAGE);   /* a hint: failure changes nothing */
+#endif
+    return p;
+}
+
 static int host_alloc(int device, size_t bytes, void **ptr)
 {
-    size_t rounded = (bytes + 63) & ~(size_t)63;
-    if (rounded < bytes || rounded == 0 || posix_memalign(ptr, 64, rounded) != 0)
+    if (!(*ptr = ufn_host_memalign(bytes)))
         return ufn_fail(UFN_ERR_NOMEM, "out of host memory allocating %zu bytes", bytes);
     ufn_emit(UFN_EV_ALLOC, "host", NULL, bytes, device);
     return UFN_OK;

@@ -1,10 +1,21 @@
 /* ufn_dlpack.h - passing arrays to and from DLPack (CuPy, PyTorch, JAX, ...)
  * without a copy.  Part of libufnrt's public interface; needs dlpack.h
- * (Debian: libdlpack-dev). */
+ * (Debian: libdlpack-dev), or the copy installed with it. */
 #ifndef UFN_DLPACK_H
 #define UFN_DLPACK_H
 
+/* The system's DLPack header when there is one (it is what the tensors' producer
+ * was built with); else the copy of the one libufnrt was built against, which
+ * `make install` puts in ufn/dlpack/ beside this file. */
+#if defined(__has_include)
+#if __has_include(<dlpack/dlpack.h>)
 #include <dlpack/dlpack.h>
+#else
+#include "ufn/dlpack/dlpack.h"
+#endif
+#else
+#include <dlpack/dlpack.h>
+#endif
 
 #include "ufn.h"
 

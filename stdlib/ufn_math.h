@@ -284,9 +284,22 @@ UFN_FN uint64_t ufn_pow_u64(uint64_t b, uint64_t e)
 
 /* float ** int: repeated squaring in the float type, the same multiplications
  * in the same order as Numba (so x ** 2 is exactly x * x), then 1 / r for a
- * negative exponent.  |e| > 65536 falls back to pow in double, as Numba does. */
+ * negative exponent.  |e| > 65536 falls back to pow in double, as Numba does.
+ * The small exponents come first, written out as the loop would compute them:
+ * with a constant exponent (x ** 2 in a kernel) the branch folds away and no
+ * loop is left, which is what lets gcc vectorise the host loops. */
 UFN_FN double ufn_powi_f64(double x, int64_t e)
 {
+    switch (e) {
+    case 0: return 1.0;
+    case 1: return x;
+    case 2: return x * x;
+    case 3: return x * (x * x);
+    case 4: { double x2 = x * x; return x2 * x2; }
+    case -1: return 1.0 / x;
+    case -2: return 1.0 / (x * x);
+    default: break;
+    }
     uint64_t n = e < 0 ? 0u - (uint64_t)e : (uint64_t)e;
     double r = 1.0;
     if (n > 0x10000u)
@@ -302,6 +315,16 @@ UFN_FN double ufn_powi_f64(double x, int64_t e)
 
 UFN_FN float ufn_powi_f32(float x, int64_t e)
 {
+    switch (e) {
+    case 0: return 1.0f;
+    case 1: return x;
+    case 2: return x * x;
+    case 3: return x * (x * x);
+    case 4: { float x2 = x * x; return x2 * x2; }
+    case -1: return 1.0f / x;
+    case -2: return 1.0f / (x * x);
+    default: break;
+    }
     uint64_t n = e < 0 ? 0u - (uint64_t)e : (uint64_t)e;
     float r = 1.0f;
     if (n > 0x10000u)

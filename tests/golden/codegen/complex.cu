@@ -7,14 +7,23 @@
 #include "ufn_kernel.h"
 
 #if defined(__CUDACC__)
-#define UFN_BODY static __host__ __device__ inline
-/* not every helper below is used by every kernel */
+/* bodies are inlined into the kernels: a call would pass array views
+ * through local memory (ptxas counts that as spills) */
+#define UFN_BODY static __host__ __device__ __forceinline__
+#define UFN_RECURSIVE static __host__ __device__
+/* not every helper below is used by every kernel (177), and a value
+ * unpacked from a tuple may go unused, as in Python (550) */
 #pragma nv_diag_suppress 177
-/* a modest unroll: ptxas spends minutes on long constant loops otherwise */
+#pragma nv_diag_suppress 550
+/* innermost loops unroll a little, outer ones not at all: without a limit
+ * ptxas spends minutes on long constant loops, and unrolled nests spill */
 #define UFN_LOOP _Pragma("unroll 4")
+#define UFN_LOOP_OUTER _Pragma("unroll 1")
 #else
 #define UFN_BODY static inline
+#define UFN_RECURSIVE static
 #define UFN_LOOP
+#define UFN_LOOP_OUTER
 #endif
 
 /* Tuples (device-function results, shapes) and gufunc array views:
@@ -33,7 +42,7 @@ UFN_BODY ufn_c64 complex__rotate__c64_f32(ufn_c64 z, float angle)
 {
 #line 8 "complex.ufn"
     return ufn_c64_from_c128(ufn_c128_mul(ufn_c128_from_c64(z), ufn_cexp_c128(ufn_c128_mul(ufn_c128_make(0.0, 1.0), ufn_c128_make((double)angle, 0)))));
-#line 37 "complex.cu"
+#line 46 "complex.cu"
 }
 
 /* complex.ufn:7: def rotate, @vectorize 'complex128(complex128, float64)' */
@@ -41,7 +50,7 @@ UFN_BODY ufn_c128 complex__rotate__c128_f64(ufn_c128 z, double angle)
 {
 #line 8 "complex.ufn"
     return ufn_c128_mul(z, ufn_cexp_c128(ufn_c128_mul(ufn_c128_make(0.0, 1.0), ufn_c128_make((double)angle, 0))));
-#line 45 "complex.cu"
+#line 54 "complex.cu"
 }
 
 /* complex.ufn:12: def magnitude, @vectorize 'float64(complex128)' */
@@ -58,7 +67,7 @@ UFN_BODY double complex__magnitude__c128(ufn_c128 z)
     phi = ufn_t0.f1;
 #line 14 "complex.ufn"
     return (((r + ufn_c128_abs(ufn_c128_conj(z))) + (z.re * 0.0)) + (z.im * 0.0)) + (phi * 0.0);
-#line 62 "complex.cu"
+#line 71 "complex.cu"
 }
 
 /* ---- kernels ---- */
@@ -67,21 +76,23 @@ UFN_BODY double complex__magnitude__c128(ufn_c128 z)
 UFN_KERNEL complex__rotate__c64_f32__contig(uint32_t ufn_n, const ufn_c64 *__restrict__ z, const float *__restrict__ angle, ufn_c64 *__restrict__ out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
-    /* 2 elements per step: one 16-byte load per operand */
-    if (ufn_aligned(z, 16) && ufn_aligned(angle, 8) && ufn_aligned(out, 16)) {
-        uint32_t ufn_nvec = ufn_n / 2;
+    /* 4 elements per step: 16-byte loads and stores (or narrower for narrower types) */
+    if (ufn_aligned(z, 16) && ufn_aligned(angle, 16) && ufn_aligned(out, 16)) {
+        uint32_t ufn_nvec = ufn_n / 4;
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {
-            ufn_c64 ufn_z[2];
-            float ufn_angle[2];
-            ufn_c64 ufn_out[2];
-            ufn_load16(ufn_z, z + 2 * ufn_v);
-            ufn_load8(ufn_angle, angle + 2 * ufn_v);
+            ufn_c64 ufn_z[4];
+            float ufn_angle[4];
+            ufn_c64 ufn_out[4];
+            ufn_load16((ufn_z) + 0, (z + 4 * ufn_v) + 0);
+            ufn_load16((ufn_z) + 2, (z + 4 * ufn_v) + 2);
+            ufn_load16(ufn_angle, angle + 4 * ufn_v);
             #pragma unroll
-            for (int ufn_l = 0; ufn_l < 2; ufn_l++)
+            for (int ufn_l = 0; ufn_l < 4; ufn_l++)
                 ufn_out[ufn_l] = complex__rotate__c64_f32(ufn_z[ufn_l], ufn_angle[ufn_l]);
-            ufn_store16(out + 2 * ufn_v, ufn_out);
+            ufn_store16((out + 4 * ufn_v) + 0, (ufn_out) + 0);
+            ufn_store16((out + 4 * ufn_v) + 2, (ufn_out) + 2);
         }
-        ufn_done = ufn_nvec * 2;
+        ufn_done = ufn_nvec * 4;
     }
     #pragma unroll 1
     for (uint32_t ufn_i = ufn_done + ufn_first; ufn_i < ufn_n; ufn_i += ufn_step)

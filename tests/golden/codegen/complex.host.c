@@ -62,14 +62,23 @@ __attribute__((simd("notinbranch"))) double hypot(double, double); __attribute__
 #endif
 
 #if defined(__CUDACC__)
-#define UFN_BODY static __host__ __device__ inline
-/* not every helper below is used by every kernel */
+/* bodies are inlined into the kernels: a call would pass array views
+ * through local memory (ptxas counts that as spills) */
+#define UFN_BODY static __host__ __device__ __forceinline__
+#define UFN_RECURSIVE static __host__ __device__
+/* not every helper below is used by every kernel (177), and a value
+ * unpacked from a tuple may go unused, as in Python (550) */
 #pragma nv_diag_suppress 177
-/* a modest unroll: ptxas spends minutes on long constant loops otherwise */
+#pragma nv_diag_suppress 550
+/* innermost loops unroll a little, outer ones not at all: without a limit
+ * ptxas spends minutes on long constant loops, and unrolled nests spill */
 #define UFN_LOOP _Pragma("unroll 4")
+#define UFN_LOOP_OUTER _Pragma("unroll 1")
 #else
 #define UFN_BODY static inline
+#define UFN_RECURSIVE static
 #define UFN_LOOP
+#define UFN_LOOP_OUTER
 #endif
 
 /* Tuples (device-function results, shapes) and gufunc array views:
@@ -88,7 +97,7 @@ UFN_BODY ufn_c64 complex__rotate__c64_f32(ufn_c64 z, float angle)
 {
 #line 8 "complex.ufn"
     return ufn_c64_from_c128(ufn_c128_mul(ufn_c128_from_c64(z), ufn_cexp_c128(ufn_c128_mul(ufn_c128_make(0.0, 1.0), ufn_c128_make((double)angle, 0)))));
-#line 92 "complex.host.c"
+#line 101 "complex.host.c"
 }
 
 /* complex.ufn:7: def rotate, @vectorize 'complex128(complex128, float64)' */
@@ -96,7 +105,7 @@ UFN_BODY ufn_c128 complex__rotate__c128_f64(ufn_c128 z, double angle)
 {
 #line 8 "complex.ufn"
     return ufn_c128_mul(z, ufn_cexp_c128(ufn_c128_mul(ufn_c128_make(0.0, 1.0), ufn_c128_make((double)angle, 0))));
-#line 100 "complex.host.c"
+#line 109 "complex.host.c"
 }
 
 /* complex.ufn:12: def magnitude, @vectorize 'float64(complex128)' */
@@ -113,7 +122,7 @@ UFN_BODY double complex__magnitude__c128(ufn_c128 z)
     phi = ufn_t0.f1;
 #line 14 "complex.ufn"
     return (((r + ufn_c128_abs(ufn_c128_conj(z))) + (z.re * 0.0)) + (z.im * 0.0)) + (phi * 0.0);
-#line 117 "complex.host.c"
+#line 126 "complex.host.c"
 }
 
 /* ---- host loops ---- */

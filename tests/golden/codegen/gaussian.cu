@@ -10,14 +10,23 @@ gaussian.ufn:16:2: warning: @vectorize without signatures: compiling cpu_gaussia
 #include "ufn_kernel.h"
 
 #if defined(__CUDACC__)
-#define UFN_BODY static __host__ __device__ inline
-/* not every helper below is used by every kernel */
+/* bodies are inlined into the kernels: a call would pass array views
+ * through local memory (ptxas counts that as spills) */
+#define UFN_BODY static __host__ __device__ __forceinline__
+#define UFN_RECURSIVE static __host__ __device__
+/* not every helper below is used by every kernel (177), and a value
+ * unpacked from a tuple may go unused, as in Python (550) */
 #pragma nv_diag_suppress 177
-/* a modest unroll: ptxas spends minutes on long constant loops otherwise */
+#pragma nv_diag_suppress 550
+/* innermost loops unroll a little, outer ones not at all: without a limit
+ * ptxas spends minutes on long constant loops, and unrolled nests spill */
 #define UFN_LOOP _Pragma("unroll 4")
+#define UFN_LOOP_OUTER _Pragma("unroll 1")
 #else
 #define UFN_BODY static inline
+#define UFN_RECURSIVE static
 #define UFN_LOOP
+#define UFN_LOOP_OUTER
 #endif
 
 /* ---- scalar bodies: the same code for the GPU, the simulator and the host ---- */
@@ -34,7 +43,7 @@ UFN_BODY float gaussian__gaussian_pdf__f32_f32_f32(float x, float mean, float si
 {
 #line 13 "gaussian.ufn"
     return (float)(exp((-0.5) * ((double)ufn_powi_f32((x - mean) / sigma, 2))) / ((double)(sigma * 2.5066283f)));
-#line 35 "gaussian.cu"
+#line 44 "gaussian.cu"
 }
 
 /* gaussian.ufn:17: def cpu_gaussian_pdf, @vectorize '(int32, int32, int32)' */
@@ -42,7 +51,7 @@ UFN_BODY double gaussian__cpu_gaussian_pdf__i32_i32_i32(int32_t x, int32_t mean,
 {
 #line 19 "gaussian.ufn"
     return exp((-0.5) * ufn_powi_f64(((double)ufn_sub_i64((int64_t)x, (int64_t)mean)) / ((double)sigma), 2)) / (((double)sigma) * 2.5066282749176025);
-#line 43 "gaussian.cu"
+#line 52 "gaussian.cu"
 }
 
 /* gaussian.ufn:17: def cpu_gaussian_pdf, @vectorize '(int64, int64, int64)' */
@@ -50,7 +59,7 @@ UFN_BODY double gaussian__cpu_gaussian_pdf__i64_i64_i64(int64_t x, int64_t mean,
 {
 #line 19 "gaussian.ufn"
     return exp((-0.5) * ufn_powi_f64(((double)ufn_sub_i64(x, mean)) / ((double)sigma), 2)) / (((double)sigma) * 2.5066282749176025);
-#line 51 "gaussian.cu"
+#line 60 "gaussian.cu"
 }
 
 /* gaussian.ufn:17: def cpu_gaussian_pdf, @vectorize '(float32, float32, float32)' */
@@ -58,7 +67,7 @@ UFN_BODY double gaussian__cpu_gaussian_pdf__f32_f32_f32(float x, float mean, flo
 {
 #line 19 "gaussian.ufn"
     return exp((-0.5) * ((double)ufn_powi_f32((x - mean) / sigma, 2))) / ((double)(sigma * 2.5066283f));
-#line 59 "gaussian.cu"
+#line 68 "gaussian.cu"
 }
 
 /* gaussian.ufn:17: def cpu_gaussian_pdf, @vectorize '(float64, float64, float64)' */
@@ -66,7 +75,7 @@ UFN_BODY double gaussian__cpu_gaussian_pdf__f64_f64_f64(double x, double mean, d
 {
 #line 19 "gaussian.ufn"
     return exp((-0.5) * ufn_powi_f64((x - mean) / sigma, 2)) / (sigma * 2.5066282749176025);
-#line 67 "gaussian.cu"
+#line 76 "gaussian.cu"
 }
 
 /* gaussian.ufn:26: def gaussian, @vectorize 'float32(float32, float32, float32)' */
@@ -74,7 +83,7 @@ UFN_BODY float gaussian__gaussian__f32_f32_f32(float x, float x0, float sigma)
 {
 #line 27 "gaussian.ufn"
     return (float)((exp(((double)(-ufn_powi_f32((x - x0) / sigma, 2))) / 2.0) / 2.5066282749176025) / ((double)sigma));
-#line 75 "gaussian.cu"
+#line 84 "gaussian.cu"
 }
 
 /* ---- kernels ---- */
@@ -83,7 +92,7 @@ UFN_BODY float gaussian__gaussian__f32_f32_f32(float x, float x0, float sigma)
 UFN_KERNEL gaussian__gaussian_pdf__f32_f32_f32__contig(uint32_t ufn_n, const float *__restrict__ x, const float *__restrict__ mean, const float *__restrict__ sigma, float *__restrict__ out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
-    /* 4 elements per step: one 16-byte load per operand */
+    /* 4 elements per step: 16-byte loads and stores (or narrower for narrower types) */
     if (ufn_aligned(x, 16) && ufn_aligned(mean, 16) && ufn_aligned(sigma, 16) && ufn_aligned(out, 16)) {
         uint32_t ufn_nvec = ufn_n / 4;
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {
@@ -134,23 +143,24 @@ UFN_KERNEL gaussian__gaussian_pdf__f32_f32_f32__strided(ufn_kiter ufn_it, const 
 UFN_KERNEL gaussian__cpu_gaussian_pdf__i32_i32_i32__contig(uint32_t ufn_n, const int32_t *__restrict__ x, const int32_t *__restrict__ mean, const int32_t *__restrict__ sigma, double *__restrict__ out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
-    /* 2 elements per step: one 16-byte load per operand */
-    if (ufn_aligned(x, 8) && ufn_aligned(mean, 8) && ufn_aligned(sigma, 8) && ufn_aligned(out, 16)) {
-        uint32_t ufn_nvec = ufn_n / 2;
+    /* 4 elements per step: 16-byte loads and stores (or narrower for narrower types) */
+    if (ufn_aligned(x, 16) && ufn_aligned(mean, 16) && ufn_aligned(sigma, 16) && ufn_aligned(out, 16)) {
+        uint32_t ufn_nvec = ufn_n / 4;
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {
-            int32_t ufn_x[2];
-            int32_t ufn_mean[2];
-            int32_t ufn_sigma[2];
-            double ufn_out[2];
-            ufn_load8(ufn_x, x + 2 * ufn_v);
-            ufn_load8(ufn_mean, mean + 2 * ufn_v);
-            ufn_load8(ufn_sigma, sigma + 2 * ufn_v);
+            int32_t ufn_x[4];
+            int32_t ufn_mean[4];
+            int32_t ufn_sigma[4];
+            double ufn_out[4];
+            ufn_load16(ufn_x, x + 4 * ufn_v);
+            ufn_load16(ufn_mean, mean + 4 * ufn_v);
+            ufn_load16(ufn_sigma, sigma + 4 * ufn_v);
             #pragma unroll
-            for (int ufn_l = 0; ufn_l < 2; ufn_l++)
+            for (int ufn_l = 0; ufn_l < 4; ufn_l++)
                 ufn_out[ufn_l] = gaussian__cpu_gaussian_pdf__i32_i32_i32(ufn_x[ufn_l], ufn_mean[ufn_l], ufn_sigma[ufn_l]);
-            ufn_store16(out + 2 * ufn_v, ufn_out);
+            ufn_store16((out + 4 * ufn_v) + 0, (ufn_out) + 0);
+            ufn_store16((out + 4 * ufn_v) + 2, (ufn_out) + 2);
         }
-        ufn_done = ufn_nvec * 2;
+        ufn_done = ufn_nvec * 4;
     }
     #pragma unroll 1
     for (uint32_t ufn_i = ufn_done + ufn_first; ufn_i < ufn_n; ufn_i += ufn_step)
@@ -185,7 +195,7 @@ UFN_KERNEL gaussian__cpu_gaussian_pdf__i32_i32_i32__strided(ufn_kiter ufn_it, co
 UFN_KERNEL gaussian__cpu_gaussian_pdf__i64_i64_i64__contig(uint32_t ufn_n, const int64_t *__restrict__ x, const int64_t *__restrict__ mean, const int64_t *__restrict__ sigma, double *__restrict__ out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
-    /* 2 elements per step: one 16-byte load per operand */
+    /* 2 elements per step: 16-byte loads and stores (or narrower for narrower types) */
     if (ufn_aligned(x, 16) && ufn_aligned(mean, 16) && ufn_aligned(sigma, 16) && ufn_aligned(out, 16)) {
         uint32_t ufn_nvec = ufn_n / 2;
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {
@@ -236,23 +246,24 @@ UFN_KERNEL gaussian__cpu_gaussian_pdf__i64_i64_i64__strided(ufn_kiter ufn_it, co
 UFN_KERNEL gaussian__cpu_gaussian_pdf__f32_f32_f32__contig(uint32_t ufn_n, const float *__restrict__ x, const float *__restrict__ mean, const float *__restrict__ sigma, double *__restrict__ out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
-    /* 2 elements per step: one 16-byte load per operand */
-    if (ufn_aligned(x, 8) && ufn_aligned(mean, 8) && ufn_aligned(sigma, 8) && ufn_aligned(out, 16)) {
-        uint32_t ufn_nvec = ufn_n / 2;
+    /* 4 elements per step: 16-byte loads and stores (or narrower for narrower types) */
+    if (ufn_aligned(x, 16) && ufn_aligned(mean, 16) && ufn_aligned(sigma, 16) && ufn_aligned(out, 16)) {
+        uint32_t ufn_nvec = ufn_n / 4;
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {
-            float ufn_x[2];
-            float ufn_mean[2];
-            float ufn_sigma[2];
-            double ufn_out[2];
-            ufn_load8(ufn_x, x + 2 * ufn_v);
-            ufn_load8(ufn_mean, mean + 2 * ufn_v);
-            ufn_load8(ufn_sigma, sigma + 2 * ufn_v);
+            float ufn_x[4];
+            float ufn_mean[4];
+            float ufn_sigma[4];
+            double ufn_out[4];
+            ufn_load16(ufn_x, x + 4 * ufn_v);
+            ufn_load16(ufn_mean, mean + 4 * ufn_v);
+            ufn_load16(ufn_sigma, sigma + 4 * ufn_v);
             #pragma unroll
-            for (int ufn_l = 0; ufn_l < 2; ufn_l++)
+            for (int ufn_l = 0; ufn_l < 4; ufn_l++)
                 ufn_out[ufn_l] = gaussian__cpu_gaussian_pdf__f32_f32_f32(ufn_x[ufn_l], ufn_mean[ufn_l], ufn_sigma[ufn_l]);
-            ufn_store16(out + 2 * ufn_v, ufn_out);
+            ufn_store16((out + 4 * ufn_v) + 0, (ufn_out) + 0);
+            ufn_store16((out + 4 * ufn_v) + 2, (ufn_out) + 2);
         }
-        ufn_done = ufn_nvec * 2;
+        ufn_done = ufn_nvec * 4;
     }
     #pragma unroll 1
     for (uint32_t ufn_i = ufn_done + ufn_first; ufn_i < ufn_n; ufn_i += ufn_step)
@@ -287,7 +298,7 @@ UFN_KERNEL gaussian__cpu_gaussian_pdf__f32_f32_f32__strided(ufn_kiter ufn_it, co
 UFN_KERNEL gaussian__cpu_gaussian_pdf__f64_f64_f64__contig(uint32_t ufn_n, const double *__restrict__ x, const double *__restrict__ mean, const double *__restrict__ sigma, double *__restrict__ out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
-    /* 2 elements per step: one 16-byte load per operand */
+    /* 2 elements per step: 16-byte loads and stores (or narrower for narrower types) */
     if (ufn_aligned(x, 16) && ufn_aligned(mean, 16) && ufn_aligned(sigma, 16) && ufn_aligned(out, 16)) {
         uint32_t ufn_nvec = ufn_n / 2;
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {
@@ -338,7 +349,7 @@ UFN_KERNEL gaussian__cpu_gaussian_pdf__f64_f64_f64__strided(ufn_kiter ufn_it, co
 UFN_KERNEL gaussian__gaussian__f32_f32_f32__contig(uint32_t ufn_n, const float *__restrict__ x, const float *__restrict__ x0, const float *__restrict__ sigma, float *__restrict__ out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
-    /* 4 elements per step: one 16-byte load per operand */
+    /* 4 elements per step: 16-byte loads and stores (or narrower for narrower types) */
     if (ufn_aligned(x, 16) && ufn_aligned(x0, 16) && ufn_aligned(sigma, 16) && ufn_aligned(out, 16)) {
         uint32_t ufn_nvec = ufn_n / 4;
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {

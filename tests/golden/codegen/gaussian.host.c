@@ -65,14 +65,23 @@ __attribute__((simd("notinbranch"))) double hypot(double, double); __attribute__
 #endif
 
 #if defined(__CUDACC__)
-#define UFN_BODY static __host__ __device__ inline
-/* not every helper below is used by every kernel */
+/* bodies are inlined into the kernels: a call would pass array views
+ * through local memory (ptxas counts that as spills) */
+#define UFN_BODY static __host__ __device__ __forceinline__
+#define UFN_RECURSIVE static __host__ __device__
+/* not every helper below is used by every kernel (177), and a value
+ * unpacked from a tuple may go unused, as in Python (550) */
 #pragma nv_diag_suppress 177
-/* a modest unroll: ptxas spends minutes on long constant loops otherwise */
+#pragma nv_diag_suppress 550
+/* innermost loops unroll a little, outer ones not at all: without a limit
+ * ptxas spends minutes on long constant loops, and unrolled nests spill */
 #define UFN_LOOP _Pragma("unroll 4")
+#define UFN_LOOP_OUTER _Pragma("unroll 1")
 #else
 #define UFN_BODY static inline
+#define UFN_RECURSIVE static
 #define UFN_LOOP
+#define UFN_LOOP_OUTER
 #endif
 
 /* ---- scalar bodies: the same code for the GPU, the simulator and the host ---- */
@@ -89,7 +98,7 @@ UFN_BODY float gaussian__gaussian_pdf__f32_f32_f32(float x, float mean, float si
 {
 #line 13 "gaussian.ufn"
     return (float)(exp((-0.5) * ((double)ufn_powi_f32((x - mean) / sigma, 2))) / ((double)(sigma * 2.5066283f)));
-#line 90 "gaussian.host.c"
+#line 99 "gaussian.host.c"
 }
 
 /* gaussian.ufn:17: def cpu_gaussian_pdf, @vectorize '(int32, int32, int32)' */
@@ -97,7 +106,7 @@ UFN_BODY double gaussian__cpu_gaussian_pdf__i32_i32_i32(int32_t x, int32_t mean,
 {
 #line 19 "gaussian.ufn"
     return exp((-0.5) * ufn_powi_f64(((double)ufn_sub_i64((int64_t)x, (int64_t)mean)) / ((double)sigma), 2)) / (((double)sigma) * 2.5066282749176025);
-#line 98 "gaussian.host.c"
+#line 107 "gaussian.host.c"
 }
 
 /* gaussian.ufn:17: def cpu_gaussian_pdf, @vectorize '(int64, int64, int64)' */
@@ -105,7 +114,7 @@ UFN_BODY double gaussian__cpu_gaussian_pdf__i64_i64_i64(int64_t x, int64_t mean,
 {
 #line 19 "gaussian.ufn"
     return exp((-0.5) * ufn_powi_f64(((double)ufn_sub_i64(x, mean)) / ((double)sigma), 2)) / (((double)sigma) * 2.5066282749176025);
-#line 106 "gaussian.host.c"
+#line 115 "gaussian.host.c"
 }
 
 /* gaussian.ufn:17: def cpu_gaussian_pdf, @vectorize '(float32, float32, float32)' */
@@ -113,7 +122,7 @@ UFN_BODY double gaussian__cpu_gaussian_pdf__f32_f32_f32(float x, float mean, flo
 {
 #line 19 "gaussian.ufn"
     return exp((-0.5) * ((double)ufn_powi_f32((x - mean) / sigma, 2))) / ((double)(sigma * 2.5066283f));
-#line 114 "gaussian.host.c"
+#line 123 "gaussian.host.c"
 }
 
 /* gaussian.ufn:17: def cpu_gaussian_pdf, @vectorize '(float64, float64, float64)' */
@@ -121,7 +130,7 @@ UFN_BODY double gaussian__cpu_gaussian_pdf__f64_f64_f64(double x, double mean, d
 {
 #line 19 "gaussian.ufn"
     return exp((-0.5) * ufn_powi_f64((x - mean) / sigma, 2)) / (sigma * 2.5066282749176025);
-#line 122 "gaussian.host.c"
+#line 131 "gaussian.host.c"
 }
 
 /* gaussian.ufn:26: def gaussian, @vectorize 'float32(float32, float32, float32)' */
@@ -129,7 +138,7 @@ UFN_BODY float gaussian__gaussian__f32_f32_f32(float x, float x0, float sigma)
 {
 #line 27 "gaussian.ufn"
     return (float)((exp(((double)(-ufn_powi_f32((x - x0) / sigma, 2))) / 2.0) / 2.5066282749176025) / ((double)sigma));
-#line 130 "gaussian.host.c"
+#line 139 "gaussian.host.c"
 }
 
 /* ---- host loops ---- */

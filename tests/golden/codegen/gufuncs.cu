@@ -7,14 +7,23 @@
 #include "ufn_kernel.h"
 
 #if defined(__CUDACC__)
-#define UFN_BODY static __host__ __device__ inline
-/* not every helper below is used by every kernel */
+/* bodies are inlined into the kernels: a call would pass array views
+ * through local memory (ptxas counts that as spills) */
+#define UFN_BODY static __host__ __device__ __forceinline__
+#define UFN_RECURSIVE static __host__ __device__
+/* not every helper below is used by every kernel (177), and a value
+ * unpacked from a tuple may go unused, as in Python (550) */
 #pragma nv_diag_suppress 177
-/* a modest unroll: ptxas spends minutes on long constant loops otherwise */
+#pragma nv_diag_suppress 550
+/* innermost loops unroll a little, outer ones not at all: without a limit
+ * ptxas spends minutes on long constant loops, and unrolled nests spill */
 #define UFN_LOOP _Pragma("unroll 4")
+#define UFN_LOOP_OUTER _Pragma("unroll 1")
 #else
 #define UFN_BODY static inline
+#define UFN_RECURSIVE static
 #define UFN_LOOP
+#define UFN_LOOP_OUTER
 #endif
 
 /* Tuples (device-function results, shapes) and gufunc array views:
@@ -48,11 +57,11 @@ UFN_BODY void gufuncs__matmul__a2_f64_a2_f64_a2_f64(ufn_view_f64_2 a, ufn_view_f
     double acc = 0;
     int64_t k = 0;
 #line 7 "gufuncs.ufn"
-    UFN_LOOP
+    UFN_LOOP_OUTER
     for (int64_t ufn_i1 = 0, ufn_end1 = a.shape[0]; ufn_i1 < ufn_end1; ufn_i1 += 1) {
         i = ufn_i1;
 #line 8 "gufuncs.ufn"
-        UFN_LOOP
+        UFN_LOOP_OUTER
         for (int64_t ufn_i2 = 0, ufn_end2 = b.shape[1]; ufn_i2 < ufn_end2; ufn_i2 += 1) {
             j = ufn_i2;
 #line 9 "gufuncs.ufn"
@@ -68,7 +77,7 @@ UFN_BODY void gufuncs__matmul__a2_f64_a2_f64_a2_f64(ufn_view_f64_2 a, ufn_view_f
             out.data[ufn_wrap_index(i, out.shape[0]) * out.stride[0] + ufn_wrap_index(j, out.shape[1]) * out.stride[1]] = acc;
         }
     }
-#line 72 "gufuncs.cu"
+#line 81 "gufuncs.cu"
 }
 
 /* gufuncs.ufn:16: def cross, @guvectorize '(float32[::1], float32[::1], float32[::1])' */
@@ -80,7 +89,7 @@ UFN_BODY void gufuncs__cross__a1_f32_a1_f32_a1_f32(ufn_view_f32_1 u, ufn_view_f3
     out.data[1 * out.stride[0]] = (u.data[2 * u.stride[0]] * v.data[0 * v.stride[0]]) - (u.data[0 * u.stride[0]] * v.data[2 * v.stride[0]]);
 #line 19 "gufuncs.ufn"
     out.data[2 * out.stride[0]] = (u.data[0 * u.stride[0]] * v.data[1 * v.stride[0]]) - (u.data[1 * u.stride[0]] * v.data[0 * v.stride[0]]);
-#line 84 "gufuncs.cu"
+#line 93 "gufuncs.cu"
 }
 
 /* gufuncs.ufn:23: def sum_mean, @guvectorize '(int32[:], int64[:], float64[:])' */
@@ -101,7 +110,7 @@ UFN_BODY void gufuncs__sum_mean__a1_i32_a1_i64_a1_f64(ufn_view_i32_1 x, ufn_view
     total.data[0 * total.stride[0]] = s;
 #line 28 "gufuncs.ufn"
     mean.data[0 * mean.stride[0]] = (x.shape[0] > 0) ? (((double)s) / ((double)x.shape[0])) : 0.0;
-#line 105 "gufuncs.cu"
+#line 114 "gufuncs.cu"
 }
 
 /* gufuncs.ufn:23: def sum_mean, @guvectorize '(float32[:], float32[:], float32[:])' */
@@ -122,7 +131,7 @@ UFN_BODY void gufuncs__sum_mean__a1_f32_a1_f32_a1_f32(ufn_view_f32_1 x, ufn_view
     total.data[0 * total.stride[0]] = (float)s;
 #line 28 "gufuncs.ufn"
     mean.data[0 * mean.stride[0]] = (float)((x.shape[0] > 0) ? (s / ((double)x.shape[0])) : 0.0);
-#line 126 "gufuncs.cu"
+#line 135 "gufuncs.cu"
 }
 
 /* gufuncs.ufn:32: def axpy, @guvectorize '(float32, float32[:], float32[:])' */
@@ -136,7 +145,7 @@ UFN_BODY void gufuncs__axpy__f32_a1_f32_a1_f32(float alpha, ufn_view_f32_1 x, uf
 #line 34 "gufuncs.ufn"
         out.data[ufn_wrap_index(i, out.shape[0]) * out.stride[0]] = (float)((i > 0) ? (((double)(alpha * x.data[ufn_wrap_index(i, x.shape[0]) * x.stride[0]])) + (((double)out.data[ufn_wrap_index(ufn_sub_i64(i, 1), out.shape[0]) * out.stride[0]]) * 0.0)) : ((double)(alpha * x.data[ufn_wrap_index(i, x.shape[0]) * x.stride[0]])));
     }
-#line 140 "gufuncs.cu"
+#line 149 "gufuncs.cu"
 }
 
 /* ---- kernels ---- */

@@ -62,14 +62,23 @@ __attribute__((simd("notinbranch"))) double hypot(double, double); __attribute__
 #endif
 
 #if defined(__CUDACC__)
-#define UFN_BODY static __host__ __device__ inline
-/* not every helper below is used by every kernel */
+/* bodies are inlined into the kernels: a call would pass array views
+ * through local memory (ptxas counts that as spills) */
+#define UFN_BODY static __host__ __device__ __forceinline__
+#define UFN_RECURSIVE static __host__ __device__
+/* not every helper below is used by every kernel (177), and a value
+ * unpacked from a tuple may go unused, as in Python (550) */
 #pragma nv_diag_suppress 177
-/* a modest unroll: ptxas spends minutes on long constant loops otherwise */
+#pragma nv_diag_suppress 550
+/* innermost loops unroll a little, outer ones not at all: without a limit
+ * ptxas spends minutes on long constant loops, and unrolled nests spill */
 #define UFN_LOOP _Pragma("unroll 4")
+#define UFN_LOOP_OUTER _Pragma("unroll 1")
 #else
 #define UFN_BODY static inline
+#define UFN_RECURSIVE static
 #define UFN_LOOP
+#define UFN_LOOP_OUTER
 #endif
 
 /* Tuples (device-function results, shapes) and gufunc array views:
@@ -103,11 +112,11 @@ UFN_BODY void gufuncs__matmul__a2_f64_a2_f64_a2_f64(ufn_view_f64_2 a, ufn_view_f
     double acc = 0;
     int64_t k = 0;
 #line 7 "gufuncs.ufn"
-    UFN_LOOP
+    UFN_LOOP_OUTER
     for (int64_t ufn_i1 = 0, ufn_end1 = a.shape[0]; ufn_i1 < ufn_end1; ufn_i1 += 1) {
         i = ufn_i1;
 #line 8 "gufuncs.ufn"
-        UFN_LOOP
+        UFN_LOOP_OUTER
         for (int64_t ufn_i2 = 0, ufn_end2 = b.shape[1]; ufn_i2 < ufn_end2; ufn_i2 += 1) {
             j = ufn_i2;
 #line 9 "gufuncs.ufn"
@@ -123,7 +132,7 @@ UFN_BODY void gufuncs__matmul__a2_f64_a2_f64_a2_f64(ufn_view_f64_2 a, ufn_view_f
             out.data[ufn_wrap_index(i, out.shape[0]) * out.stride[0] + ufn_wrap_index(j, out.shape[1]) * out.stride[1]] = acc;
         }
     }
-#line 127 "gufuncs.host.c"
+#line 136 "gufuncs.host.c"
 }
 
 /* gufuncs.ufn:16: def cross, @guvectorize '(float32[::1], float32[::1], float32[::1])' */
@@ -135,7 +144,7 @@ UFN_BODY void gufuncs__cross__a1_f32_a1_f32_a1_f32(ufn_view_f32_1 u, ufn_view_f3
     out.data[1 * out.stride[0]] = (u.data[2 * u.stride[0]] * v.data[0 * v.stride[0]]) - (u.data[0 * u.stride[0]] * v.data[2 * v.stride[0]]);
 #line 19 "gufuncs.ufn"
     out.data[2 * out.stride[0]] = (u.data[0 * u.stride[0]] * v.data[1 * v.stride[0]]) - (u.data[1 * u.stride[0]] * v.data[0 * v.stride[0]]);
-#line 139 "gufuncs.host.c"
+#line 148 "gufuncs.host.c"
 }
 
 /* gufuncs.ufn:23: def sum_mean, @guvectorize '(int32[:], int64[:], float64[:])' */
@@ -156,7 +165,7 @@ UFN_BODY void gufuncs__sum_mean__a1_i32_a1_i64_a1_f64(ufn_view_i32_1 x, ufn_view
     total.data[0 * total.stride[0]] = s;
 #line 28 "gufuncs.ufn"
     mean.data[0 * mean.stride[0]] = (x.shape[0] > 0) ? (((double)s) / ((double)x.shape[0])) : 0.0;
-#line 160 "gufuncs.host.c"
+#line 169 "gufuncs.host.c"
 }
 
 /* gufuncs.ufn:23: def sum_mean, @guvectorize '(float32[:], float32[:], float32[:])' */
@@ -177,7 +186,7 @@ UFN_BODY void gufuncs__sum_mean__a1_f32_a1_f32_a1_f32(ufn_view_f32_1 x, ufn_view
     total.data[0 * total.stride[0]] = (float)s;
 #line 28 "gufuncs.ufn"
     mean.data[0 * mean.stride[0]] = (float)((x.shape[0] > 0) ? (s / ((double)x.shape[0])) : 0.0);
-#line 181 "gufuncs.host.c"
+#line 190 "gufuncs.host.c"
 }
 
 /* gufuncs.ufn:32: def axpy, @guvectorize '(float32, float32[:], float32[:])' */
@@ -191,7 +200,7 @@ UFN_BODY void gufuncs__axpy__f32_a1_f32_a1_f32(float alpha, ufn_view_f32_1 x, uf
 #line 34 "gufuncs.ufn"
         out.data[ufn_wrap_index(i, out.shape[0]) * out.stride[0]] = (float)((i > 0) ? (((double)(alpha * x.data[ufn_wrap_index(i, x.shape[0]) * x.stride[0]])) + (((double)out.data[ufn_wrap_index(ufn_sub_i64(i, 1), out.shape[0]) * out.stride[0]]) * 0.0)) : ((double)(alpha * x.data[ufn_wrap_index(i, x.shape[0]) * x.stride[0]])));
     }
-#line 195 "gufuncs.host.c"
+#line 204 "gufuncs.host.c"
 }
 
 /* ---- host loops ---- */
@@ -202,6 +211,7 @@ UFN_LOOP_INLINE void gufuncs__matmul__a2_f64_a2_f64_a2_f64__host(char *const *ar
     const ufn_index s0[2] = {steps[3] / (ufn_index)sizeof(double), steps[4] / (ufn_index)sizeof(double)};
     const ufn_index s1[2] = {steps[5] / (ufn_index)sizeof(double), steps[6] / (ufn_index)sizeof(double)};
     const ufn_index s2[2] = {steps[7] / (ufn_index)sizeof(double), steps[8] / (ufn_index)sizeof(double)};
+    #pragma omp simd
     for (ufn_index t = 0; t < dims[0]; t++)
         gufuncs__matmul__a2_f64_a2_f64_a2_f64(ufn_view_f64_2_make((double *)(args[0] + t * steps[0]), dims[1], dims[2], s0[0], s0[1]), ufn_view_f64_2_make((double *)(args[1] + t * steps[1]), dims[2], dims[3], s1[0], s1[1]), ufn_view_f64_2_make((double *)(args[2] + t * steps[2]), dims[1], dims[3], s2[0], s2[1]));
 }
@@ -213,6 +223,7 @@ UFN_LOOP_INLINE void gufuncs__cross__a1_f32_a1_f32_a1_f32__host(char *const *arg
     const ufn_index s0[1] = {steps[3] / (ufn_index)sizeof(float)};
     const ufn_index s1[1] = {steps[4] / (ufn_index)sizeof(float)};
     const ufn_index s2[1] = {steps[5] / (ufn_index)sizeof(float)};
+    #pragma omp simd
     for (ufn_index t = 0; t < dims[0]; t++)
         gufuncs__cross__a1_f32_a1_f32_a1_f32(ufn_view_f32_1_make((float *)(args[0] + t * steps[0]), dims[1], s0[0]), ufn_view_f32_1_make((float *)(args[1] + t * steps[1]), dims[1], s1[0]), ufn_view_f32_1_make((float *)(args[2] + t * steps[2]), dims[1], s2[0]));
 }
@@ -222,6 +233,7 @@ UFN_HOST_VARIANTS(gufuncs__cross__a1_f32_a1_f32_a1_f32__host)
 UFN_LOOP_INLINE void gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__host(char *const *args, const ufn_index *dims, const ufn_index *steps)
 {
     const ufn_index s0[1] = {steps[3] / (ufn_index)sizeof(int32_t)};
+    #pragma omp simd
     for (ufn_index t = 0; t < dims[0]; t++)
         gufuncs__sum_mean__a1_i32_a1_i64_a1_f64(ufn_view_i32_1_make((int32_t *)(args[0] + t * steps[0]), dims[1], s0[0]), ufn_view_i64_1_make((int64_t *)(args[1] + t * steps[1]), 1, 1), ufn_view_f64_1_make((double *)(args[2] + t * steps[2]), 1, 1));
 }
@@ -231,6 +243,7 @@ UFN_HOST_VARIANTS(gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__host)
 UFN_LOOP_INLINE void gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__host(char *const *args, const ufn_index *dims, const ufn_index *steps)
 {
     const ufn_index s0[1] = {steps[3] / (ufn_index)sizeof(float)};
+    #pragma omp simd
     for (ufn_index t = 0; t < dims[0]; t++)
         gufuncs__sum_mean__a1_f32_a1_f32_a1_f32(ufn_view_f32_1_make((float *)(args[0] + t * steps[0]), dims[1], s0[0]), ufn_view_f32_1_make((float *)(args[1] + t * steps[1]), 1, 1), ufn_view_f32_1_make((float *)(args[2] + t * steps[2]), 1, 1));
 }
@@ -241,6 +254,7 @@ UFN_LOOP_INLINE void gufuncs__axpy__f32_a1_f32_a1_f32__host(char *const *args, c
 {
     const ufn_index s1[1] = {steps[3] / (ufn_index)sizeof(float)};
     const ufn_index s2[1] = {steps[4] / (ufn_index)sizeof(float)};
+    #pragma omp simd
     for (ufn_index t = 0; t < dims[0]; t++)
         gufuncs__axpy__f32_a1_f32_a1_f32(*(float *)(args[0] + t * steps[0]), ufn_view_f32_1_make((float *)(args[1] + t * steps[1]), dims[1], s1[0]), ufn_view_f32_1_make((float *)(args[2] + t * steps[2]), dims[1], s2[0]));
 }

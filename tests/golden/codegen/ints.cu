@@ -7,14 +7,23 @@
 #include "ufn_kernel.h"
 
 #if defined(__CUDACC__)
-#define UFN_BODY static __host__ __device__ inline
-/* not every helper below is used by every kernel */
+/* bodies are inlined into the kernels: a call would pass array views
+ * through local memory (ptxas counts that as spills) */
+#define UFN_BODY static __host__ __device__ __forceinline__
+#define UFN_RECURSIVE static __host__ __device__
+/* not every helper below is used by every kernel (177), and a value
+ * unpacked from a tuple may go unused, as in Python (550) */
 #pragma nv_diag_suppress 177
-/* a modest unroll: ptxas spends minutes on long constant loops otherwise */
+#pragma nv_diag_suppress 550
+/* innermost loops unroll a little, outer ones not at all: without a limit
+ * ptxas spends minutes on long constant loops, and unrolled nests spill */
 #define UFN_LOOP _Pragma("unroll 4")
+#define UFN_LOOP_OUTER _Pragma("unroll 1")
 #else
 #define UFN_BODY static inline
+#define UFN_RECURSIVE static
 #define UFN_LOOP
+#define UFN_LOOP_OUTER
 #endif
 
 /* ---- scalar bodies: the same code for the GPU, the simulator and the host ---- */
@@ -40,7 +49,7 @@ UFN_BODY int16_t ints__zero_suppress__i16_i16(int16_t waveform_value, int16_t th
     }
 #line 14 "ints.ufn"
     return (int16_t)result;
-#line 44 "ints.cu"
+#line 53 "ints.cu"
 }
 
 /* ints.ufn:18: def wrapping_add, @vectorize 'uint8(uint8, uint8)' */
@@ -48,7 +57,7 @@ UFN_BODY uint8_t ints__wrapping_add__u8_u8(uint8_t a, uint8_t b)
 {
 #line 19 "ints.ufn"
     return (uint8_t)ufn_add_i64((int64_t)(((uint64_t)a) + ((uint64_t)b)), 15);
-#line 52 "ints.cu"
+#line 61 "ints.cu"
 }
 
 /* ints.ufn:18: def wrapping_add, @vectorize 'int8(int8, int8)' */
@@ -56,7 +65,7 @@ UFN_BODY int8_t ints__wrapping_add__i8_i8(int8_t a, int8_t b)
 {
 #line 19 "ints.ufn"
     return (int8_t)ufn_add_i64(ufn_add_i64((int64_t)a, (int64_t)b), 15);
-#line 60 "ints.cu"
+#line 69 "ints.cu"
 }
 
 /* ints.ufn:23: def is_even, @vectorize 'boolean(int32)' */
@@ -64,7 +73,7 @@ UFN_BODY bool ints__is_even__i32(int32_t n)
 {
 #line 24 "ints.ufn"
     return ufn_mod_i64((int64_t)n, 2) == 0;
-#line 68 "ints.cu"
+#line 77 "ints.cu"
 }
 
 /* ints.ufn:28: def less, @vectorize 'boolean(uint64, int64)' */
@@ -72,7 +81,7 @@ UFN_BODY bool ints__less__u64_i64(uint64_t a, int64_t b)
 {
 #line 29 "ints.ufn"
     return (double)a < (double)b;
-#line 76 "ints.cu"
+#line 85 "ints.cu"
 }
 
 /* ints.ufn:28: def less, @vectorize 'boolean(uint8, int8)' */
@@ -80,7 +89,7 @@ UFN_BODY bool ints__less__u8_i8(uint8_t a, int8_t b)
 {
 #line 29 "ints.ufn"
     return (int16_t)a < (int16_t)b;
-#line 84 "ints.cu"
+#line 93 "ints.cu"
 }
 
 /* ---- kernels ---- */
@@ -89,7 +98,7 @@ UFN_BODY bool ints__less__u8_i8(uint8_t a, int8_t b)
 UFN_KERNEL ints__zero_suppress__i16_i16__contig(uint32_t ufn_n, const int16_t *__restrict__ waveform_value, const int16_t *__restrict__ threshold, int16_t *__restrict__ out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
-    /* 8 elements per step: one 16-byte load per operand */
+    /* 8 elements per step: 16-byte loads and stores (or narrower for narrower types) */
     if (ufn_aligned(waveform_value, 16) && ufn_aligned(threshold, 16) && ufn_aligned(out, 16)) {
         uint32_t ufn_nvec = ufn_n / 8;
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {
@@ -136,7 +145,7 @@ UFN_KERNEL ints__zero_suppress__i16_i16__strided(ufn_kiter ufn_it, const int16_t
 UFN_KERNEL ints__wrapping_add__u8_u8__contig(uint32_t ufn_n, const uint8_t *__restrict__ a, const uint8_t *__restrict__ b, uint8_t *__restrict__ out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
-    /* 16 elements per step: one 16-byte load per operand */
+    /* 16 elements per step: 16-byte loads and stores (or narrower for narrower types) */
     if (ufn_aligned(a, 16) && ufn_aligned(b, 16) && ufn_aligned(out, 16)) {
         uint32_t ufn_nvec = ufn_n / 16;
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {
@@ -183,7 +192,7 @@ UFN_KERNEL ints__wrapping_add__u8_u8__strided(ufn_kiter ufn_it, const uint8_t *_
 UFN_KERNEL ints__wrapping_add__i8_i8__contig(uint32_t ufn_n, const int8_t *__restrict__ a, const int8_t *__restrict__ b, int8_t *__restrict__ out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
-    /* 16 elements per step: one 16-byte load per operand */
+    /* 16 elements per step: 16-byte loads and stores (or narrower for narrower types) */
     if (ufn_aligned(a, 16) && ufn_aligned(b, 16) && ufn_aligned(out, 16)) {
         uint32_t ufn_nvec = ufn_n / 16;
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {
@@ -230,19 +239,22 @@ UFN_KERNEL ints__wrapping_add__i8_i8__strided(ufn_kiter ufn_it, const int8_t *__
 UFN_KERNEL ints__is_even__i32__contig(uint32_t ufn_n, const int32_t *__restrict__ n, bool *__restrict__ out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
-    /* 4 elements per step: one 16-byte load per operand */
-    if (ufn_aligned(n, 16) && ufn_aligned(out, 4)) {
-        uint32_t ufn_nvec = ufn_n / 4;
+    /* 16 elements per step: 16-byte loads and stores (or narrower for narrower types) */
+    if (ufn_aligned(n, 16) && ufn_aligned(out, 16)) {
+        uint32_t ufn_nvec = ufn_n / 16;
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {
-            int32_t ufn_n[4];
-            bool ufn_out[4];
-            ufn_load16(ufn_n, n + 4 * ufn_v);
+            int32_t ufn_n[16];
+            bool ufn_out[16];
+            ufn_load16((ufn_n) + 0, (n + 16 * ufn_v) + 0);
+            ufn_load16((ufn_n) + 4, (n + 16 * ufn_v) + 4);
+            ufn_load16((ufn_n) + 8, (n + 16 * ufn_v) + 8);
+            ufn_load16((ufn_n) + 12, (n + 16 * ufn_v) + 12);
             #pragma unroll
-            for (int ufn_l = 0; ufn_l < 4; ufn_l++)
+            for (int ufn_l = 0; ufn_l < 16; ufn_l++)
                 ufn_out[ufn_l] = ints__is_even__i32(ufn_n[ufn_l]);
-            ufn_store4(out + 4 * ufn_v, ufn_out);
+            ufn_store16(out + 16 * ufn_v, ufn_out);
         }
-        ufn_done = ufn_nvec * 4;
+        ufn_done = ufn_nvec * 16;
     }
     #pragma unroll 1
     for (uint32_t ufn_i = ufn_done + ufn_first; ufn_i < ufn_n; ufn_i += ufn_step)
@@ -273,21 +285,35 @@ UFN_KERNEL ints__is_even__i32__strided(ufn_kiter ufn_it, const int32_t *__restri
 UFN_KERNEL ints__less__u64_i64__contig(uint32_t ufn_n, const uint64_t *__restrict__ a, const int64_t *__restrict__ b, bool *__restrict__ out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
-    /* 2 elements per step: one 16-byte load per operand */
-    if (ufn_aligned(a, 16) && ufn_aligned(b, 16) && ufn_aligned(out, 2)) {
-        uint32_t ufn_nvec = ufn_n / 2;
+    /* 16 elements per step: 16-byte loads and stores (or narrower for narrower types) */
+    if (ufn_aligned(a, 16) && ufn_aligned(b, 16) && ufn_aligned(out, 16)) {
+        uint32_t ufn_nvec = ufn_n / 16;
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {
-            uint64_t ufn_a[2];
-            int64_t ufn_b[2];
-            bool ufn_out[2];
-            ufn_load16(ufn_a, a + 2 * ufn_v);
-            ufn_load16(ufn_b, b + 2 * ufn_v);
+            uint64_t ufn_a[16];
+            int64_t ufn_b[16];
+            bool ufn_out[16];
+            ufn_load16((ufn_a) + 0, (a + 16 * ufn_v) + 0);
+            ufn_load16((ufn_a) + 2, (a + 16 * ufn_v) + 2);
+            ufn_load16((ufn_a) + 4, (a + 16 * ufn_v) + 4);
+            ufn_load16((ufn_a) + 6, (a + 16 * ufn_v) + 6);
+            ufn_load16((ufn_a) + 8, (a + 16 * ufn_v) + 8);
+            ufn_load16((ufn_a) + 10, (a + 16 * ufn_v) + 10);
+            ufn_load16((ufn_a) + 12, (a + 16 * ufn_v) + 12);
+            ufn_load16((ufn_a) + 14, (a + 16 * ufn_v) + 14);
+            ufn_load16((ufn_b) + 0, (b + 16 * ufn_v) + 0);
+            ufn_load16((ufn_b) + 2, (b + 16 * ufn_v) + 2);
+            ufn_load16((ufn_b) + 4, (b + 16 * ufn_v) + 4);
+            ufn_load16((ufn_b) + 6, (b + 16 * ufn_v) + 6);
+            ufn_load16((ufn_b) + 8, (b + 16 * ufn_v) + 8);
+            ufn_load16((ufn_b) + 10, (b + 16 * ufn_v) + 10);
+            ufn_load16((ufn_b) + 12, (b + 16 * ufn_v) + 12);
+            ufn_load16((ufn_b) + 14, (b + 16 * ufn_v) + 14);
             #pragma unroll
-            for (int ufn_l = 0; ufn_l < 2; ufn_l++)
+            for (int ufn_l = 0; ufn_l < 16; ufn_l++)
                 ufn_out[ufn_l] = ints__less__u64_i64(ufn_a[ufn_l], ufn_b[ufn_l]);
-            ufn_store2(out + 2 * ufn_v, ufn_out);
+            ufn_store16(out + 16 * ufn_v, ufn_out);
         }
-        ufn_done = ufn_nvec * 2;
+        ufn_done = ufn_nvec * 16;
     }
     #pragma unroll 1
     for (uint32_t ufn_i = ufn_done + ufn_first; ufn_i < ufn_n; ufn_i += ufn_step)
@@ -320,7 +346,7 @@ UFN_KERNEL ints__less__u64_i64__strided(ufn_kiter ufn_it, const uint64_t *__rest
 UFN_KERNEL ints__less__u8_i8__contig(uint32_t ufn_n, const uint8_t *__restrict__ a, const int8_t *__restrict__ b, bool *__restrict__ out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
-    /* 16 elements per step: one 16-byte load per operand */
+    /* 16 elements per step: 16-byte loads and stores (or narrower for narrower types) */
     if (ufn_aligned(a, 16) && ufn_aligned(b, 16) && ufn_aligned(out, 16)) {
         uint32_t ufn_nvec = ufn_n / 16;
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {

@@ -62,14 +62,23 @@ __attribute__((simd("notinbranch"))) double hypot(double, double); __attribute__
 #endif
 
 #if defined(__CUDACC__)
-#define UFN_BODY static __host__ __device__ inline
-/* not every helper below is used by every kernel */
+/* bodies are inlined into the kernels: a call would pass array views
+ * through local memory (ptxas counts that as spills) */
+#define UFN_BODY static __host__ __device__ __forceinline__
+#define UFN_RECURSIVE static __host__ __device__
+/* not every helper below is used by every kernel (177), and a value
+ * unpacked from a tuple may go unused, as in Python (550) */
 #pragma nv_diag_suppress 177
-/* a modest unroll: ptxas spends minutes on long constant loops otherwise */
+#pragma nv_diag_suppress 550
+/* innermost loops unroll a little, outer ones not at all: without a limit
+ * ptxas spends minutes on long constant loops, and unrolled nests spill */
 #define UFN_LOOP _Pragma("unroll 4")
+#define UFN_LOOP_OUTER _Pragma("unroll 1")
 #else
 #define UFN_BODY static inline
+#define UFN_RECURSIVE static
 #define UFN_LOOP
+#define UFN_LOOP_OUTER
 #endif
 
 /* ---- scalar bodies: the same code for the GPU, the simulator and the host ---- */
@@ -95,7 +104,7 @@ UFN_BODY int16_t ints__zero_suppress__i16_i16(int16_t waveform_value, int16_t th
     }
 #line 14 "ints.ufn"
     return (int16_t)result;
-#line 99 "ints.host.c"
+#line 108 "ints.host.c"
 }
 
 /* ints.ufn:18: def wrapping_add, @vectorize 'uint8(uint8, uint8)' */
@@ -103,7 +112,7 @@ UFN_BODY uint8_t ints__wrapping_add__u8_u8(uint8_t a, uint8_t b)
 {
 #line 19 "ints.ufn"
     return (uint8_t)ufn_add_i64((int64_t)(((uint64_t)a) + ((uint64_t)b)), 15);
-#line 107 "ints.host.c"
+#line 116 "ints.host.c"
 }
 
 /* ints.ufn:18: def wrapping_add, @vectorize 'int8(int8, int8)' */
@@ -111,7 +120,7 @@ UFN_BODY int8_t ints__wrapping_add__i8_i8(int8_t a, int8_t b)
 {
 #line 19 "ints.ufn"
     return (int8_t)ufn_add_i64(ufn_add_i64((int64_t)a, (int64_t)b), 15);
-#line 115 "ints.host.c"
+#line 124 "ints.host.c"
 }
 
 /* ints.ufn:23: def is_even, @vectorize 'boolean(int32)' */
@@ -119,7 +128,7 @@ UFN_BODY bool ints__is_even__i32(int32_t n)
 {
 #line 24 "ints.ufn"
     return ufn_mod_i64((int64_t)n, 2) == 0;
-#line 123 "ints.host.c"
+#line 132 "ints.host.c"
 }
 
 /* ints.ufn:28: def less, @vectorize 'boolean(uint64, int64)' */
@@ -127,7 +136,7 @@ UFN_BODY bool ints__less__u64_i64(uint64_t a, int64_t b)
 {
 #line 29 "ints.ufn"
     return (double)a < (double)b;
-#line 131 "ints.host.c"
+#line 140 "ints.host.c"
 }
 
 /* ints.ufn:28: def less, @vectorize 'boolean(uint8, int8)' */
@@ -135,7 +144,7 @@ UFN_BODY bool ints__less__u8_i8(uint8_t a, int8_t b)
 {
 #line 29 "ints.ufn"
     return (int16_t)a < (int16_t)b;
-#line 139 "ints.host.c"
+#line 148 "ints.host.c"
 }
 
 /* ---- host loops ---- */

@@ -7,14 +7,23 @@
 #include "ufn_kernel.h"
 
 #if defined(__CUDACC__)
-#define UFN_BODY static __host__ __device__ inline
-/* not every helper below is used by every kernel */
+/* bodies are inlined into the kernels: a call would pass array views
+ * through local memory (ptxas counts that as spills) */
+#define UFN_BODY static __host__ __device__ __forceinline__
+#define UFN_RECURSIVE static __host__ __device__
+/* not every helper below is used by every kernel (177), and a value
+ * unpacked from a tuple may go unused, as in Python (550) */
 #pragma nv_diag_suppress 177
-/* a modest unroll: ptxas spends minutes on long constant loops otherwise */
+#pragma nv_diag_suppress 550
+/* innermost loops unroll a little, outer ones not at all: without a limit
+ * ptxas spends minutes on long constant loops, and unrolled nests spill */
 #define UFN_LOOP _Pragma("unroll 4")
+#define UFN_LOOP_OUTER _Pragma("unroll 1")
 #else
 #define UFN_BODY static inline
+#define UFN_RECURSIVE static
 #define UFN_LOOP
+#define UFN_LOOP_OUTER
 #endif
 
 /* Tuples (device-function results, shapes) and gufunc array views:
@@ -35,7 +44,7 @@ UFN_BODY float polar__gpu_arctan2__f32_f32(float y, float x)
     theta = atan2f(y, x);
 #line 10 "polar.ufn"
     return theta;
-#line 39 "polar.cu"
+#line 48 "polar.cu"
 }
 
 /* polar.ufn:14: def gpu_polar, @guvectorize '(float32[:], float32[:])' */
@@ -51,7 +60,7 @@ UFN_BODY void polar__gpu_polar__a1_f32_a1_f32(ufn_view_f32_1 vec, ufn_view_f32_1
     out.data[0 * out.stride[0]] = sqrtf(ufn_powi_f32(x, 2) + ufn_powi_f32(y, 2));
 #line 18 "polar.ufn"
     out.data[1 * out.stride[0]] = atan2f(y, x);
-#line 55 "polar.cu"
+#line 64 "polar.cu"
 }
 
 /* ---- kernels ---- */
@@ -60,7 +69,7 @@ UFN_BODY void polar__gpu_polar__a1_f32_a1_f32(ufn_view_f32_1 vec, ufn_view_f32_1
 UFN_KERNEL polar__gpu_arctan2__f32_f32__contig(uint32_t ufn_n, const float *__restrict__ y, const float *__restrict__ x, float *__restrict__ out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
-    /* 4 elements per step: one 16-byte load per operand */
+    /* 4 elements per step: 16-byte loads and stores (or narrower for narrower types) */
     if (ufn_aligned(y, 16) && ufn_aligned(x, 16) && ufn_aligned(out, 16)) {
         uint32_t ufn_nvec = ufn_n / 4;
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {

@@ -62,14 +62,23 @@ __attribute__((simd("notinbranch"))) double hypot(double, double); __attribute__
 #endif
 
 #if defined(__CUDACC__)
-#define UFN_BODY static __host__ __device__ inline
-/* not every helper below is used by every kernel */
+/* bodies are inlined into the kernels: a call would pass array views
+ * through local memory (ptxas counts that as spills) */
+#define UFN_BODY static __host__ __device__ __forceinline__
+#define UFN_RECURSIVE static __host__ __device__
+/* not every helper below is used by every kernel (177), and a value
+ * unpacked from a tuple may go unused, as in Python (550) */
 #pragma nv_diag_suppress 177
-/* a modest unroll: ptxas spends minutes on long constant loops otherwise */
+#pragma nv_diag_suppress 550
+/* innermost loops unroll a little, outer ones not at all: without a limit
+ * ptxas spends minutes on long constant loops, and unrolled nests spill */
 #define UFN_LOOP _Pragma("unroll 4")
+#define UFN_LOOP_OUTER _Pragma("unroll 1")
 #else
 #define UFN_BODY static inline
+#define UFN_RECURSIVE static
 #define UFN_LOOP
+#define UFN_LOOP_OUTER
 #endif
 
 /* Tuples (device-function results, shapes) and gufunc array views:
@@ -90,7 +99,7 @@ UFN_BODY float polar__gpu_arctan2__f32_f32(float y, float x)
     theta = atan2f(y, x);
 #line 10 "polar.ufn"
     return theta;
-#line 94 "polar.host.c"
+#line 103 "polar.host.c"
 }
 
 /* polar.ufn:14: def gpu_polar, @guvectorize '(float32[:], float32[:])' */
@@ -106,7 +115,7 @@ UFN_BODY void polar__gpu_polar__a1_f32_a1_f32(ufn_view_f32_1 vec, ufn_view_f32_1
     out.data[0 * out.stride[0]] = sqrtf(ufn_powi_f32(x, 2) + ufn_powi_f32(y, 2));
 #line 18 "polar.ufn"
     out.data[1 * out.stride[0]] = atan2f(y, x);
-#line 110 "polar.host.c"
+#line 119 "polar.host.c"
 }
 
 /* ---- host loops ---- */
@@ -134,6 +143,7 @@ UFN_LOOP_INLINE void polar__gpu_polar__a1_f32_a1_f32__host(char *const *args, co
 {
     const ufn_index s0[1] = {steps[2] / (ufn_index)sizeof(float)};
     const ufn_index s1[1] = {steps[3] / (ufn_index)sizeof(float)};
+    #pragma omp simd
     for (ufn_index t = 0; t < dims[0]; t++)
         polar__gpu_polar__a1_f32_a1_f32(ufn_view_f32_1_make((float *)(args[0] + t * steps[0]), dims[1], s0[0]), ufn_view_f32_1_make((float *)(args[1] + t * steps[1]), dims[1], s1[0]));
 }

@@ -7,14 +7,23 @@
 #include "ufn_kernel.h"
 
 #if defined(__CUDACC__)
-#define UFN_BODY static __host__ __device__ inline
-/* not every helper below is used by every kernel */
+/* bodies are inlined into the kernels: a call would pass array views
+ * through local memory (ptxas counts that as spills) */
+#define UFN_BODY static __host__ __device__ __forceinline__
+#define UFN_RECURSIVE static __host__ __device__
+/* not every helper below is used by every kernel (177), and a value
+ * unpacked from a tuple may go unused, as in Python (550) */
 #pragma nv_diag_suppress 177
-/* a modest unroll: ptxas spends minutes on long constant loops otherwise */
+#pragma nv_diag_suppress 550
+/* innermost loops unroll a little, outer ones not at all: without a limit
+ * ptxas spends minutes on long constant loops, and unrolled nests spill */
 #define UFN_LOOP _Pragma("unroll 4")
+#define UFN_LOOP_OUTER _Pragma("unroll 1")
 #else
 #define UFN_BODY static inline
+#define UFN_RECURSIVE static
 #define UFN_LOOP
+#define UFN_LOOP_OUTER
 #endif
 
 /* Tuples (device-function results, shapes) and gufunc array views:
@@ -38,7 +47,7 @@ UFN_BODY ufn_tup2_f32_f32 polar_distance__polar_to_cartesian__f32_f32(float rho,
     y = rho * sinf(theta);
 #line 10 "polar_distance.ufn"
     return ufn_tup2_f32_f32_make(x, y);
-#line 42 "polar_distance.cu"
+#line 51 "polar_distance.cu"
 }
 
 /* polar_distance.ufn:14: def polar_distance, @vectorize 'float32(float32, float32, float32, float32)' */
@@ -64,7 +73,7 @@ UFN_BODY float polar_distance__polar_distance__f32_f32_f32_f32(float rho1, float
     y2 = ufn_t1.f1;
 #line 18 "polar_distance.ufn"
     return (float)pow((double)(ufn_powi_f32(x1 - x2, 2) + ufn_powi_f32(y1_ - y2, 2)), 0.5);
-#line 68 "polar_distance.cu"
+#line 77 "polar_distance.cu"
 }
 
 /* ---- kernels ---- */
@@ -73,7 +82,7 @@ UFN_BODY float polar_distance__polar_distance__f32_f32_f32_f32(float rho1, float
 UFN_KERNEL polar_distance__polar_distance__f32_f32_f32_f32__contig(uint32_t ufn_n, const float *__restrict__ rho1, const float *__restrict__ theta1, const float *__restrict__ rho2, const float *__restrict__ theta2, float *__restrict__ out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
-    /* 4 elements per step: one 16-byte load per operand */
+    /* 4 elements per step: 16-byte loads and stores (or narrower for narrower types) */
     if (ufn_aligned(rho1, 16) && ufn_aligned(theta1, 16) && ufn_aligned(rho2, 16) && ufn_aligned(theta2, 16) && ufn_aligned(out, 16)) {
         uint32_t ufn_nvec = ufn_n / 4;
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {

@@ -62,14 +62,23 @@ __attribute__((simd("notinbranch"))) double hypot(double, double); __attribute__
 #endif
 
 #if defined(__CUDACC__)
-#define UFN_BODY static __host__ __device__ inline
-/* not every helper below is used by every kernel */
+/* bodies are inlined into the kernels: a call would pass array views
+ * through local memory (ptxas counts that as spills) */
+#define UFN_BODY static __host__ __device__ __forceinline__
+#define UFN_RECURSIVE static __host__ __device__
+/* not every helper below is used by every kernel (177), and a value
+ * unpacked from a tuple may go unused, as in Python (550) */
 #pragma nv_diag_suppress 177
-/* a modest unroll: ptxas spends minutes on long constant loops otherwise */
+#pragma nv_diag_suppress 550
+/* innermost loops unroll a little, outer ones not at all: without a limit
+ * ptxas spends minutes on long constant loops, and unrolled nests spill */
 #define UFN_LOOP _Pragma("unroll 4")
+#define UFN_LOOP_OUTER _Pragma("unroll 1")
 #else
 #define UFN_BODY static inline
+#define UFN_RECURSIVE static
 #define UFN_LOOP
+#define UFN_LOOP_OUTER
 #endif
 
 /* Tuples (device-function results, shapes) and gufunc array views:
@@ -93,7 +102,7 @@ UFN_BODY ufn_tup2_f32_f32 polar_distance__polar_to_cartesian__f32_f32(float rho,
     y = rho * sinf(theta);
 #line 10 "polar_distance.ufn"
     return ufn_tup2_f32_f32_make(x, y);
-#line 97 "polar_distance.host.c"
+#line 106 "polar_distance.host.c"
 }
 
 /* polar_distance.ufn:14: def polar_distance, @vectorize 'float32(float32, float32, float32, float32)' */
@@ -119,7 +128,7 @@ UFN_BODY float polar_distance__polar_distance__f32_f32_f32_f32(float rho1, float
     y2 = ufn_t1.f1;
 #line 18 "polar_distance.ufn"
     return (float)pow((double)(ufn_powi_f32(x1 - x2, 2) + ufn_powi_f32(y1_ - y2, 2)), 0.5);
-#line 123 "polar_distance.host.c"
+#line 132 "polar_distance.host.c"
 }
 
 /* ---- host loops ---- */

@@ -62,23 +62,32 @@ __attribute__((simd("notinbranch"))) double hypot(double, double); __attribute__
 #endif
 
 #if defined(__CUDACC__)
-#define UFN_BODY static __host__ __device__ inline
-/* not every helper below is used by every kernel */
+/* bodies are inlined into the kernels: a call would pass array views
+ * through local memory (ptxas counts that as spills) */
+#define UFN_BODY static __host__ __device__ __forceinline__
+#define UFN_RECURSIVE static __host__ __device__
+/* not every helper below is used by every kernel (177), and a value
+ * unpacked from a tuple may go unused, as in Python (550) */
 #pragma nv_diag_suppress 177
-/* a modest unroll: ptxas spends minutes on long constant loops otherwise */
+#pragma nv_diag_suppress 550
+/* innermost loops unroll a little, outer ones not at all: without a limit
+ * ptxas spends minutes on long constant loops, and unrolled nests spill */
 #define UFN_LOOP _Pragma("unroll 4")
+#define UFN_LOOP_OUTER _Pragma("unroll 1")
 #else
 #define UFN_BODY static inline
+#define UFN_RECURSIVE static
 #define UFN_LOOP
+#define UFN_LOOP_OUTER
 #endif
 
 /* ---- scalar bodies: the same code for the GPU, the simulator and the host ---- */
 
-UFN_BODY int64_t recursion__lucas__i64(int64_t n);
+UFN_RECURSIVE int64_t recursion__lucas__i64(int64_t n);
 UFN_BODY int64_t recursion__lucas_ufunc__i64(int64_t n);
 
 /* recursion.ufn:6: def lucas, helper (int64) -> int64 */
-UFN_BODY int64_t recursion__lucas__i64(int64_t n)
+UFN_RECURSIVE int64_t recursion__lucas__i64(int64_t n)
 {
 #line 7 "recursion.ufn"
     if (n == 0) {
@@ -94,7 +103,7 @@ UFN_BODY int64_t recursion__lucas__i64(int64_t n)
             return ufn_add_i64(recursion__lucas__i64(ufn_sub_i64(n, 1)), recursion__lucas__i64(ufn_sub_i64(n, 2)));
         }
     }
-#line 98 "recursion.host.c"
+#line 107 "recursion.host.c"
 }
 
 /* recursion.ufn:16: def lucas_ufunc, @vectorize 'int64(int64)' */
@@ -102,7 +111,7 @@ UFN_BODY int64_t recursion__lucas_ufunc__i64(int64_t n)
 {
 #line 17 "recursion.ufn"
     return recursion__lucas__i64(n);
-#line 106 "recursion.host.c"
+#line 115 "recursion.host.c"
 }
 
 /* ---- host loops ---- */

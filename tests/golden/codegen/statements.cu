@@ -7,14 +7,23 @@
 #include "ufn_kernel.h"
 
 #if defined(__CUDACC__)
-#define UFN_BODY static __host__ __device__ inline
-/* not every helper below is used by every kernel */
+/* bodies are inlined into the kernels: a call would pass array views
+ * through local memory (ptxas counts that as spills) */
+#define UFN_BODY static __host__ __device__ __forceinline__
+#define UFN_RECURSIVE static __host__ __device__
+/* not every helper below is used by every kernel (177), and a value
+ * unpacked from a tuple may go unused, as in Python (550) */
 #pragma nv_diag_suppress 177
-/* a modest unroll: ptxas spends minutes on long constant loops otherwise */
+#pragma nv_diag_suppress 550
+/* innermost loops unroll a little, outer ones not at all: without a limit
+ * ptxas spends minutes on long constant loops, and unrolled nests spill */
 #define UFN_LOOP _Pragma("unroll 4")
+#define UFN_LOOP_OUTER _Pragma("unroll 1")
 #else
 #define UFN_BODY static inline
+#define UFN_RECURSIVE static
 #define UFN_LOOP
+#define UFN_LOOP_OUTER
 #endif
 
 /* Tuples (device-function results, shapes) and gufunc array views:
@@ -59,7 +68,7 @@ UFN_BODY int64_t statements__collatz__i64_i64(int64_t n, int64_t limit)
     }
 #line 17 "statements.ufn"
     return steps;
-#line 63 "statements.cu"
+#line 72 "statements.cu"
 }
 
 /* statements.ufn:21: def clamp, @vectorize 'float32(float32, float32, float32)' */
@@ -79,7 +88,7 @@ UFN_BODY float statements__clamp__f32_f32_f32(float x, float lo, float hi)
             return x;
         }
     }
-#line 83 "statements.cu"
+#line 92 "statements.cu"
 }
 
 /* statements.ufn:31: def series, @vectorize 'float64(float64, int32)' */
@@ -103,7 +112,7 @@ UFN_BODY double statements__series__f64_i32(double x, int32_t n)
     }
 #line 37 "statements.ufn"
     return acc;
-#line 107 "statements.cu"
+#line 116 "statements.cu"
 }
 
 /* statements.ufn:41: def between, @vectorize 'boolean(float32, float32, float32)' */
@@ -111,7 +120,7 @@ UFN_BODY bool statements__between__f32_f32_f32(float x, float lo, float hi)
 {
 #line 42 "statements.ufn"
     return ((lo <= x) && (x < hi)) && (!ufn_isnan_f32(x));
-#line 115 "statements.cu"
+#line 124 "statements.cu"
 }
 
 /* statements.ufn:46: def bits, @vectorize 'int32(int32, int32)' */
@@ -126,7 +135,7 @@ UFN_BODY int32_t statements__bits__i32_i32(int32_t a, int32_t b)
     b = ufn_t0.f1;
 #line 48 "statements.ufn"
     return (int32_t)((ufn_shl_i64((int64_t)a, 3) ^ ufn_shr_i64((int64_t)b, 1)) | ufn_add_i64(ufn_sub_i64(ufn_mod_i64(((int64_t)a) & 255, 7), ufn_floordiv_i64(ufn_sub_i64(0, (int64_t)a), 3)), ufn_pow_i64((int64_t)a, 2)));
-#line 130 "statements.cu"
+#line 139 "statements.cu"
 }
 
 /* statements.ufn:52: def mixed, @vectorize 'float32(float32, float32)' */
@@ -137,7 +146,7 @@ UFN_BODY float statements__mixed__f32_f32(float x, float y)
     r = ufn_max_f64(ufn_max_f64((double)fabsf(x), (double)y), 0.5) - ((double)ufn_min_f32(x, y));
 #line 54 "statements.ufn"
     return (float)(((ufn_round_ndigits_f64(r, 2) + ((double)ufn_f32_to_i64(x))) + ((double)y)) + ((double)((x != 0) ? x : y)));
-#line 141 "statements.cu"
+#line 150 "statements.cu"
 }
 
 /* ---- kernels ---- */
@@ -146,7 +155,7 @@ UFN_BODY float statements__mixed__f32_f32(float x, float y)
 UFN_KERNEL statements__collatz__i64_i64__contig(uint32_t ufn_n, const int64_t *__restrict__ n, const int64_t *__restrict__ limit, int64_t *__restrict__ out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
-    /* 2 elements per step: one 16-byte load per operand */
+    /* 2 elements per step: 16-byte loads and stores (or narrower for narrower types) */
     if (ufn_aligned(n, 16) && ufn_aligned(limit, 16) && ufn_aligned(out, 16)) {
         uint32_t ufn_nvec = ufn_n / 2;
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {
@@ -193,7 +202,7 @@ UFN_KERNEL statements__collatz__i64_i64__strided(ufn_kiter ufn_it, const int64_t
 UFN_KERNEL statements__clamp__f32_f32_f32__contig(uint32_t ufn_n, const float *__restrict__ x, const float *__restrict__ lo, const float *__restrict__ hi, float *__restrict__ out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
-    /* 4 elements per step: one 16-byte load per operand */
+    /* 4 elements per step: 16-byte loads and stores (or narrower for narrower types) */
     if (ufn_aligned(x, 16) && ufn_aligned(lo, 16) && ufn_aligned(hi, 16) && ufn_aligned(out, 16)) {
         uint32_t ufn_nvec = ufn_n / 4;
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {
@@ -244,21 +253,23 @@ UFN_KERNEL statements__clamp__f32_f32_f32__strided(ufn_kiter ufn_it, const float
 UFN_KERNEL statements__series__f64_i32__contig(uint32_t ufn_n, const double *__restrict__ x, const int32_t *__restrict__ n, double *__restrict__ out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
-    /* 2 elements per step: one 16-byte load per operand */
-    if (ufn_aligned(x, 16) && ufn_aligned(n, 8) && ufn_aligned(out, 16)) {
-        uint32_t ufn_nvec = ufn_n / 2;
+    /* 4 elements per step: 16-byte loads and stores (or narrower for narrower types) */
+    if (ufn_aligned(x, 16) && ufn_aligned(n, 16) && ufn_aligned(out, 16)) {
+        uint32_t ufn_nvec = ufn_n / 4;
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {
-            double ufn_x[2];
-            int32_t ufn_n[2];
-            double ufn_out[2];
-            ufn_load16(ufn_x, x + 2 * ufn_v);
-            ufn_load8(ufn_n, n + 2 * ufn_v);
+            double ufn_x[4];
+            int32_t ufn_n[4];
+            double ufn_out[4];
+            ufn_load16((ufn_x) + 0, (x + 4 * ufn_v) + 0);
+            ufn_load16((ufn_x) + 2, (x + 4 * ufn_v) + 2);
+            ufn_load16(ufn_n, n + 4 * ufn_v);
             #pragma unroll
-            for (int ufn_l = 0; ufn_l < 2; ufn_l++)
+            for (int ufn_l = 0; ufn_l < 4; ufn_l++)
                 ufn_out[ufn_l] = statements__series__f64_i32(ufn_x[ufn_l], ufn_n[ufn_l]);
-            ufn_store16(out + 2 * ufn_v, ufn_out);
+            ufn_store16((out + 4 * ufn_v) + 0, (ufn_out) + 0);
+            ufn_store16((out + 4 * ufn_v) + 2, (ufn_out) + 2);
         }
-        ufn_done = ufn_nvec * 2;
+        ufn_done = ufn_nvec * 4;
     }
     #pragma unroll 1
     for (uint32_t ufn_i = ufn_done + ufn_first; ufn_i < ufn_n; ufn_i += ufn_step)
@@ -291,23 +302,32 @@ UFN_KERNEL statements__series__f64_i32__strided(ufn_kiter ufn_it, const double *
 UFN_KERNEL statements__between__f32_f32_f32__contig(uint32_t ufn_n, const float *__restrict__ x, const float *__restrict__ lo, const float *__restrict__ hi, bool *__restrict__ out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
-    /* 4 elements per step: one 16-byte load per operand */
-    if (ufn_aligned(x, 16) && ufn_aligned(lo, 16) && ufn_aligned(hi, 16) && ufn_aligned(out, 4)) {
-        uint32_t ufn_nvec = ufn_n / 4;
+    /* 16 elements per step: 16-byte loads and stores (or narrower for narrower types) */
+    if (ufn_aligned(x, 16) && ufn_aligned(lo, 16) && ufn_aligned(hi, 16) && ufn_aligned(out, 16)) {
+        uint32_t ufn_nvec = ufn_n / 16;
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {
-            float ufn_x[4];
-            float ufn_lo[4];
-            float ufn_hi[4];
-            bool ufn_out[4];
-            ufn_load16(ufn_x, x + 4 * ufn_v);
-            ufn_load16(ufn_lo, lo + 4 * ufn_v);
-            ufn_load16(ufn_hi, hi + 4 * ufn_v);
+            float ufn_x[16];
+            float ufn_lo[16];
+            float ufn_hi[16];
+            bool ufn_out[16];
+            ufn_load16((ufn_x) + 0, (x + 16 * ufn_v) + 0);
+            ufn_load16((ufn_x) + 4, (x + 16 * ufn_v) + 4);
+            ufn_load16((ufn_x) + 8, (x + 16 * ufn_v) + 8);
+            ufn_load16((ufn_x) + 12, (x + 16 * ufn_v) + 12);
+            ufn_load16((ufn_lo) + 0, (lo + 16 * ufn_v) + 0);
+            ufn_load16((ufn_lo) + 4, (lo + 16 * ufn_v) + 4);
+            ufn_load16((ufn_lo) + 8, (lo + 16 * ufn_v) + 8);
+            ufn_load16((ufn_lo) + 12, (lo + 16 * ufn_v) + 12);
+            ufn_load16((ufn_hi) + 0, (hi + 16 * ufn_v) + 0);
+            ufn_load16((ufn_hi) + 4, (hi + 16 * ufn_v) + 4);
+            ufn_load16((ufn_hi) + 8, (hi + 16 * ufn_v) + 8);
+            ufn_load16((ufn_hi) + 12, (hi + 16 * ufn_v) + 12);
             #pragma unroll
-            for (int ufn_l = 0; ufn_l < 4; ufn_l++)
+            for (int ufn_l = 0; ufn_l < 16; ufn_l++)
                 ufn_out[ufn_l] = statements__between__f32_f32_f32(ufn_x[ufn_l], ufn_lo[ufn_l], ufn_hi[ufn_l]);
-            ufn_store4(out + 4 * ufn_v, ufn_out);
+            ufn_store16(out + 16 * ufn_v, ufn_out);
         }
-        ufn_done = ufn_nvec * 4;
+        ufn_done = ufn_nvec * 16;
     }
     #pragma unroll 1
     for (uint32_t ufn_i = ufn_done + ufn_first; ufn_i < ufn_n; ufn_i += ufn_step)
@@ -342,7 +362,7 @@ UFN_KERNEL statements__between__f32_f32_f32__strided(ufn_kiter ufn_it, const flo
 UFN_KERNEL statements__bits__i32_i32__contig(uint32_t ufn_n, const int32_t *__restrict__ a, const int32_t *__restrict__ b, int32_t *__restrict__ out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
-    /* 4 elements per step: one 16-byte load per operand */
+    /* 4 elements per step: 16-byte loads and stores (or narrower for narrower types) */
     if (ufn_aligned(a, 16) && ufn_aligned(b, 16) && ufn_aligned(out, 16)) {
         uint32_t ufn_nvec = ufn_n / 4;
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {
@@ -389,7 +409,7 @@ UFN_KERNEL statements__bits__i32_i32__strided(ufn_kiter ufn_it, const int32_t *_
 UFN_KERNEL statements__mixed__f32_f32__contig(uint32_t ufn_n, const float *__restrict__ x, const float *__restrict__ y, float *__restrict__ out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
-    /* 4 elements per step: one 16-byte load per operand */
+    /* 4 elements per step: 16-byte loads and stores (or narrower for narrower types) */
     if (ufn_aligned(x, 16) && ufn_aligned(y, 16) && ufn_aligned(out, 16)) {
         uint32_t ufn_nvec = ufn_n / 4;
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {

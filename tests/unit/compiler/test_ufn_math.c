@@ -237,6 +237,46 @@ static void test_float_pow(void **state)
     done();
 }
 
+/* The written-out small exponents of ufn_powi_* must give exactly what the
+ * repeated-squaring loop gives (they exist only so that constant exponents
+ * leave no loop behind). */
+static float loop_powi_f32(float x, int64_t e)
+{
+    uint64_t n = e < 0 ? 0u - (uint64_t)e : (uint64_t)e;
+    float r = 1.0f;
+    for (; n; n >>= 1, x *= x)
+        if (n & 1)
+            r *= x;
+    return e < 0 ? 1.0f / r : r;
+}
+
+static double loop_powi_f64(double x, int64_t e)
+{
+    uint64_t n = e < 0 ? 0u - (uint64_t)e : (uint64_t)e;
+    double r = 1.0;
+    for (; n; n >>= 1, x *= x)
+        if (n & 1)
+            r *= x;
+    return e < 0 ? 1.0 / r : r;
+}
+
+static void test_powi_small_exponents(void **state)
+{
+    (void)state;
+    static const double xs[] = {0.0, -0.0, 1.0, -1.5, 3.0000002, 1e-20, -7.25e15, 1e30, 1e200,
+                                0.1, 2.5066282746310002, INFINITY, -INFINITY, NAN};
+    for (size_t i = 0; i < N(xs); i++)
+        for (int64_t e = -3; e <= 5; e++) {
+            volatile int64_t ev = e;    /* the general path too, not only folded constants */
+            float x32 = (float)xs[i];
+            if (!same32(ufn_powi_f32(x32, ev), loop_powi_f32(x32, e)))
+                mismatch("f32 %a ** %lld\n", (double)x32, (long long)e);
+            if (!same64(ufn_powi_f64(xs[i], ev), loop_powi_f64(xs[i], e)))
+                mismatch("f64 %a ** %lld\n", xs[i], (long long)e);
+        }
+    done();
+}
+
 /* ---- float -> int ------------------------------------------------------------------------ */
 
 static int64_t to_signed(int target, double x)
@@ -584,6 +624,7 @@ int main(void)
         cmocka_unit_test(test_shifts),
         cmocka_unit_test(test_float_floordiv_mod),
         cmocka_unit_test(test_float_pow),
+        cmocka_unit_test(test_powi_small_exponents),
         cmocka_unit_test(test_float_to_int),
         cmocka_unit_test(test_min_max),
         cmocka_unit_test(test_round),

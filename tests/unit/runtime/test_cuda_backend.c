@@ -204,10 +204,13 @@ static void test_allocator_reuses(void **state)
     assert_null(tlog.ev[0].name);
     assert_int_equal(tlog.ev[0].bytes, 100000);
     assert_int_equal(tlog.ev[1].kind, UFN_EV_FREE);
+    assert_int_equal(tlog.ev[1].bytes, 100000);   /* what was asked for, not the class */
     assert_int_equal(tlog.ev[2].kind, UFN_EV_ALLOC);
     assert_string_equal(tlog.ev[2].name, "cache");
     assert_string_equal(tlog.ev[2].backend, "sim");
+    assert_int_equal(tlog.ev[2].bytes, 99000);
     assert_int_equal(tlog.ev[3].kind, UFN_EV_FREE);
+    assert_int_equal(tlog.ev[3].bytes, 99000);
 }
 
 static void test_copies(void **state)

@@ -1,0 +1,57 @@
+# mk/bench.mk - `make bench`: ufnc against NumPy, Numba and the memory floor
+# (issue 5).  Not part of `make check`: it takes minutes and its numbers are
+# measurements, not pass/fail.  bench/run.sh does the work; see bench/README.md.
+#
+#   make bench                    sizes 1e3 .. 1e7, BENCH_ROUNDS rounds (default 3)
+#   make bench BENCH_LONG=1       also 1e8 (and the hidden layer at 1e8)
+#   make bench BENCH_ONLY=sqrt,arctan2    some workloads only
+#
+# Results: bench/RESULTS.md, bench/throughput.png, bench/results/*.json.
+
+BENCH_DIR   := $(BUILD)/bench
+BENCH_MODS  := sqrt polar gaussian l2_norm hidden_layer pulses zero_suppress
+BENCH_MODO  := $(BENCH_MODS:%=$(BENCH_DIR)/mod/%.o) $(BENCH_DIR)/mod/gaussian_lit.o
+BENCH_HSRC  := $(wildcard bench/harness/*.c)
+BENCH_BIN   := $(BENCH_DIR)/bench-ufnc
+BENCH_XFER  := $(BENCH_DIR)/bench-transfers
+BENCH_CFLAGS := -O2 -g -std=c11 -Wall -Wextra -D_GNU_SOURCE -Iruntime -I$(BENCH_DIR)/mod -Ibench/harness
+BENCH_ROUNDS ?= 3
+BENCH_LONG  ?=
+BENCH_ONLY  ?=
+
+# The modules as a user builds them for the CPU: host loops and the simulator.
+$(BENCH_DIR)/mod/%.o: samples/%.ufn $(UFNC)
+	@mkdir -p $(dir $@)
+	$(call say,UFNC,$<)
+	$(Q)$(UFNC) -w --target=host,sim $< -o $@
+
+# The float32 Gaussian: the seed's source with --literals=numpy when this ufnc
+# has it, else the source with float32 constants; how is recorded.
+$(BENCH_DIR)/mod/gaussian_lit.o $(BENCH_DIR)/mod/gauss_how.c: samples/gaussian.ufn bench/kernels/gaussian_f32.ufn $(UFNC)
+	@mkdir -p $(dir $@)
+	$(call say,UFNC,gaussian_lit)
+	$(Q)if $(UFNC) -w --literals=numpy --target=host,sim --prefix=lit_ --module-name=gaussian_lit \
+	      samples/gaussian.ufn -o $(BENCH_DIR)/mod/gaussian_lit.o 2>/dev/null; then \
+	  how='ufnc --literals=numpy samples/gaussian.ufn'; \
+	else \
+	  $(UFNC) -w --target=host,sim --prefix=lit_ --module-name=gaussian_lit \
+	      bench/kernels/gaussian_f32.ufn -o $(BENCH_DIR)/mod/gaussian_lit.o || exit 1; \
+	  how='bench/kernels/gaussian_f32.ufn (np.float32 constants; this ufnc has no --literals=numpy)'; \
+	fi; \
+	printf 'const char bench_gauss_f32_how[] = "%s";\n' "$$how" > $(BENCH_DIR)/mod/gauss_how.c
+
+$(BENCH_BIN): $(BENCH_HSRC) bench/harness/bench.h $(BENCH_MODO) $(BENCH_DIR)/mod/gauss_how.c $(LIBUFNRT_A)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS) $(BENCH_CFLAGS) -o $@ $(filter-out bench/harness/transfers.c,$(BENCH_HSRC)) \
+	    $(BENCH_DIR)/mod/gauss_how.c $(BENCH_MODO) $(LIBUFNRT_A) $(LDLIBS_RT)
+
+$(BENCH_XFER): bench/harness/transfers.c $(BENCH_MODO) $(LIBUFNRT_A)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS) $(BENCH_CFLAGS) -o $@ $< $(BENCH_MODO) $(LIBUFNRT_A) $(LDLIBS_RT)
+
+.PHONY: bench bench-build
+bench-build: $(UFNC) $(LIBUFNRT_A) $(BENCH_BIN) $(BENCH_XFER)
+
+bench: bench-build
+	$(Q)BUILD=$(BUILD) UFNC=$(UFNC) NVCC=$(NVCC) BENCH_ROUNDS=$(BENCH_ROUNDS) \
+	    BENCH_LONG=$(BENCH_LONG) BENCH_ONLY=$(BENCH_ONLY) bench/run.sh

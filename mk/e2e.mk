@@ -1,0 +1,87 @@
+# mk/e2e.mk - `make check-e2e`: programs that compile .ufn modules with the
+# in-tree ufnc, link them with libufnrt and run them (tests/e2e/).
+#
+#   check-e2e-samples   every samples/NAME program on host, host with the
+#                       baseline ISA, and sim; the results compared (run.sh)
+#   check-e2e-features  tests/e2e/NAME.ufn + NAME.c: integer semantics,
+#                       typing, tuples, gufunc layouts, dispatch,
+#                       broadcasting and views, complex, stdlib imports,
+#                       device pipelines; the same three runs and comparisons
+#   check-e2e-trace     the seeds' device pipelines on sim: the exact
+#                       allocations, copies and launches (trace.sh)
+#   check-e2e-nodriver  no GPU, no driver: host by default, UFN_BACKEND=cuda
+#                       refused with UFN_ERR_NO_DRIVER (nodriver.sh)
+#   check-e2e-nvcc      every sample for nvcc's default arch list, ptxas
+#                       register counts in build/tests/e2e/nvcc/registers.log
+#                       ("skipped: no nvcc" without the toolkit)
+#
+# check-e2e runs all five and fails if any did.
+
+CHECK_SUITES += e2e
+
+E2E_DIR      := $(BUILD)/tests/e2e
+E2E_NAMES    := $(basename $(notdir $(wildcard tests/e2e/*.ufn)))
+E2E_BIN      := $(E2E_NAMES:%=$(E2E_DIR)/%)
+E2E_OBJ      := $(E2E_NAMES:%=$(E2E_DIR)/%.o)
+E2E_CMPDUMP  := $(E2E_DIR)/cmpdump
+# mk/samples.mk is read after this file: name its outputs here.
+E2E_SAMPLES  := $(patsubst samples/%.ufn,$(BUILD)/samples/%,$(sort $(wildcard samples/*.ufn)))
+E2E_SQRT     := $(BUILD)/samples/sqrt
+E2E_NODRIVER := $(E2E_DIR)/nodriver
+# Host and sim code is what these programs run; with nvcc, one GPU
+# generation as well, so that ptxas sees every feature's device code.
+comma        := ,
+E2E_UFNFLAGS := $(if $(NVCC),--arch=sm_80,--target=host$(comma)sim)
+E2E_CFLAGS   := $(CFLAGS) $(WARNFLAGS) -Werror -Wno-missing-prototypes
+E2E_INC      := -Iruntime -Isamples -Itests/e2e -I$(E2E_DIR)
+E2E_HDRS     := tests/e2e/e2e.h tests/e2e/reference.h samples/sample.h
+
+# These modules are clean code: any diagnostic, ufnc's or a tool's (nvcc
+# warning about generated code), fails the build.
+$(E2E_DIR)/%.o $(E2E_DIR)/%.h: tests/e2e/%.ufn $(UFNC)
+	@mkdir -p $(E2E_DIR)
+	$(call say,UFNC,$<)
+	$(Q)$(UFNC) $(E2E_UFNFLAGS) -MD -MP -o $(E2E_DIR)/$*.o -H $(E2E_DIR)/$*.h $< 2> $(E2E_DIR)/$*.ufnc.log; \
+	  status=$$?; cat $(E2E_DIR)/$*.ufnc.log >&2; \
+	  if [ $$status -eq 0 ] && [ -s $(E2E_DIR)/$*.ufnc.log ]; then \
+	    echo "$<: ufnc printed diagnostics for a clean module" >&2; rm -f $(E2E_DIR)/$*.o; exit 1; fi; \
+	  exit $$status
+
+$(E2E_BIN): $(E2E_DIR)/%: tests/e2e/%.c $(E2E_DIR)/%.o $(E2E_DIR)/%.h $(E2E_HDRS) $(LIBUFNRT_A)
+	$(call say,CC,$<)
+	$(Q)$(CC) $(E2E_INC) $(E2E_CFLAGS) -o $@ $< $(E2E_DIR)/$*.o $(LIBUFNRT_A) $(LDLIBS_RT)
+
+# A sample's module in a program of the test's own.
+$(E2E_NODRIVER): tests/e2e/nodriver.c $(E2E_SQRT).o $(E2E_SQRT).h $(E2E_HDRS) $(LIBUFNRT_A)
+	@mkdir -p $(E2E_DIR)
+	$(call say,CC,$<)
+	$(Q)$(CC) $(E2E_INC) -I$(BUILD)/samples $(E2E_CFLAGS) -o $@ $< $(E2E_SQRT).o $(LIBUFNRT_A) $(LDLIBS_RT)
+
+$(E2E_CMPDUMP): tests/e2e/cmpdump.c
+	@mkdir -p $(E2E_DIR)
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CFLAGS) $(WARNFLAGS) -Werror -o $@ $< -lm
+
+-include $(wildcard $(E2E_DIR)/*.d)
+
+.PHONY: check-e2e check-e2e-samples check-e2e-features check-e2e-trace check-e2e-nodriver check-e2e-nvcc
+check-e2e-samples: $(E2E_SAMPLES) $(E2E_CMPDUMP)
+	$(Q)tests/e2e/run.sh "e2e samples" $(E2E_DIR)/samples $(E2E_CMPDUMP) $(E2E_SAMPLES)
+
+check-e2e-features: $(E2E_BIN) $(E2E_CMPDUMP)
+	$(Q)tests/e2e/run.sh "e2e features" $(E2E_DIR)/features $(E2E_CMPDUMP) $(E2E_BIN)
+
+check-e2e-trace: $(BUILD)/samples/pulses $(BUILD)/samples/hidden_layer
+	$(Q)tests/e2e/trace.sh $(E2E_DIR)/trace $^
+
+check-e2e-nodriver: $(E2E_NODRIVER) $(E2E_SQRT)
+	$(Q)tests/e2e/nodriver.sh $^
+
+check-e2e-nvcc: $(UFNC)
+	$(Q)tests/e2e/nvcc-samples.sh $(UFNC) $(E2E_DIR)/nvcc "$(NVCC)" $(sort $(wildcard samples/*.ufn))
+
+# Every part runs even when an earlier one failed.
+check-e2e: $(E2E_SAMPLES) $(E2E_BIN) $(E2E_CMPDUMP) $(E2E_NODRIVER) $(UFNC)
+	$(Q)failed=; for part in samples features trace nodriver nvcc; do \
+	  $(MAKE) --no-print-directory check-e2e-$$part || failed="$$failed $$part"; done; \
+	  if [ -n "$$failed" ]; then echo "e2e: FAILED:$$failed"; exit 1; fi; echo "e2e: all parts passed"

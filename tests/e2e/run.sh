@@ -1,0 +1,64 @@
+#!/bin/sh
+# Run programs on the host and sim backends and compare what they computed.
+#
+#   run.sh LABEL OUTDIR CMPDUMP PROGRAM...
+#
+# Each PROGRAM (a sample or a feature test) checks its own numbers against
+# its reference and exits 0 when they are right.  It runs three times:
+#   host            UFN_BACKEND=host, the best vector ISA of this CPU
+#   host-baseline   UFN_BACKEND=host UFN_HOST_ISA=baseline (SSE2 loops)
+#   sim             UFN_BACKEND=sim, the generated CUDA C on the simulator
+# and each run must report the backend it was asked for.  Then cmpdump
+# compares the results of each host run with the simulator's: bit for bit
+# for plain arithmetic, within twice the program's stated tolerance for
+# transcendental functions (the rule is written in tests/e2e/cmpdump.c).
+# One line per program, then a summary; exit 1 if any failed.
+label=$1 out=$2 cmpdump=$3
+shift 3
+mkdir -p "$out"
+pass=0 fail=0 failed=""
+
+for prog in "$@"; do
+    name=${prog##*/}
+    log=$out/$name.log
+    rm -f "$out/$name".*.dump
+    : > "$log"
+    ok=1
+    for cfg in host host-baseline sim; do
+        case $cfg in
+            host) env="UFN_BACKEND=host" backend=host ;;
+            host-baseline) env="UFN_BACKEND=host UFN_HOST_ISA=baseline" backend=host ;;
+            sim) env="UFN_BACKEND=sim" backend=sim ;;
+        esac
+        echo "--- $name on $cfg ($env)" >> "$log"
+        env $env "$prog" --dump "$out/$name.$cfg.dump" > "$out/$name.$cfg.log" 2>&1
+        rc=$?
+        cat "$out/$name.$cfg.log" >> "$log"
+        if [ $rc -ne 0 ]; then
+            echo "--- $name on $cfg: exit status $rc" >> "$log"
+            ok=0
+        elif ! grep -q "on the $backend backend" "$out/$name.$cfg.log"; then
+            echo "--- $name on $cfg: did not say it ran on the $backend backend" >> "$log"
+            ok=0
+        fi
+    done
+    for cfg in host host-baseline; do
+        [ -s "$out/$name.$cfg.dump" ] && [ -s "$out/$name.sim.dump" ] || continue
+        echo "--- $name: $cfg against sim" >> "$log"
+        "$cmpdump" "$out/$name.$cfg.dump" "$out/$name.sim.dump" >> "$log" 2>&1 || ok=0
+    done
+    if [ $ok -eq 1 ]; then
+        pass=$((pass + 1))
+        differ=$(grep -c 'differ in the last bits' "$log")
+        total=$(grep -c ' values, ' "$log")
+        printf 'ok    %-16s host, host-baseline and sim agree: %s arrays compared, %s\n' "$name" \
+            "$total" "$( [ "$differ" -gt 0 ] && echo "$differ within tolerance, the rest bit-identical" \
+                         || echo "all bit-identical")"
+    else
+        fail=$((fail + 1)); failed="$failed $name"
+        printf 'FAIL  %s (log: %s)\n' "$name" "$log"
+        grep -E '^    [^ (]|MISMATCH|FAIL|failed|exit status|did not say|error|not found' "$log" | head -24 | sed 's/^/      /'
+    fi
+done
+echo "$label: $pass passed, $fail failed${failed:+ ($failed )}"
+[ "$fail" -eq 0 ]
