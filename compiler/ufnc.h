@@ -738,6 +738,41 @@ bool is_reserved_c_name(const char *name);
  * "int32_float64" when the inputs differ (DESIGN 3). */
 const char *typed_entry_suffix(const Func *f, const Signature *sig);
 
+/* infer.c, infer_expr.c, infer_call.c: typing one instance.  The state of
+ * one pass over a body, and the functions the three files share. */
+typedef struct Infer {
+    Checker *ck;
+    Instance *inst;
+    Module *mod;            /* the module the function is defined in */
+    bool final;             /* report errors and build the typed body */
+    bool changed;           /* a variable or the return type widened */
+    int loops;              /* nesting of loops, for break/continue */
+    int ntemps;
+} Infer;
+
+const char *infer_fname(Infer *cx);
+Node *infer_fail(Infer *cx, Loc loc, const char *fmt, ...) PRINTF_LIKE(3, 4);
+Node *infer_unknown(Node *e);
+Var *infer_find_var(Infer *cx, const char *name);
+Var *infer_new_temp(Infer *cx, Type *t);
+Node *infer_typed(Node *n, Type *t);
+bool infer_is_literal(const Node *e);
+Value infer_literal_value(const Node *e);
+Node *infer_const(Loc loc, Value v);
+bool infer_is_weak(const Node *e);
+void infer_narrow(Infer *cx, Node **l, Node **r);
+Node *infer_cast(Node *e, Type *t);
+Node *infer_truth(Infer *cx, Node *e);
+bool infer_resolve(Infer *cx, const Node *e, Sym *out);
+Node *infer_name(Infer *cx, Node *e);
+Node *infer_binary(Infer *cx, Node *e, Node *l, Node *r);
+bool infer_is_simple(const Node *e);
+Node *infer_call(Infer *cx, Node *e);
+Node *infer_mkcall(Node *e, int b, NodeList *args, Type *t);
+Node *infer_arity(Infer *cx, Node *e, const char *name, int min, int max, int n);
+Node *infer_expr(Infer *cx, Node *e);
+void infer_mark_failed(Infer *cx, Node *t);
+
 /* Check a parsed module: resolve names, read decorators, fold constants and
  * type every kernel signature and every helper it calls.  Errors go through
  * diag; the result is meaningful only when diag_error_count() is 0. */
