@@ -11,11 +11,19 @@
  *   ast.c     node constructors and the -d ast dump
  *   types.c   the type table
  *   sig.c     Numba type-signature strings and NumPy layout strings
- *   check.c   names, decorators, type inference (typed clones per signature)
+ *   builtins.c  Python builtins, math/cmath (stdlib/math.def), numpy names
+ *   fold.c    module-level constants, evaluated at compile time
+ *   check.c   the module level: imports, decorators, instances, C names
+ *   infer.c   type inference of one instance (typed clones per signature):
+ *             statements here, infer_expr.c expressions, infer_call.c calls
  *   flow.c    locals used before they are assigned
- *   emit_*.c  CUDA C, the C host stub, the header
- *   driver.c  running nvcc and cc, temporary files, atomic outputs, -MD
- *   main.c    the command line and the passes
+ *   dump.c    -d types
+ *   emit_body.c  the scalar bodies shared by every generated file
+ *   emit_cuda.c, emit_host.c, emit_header.c  polar.cu, the host stub, polar.h
+ *   options.c the command line
+ *   build.c   from the checked module to the output files
+ *   driver.c  running tools, temporary files, atomic outputs, -MD
+ *   main.c    the passes, in one screen
  *
  * Memory: the compiler allocates everything from one arena and never frees a
  * single node or string; the process exits (or the fuzz harness calls
