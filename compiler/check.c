@@ -170,9 +170,8 @@ typedef struct Resolver {
     Module *m;
 } Resolver;
 
-static bool resolve_global(void *ctx, const Node *e, Sym *out)
+bool resolve_global(Module *m, const Node *e, Sym *out)
 {
-    Module *m = ctx;
     if (e->kind == N_NAME) {
         Sym *s = scope_lookup(m->globals, e->name.id);
         if (s) {
@@ -191,11 +190,17 @@ static bool resolve_global(void *ctx, const Node *e, Sym *out)
     }
     if (e->kind == N_ATTR) {
         Sym base;
-        if (!resolve_global(ctx, e->attr.value, &base) || base.kind != SYM_MODULE)
+        if (!resolve_global(m, e->attr.value, &base) || base.kind != SYM_MODULE)
             return false;
         return module_attr(base.module, e->attr.attr, e->loc, out);
     }
     return false;
+}
+
+/* fold_const's resolver: module-level names only */
+static bool resolve_constant(void *ctx, const Node *e, Sym *out)
+{
+    return resolve_global(ctx, e, out);
 }
 
 /* ---- imports ------------------------------------------------------------------------------ */
@@ -439,7 +444,7 @@ static void constant_stmt(Module *m, Node *s)
     Value val;
     if (v->kind == N_STR)
         val = (Value){.type = NULL};      /* fine for Python; an error where a kernel uses it */
-    else if (!fold_const(v, resolve_global, m, true, &val))
+    else if (!fold_const(v, resolve_constant, m, true, &val))
         return;
     Sym sym = {.kind = SYM_CONST, .name = t->name.id, .loc = t->loc, .value = val};
     scope_bind(m->globals, sym);

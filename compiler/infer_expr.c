@@ -28,37 +28,19 @@ static Node *literal(Infer *cx, Node *e)
 /* Resolve a name or a dotted module attribute to a symbol. */
 bool infer_resolve(Infer *cx, const Node *e, Sym *out)
 {
-    if (e->kind == N_NAME) {
-        Var *v = infer_find_var(cx, e->name.id);
-        if (v) {
-            memset(out, 0, sizeof *out);
-            out->kind = SYM_LOCAL;
-            out->name = v->name;
-            out->var = v;
-            return true;
-        }
-        Sym *s = scope_lookup(cx->mod->globals, e->name.id);
-        if (s) {
-            *out = *s;
-            return true;
-        }
-        int b = builtin_lookup(e->name.id);
-        if (b != B_NONE) {
-            memset(out, 0, sizeof *out);
-            out->kind = SYM_BUILTIN;
-            out->name = e->name.id;
-            out->builtin = b;
-            return true;
-        }
-        return false;
+    /* a local shadows a module-level name, as in Python */
+    const Node *base = e->kind == N_ATTR ? e->attr.value : e;
+    Var *v = base->kind == N_NAME ? infer_find_var(cx, base->name.id) : NULL;
+    if (v && e->kind == N_NAME) {
+        memset(out, 0, sizeof *out);
+        out->kind = SYM_LOCAL;
+        out->name = v->name;
+        out->var = v;
+        return true;
     }
-    if (e->kind == N_ATTR) {
-        Sym base;
-        if (!infer_resolve(cx, e->attr.value, &base) || base.kind != SYM_MODULE)
-            return false;
-        return module_attr(base.module, e->attr.attr, e->loc, out);
-    }
-    return false;
+    if (v)
+        return false;             /* an attribute of a value, not of a module */
+    return resolve_global(cx->mod, e, out);
 }
 
 /* NumPy functions that make arrays: kernels cannot allocate. */

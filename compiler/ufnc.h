@@ -725,6 +725,8 @@ typedef struct CheckOptions {
 /* check.c internals shared with infer.c */
 typedef struct Checker Checker;
 Sym *scope_lookup(Scope *s, const char *name);
+/* A module-level name or dotted module attribute (math.pi) of module m. */
+bool resolve_global(Module *m, const Node *e, Sym *out);
 /* The helper instance of `f` for these argument types: inferred (silent) in
  * a tentative pass, finalised (typed body, errors reported) in a final one.
  * NULL if `f` cannot be called from a kernel (an error was reported when
