@@ -694,7 +694,11 @@ static void emit_index(Emitter *em, const Node *base, const NodeList *idx)
         const Node *ix = idx->items[i];
         if (i)
             emit_text(em, " + ");
-        bool nonneg = (ix->kind == N_CONST && ix->konst.v.i >= 0) || ix->kind == N_INT;
+        /* a constant or a range() counter cannot be negative: no wrap-around */
+        const Node *v = ix->kind == N_CAST ? ix->cast.operand : ix;
+        bool nonneg = (ix->kind == N_CONST && ix->konst.v.i >= 0) || ix->kind == N_INT
+                      || (v->kind == N_NAME && v->name.sym && v->name.sym->kind == SYM_LOCAL
+                          && v->name.sym->var->nonneg);
         if (nonneg)
             emit_expr(em, ix);
         else {

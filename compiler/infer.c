@@ -89,6 +89,9 @@ static void collect_target(Instance *inst, Node *t)
             known = known || inst->vars[i]->name == t->name.id;
         if (!known)
             add_var(inst, t->name.id, t->loc);
+        for (int i = 0; i < inst->nvars; i++)
+            if (inst->vars[i]->name == t->name.id)
+                inst->vars[i]->ndefs++;
     } else if (t->kind == N_TUPLE || t->kind == N_LIST) {
         for (int i = 0; i < t->tuple.elts.len; i++)
             collect_target(inst, t->tuple.elts.items[i]);
@@ -452,6 +455,25 @@ static bool range_args(Infer *cx, Node *iter, NodeList *args, Type **elt)
     return true;
 }
 
+/* range(n), range(a, n) or range(a, n, s) with constants a >= 0 and s > 0. */
+static bool counts_up_from_zero(const Node *iter)
+{
+    if (iter->kind != N_CALL || iter->call.builtin != B_RANGE)
+        return false;
+    const NodeList *a = &iter->call.args;
+    if (a->len >= 2) {
+        const Node *lo = a->items[0];
+        if (lo->kind != N_CONST || (ty_is_signed(lo->type) && lo->konst.v.i < 0))
+            return false;
+    }
+    if (a->len == 3) {
+        const Node *st = a->items[2];
+        if (st->kind != N_CONST || (ty_is_signed(st->type) ? st->konst.v.i <= 0 : st->konst.v.u == 0))
+            return false;
+    }
+    return true;
+}
+
 /* The typed iterable of a for loop and its element type; NULL after an
  * error (reported in the final pass). */
 static Node *loop_iter(Infer *cx, Node *iter, Type **elt)
@@ -499,6 +521,8 @@ static void for_stmt(Infer *cx, Node *s, NodeList *out)
         ok = false;
     }
     Var *var = target->kind == N_NAME ? infer_find_var(cx, target->name.id) : NULL;
+    if (ok && var)
+        var->nonneg = var->ndefs == 1 && !var->param && counts_up_from_zero(typed_iter);
     if (ok)
         widen(cx, var, elt, target->loc);
     else

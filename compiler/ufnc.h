@@ -616,6 +616,9 @@ struct Var {
     bool param;
     bool temp;             /* made by the checker */
     bool failed;           /* an assignment to it was an error (reported): its uses stay quiet */
+    int ndefs;             /* places that bind it: assignments and loop headers */
+    bool nonneg;           /* only bound by a range() counting up from a constant >= 0:
+                              an index needs no wrap-around for negative values */
 };
 
 struct Sym {

@@ -126,10 +126,10 @@ UFN_BODY void gufuncs__matmul__a2_f64_a2_f64_a2_f64(ufn_view_f64_2 a, ufn_view_f
             for (int64_t ufn_i3 = 0, ufn_end3 = a.shape[1]; ufn_i3 < ufn_end3; ufn_i3 += 1) {
                 k = ufn_i3;
 #line 11 "gufuncs.ufn"
-                acc = acc + (a.data[ufn_wrap_index(i, a.shape[0]) * a.stride[0] + ufn_wrap_index(k, a.shape[1]) * a.stride[1]] * b.data[ufn_wrap_index(k, b.shape[0]) * b.stride[0] + ufn_wrap_index(j, b.shape[1]) * b.stride[1]]);
+                acc = acc + (a.data[i * a.stride[0] + k * a.stride[1]] * b.data[k * b.stride[0] + j * b.stride[1]]);
             }
 #line 12 "gufuncs.ufn"
-            out.data[ufn_wrap_index(i, out.shape[0]) * out.stride[0] + ufn_wrap_index(j, out.shape[1]) * out.stride[1]] = acc;
+            out.data[i * out.stride[0] + j * out.stride[1]] = acc;
         }
     }
 #line 136 "gufuncs.host.c"
@@ -198,7 +198,7 @@ UFN_BODY void gufuncs__axpy__f32_a1_f32_a1_f32(float alpha, ufn_view_f32_1 x, uf
     for (int64_t ufn_i1 = 0, ufn_end1 = x.shape[0]; ufn_i1 < ufn_end1; ufn_i1 += 1) {
         i = ufn_i1;
 #line 34 "gufuncs.ufn"
-        out.data[ufn_wrap_index(i, out.shape[0]) * out.stride[0]] = (float)((i > 0) ? (((double)(alpha * x.data[ufn_wrap_index(i, x.shape[0]) * x.stride[0]])) + (((double)out.data[ufn_wrap_index(ufn_sub_i64(i, 1), out.shape[0]) * out.stride[0]]) * 0.0)) : ((double)(alpha * x.data[ufn_wrap_index(i, x.shape[0]) * x.stride[0]])));
+        out.data[i * out.stride[0]] = (float)((i > 0) ? (((double)(alpha * x.data[i * x.stride[0]])) + (((double)out.data[ufn_wrap_index(ufn_sub_i64(i, 1), out.shape[0]) * out.stride[0]]) * 0.0)) : ((double)(alpha * x.data[i * x.stride[0]])));
     }
 #line 204 "gufuncs.host.c"
 }
