@@ -129,6 +129,16 @@ Node *new_str(Loc loc, const char *value, size_t len)
     return n;
 }
 
+const char *dotted_name(const Node *e)
+{
+    if (e->kind == N_NAME)
+        return e->name.id;
+    if (e->kind != N_ATTR)
+        return NULL;
+    const char *base = dotted_name(e->attr.value);
+    return base ? arena_printf("%s.%s", base, e->attr.attr) : NULL;
+}
+
 Node *str_concat(Node *a, Node *b)
 {
     if (a->str.bytes != b->str.bytes)

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 typedef struct Build {
     const Options *opt;
@@ -22,14 +21,7 @@ typedef struct Build {
  * up in an output (two compilations give byte-identical objects). */
 static int run_in(Build *b, const char *const *argv)
 {
-    const DriverOptions *d = &b->opt->drv;
-    if (d->verbose) {
-        fprintf(stderr, "(cd %s &&", b->tmp);
-        for (int i = 0; argv[i]; i++)
-            fprintf(stderr, " %s", argv[i]);
-        fprintf(stderr, ")\n");
-    }
-    return spawn_wait(b->tmp, argv);
+    return run_tool_in(&b->opt->drv, b->tmp, argv);
 }
 
 typedef struct Argv {
@@ -280,14 +272,27 @@ static int write_depfile(const Options *opt, Module *m)
         size_t len = dot ? (size_t)(dot - opt->output) : strlen(opt->output);
         path = arena_printf("%.*s.d", (int)len, opt->output);
     }
-    const char *targets[64];
-    int nt = 0;
-    for (int i = 0; i < opt->nmt && nt < 64; i++)
-        targets[nt++] = opt->mt[i];
+    /* The targets in gcc's order: its driver passes every -MQ before every
+     * -MT, and libcpp moves each unquoted (-MT) target in front of the
+     * quoted ones by swapping it with the first quoted target. */
+    int cap = opt->nmq + opt->nmt + 2, nt = 0, lwm = 0;
+    const char **targets = arena_alloc(sizeof(char *) * (size_t)cap);
+    for (int i = 0; i < opt->nmq; i++)
+        targets[nt++] = make_quote(opt->mq[i]);
+    for (int i = 0; i < opt->nmt; i++) {
+        const char *t = opt->mt[i];
+        if (lwm != nt) {
+            const char *lowest = targets[lwm];
+            targets[lwm] = t;
+            t = lowest;
+        }
+        targets[nt++] = t;
+        lwm++;
+    }
     if (!nt) {
-        targets[nt++] = opt->output;
+        targets[nt++] = make_quote(opt->output);
         if (opt->header && opt->kind == OUT_OBJECT)
-            targets[nt++] = opt->header;
+            targets[nt++] = make_quote(opt->header);
     }
     Buf text = {0};
     depfile_text(&text, targets, nt, m->deps, m->ndeps, opt->mp);

@@ -118,7 +118,7 @@ static void set_const(Sym *out, const char *attr, Loc loc, double v)
     out->name = attr;
     out->loc = loc;
     out->value.type = ty_scalar(TY_FLOAT64);
-    out->value.weak = true;          /* a Python float */
+    out->value.weak = true;           /* math.pi is a Python float */
     out->value.f = v;
 }
 

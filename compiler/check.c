@@ -170,9 +170,8 @@ typedef struct Resolver {
     Module *m;
 } Resolver;
 
-static bool resolve_global(void *ctx, const Node *e, Sym *out)
+bool resolve_global(Module *m, const Node *e, Sym *out)
 {
-    Module *m = ctx;
     if (e->kind == N_NAME) {
         Sym *s = scope_lookup(m->globals, e->name.id);
         if (s) {
@@ -191,11 +190,17 @@ static bool resolve_global(void *ctx, const Node *e, Sym *out)
     }
     if (e->kind == N_ATTR) {
         Sym base;
-        if (!resolve_global(ctx, e->attr.value, &base) || base.kind != SYM_MODULE)
+        if (!resolve_global(m, e->attr.value, &base) || base.kind != SYM_MODULE)
             return false;
         return module_attr(base.module, e->attr.attr, e->loc, out);
     }
     return false;
+}
+
+/* fold_const's resolver: module-level names only */
+static bool resolve_constant(void *ctx, const Node *e, Sym *out)
+{
+    return resolve_global(ctx, e, out);
 }
 
 /* ---- imports ------------------------------------------------------------------------------ */
@@ -214,11 +219,40 @@ static bool std_module(const char *name, ModuleId *id)
     return false;
 }
 
+/* Python modules a kernel cannot use: `import random` or `from os import
+ * path` says so, rather than looking for random.ufn. */
+static bool python_only_module(const char *name)
+{
+    static const char *const refused[] = {
+        "os", "sys", "random", "time", "scipy", "numpy.random", "matplotlib", "functools",
+        "itertools", "collections", "__future__", "typing", "cupy", "jax", "numba.cuda.random",
+    };
+    size_t len = strcspn(name, ".");
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+        if (strcmp(refused[i], name) == 0 || (strlen(refused[i]) == len && strncmp(refused[i], name, len) == 0))
+            return true;
+    return false;
+}
+
+static void refuse_module(Loc loc, const char *mod)
+{
+    if (strcmp(mod, "random") == 0 || strcmp(mod, "numpy.random") == 0 || strcmp(mod, "numba.cuda.random") == 0)
+        diag_error(loc, "module '%s' is not supported in ufn: kernels cannot draw random numbers; generate them in the caller and pass them in as an array",
+                   mod);
+    else
+        diag_error(loc, "module '%s' is not supported in ufn (kernels can use math, cmath, numpy scalars and numba)",
+                   mod);
+}
+
 static void import_stmt(Checker *ck, Module *m, Node *s)
 {
     (void)ck;
     const char *mod = s->import.module;
     ModuleId id;
+    if (!std_module(mod, &id) && python_only_module(mod)) {
+        refuse_module(s->loc, mod);
+        return;
+    }
     if (!std_module(mod, &id)) {
         diag_error(s->loc, "'import %s' is not supported: only math, cmath, numpy and numba can be imported this way; import functions of another .ufn module with 'from %s import name'",
                    mod, mod);
@@ -272,12 +306,27 @@ static SrcFile *find_ufn_module(Checker *ck, Module *from, const char *name, cha
     return NULL;
 }
 
+/* "a -> b -> a": the imports still being loaded, from `name` (which is
+ * being imported again) to the innermost.  ck->loaded is newest first. */
+static const char *import_chain(Checker *ck, const char *name)
+{
+    const char *chain = name;
+    for (LoadedModule *l = ck->loaded; l; l = l->next) {
+        if (l->module)
+            continue;                 /* loaded completely: not on the stack */
+        chain = arena_printf("%s -> %s", l->name, chain);
+        if (l->name == name)
+            break;
+    }
+    return chain;
+}
+
 static Module *load_module(Checker *ck, Module *from, const char *name, Loc loc)
 {
     for (LoadedModule *l = ck->loaded; l; l = l->next)
         if (l->name == name) {
             if (!l->module)
-                diag_error(loc, "import cycle: module '%s' imports itself", name);
+                diag_error(loc, "import cycle: %s", import_chain(ck, name));
             return l->module;
         }
     char *path = NULL;
@@ -308,7 +357,8 @@ static Module *load_module(Checker *ck, Module *from, const char *name, Loc loc)
     if (strncmp(path, "<ufnc>/", 7) != 0) {
         Module *root = ck->root;
         const char **deps = arena_alloc(sizeof(char *) * (size_t)(root->ndeps + 1));
-        memcpy(deps, root->deps, sizeof(char *) * (size_t)root->ndeps);
+        if (root->ndeps)
+            memcpy(deps, root->deps, sizeof(char *) * (size_t)root->ndeps);
         deps[root->ndeps++] = path;
         root->deps = deps;
     }
@@ -322,13 +372,10 @@ static void import_from_stmt(Checker *ck, Module *m, Node *s)
     bool std = std_module(mod, &id);
     Module *other = NULL;
     if (!std) {
-        static const char *const refused[] = {"os", "sys", "random", "time", "scipy", "numpy.random",
-                                              "matplotlib", "functools", "itertools", "__future__"};
-        for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
-            if (strcmp(refused[i], mod) == 0) {
-                diag_error(s->loc, "module '%s' is not supported in ufn", mod);
-                return;
-            }
+        if (python_only_module(mod)) {
+            refuse_module(s->loc, mod);
+            return;
+        }
         other = load_module(ck, m, mod, s->loc);
         if (!other)
             return;
@@ -366,7 +413,12 @@ static void import_from_stmt(Checker *ck, Module *m, Node *s)
 static void constant_stmt(Module *m, Node *s)
 {
     if (s->assign.targets.len != 1) {
-        diag_error(s->loc, "chained assignment at module level is not supported");
+        /* LO = HI = 1.0: each name gets the value */
+        for (int i = 0; i < s->assign.targets.len; i++) {
+            Node one = *s;
+            one.assign.targets = list1(s->assign.targets.items[i]);
+            constant_stmt(m, &one);
+        }
         return;
     }
     Node *t = s->assign.targets.items[0], *v = s->assign.value;
@@ -385,8 +437,14 @@ static void constant_stmt(Module *m, Node *s)
         diag_error(t->loc, "only names can be assigned at module level");
         return;
     }
+    /* __all__, __version__, ...: metadata for Python, nothing for kernels */
+    size_t n = strlen(t->name.id);
+    if (n > 4 && strncmp(t->name.id, "__", 2) == 0 && strcmp(t->name.id + n - 2, "__") == 0)
+        return;
     Value val;
-    if (!fold_const(v, resolve_global, m, true, &val))
+    if (v->kind == N_STR)
+        val = (Value){.type = NULL};      /* fine for Python; an error where a kernel uses it */
+    else if (!fold_const(v, resolve_constant, m, true, &val))
         return;
     Sym sym = {.kind = SYM_CONST, .name = t->name.id, .loc = t->loc, .value = val};
     scope_bind(m->globals, sym);
@@ -416,7 +474,12 @@ static bool check_keywords(Node *call, const char *const *allowed, const char *d
         for (const char *const *a = allowed; *a; a++)
             known = known || strcmp(*a, kw->keyword.name) == 0;
         if (!known) {
-            diag_error(kw->loc, "@%s does not take the option '%s'", decorator, kw->keyword.name);
+            Buf list = {0};
+            for (const char *const *a = allowed; *a; a++)
+                buf_printf(&list, "%s%s=", a == allowed ? "" : ", ", *a);
+            diag_error(kw->loc, "@%s does not take the option '%s' (it takes %s)", decorator, kw->keyword.name,
+                       list.data);
+            buf_free(&list);
             ok = false;
         }
     }
@@ -430,10 +493,23 @@ static void read_target(Func *f, Node *call, const char *decorator)
         return;
     const char *v = str_value(t);
     if (!v || (strcmp(v, "cuda") && strcmp(v, "cpu") && strcmp(v, "parallel"))) {
-        diag_error(t->loc, "@%s target must be 'cuda', 'cpu' or 'parallel'", decorator);
+        if (v)
+            diag_error(t->loc, "@%s target must be 'cuda', 'cpu' or 'parallel', not '%s'", decorator, v);
+        else
+            diag_error(t->loc, "@%s target must be a string: 'cuda', 'cpu' or 'parallel'", decorator);
         return;
     }
     f->target = v;
+}
+
+/* The source text under a one-line location, for messages; NULL otherwise. */
+static const char *one_line_text(Loc loc)
+{
+    int len;
+    const char *line = loc.file ? src_line(loc.file, loc.line, &len) : NULL;
+    if (!line || loc.end_line != loc.line || loc.end_col <= loc.col || loc.end_col - 1 > len)
+        return NULL;
+    return arena_strndup(line + loc.col - 1, (size_t)(loc.end_col - loc.col));
 }
 
 /* The list of signature strings: a list or tuple of strings, or one string. */
@@ -449,7 +525,11 @@ static void read_signatures(Func *f, Node *arg)
     for (int i = 0; i < strs.len; i++) {
         Node *s = strs.items[i];
         if (s->kind != N_STR) {
-            diag_error(s->loc, "a signature must be a string such as 'float32(float32)'");
+            const char *text = one_line_text(s->loc);
+            if (text && s->kind == N_CALL)
+                diag_error(s->loc, "a signature must be a string: write '%s' in quotes", text);
+            else
+                diag_error(s->loc, "a signature must be a string such as 'float32(float32)'");
             continue;
         }
         Signature *sig = sig_parse(s);
@@ -483,6 +563,7 @@ static void default_signatures(Func *f, Node *where)
         buf_free(&b);
         f->sigs[f->nsigs++] = sig;
     }
+    f->default_sigs = true;
     diag_warning(where->loc, "@vectorize without signatures: compiling %s for %s; list the signatures you need",
                  f->name, text.data);
     buf_free(&text);
@@ -493,7 +574,9 @@ static void decorate(Module *m, Func *f, Node *dec)
     Node *callee = dec->kind == N_CALL ? dec->call.func : dec;
     Sym s;
     if (!resolve_global(m, callee, &s) || s.kind != SYM_DECORATOR) {
-        diag_error(dec->loc, "unknown decorator: ufn knows @vectorize, @guvectorize, @cuda.jit(device=True), @jit and @njit");
+        const char *name = dotted_name(callee);
+        diag_error(dec->loc, "unknown decorator '@%s': ufn knows @vectorize, @guvectorize, @cuda.jit(device=True), @jit and @njit",
+                   name ? name : "...");
         return;
     }
     bool called = dec->kind == N_CALL;
@@ -540,7 +623,8 @@ static void decorate(Module *m, Func *f, Node *dec)
         Node *device = called ? keyword(dec, "device") : NULL;
         if (!device || device->kind != N_TRUE) {
             f->kind = FK_CUDA_KERNEL;
-            diag_error(dec->loc, "@cuda.jit kernels are not supported by ufnc: write the element-wise part as @vectorize or @guvectorize, or mark a helper @cuda.jit(device=True)");
+            diag_error(dec->loc, "'%s' is a @cuda.jit kernel, which ufnc does not compile: write the element-wise part as @vectorize or @guvectorize, or make it a helper with @cuda.jit(device=True)",
+                       f->name);
             return;
         }
         static const char *const ok[] = {"device", "inline", "debug", "opt", "lineinfo", "fastmath", "cache", "forceinline", NULL};
@@ -580,7 +664,8 @@ static void funcdef_stmt(Module *m, Node *s)
     f->module = m;
     f->kind = FK_PLAIN;
     if (s->funcdef.decorators.len > 1)
-        diag_error(s->funcdef.decorators.items[1]->loc, "only one decorator per function is supported");
+        diag_error(s->funcdef.decorators.items[1]->loc, "'%s' has %d decorators, but ufn takes one per function: keep @vectorize, @guvectorize or the helper's decorator",
+                   f->name, s->funcdef.decorators.len);
     if (s->funcdef.decorators.len >= 1)
         decorate(m, f, s->funcdef.decorators.items[0]);
     Func **funcs = arena_alloc(sizeof(Func *) * (size_t)(m->nfuncs + 1));
@@ -648,7 +733,8 @@ static Instance *new_instance(Func *f, Type **args, int nargs)
     inst->func = f;
     inst->nargs = nargs;
     inst->args = arena_alloc(sizeof(Type *) * (size_t)(nargs ? nargs : 1));
-    memcpy(inst->args, args, sizeof(Type *) * (size_t)nargs);
+    if (nargs)
+        memcpy(inst->args, args, sizeof(Type *) * (size_t)nargs);
     Instance **list = arena_alloc(sizeof(Instance *) * (size_t)(f->ninstances + 1));
     if (f->ninstances)
         memcpy(list, f->instances, sizeof(Instance *) * (size_t)f->ninstances);
@@ -661,7 +747,6 @@ static Instance *new_instance(Func *f, Type **args, int nargs)
     return inst;
 }
 
-enum { I_FRESH, I_INFERRING, I_INFERRED, I_FINALIZING, I_DONE };
 
 const CheckOptions *checker_options(const Checker *ck)
 {
@@ -757,6 +842,8 @@ static bool kernel_signature_ok(Func *f, Signature *sig)
     if (sig->nargs != l->nin + l->nout) {
         diag_error(sig->loc, "signature '%s' has %d arguments but the layout '%s' has %d operands", sig->text,
                    sig->nargs, l->text, l->nin + l->nout);
+        diag_note(l->loc, "the layout has %d input%s and %d output%s", l->nin, l->nin == 1 ? "" : "s", l->nout,
+                  l->nout == 1 ? "" : "s");
         return false;
     }
     for (int i = 0; i < sig->nargs; i++) {
@@ -800,22 +887,27 @@ static void check_kernel(Checker *ck, Func *f)
         Signature *sig = f->sigs[k];
         if (!kernel_signature_ok(f, sig))
             continue;
-        for (int j = 0; j < k; j++) {
+        bool duplicate = false;
+        for (int j = 0; j < k && !duplicate; j++) {
             bool same = f->sigs[j]->nargs == sig->nargs;
             int nin = f->kind == FK_GUVECTORIZE && f->layout ? f->layout->nin : sig->nargs;
             for (int i = 0; same && i < nin; i++)
                 same = f->sigs[j]->args[i] == sig->args[i];
             if (same) {
                 diag_error(sig->loc, "signature '%s' takes the same input types as '%s'", sig->text, f->sigs[j]->text);
-                break;
+                duplicate = true;
             }
         }
+        if (duplicate)
+            continue;             /* reported: no second kernel, nor a second C name */
         Instance *inst = new_instance(f, sig->args, sig->nargs);
         inst->sig = sig;
         inst->ret = f->kind == FK_GUVECTORIZE ? ty_none() : sig->ret;
         inst->state = I_FINALIZING;
         infer_instance(ck, inst, true);
         inst->state = I_DONE;
+        if (inst->failed && f->default_sigs)
+            break;            /* the user chose none of them: one failing signature says enough */
     }
 }
 
@@ -886,7 +978,7 @@ static void public_names(Checker *ck, Module *m)
     for (int i = 0; i < n; i++)
         for (int j = 0; j < i; j++)
             if (pubs[i].name == pubs[j].name) {
-                diag_error(pubs[i].loc, "the C name '%s' is generated twice", pubs[i].name);
+                diag_error(pubs[i].loc, "the C name '%s' is generated twice; rename one of the functions", pubs[i].name);
                 diag_note(pubs[j].loc, "first generated here");
             }
 }
@@ -922,5 +1014,16 @@ Module *check_module(Node *ast, const SrcFile *src, const CheckOptions *opt)
             check_kernel(&ck, f);
     }
     public_names(&ck, m);
+    /* An instance that failed has reported why; otherwise its empty body
+     * would be compiled as if it were right. */
+    if (!diag_error_count()) {
+        for (int i = 0; i < m->nhelpers; i++)
+            if (m->helpers[i]->failed)
+                die("helper %s failed without a diagnostic", m->helpers[i]->func->name);
+        for (int i = 0; i < m->nkernels; i++)
+            for (int k = 0; k < m->kernels[i]->ninstances; k++)
+                if (m->kernels[i]->instances[k]->failed)
+                    die("kernel %s failed without a diagnostic", m->kernels[i]->name);
+    }
     return m;
 }

@@ -18,6 +18,11 @@ static FILE *out;
 static bool color;
 static bool werror, no_warnings;
 static int nerrors, nwarnings;
+/* hashes of what was said (said_before) */
+#define SEEN_SLOTS 4096
+static uint64_t seen[SEEN_SLOTS];
+static int nseen;
+static bool last_dropped;
 
 #define C_BOLD "\033[1m"
 #define C_RED "\033[1;31m"
@@ -45,6 +50,9 @@ void diag_init(FILE *stream, ColorMode mode, bool as_errors, bool quiet)
 void diag_reset(void)
 {
     nerrors = nwarnings = 0;
+    memset(seen, 0, sizeof seen);
+    nseen = 0;
+    last_dropped = false;
 }
 
 int diag_error_count(void) { return nerrors; }
@@ -102,12 +110,44 @@ static void print_snippet(Loc loc)
     fputc('\n', f);
 }
 
+/* The same message at the same place is said once: a kernel with several
+ * signatures is checked once per signature, and a mistake that does not
+ * depend on the types would otherwise be reported for each.  A note goes
+ * with the error or warning before it. */
+
+static bool said_before(DiagKind kind, Loc loc, const char *text)
+{
+    if (kind == D_NOTE)
+        return last_dropped;
+    uint64_t h = 1469598103934665603u;        /* FNV-1a over place and text */
+    char place[96];
+    snprintf(place, sizeof place, "%p:%d:%d:%d:", (const void *)loc.file, loc.line, loc.col, (int)kind);
+    for (const char *p = place; *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211u;
+    for (const char *p = text; *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211u;
+    h |= 1;
+    unsigned i = (unsigned)(h % SEEN_SLOTS);
+    for (int k = 0; k < SEEN_SLOTS && seen[i]; k++, i = (i + 1) % SEEN_SLOTS)
+        if (seen[i] == h)
+            return last_dropped = true;
+    if (nseen < SEEN_SLOTS / 2) {
+        seen[i] = h;
+        nseen++;
+    }
+    return last_dropped = false;
+}
+
 static void report(DiagKind kind, Loc loc, const char *fmt, va_list ap)
 {
     if (kind == D_WARNING && no_warnings)
         return;
     if (kind == D_WARNING && werror)
         kind = D_ERROR;
+    char text[2048];
+    vsnprintf(text, sizeof text, fmt, ap);
+    if (said_before(kind, loc, text))
+        return;
     if (kind == D_ERROR)
         nerrors++;
     else if (kind == D_WARNING)
@@ -126,7 +166,7 @@ static void report(DiagKind kind, Loc loc, const char *fmt, va_list ap)
         fprintf(f, "%s%s:%s ", paint[kind], label[kind], C_RESET);
     else
         fprintf(f, "%s: ", label[kind]);
-    vfprintf(f, fmt, ap);
+    fputs(text, f);
     fputc('\n', f);
     if (loc.file)
         print_snippet(loc);

@@ -218,29 +218,48 @@ int copy_file_atomic(const char *path, const char *src)
 
 /* ---- running tools ------------------------------------------------------------------------ */
 
-static void print_command(const char *const *argv)
+/* An argument as a POSIX shell reads it back. */
+static void print_word(const char *a)
 {
-    for (int i = 0; argv[i]; i++) {
-        const char *a = argv[i];
-        bool plain = *a && !strpbrk(a, " \t\n\"'\\$`;&|<>()*?[]{}!#~");
-        if (plain)
-            fprintf(stderr, "%s%s", i ? " " : "", a);
-        else {
-            fprintf(stderr, "%s'", i ? " " : "");
-            for (; *a; a++) {
-                if (*a == '\'')
-                    fputs("'\\''", stderr);
-                else
-                    fputc(*a, stderr);
-            }
-            fputc('\'', stderr);
-        }
+    if (*a && !strpbrk(a, " \t\n\"'\\$`;&|<>()*?[]{}!#~")) {
+        fputs(a, stderr);
+        return;
     }
-    fputc('\n', stderr);
+    fputc('\'', stderr);
+    for (; *a; a++) {
+        if (*a == '\'')
+            fputs("'\\''", stderr);
+        else
+            fputc(*a, stderr);
+    }
+    fputc('\'', stderr);
 }
 
-int spawn_wait(const char *dir, const char *const *argv)
+/* -v: the command as it could be pasted into a shell. */
+static void print_command(const char *dir, const char *const *argv)
 {
+    if (dir) {
+        fputs("(cd ", stderr);
+        print_word(dir);
+        fputs(" &&", stderr);
+    }
+    for (int i = 0; argv[i]; i++) {
+        if (i || dir)
+            fputc(' ', stderr);
+        print_word(argv[i]);
+    }
+    fputs(dir ? ")\n" : "\n", stderr);
+}
+
+int run_tool(const DriverOptions *opt, const char *const *argv)
+{
+    return run_tool_in(opt, NULL, argv);
+}
+
+int run_tool_in(const DriverOptions *opt, const char *dir, const char *const *argv)
+{
+    if (opt->verbose)
+        print_command(dir, argv);
     /* Signals wait until the child is recorded, so that on_signal ends it;
      * the child itself starts with the mask ufnc had. */
     sigset_t block, old;
@@ -253,11 +272,11 @@ int spawn_wait(const char *dir, const char *const *argv)
     posix_spawnattr_init(&attr);
     posix_spawnattr_setsigmask(&attr, &old);
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
+    pid_t pid;
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     if (dir)
         posix_spawn_file_actions_addchdir_np(&fa, dir);
-    pid_t pid;
     int err = posix_spawnp(&pid, argv[0], &fa, &attr, (char *const *)argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&attr);
@@ -283,18 +302,11 @@ int spawn_wait(const char *dir, const char *const *argv)
     return WEXITSTATUS(status);
 }
 
-int run_tool(const DriverOptions *opt, const char *const *argv)
-{
-    if (opt->verbose)
-        print_command(argv);
-    return spawn_wait(NULL, argv);
-}
-
 /* Run a command and capture its standard output (for nvcc --list-gpu-code). */
 static char *capture(const DriverOptions *opt, const char *const *argv)
 {
     if (opt->verbose)
-        print_command(argv);
+        print_command(NULL, argv);
     int fds[2];
     if (pipe(fds) != 0)
         return NULL;
@@ -482,34 +494,56 @@ int write_support_headers(const char *dir)
 
 /* ---- dependency files ------------------------------------------------------------------------------ */
 
-static void make_escaped(Buf *out, const char *s)
+/* A file name quoted for make as gcc quotes it (libcpp's munge): a space
+ * or tab gets a backslash, and the backslashes before it are doubled; '#'
+ * gets a backslash; '$' is doubled.  Other backslashes stay as they are. */
+const char *make_quote(const char *name)
 {
-    for (; *s; s++) {
-        if (*s == ' ' || *s == '\t' || *s == '#' || *s == '\\')
-            buf_putc(out, '\\');
-        if (*s == '$')
-            buf_putc(out, '$');
-        buf_putc(out, *s);
+    Buf b = {0};
+    for (const char *p = name; *p; p++) {
+        if (*p == ' ' || *p == '\t') {
+            for (const char *q = p - 1; q >= name && *q == '\\'; q--)
+                buf_putc(&b, '\\');
+            buf_putc(&b, '\\');
+        } else if (*p == '#')
+            buf_putc(&b, '\\');
+        else if (*p == '$')
+            buf_putc(&b, '$');
+        buf_putc(&b, *p);
     }
+    const char *r = arena_strndup(b.data ? b.data : "", b.len);
+    buf_free(&b);
+    return r;
+}
+
+/* One name of a rule, wrapped as gcc wraps (libcpp's make_write_name):
+ * a continuation line when the name would pass column 72. */
+static unsigned write_name(Buf *out, const char *name, unsigned col)
+{
+    size_t size = strlen(name);
+    if (col) {
+        if (col + size > 72) {
+            buf_puts(out, " \\\n");
+            col = 0;
+        }
+        col++;
+        buf_putc(out, ' ');
+    }
+    buf_puts(out, name);
+    return col + (unsigned)size;
 }
 
 void depfile_text(Buf *out, const char *const *targets, int ntargets, const char *const *deps, int ndeps, bool phony)
 {
-    for (int i = 0; i < ntargets; i++) {
-        if (i)
-            buf_putc(out, ' ');
-        make_escaped(out, targets[i]);
-    }
+    unsigned col = 0;
+    for (int i = 0; i < ntargets; i++)
+        col = write_name(out, targets[i], col);
     buf_putc(out, ':');
-    for (int i = 0; i < ndeps; i++) {
-        buf_puts(out, " \\\n ");
-        make_escaped(out, deps[i]);
-    }
+    col++;
+    for (int i = 0; i < ndeps; i++)
+        col = write_name(out, make_quote(deps[i]), col);
     buf_putc(out, '\n');
     if (phony)
-        for (int i = 1; i < ndeps; i++) {
-            buf_putc(out, '\n');
-            make_escaped(out, deps[i]);
-            buf_puts(out, ":\n");
-        }
+        for (int i = 1; i < ndeps; i++)
+            buf_printf(out, "%s:\n", make_quote(deps[i]));
 }

@@ -38,17 +38,37 @@ static int out_lines(Emitter *em)
     return n;
 }
 
+/* s as a C string literal, quotes included. */
+const char *c_string_literal(const char *s)
+{
+    Buf b = {0};
+    buf_putc(&b, '"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            buf_putc(&b, '\\');
+        if ((unsigned char)*s < 32)
+            buf_printf(&b, "\\%03o", (unsigned char)*s);
+        else
+            buf_putc(&b, *s);
+    }
+    buf_putc(&b, '"');
+    const char *r = arena_strndup(b.data, b.len);
+    buf_free(&b);
+    return r;
+}
+
+/* File names are quoted: a path may hold '"' or '\\'. */
 static void line_directive(Emitter *em, Loc loc)
 {
     if (em->opt->line_directives && loc.file)
-        emit_text(em, "#line %d \"%s\"\n", loc.line, loc.file->name);
+        emit_text(em, "#line %d %s\n", loc.line, c_string_literal(loc.file->name));
 }
 
 /* Back to the generated file's own numbering after #line directives. */
 static void line_reset(Emitter *em)
 {
     if (em->opt->line_directives && em->file_name)
-        emit_text(em, "#line %d \"%s\"\n", out_lines(em) + 1, em->file_name);
+        emit_text(em, "#line %d %s\n", out_lines(em) + 1, c_string_literal(em->file_name));
 }
 
 /* ---- collecting the types the bodies use ---------------------------------------- */
@@ -62,8 +82,9 @@ static void note_type(TypeSet *ts, Type *t)
 {
     if (!t || (t->kind != TY_TUPLE && t->kind != TY_ARRAY))
         return;
+    /* arrays of any layout share one C view: one typedef per C name */
     for (int i = 0; i < ts->n; i++)
-        if (ts->items[i] == t)
+        if (ts->items[i] == t || strcmp(ts->items[i]->cname, t->cname) == 0)
             return;
     if (t->kind == TY_TUPLE)           /* members first, so structs come in dependency order */
         for (int i = 0; i < t->nelts; i++)
@@ -304,9 +325,16 @@ static bool atomic(const Node *e)
     }
 }
 
+/* Expressions that emit their own parentheses: comparisons, conditional
+ * expressions, and/or returning an operand. */
+static bool self_wrapped(const Node *e)
+{
+    return e->kind == N_COMPARE || e->kind == N_IFEXP || (e->kind == N_BOOLOP && !ty_is_bool(e->type));
+}
+
 static void operand(Emitter *em, const Node *e)
 {
-    if (atomic(e))
+    if (atomic(e) || self_wrapped(e))
         emit_expr(em, e);
     else {
         emit_text(em, "(");
@@ -678,7 +706,11 @@ static void emit_index(Emitter *em, const Node *base, const NodeList *idx)
         const Node *ix = idx->items[i];
         if (i)
             emit_text(em, " + ");
-        bool nonneg = (ix->kind == N_CONST && ix->konst.v.i >= 0) || ix->kind == N_INT;
+        /* a constant or a range() counter cannot be negative: no wrap-around */
+        const Node *v = ix->kind == N_CAST ? ix->cast.operand : ix;
+        bool nonneg = (ix->kind == N_CONST && ix->konst.v.i >= 0) || ix->kind == N_INT
+                      || (v->kind == N_NAME && v->name.sym && v->name.sym->kind == SYM_LOCAL
+                          && v->name.sym->var->nonneg);
         if (nonneg)
             emit_expr(em, ix);
         else {
@@ -925,6 +957,34 @@ static void emit_for(Emitter *em, const Node *s)
     em->loop_depth--;
 }
 
+/* A whole expression where C needs no parentheses around it (a condition,
+ * the value assigned or returned): without the outer pair, if any. */
+static void emit_top(Emitter *em, const Node *e)
+{
+    Buf b = {0};
+    Buf *saved = em->out;
+    em->out = &b;
+    emit_expr(em, e);
+    em->out = saved;
+    const char *s = b.data ? b.data : "";
+    size_t n = b.len;
+    if (n >= 2 && s[0] == '(' && s[n - 1] == ')') {
+        int depth = 0;
+        size_t i = 0;
+        for (; i < n; i++) {
+            depth += s[i] == '(' ? 1 : s[i] == ')' ? -1 : 0;
+            if (depth == 0)
+                break;
+        }
+        if (i == n - 1) {              /* the first '(' closes at the end */
+            s++;
+            n -= 2;
+        }
+    }
+    buf_putn(em->out, s, n);
+    buf_free(&b);
+}
+
 static void begin_line(Emitter *em)
 {
     for (int i = 0; i < em->indent; i++)
@@ -939,7 +999,7 @@ static void emit_stmt(Emitter *em, const Node *s)
         begin_line(em);
         emit_lvalue(em, s->assign.targets.items[0]);
         emit_text(em, " = ");
-        emit_expr(em, s->assign.value);
+        emit_top(em, s->assign.value);
         emit_text(em, ";\n");
         return;
     case N_EXPRSTMT:
@@ -951,7 +1011,7 @@ static void emit_stmt(Emitter *em, const Node *s)
     case N_IF:
         begin_line(em);
         emit_text(em, "if (");
-        emit_expr(em, s->ifstmt.cond);
+        emit_top(em, s->ifstmt.cond);
         emit_text(em, ") {\n");
         em->indent++;
         emit_block(em, &s->ifstmt.then);
@@ -968,7 +1028,7 @@ static void emit_stmt(Emitter *em, const Node *s)
         emit_line(em, "%s", loop_pragma(&s->whilestmt.body));
         begin_line(em);
         emit_text(em, "while (");
-        emit_expr(em, s->whilestmt.cond);
+        emit_top(em, s->whilestmt.cond);
         emit_text(em, ") {\n");
         em->indent++;
         emit_block(em, &s->whilestmt.body);
@@ -988,7 +1048,7 @@ static void emit_stmt(Emitter *em, const Node *s)
         if (s->ret.value) {
             begin_line(em);
             emit_text(em, "return ");
-            emit_expr(em, s->ret.value);
+            emit_top(em, s->ret.value);
             emit_text(em, ";\n");
         } else
             emit_line(em, "return;");

@@ -274,7 +274,7 @@ void emit_view_makers(Emitter *em)
                 Type *t = f->instances[j]->args[k];
                 bool dup = t->kind != TY_ARRAY;
                 for (int s = 0; s < n && !dup; s++)
-                    dup = seen[s] == t;
+                    dup = strcmp(seen[s]->cname, t->cname) == 0;   /* one view per C type, any layout */
                 if (dup || n == 256)
                     continue;
                 seen[n++] = t;

@@ -175,7 +175,9 @@ static void trampoline(Emitter *em, const char *kname, int n, const char *const 
     Buf decl = {0}, call = {0};
     for (int i = 0; i < n; i++) {
         buf_printf(&decl, "%s%s", i ? ", " : "", ctypes[i]);
-        buf_printf(&call, "%s*(%s *)p[%d]", i ? ", " : "", ctypes[i], i);
+        size_t len = strlen(ctypes[i]);
+        bool ptr = len && ctypes[i][len - 1] == '*';        /* "float *" + "*", not "float * *" */
+        buf_printf(&call, "%s*(%s%s*)p[%d]", i ? ", " : "", ctypes[i], ptr ? "" : " ", i);
     }
     emit_line(em, "void %s(%s);", kname, decl.data);
     emit_line(em, "static void %s__sim(void **p) { %s(%s); }", kname, kname, call.data);
@@ -278,23 +280,6 @@ static const char *dtype_enum(Type *t)
     return names[t->kind];
 }
 
-static const char *c_string(const char *s)
-{
-    Buf b = {0};
-    buf_putc(&b, '"');
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            buf_putc(&b, '\\');
-        if ((unsigned char)*s < 32)
-            buf_printf(&b, "\\%03o", (unsigned char)*s);
-        else
-            buf_putc(&b, *s);
-    }
-    buf_putc(&b, '"');
-    const char *r = arena_strndup(b.data, b.len);
-    buf_free(&b);
-    return r;
-}
 
 static void func_tables(Emitter *em, Func *f)
 {
@@ -314,9 +299,9 @@ static void func_tables(Emitter *em, Func *f)
         Instance *inst = f->instances[j];
         const char *host = em->opt->host ? arena_printf("UFN_HOST_TABLE(%s)", host_loop_name(inst)) : "{NULL, NULL, NULL}";
         bool dev = em->opt->cuda || em->opt->sim;
-        const char *contig = dev && f->kind == FK_VECTORIZE ? c_string(kernel_name(inst, "contig")) : "NULL";
-        const char *strided = dev ? c_string(kernel_name(inst, f->kind == FK_VECTORIZE ? "strided" : "gufunc")) : "NULL";
-        emit_line(em, "    {%s, %s__types%d, %s, %s, %s},", c_string(inst->sig->text), base, j, host, contig, strided);
+        const char *contig = dev && f->kind == FK_VECTORIZE ? c_string_literal(kernel_name(inst, "contig")) : "NULL";
+        const char *strided = dev ? c_string_literal(kernel_name(inst, f->kind == FK_VECTORIZE ? "strided" : "gufunc")) : "NULL";
+        emit_line(em, "    {%s, %s__types%d, %s, %s, %s},", c_string_literal(inst->sig->text), base, j, host, contig, strided);
     }
     emit_line(em, "};");
     int nin = f->kind == FK_GUVECTORIZE ? f->layout->nin : f->instances[0]->nargs;
@@ -324,7 +309,7 @@ static void func_tables(Emitter *em, Func *f)
         Layout *l = f->layout;
         Buf names = {0}, fixed = {0}, ndim = {0}, dims = {0};
         for (int d = 0; d < l->nnames; d++) {
-            buf_printf(&names, "%s%s", d ? ", " : "", c_string(l->names[d]));
+            buf_printf(&names, "%s%s", d ? ", " : "", c_string_literal(l->names[d]));
             buf_printf(&fixed, "%s%lld", d ? ", " : "", (long long)l->fixed[d]);
         }
         int total = 0;
@@ -342,11 +327,11 @@ static void func_tables(Emitter *em, Func *f)
         buf_free(&ndim);
         buf_free(&dims);
         emit_line(em, "static const ufn_func %s__func = {%s, &%s, %d, %d, %d, %s__loops, %s, %d, %s__core_names, %s__core_fixed, %s__core_ndim, %s__core_dims};",
-                  base, c_string(f->public_name), sym(m, "module"), nin, nops - nin, f->ninstances, base,
-                  c_string(l->text), l->nnames, base, base, base, base);
+                  base, c_string_literal(f->public_name), sym(m, "module"), nin, nops - nin, f->ninstances, base,
+                  c_string_literal(l->text), l->nnames, base, base, base, base);
     } else {
         emit_line(em, "static const ufn_func %s__func = {%s, &%s, %d, 1, %d, %s__loops, NULL, 0, NULL, NULL, NULL, NULL};",
-                  base, c_string(f->public_name), sym(m, "module"), nin, f->ninstances, base);
+                  base, c_string_literal(f->public_name), sym(m, "module"), nin, f->ninstances, base);
     }
     emit_line(em, "%s", "");
 }
@@ -425,7 +410,7 @@ void emit_host(Buf *out, Module *m, const EmitOptions *opt)
     emit_line(&em, "/* ---- what libufnrt reads ---- */");
     emit_line(&em, "%s", "");
     emit_line(&em, "static ufn_module %s = {UFN_ABI_VERSION, %s, %s, %zu, %s, %d, NULL};", sym(m, "module"),
-              c_string(m->name), opt->cuda && opt->fatbin_path ? sym(m, "fatbin") : "NULL",
+              c_string_literal(m->name), opt->cuda && opt->fatbin_path ? sym(m, "fatbin") : "NULL",
               opt->cuda ? opt->fatbin_size : (size_t)0, opt->sim ? sym(m, "sim_kernels") : "NULL", nsim);
     emit_line(&em, "%s", "");
     for (int i = 0; i < m->nkernels; i++)

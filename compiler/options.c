@@ -26,7 +26,8 @@ static const char usage_text[] =
     "  --module-name=N    the module's name in generated symbols (default: the file's)\n"
     "  -MD, -MMD          write a make dependency file (FILE.d next to the output)\n"
     "  -MF FILE           ... to FILE\n"
-    "  -MT TARGET         ... with TARGET as the rule's target (repeatable)\n"
+    "  -MT TARGET         ... with TARGET as the rule's target, as written (repeatable)\n"
+    "  -MQ TARGET         ... the same, quoted for make ('$' and spaces)\n"
     "  -MP                ... with a phony target for each imported module\n"
     "  -v                 print every tool command that is run\n"
     "  --keep             keep the intermediate files (their directory is printed)\n"
@@ -140,11 +141,14 @@ void parse_options(int argc, char **argv, Options *opt)
             opt->md = true;
         } else if (!strcmp(a, "-MP")) {
             opt->mp = true;
-        } else if (!strcmp(a, "-MF")) {
+        } else if (!strncmp(a, "-MF", 3)) {
             opt->mf = value(argc, argv, &i, "-MF");
             opt->md = true;
-        } else if (!strcmp(a, "-MT") || !strcmp(a, "-MQ")) {
-            push(&opt->mt, &opt->nmt, value(argc, argv, &i, a));
+        } else if (!strncmp(a, "-MT", 3) || !strncmp(a, "-MQ", 3)) {
+            if (a[2] == 'Q')
+                push(&opt->mq, &opt->nmq, value(argc, argv, &i, "-MQ"));
+            else
+                push(&opt->mt, &opt->nmt, value(argc, argv, &i, "-MT"));
         } else if (!strcmp(a, "-Werror")) {
             opt->werror = true;
         } else if (!strcmp(a, "-w")) {
@@ -215,6 +219,14 @@ void parse_options(int argc, char **argv, Options *opt)
     else usage_error("-o %s: the extension must be .o, .cu, .c, .h or .ptx", opt->output);
     if (opt->kind == OUT_OBJECT && !opt->header)
         opt->header = with_ext(opt->output, ".h");
+    /* polar.h includes <ufn.h>: a generated ufn.h would include itself */
+    const char *h = opt->kind == OUT_H ? opt->output : opt->header;
+    if (h) {
+        const char *base = strrchr(h, '/') ? strrchr(h, '/') + 1 : h;
+        if (!strcmp(base, "ufn.h") || !strcmp(base, "ufn_dlpack.h"))
+            usage_error("the header %s would hide libufnrt's header of that name; choose another with -H (or rename the module)",
+                        h);
+    }
     if (opt->kind == OUT_PTX && !opt->cuda)
         usage_error("-o %s: PTX needs --target to include cuda", opt->output);
     if (!opt->drv.cc) {

@@ -110,6 +110,57 @@ static const char *ident(Cursor *c, int *start)
 
 /* ---- signatures ---------------------------------------------------------------- */
 
+/* Edit distance, for "did you mean": type names are short. */
+static int distance(const char *a, const char *b)
+{
+    int la = (int)strlen(a), lb = (int)strlen(b);
+    if (la > 30 || lb > 30)
+        return 99;
+    int d[32][32];
+    for (int i = 0; i <= la; i++)
+        d[i][0] = i;
+    for (int j = 0; j <= lb; j++)
+        d[0][j] = j;
+    for (int i = 1; i <= la; i++)
+        for (int j = 1; j <= lb; j++) {
+            int best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < best)
+                best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            d[i][j] = best;
+        }
+    return d[la][lb];
+}
+
+/* "unknown type 'flaot32'; did you mean 'float32'?"  Python's own type
+ * names get a hint of their own: Numba's are sized. */
+static const char *unknown_type_message(const char *name)
+{
+    if (strcmp(name, "int") == 0)
+        return "unknown type 'int': Numba's integer types are sized (int64, int32, ...)";
+    if (strcmp(name, "float") == 0)
+        return "unknown type 'float': Numba's float types are sized (float64, float32)";
+    if (strcmp(name, "complex") == 0)
+        return "unknown type 'complex': Numba's complex types are sized (complex128, complex64)";
+    static const char *const names[] = {
+        "boolean", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+        "float32", "float64", "complex64", "complex128",
+    };
+    const char *best = NULL;
+    int best_d = 3;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        int d = distance(name, names[i]);
+        if (d < best_d) {
+            best_d = d;
+            best = names[i];
+        }
+    }
+    if (best && best_d * 3 <= (int)strlen(name))
+        return arena_printf("unknown type '%s'; did you mean '%s'?", name, best);
+    return arena_printf("unknown type '%s'", name);
+}
+
 static Type *scalar_type(Cursor *c, bool allow_void)
 {
     int start;
@@ -125,9 +176,9 @@ static Type *scalar_type(Cursor *c, bool allow_void)
         if (strcmp(name, "void") == 0 || strcmp(name, "none") == 0)
             fail(c, start, c->pos - start, "'%s' is only valid as a return type", name);
         else if (strcmp(name, "float16") == 0 || strcmp(name, "f2") == 0)
-            fail(c, start, c->pos - start, "'%s' is not supported", name);
+            fail(c, start, c->pos - start, "'%s' is not supported by ufnc (use float32)", name);
         else
-            fail(c, start, c->pos - start, "unknown type '%s'", name);
+            fail(c, start, c->pos - start, "%s", unknown_type_message(name));
     }
     return t;
 }

@@ -86,7 +86,8 @@ Type *ty_tuple(int n, Type *const *elts)
     t->kind = TY_TUPLE;
     t->nelts = n;
     t->elts = arena_alloc(sizeof(Type *) * (size_t)(n ? n : 1));
-    memcpy(t->elts, elts, sizeof(Type *) * (size_t)n);
+    if (n)
+        memcpy(t->elts, elts, sizeof(Type *) * (size_t)n);
     Buf name = {0}, cname = {0}, suffix = {0};
     bool uniform = n > 0;
     for (int i = 1; i < n; i++)
@@ -212,6 +213,14 @@ Type *ty_promote_numpy(Type *a, Type *b)
     }
 }
 
+/* Numba's safe conversions of an integer (or bool) to a float: only types
+ * of at most 16 bits that float32 holds exactly, and not uint16 (numba's
+ * typeconv rules stop there; np.promote_types does not). */
+static bool int_fits_float32(const Type *t)
+{
+    return t->kind == TY_BOOL || t->kind == TY_INT8 || t->kind == TY_UINT8 || t->kind == TY_INT16;
+}
+
 Type *ty_arith(Type *a, Type *b)
 {
     bool ai = ty_is_int(a) || ty_is_bool(a), bi = ty_is_int(b) || ty_is_bool(b);
@@ -221,20 +230,26 @@ Type *ty_arith(Type *a, Type *b)
             return ty_scalar(TY_UINT64);
         return ty_scalar(TY_INT64);
     }
+    if (ai || bi) {
+        /* an integer meets a float or a complex: the narrow one only if the
+         * integer converts to it safely */
+        Type *i = ai ? a : b, *x = ai ? b : a;
+        if (x->kind == TY_FLOAT32 || x->kind == TY_COMPLEX64)
+            return int_fits_float32(i) ? x : ty_scalar(x->kind == TY_FLOAT32 ? TY_FLOAT64 : TY_COMPLEX128);
+        return x;
+    }
     return ty_promote_numpy(a, b);
 }
 
+/* Where paths meet (branches, loops), Numba unifies a variable's types
+ * with NumPy's promotion: int8 and uint8 make int16, int64 and uint64
+ * float64. */
 Type *ty_unify(Type *a, Type *b)
 {
     if (a == b)
         return a;
-    if (ty_is_scalar(a) && ty_is_scalar(b)) {
-        /* Numba unifies numbers with NumPy's promotion (Number.unify calls
-         * np.promote_types), integers included: int8 and int16 give int16,
-         * bool and int8 int8, int64 and uint64 float64.  Arithmetic is what
-         * happens in the machine word (ty_arith), not unification. */
+    if (ty_is_scalar(a) && ty_is_scalar(b))
         return ty_promote_numpy(a, b);
-    }
     if (a->kind == TY_TUPLE && b->kind == TY_TUPLE && a->nelts == b->nelts) {
         Type *elts[64];
         if (a->nelts > 64)

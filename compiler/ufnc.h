@@ -11,10 +11,19 @@
  *   ast.c     node constructors and the -d ast dump
  *   types.c   the type table
  *   sig.c     Numba type-signature strings and NumPy layout strings
- *   check.c   names, decorators, type inference (typed clones per signature)
- *   emit_*.c  CUDA C, the C host stub, the header
- *   driver.c  running nvcc and cc, temporary files, atomic outputs, -MD
- *   main.c    the command line and the passes
+ *   builtins.c  Python builtins, math/cmath (stdlib/math.def), numpy names
+ *   fold.c    module-level constants, evaluated at compile time
+ *   check.c   the module level: imports, decorators, instances, C names
+ *   infer.c   type inference of one instance (typed clones per signature):
+ *             statements here, infer_expr.c expressions, infer_call.c calls
+ *   flow.c    locals used before they are assigned
+ *   dump.c    -d types
+ *   emit_body.c  the scalar bodies shared by every generated file
+ *   emit_cuda.c, emit_host.c, emit_header.c  polar.cu, the host stub, polar.h
+ *   options.c the command line
+ *   build.c   from the checked module to the output files
+ *   driver.c  running tools, temporary files, atomic outputs, -MD
+ *   main.c    the passes, in one screen
  *
  * Memory: the compiler allocates everything from one arena and never frees a
  * single node or string; the process exits (or the fuzz harness calls
@@ -375,6 +384,9 @@ Node *new_call_args(Loc loc, Node *func, NodeList args);  /* call_push_arg for e
 Node *new_assign_chain(Loc loc, NodeList exprs);   /* a = b = value: the last is the value */
 Node *funcdef_decorate(Node *def, NodeList decorators);
 Node *str_concat(Node *a, Node *b);                 /* 'a' 'b': a new N_STR */
+/* "np.zeros" for a name or a chain of attributes on a name, as messages
+ * quote it; NULL for any other expression. */
+const char *dotted_name(const Node *e);
 
 /* Drop, with an error, the statements of body (and of the blocks in it)
  * whose expressions are taller than AST_MAX_HEIGHT: a + b + ... with
@@ -476,7 +488,7 @@ Type *ty_unify(Type *a, Type *b);
 bool ty_can_convert(Type *from, Type *to);
 
 const char *type_name(const Type *t);
-void types_reset(void);                /* forget derived types (after arena_reset) */
+void types_reset(void);                /* forget derived types (arena_reset calls it) */
 
 /* ==== sig.c ================================================================= */
 
@@ -576,8 +588,11 @@ const char *module_name(ModuleId mod);
 
 /* A compile-time value: module constants and folded literals. */
 typedef struct Value {
-    Type *type;            /* a scalar type */
-    bool weak;             /* from Python numbers only, not from a cast (NEP 50) */
+    Type *type;            /* a scalar type; NULL for a module-level string, which
+                            * Python allows and kernels cannot use */
+    bool weak;             /* a Python number (int, float, bool, complex: a literal or
+                            * computed from them), not a NumPy scalar such as the
+                            * result of a cast (NEP 50's "weak" values) */
     union {
         int64_t i;         /* signed ints and bool */
         uint64_t u;        /* unsigned ints */
@@ -603,6 +618,10 @@ struct Var {
     Loc loc;               /* first assignment (or the parameter) */
     bool param;
     bool temp;             /* made by the checker */
+    bool failed;           /* an assignment to it was an error (reported): its uses stay quiet */
+    int ndefs;             /* places that bind it: assignments and loop headers */
+    bool nonneg;           /* only bound by a range() counting up from a constant >= 0:
+                              an index needs no wrap-around for negative values */
 };
 
 struct Sym {
@@ -638,11 +657,21 @@ struct Func {
     const char *target;        /* target= of the decorator, or NULL */
     Signature **sigs;          /* ufuncs and gufuncs */
     int nsigs;
+    bool default_sigs;         /* @vectorize without signatures: ufnc chose them */
     Layout *layout;            /* gufuncs */
     Instance **instances;      /* kernels: one per signature; helpers: per argument types */
     int ninstances;
     const char *public_name;   /* the C name in the header (with --prefix) */
 };
+
+/* Where an instance is in its typing (check.c instantiate). */
+typedef enum InstanceState {
+    I_FRESH,          /* made, not typed */
+    I_INFERRING,      /* silent passes running: a call now is a recursion */
+    I_INFERRED,       /* types known, body not built */
+    I_FINALIZING,     /* the final pass running (errors reported) */
+    I_DONE            /* typed body built, or failed with errors reported */
+} InstanceState;
 
 /* One typed copy of a function: a kernel signature, or a helper for one
  * tuple of argument types.  The checker fills everything; the emitters only
@@ -658,7 +687,7 @@ struct Instance {
     const char *cname;         /* the C function of the scalar body */
     Signature *sig;            /* kernels */
     int index;                 /* position in func->instances */
-    int state;                 /* 0 fresh, 1 being typed, 2 done */
+    int state;                 /* an InstanceState */
     bool failed;
     bool recursive;            /* calls itself, directly or not */
 };
@@ -702,6 +731,8 @@ typedef struct CheckOptions {
 /* check.c internals shared with infer.c */
 typedef struct Checker Checker;
 Sym *scope_lookup(Scope *s, const char *name);
+/* A module-level name or dotted module attribute (math.pi) of module m. */
+bool resolve_global(Module *m, const Node *e, Sym *out);
 /* The helper instance of `f` for these argument types: inferred (silent) in
  * a tentative pass, finalised (typed body, errors reported) in a final one.
  * NULL if `f` cannot be called from a kernel (an error was reported when
@@ -711,6 +742,9 @@ const CheckOptions *checker_options(const Checker *ck);
 /* infer.c: type one instance's body.  `final` reports errors and builds the
  * typed body; otherwise only variable types and the return type widen. */
 void infer_instance(Checker *ck, Instance *inst, bool final);
+/* flow.c: report (once per variable) a local that is used where no
+ * assignment to it can have run, as Numba does. */
+void check_assigned_before_use(const Instance *inst);
 /* A C identifier for a Python name, renamed if it would clash with C, CUDA
  * or a function the generated code uses. */
 const char *c_safe_name(const char *name);
@@ -719,6 +753,41 @@ bool is_reserved_c_name(const char *name);
 /* The suffix of a kernel signature's typed entry point: "float32", or
  * "int32_float64" when the inputs differ (DESIGN 3). */
 const char *typed_entry_suffix(const Func *f, const Signature *sig);
+
+/* infer.c, infer_expr.c, infer_call.c: typing one instance.  The state of
+ * one pass over a body, and the functions the three files share. */
+typedef struct Infer {
+    Checker *ck;
+    Instance *inst;
+    Module *mod;            /* the module the function is defined in */
+    bool final;             /* report errors and build the typed body */
+    bool changed;           /* a variable or the return type widened */
+    int loops;              /* nesting of loops, for break/continue */
+    int ntemps;
+} Infer;
+
+const char *infer_fname(Infer *cx);
+Node *infer_fail(Infer *cx, Loc loc, const char *fmt, ...) PRINTF_LIKE(3, 4);
+Node *infer_unknown(Node *e);
+Var *infer_find_var(Infer *cx, const char *name);
+Var *infer_new_temp(Infer *cx, Type *t);
+Node *infer_typed(Node *n, Type *t);
+bool infer_is_literal(const Node *e);
+Value infer_literal_value(const Node *e);
+Node *infer_const(Loc loc, Value v);
+bool infer_is_weak(const Node *e);
+void infer_narrow(Infer *cx, Node **l, Node **r);
+Node *infer_cast(Node *e, Type *t);
+Node *infer_truth(Infer *cx, Node *e);
+bool infer_resolve(Infer *cx, const Node *e, Sym *out);
+Node *infer_name(Infer *cx, Node *e);
+Node *infer_binary(Infer *cx, Node *e, Node *l, Node *r);
+bool infer_is_simple(const Node *e);
+Node *infer_call(Infer *cx, Node *e);
+Node *infer_mkcall(Node *e, int b, NodeList *args, Type *t);
+Node *infer_arity(Infer *cx, Node *e, const char *name, int min, int max, int n);
+Node *infer_expr(Infer *cx, Node *e);
+void infer_mark_failed(Infer *cx, Node *t);
 
 /* Check a parsed module: resolve names, read decorators, fold constants and
  * type every kernel signature and every helper it calls.  Errors go through
@@ -758,6 +827,8 @@ void emit_expr(Emitter *em, const Node *e);
 void emit_cuda(Buf *out, Module *m, const EmitOptions *opt);
 void emit_host(Buf *out, Module *m, const EmitOptions *opt);
 void emit_header(Buf *out, Module *m, const EmitOptions *opt);
+/* s as a C string literal, quotes included ("a\\\"b"). */
+const char *c_string_literal(const char *s);
 /* Names shared by the emitters. */
 const char *kernel_name(const Instance *inst, const char *variant);   /* "polar__f__f32__contig" */
 const char *host_loop_name(const Instance *inst);
@@ -800,10 +871,8 @@ int copy_file_atomic(const char *path, const char *src);
 /* Run a tool (argv[0] is looked up in PATH); returns its exit status, or -1
  * if it could not run (reported). */
 int run_tool(const DriverOptions *opt, const char *const *argv);
-/* The same inside directory dir (NULL: here), without -v's echo.  A signal
- * that ends ufnc meanwhile ends the tool first, and waits for it, before the
- * temporary directory goes. */
-int spawn_wait(const char *dir, const char *const *argv);
+/* The same, inside directory `dir` (NULL: here); -v shows "(cd dir && ...)". */
+int run_tool_in(const DriverOptions *opt, const char *dir, const char *const *argv);
 /* The nvcc to use, or NULL (with *why set) when there is none. */
 const char *find_nvcc(const DriverOptions *opt, const char **why);
 /* The default -gencode list: SASS for every sm_75+ the nvcc supports and
@@ -812,10 +881,13 @@ const char **default_gencode(const DriverOptions *opt, const char *nvcc, int *n)
 const char **gencode_for(const char *archs, int *n, const char **error);
 /* Write the embedded support headers (ufn.h, ufn_abi.h, ...) into dir. */
 int write_support_headers(const char *dir);
-/* A make rule "targets: deps" as gcc writes it (spaces escaped), with
- * phony targets for the imports when `phony`. */
+/* A make rule "targets: deps" as gcc writes it: the targets as given
+ * (quote them with make_quote first where gcc would: -MQ and the default
+ * targets), the dependencies quoted, lines wrapped at column 72, and with
+ * `phony` a rule "dep:" for each dependency but the first (-MP). */
 void depfile_text(Buf *out, const char *const *targets, int ntargets, const char *const *deps, int ndeps,
                   bool phony);
+const char *make_quote(const char *name);
 
 /* ==== options.c, build.c, main.c ================================================= */
 
@@ -834,8 +906,10 @@ typedef struct Options {
     int ninclude_dirs;
     bool md, mp;                   /* -MD / -MMD, -MP */
     const char *mf;                /* -MF */
-    const char **mt;               /* -MT / -MQ, repeatable */
+    const char **mt;               /* -MT, repeatable: written as given */
     int nmt;
+    const char **mq;               /* -MQ, repeatable: quoted for make */
+    int nmq;
     const char *dump;              /* -d tokens|ast|types */
     ColorMode color;
     bool werror, no_warnings;

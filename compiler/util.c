@@ -133,6 +133,7 @@ void arena_reset(void)
     free(itab);
     itab = NULL;
     itab_cap = itab_len = 0;
+    types_reset();            /* its tuples and arrays lived in the arena */
 }
 
 /* ---- die ---------------------------------------------------------------------- */

@@ -202,6 +202,24 @@ static void fixed_and_scalar(sample_rng *rng)
     e2e_end();
 }
 
+/* out[i] = a[n-1-i] + 100 a[i]: a[-1 - i] and a loop from -n, both
+ * negative indices, which must count from the end. */
+static void negative_indices(void)
+{
+    enum { R = 3, N = 5 };
+    int64_t a[R][N], out[R][N];
+    for (int r = 0; r < R; r++)
+        for (int i = 0; i < N; i++)
+            a[r][i] = 10 * r + i;
+    e2e_begin("reverse (n)->(n) with negative indices");
+    E2E_CALL(reverse_int64(R, N, &a[0][0], &out[0][0]));
+    for (int r = 0; r < R; r++)
+        for (int i = 0; i < N; i++)
+            E2E_CHECK(out[r][i] == a[r][N - 1 - i] + 100 * a[r][i], "row %d, [%d]: %lld, expected %lld", r, i,
+                      (long long)out[r][i], (long long)(a[r][N - 1 - i] + 100 * a[r][i]));
+    e2e_end();
+}
+
 int main(int argc, char **argv)
 {
     sample_rng rng = {77};
@@ -209,5 +227,6 @@ int main(int argc, char **argv)
     reductions(&rng);
     matmuls(&rng);
     fixed_and_scalar(&rng);
+    negative_indices();
     return e2e_finish();
 }

@@ -1,0 +1,415 @@
+/* infer_call.c - typing calls: device functions and @jit helpers
+ * (instantiated per argument types), Python builtins, math and cmath, NumPy
+ * scalar constructors. */
+#include "ufnc.h"
+
+#include <string.h>
+
+/* ---- calls ------------------------------------------------------------------------- */
+
+static Node *call_builtin(Infer *cx, Node *e, int b, NodeList *args);
+
+static Node *call_helper(Infer *cx, Node *e, Func *f, NodeList *args)
+{
+    Type *types[UFN_MAX_OPERANDS];
+    if (args->len > UFN_MAX_OPERANDS)
+        return infer_fail(cx, e->loc, "in %s: too many arguments", infer_fname(cx)), infer_unknown(e);
+    int nparams = f->def->funcdef.params.len;
+    if (args->len != nparams)
+        return infer_fail(cx, e->loc, "in %s: %s() takes %d argument%s but %d %s given", infer_fname(cx), f->name,
+                       nparams, nparams == 1 ? "" : "s", args->len, args->len == 1 ? "was" : "were"),
+               infer_unknown(e);
+    for (int i = 0; i < args->len; i++) {
+        types[i] = args->items[i]->type;
+        if (!types[i])
+            return infer_unknown(e);
+    }
+    /* what cannot be called from a kernel, said from the caller */
+    switch (f->kind) {
+    case FK_PLAIN:
+        infer_fail(cx, e->loc, "in %s: '%s' is not a device function: decorate it with @cuda.jit(device=True) or @jit to call it from a kernel",
+                infer_fname(cx), f->name);
+        if (cx->final)
+            diag_note(f->def->funcdef.name_loc.file ? f->def->funcdef.name_loc : f->def->loc, "'%s' is defined here",
+                      f->name);
+        return infer_unknown(e);
+    case FK_VECTORIZE:
+    case FK_GUVECTORIZE:
+        return infer_fail(cx, e->loc, "in %s: cannot call the %s '%s' from a kernel; move the shared code into a @cuda.jit(device=True) function",
+                       infer_fname(cx), f->kind == FK_VECTORIZE ? "ufunc" : "gufunc", f->name), infer_unknown(e);
+    case FK_CUDA_KERNEL:
+        return infer_fail(cx, e->loc, "in %s: cannot call the @cuda.jit kernel '%s' from a kernel", infer_fname(cx), f->name),
+               infer_unknown(e);
+    case FK_DEVICE:
+    case FK_JIT:
+        break;
+    }
+    Instance *callee = instantiate(cx->ck, f, types, args->len, cx->final, e->loc);
+    if (!callee) {
+        if (cx->final)
+            cx->inst->failed = true;
+        return infer_unknown(e);
+    }
+    Node *n = new_call(e->loc, e->call.func);
+    n->call.args = *args;
+    n->call.callee = callee;
+    if (callee->failed && cx->final && callee->state == I_DONE) {   /* its errors were reported inside it */
+        cx->inst->failed = true;
+        return infer_unknown(e);
+    }
+    if (!callee->ret) {
+        if (!cx->final)
+            return infer_unknown(e);
+        if (callee->failed) {      /* reported inside it, where the recursion closes */
+            cx->inst->failed = true;
+            return infer_unknown(e);
+        }
+        return infer_fail(cx, e->loc, "in %s: cannot infer the return type of %s(): it calls itself%s on every path (a recursion without a base case)",
+                       infer_fname(cx), f->name, callee == cx->inst ? "" : arena_printf(" through %s()", infer_fname(cx))),
+               infer_unknown(e);
+    }
+    return infer_typed(n, callee->ret);
+}
+
+Node *infer_call(Infer *cx, Node *e)
+{
+    Node *fn = e->call.func;
+    /* Methods on values: z.conjugate() */
+    if (fn->kind == N_ATTR && strcmp(fn->attr.attr, "conjugate") == 0) {
+        Sym s;
+        if (!infer_resolve(cx, fn, &s)) {
+            Node *z = infer_expr(cx, fn->attr.value);
+            if (!z->type)
+                return infer_unknown(e);
+            if (e->call.args.len)
+                return infer_fail(cx, e->loc, "in %s: conjugate() takes no arguments", infer_fname(cx)), infer_unknown(e);
+            if (!ty_is_scalar(z->type))
+                return infer_fail(cx, e->loc, "in %s: %s has no conjugate(); index the array elements", infer_fname(cx),
+                               z->type->name), infer_unknown(e);
+            Node *n = new_call(e->loc, fn);
+            list_push(&n->call.args, z);
+            n->call.builtin = -1;     /* conjugate */
+            return infer_typed(n, z->type);
+        }
+    }
+    Sym s;
+    if (!infer_resolve(cx, fn, &s)) {
+        if (fn->kind == N_NAME || fn->kind == N_ATTR)
+            return infer_name(cx, fn);    /* reports the unknown name */
+        return infer_fail(cx, e->loc, "in %s: only named functions can be called", infer_fname(cx)), infer_unknown(e);
+    }
+    if (e->call.kwargs.len)
+        return infer_fail(cx, e->call.kwargs.items[0]->loc, "in %s: keyword argument '%s=' is not supported in calls; pass it by position",
+                       infer_fname(cx), e->call.kwargs.items[0]->keyword.name), infer_unknown(e);
+    NodeList args = {0};
+    bool ok = true;
+    for (int i = 0; i < e->call.args.len; i++) {
+        Node *a = infer_expr(cx, e->call.args.items[i]);
+        ok = ok && a->type;
+        list_push(&args, a);
+    }
+    switch (s.kind) {
+    case SYM_FUNC:
+        if (!ok)
+            return infer_unknown(e);
+        return call_helper(cx, e, s.func, &args);
+    case SYM_BUILTIN:
+        if (s.builtin == B_UNSUPPORTED)
+            return infer_fail(cx, e->loc, "in %s: %s() is not supported in ufn", infer_fname(cx), s.name), infer_unknown(e);
+        if (s.builtin == B_RANGE)
+            return infer_fail(cx, e->loc, "in %s: range() can only be used in a for loop", infer_fname(cx)), infer_unknown(e);
+        if (!ok)
+            return infer_unknown(e);
+        return call_builtin(cx, e, s.builtin, &args);
+    case SYM_LOCAL:
+        return infer_fail(cx, e->loc, "in %s: '%s' is a variable, not a function", infer_fname(cx), s.name), infer_unknown(e);
+    case SYM_DECORATOR:
+        return infer_fail(cx, e->loc, "in %s: '%s' cannot be called inside a kernel", infer_fname(cx), s.name), infer_unknown(e);
+    default:
+        return infer_fail(cx, e->loc, "in %s: '%s' is %s, not a function", infer_fname(cx), s.name,
+                       s.kind == SYM_MODULE ? "a module" : s.kind == SYM_CONST ? "a constant" : "not callable"),
+               infer_unknown(e);
+    }
+}
+
+Node *infer_mkcall(Node *e, int b, NodeList *args, Type *t)
+{
+    Node *n = new_call(e->loc, e->call.func);
+    n->call.args = *args;
+    n->call.builtin = b;
+    return infer_typed(n, t);
+}
+
+Node *infer_arity(Infer *cx, Node *e, const char *name, int min, int max, int n)
+{
+    if (n >= min && n <= max)
+        return NULL;
+    if (min == max)
+        return infer_fail(cx, e->loc, "in %s: %s() takes %d argument%s (%d given)", infer_fname(cx), name, min,
+                       min == 1 ? "" : "s", n), infer_unknown(e);
+    return infer_fail(cx, e->loc, "in %s: %s() takes %d to %d arguments (%d given)", infer_fname(cx), name, min, max, n),
+           infer_unknown(e);
+}
+
+/* Integers that convert to float32 exactly in Numba's rules. */
+static bool int_fits_float32(const Type *t)
+{
+    return t->kind == TY_BOOL || t->kind == TY_INT8 || t->kind == TY_UINT8 || t->kind == TY_INT16;
+}
+
+static Node *math_call(Infer *cx, Node *e, int b, NodeList *args)
+{
+    bool cm = b >= B_CMATH;
+    const MathFn *fns = cm ? cmath_fns : math_fns;
+    int nfns = cm ? num_cmath_fns : num_math_fns;
+    int row = b - (cm ? B_CMATH : B_MATH);
+    const char *name = builtin_name(b);
+    /* the row for this many arguments (math.log(x) or math.log(x, base)) */
+    int r = math_row(fns, nfns, fns[row].name, args->len);
+    if (r >= 0) {
+        row = r;
+        b = (cm ? B_CMATH : B_MATH) + r;
+    }
+    const MathFn *m = &fns[row];
+    Node *bad = infer_arity(cx, e, name, m->nargs, m->nargs, args->len);
+    if (bad)
+        return bad;
+    for (int i = 0; i < args->len; i++) {
+        Type *t = args->items[i]->type;
+        if (!ty_is_scalar(t) || (!cm && ty_is_complex(t)))
+            return infer_fail(cx, args->items[i]->loc, "in %s: %s() needs %s arguments, not %s", infer_fname(cx), name,
+                           cm ? "numeric" : "real", t->name), infer_unknown(e);
+    }
+    /* Numba's overloads: the float32 (complex64) row when the arguments are
+     * float32 (complex64) - and, for functions of two arguments, small
+     * integers (beside a float32 for atan2 and hypot, which have integer
+     * overloads of their own) - otherwise float64 (complex128). */
+    bool all_f32 = true, any_f32 = false, narrow = true;
+    for (int i = 0; i < args->len; i++) {
+        Type *t = args->items[i]->type;
+        bool f32 = t->kind == TY_FLOAT32 || t->kind == TY_COMPLEX64;
+        all_f32 = all_f32 && f32;
+        any_f32 = any_f32 || f32;
+        narrow = narrow && (f32 || t->kind == TY_BOOL || t->kind == TY_INT8 || t->kind == TY_UINT8);
+    }
+    bool int_overloads = strcmp(fns[row].name, "atan2") == 0 || strcmp(fns[row].name, "hypot") == 0;
+    bool small = args->len == 2 ? narrow && (any_f32 || !int_overloads) : all_f32;
+    Type *f = ty_scalar(small ? TY_FLOAT32 : TY_FLOAT64);
+    /* cmath of a real: complex64 for what float32 holds exactly */
+    bool c64 = true;
+    for (int i = 0; i < args->len; i++) {
+        Type *t = args->items[i]->type;
+        c64 = c64 && (t->kind == TY_COMPLEX64 || t->kind == TY_FLOAT32 || int_fits_float32(t));
+    }
+    Type *c = ty_scalar(c64 ? TY_COMPLEX64 : TY_COMPLEX128);
+    switch (m->kind) {
+    case MK_FLOAT:
+        for (int i = 0; i < args->len; i++)
+            args->items[i] = infer_cast(args->items[i], f);
+        return infer_mkcall(e, b, args, f);
+    case MK_ROUND: {
+        /* CUDA's rule: a float keeps its type; an integer becomes float64 */
+        Type *t = args->items[0]->type;
+        if (ty_is_int(t) || ty_is_bool(t))
+            return infer_cast(args->items[0], ty_scalar(TY_FLOAT64));
+        return infer_mkcall(e, b, args, t);
+    }
+    case MK_PRED: {
+        Type *t = args->items[0]->type;
+        if (ty_is_int(t) || ty_is_bool(t)) {
+            /* an integer is never nan or inf */
+            bool v = strcmp(m->name, "isfinite") == 0;
+            return infer_const(e->loc, (Value){.type = ty_scalar(TY_BOOL), .i = v});
+        }
+        return infer_mkcall(e, b, args, ty_scalar(TY_BOOL));
+    }
+    case MK_POW: {
+        /* float32 ** (float32 or an int of up to 32 bits) is float32 */
+        Type *bt = args->items[0]->type, *xt = args->items[1]->type;
+        bool small_exp = xt->kind == TY_FLOAT32 || xt->kind == TY_BOOL || (ty_is_int(xt) && ty_bits(xt) <= 32
+                         && xt->kind != TY_UINT32);
+        bool small_base = bt->kind == TY_FLOAT32 || bt->kind == TY_BOOL || bt->kind == TY_INT8 || bt->kind == TY_UINT8;
+        Type *t = ty_scalar(small_base && small_exp ? TY_FLOAT32 : TY_FLOAT64);
+        args->items[0] = infer_cast(args->items[0], t);
+        args->items[1] = infer_cast(args->items[1], t);
+        return infer_mkcall(e, b, args, t);
+    }
+    case MK_LDEXP: {
+        Type *x = args->items[0]->type;
+        Type *t = ty_is_float(x) ? x : ty_scalar(int_fits_float32(x) ? TY_FLOAT32 : TY_FLOAT64);
+        if (!ty_is_int(args->items[1]->type) && !ty_is_bool(args->items[1]->type))
+            return infer_fail(cx, args->items[1]->loc, "in %s: %s() needs an integer exponent", infer_fname(cx), name),
+                   infer_unknown(e);
+        args->items[0] = infer_cast(args->items[0], t);
+        args->items[1] = infer_cast(args->items[1], ty_scalar(TY_INT32));
+        return infer_mkcall(e, b, args, t);
+    }
+    case CK_COMPLEX:
+        for (int i = 0; i < args->len; i++)
+            args->items[i] = infer_cast(args->items[i], c);
+        return infer_mkcall(e, b, args, c);
+    case CK_REAL:
+        if (!ty_is_complex(args->items[0]->type))
+            c = ty_scalar(TY_COMPLEX128);      /* phase(x) of a real computes in double */
+        args->items[0] = infer_cast(args->items[0], c);
+        return infer_mkcall(e, b, args, ty_scalar(c->kind == TY_COMPLEX64 ? TY_FLOAT32 : TY_FLOAT64));
+    case CK_PRED:
+        args->items[0] = infer_cast(args->items[0], c);
+        return infer_mkcall(e, b, args, ty_scalar(TY_BOOL));
+    case CK_POLAR: {
+        args->items[0] = infer_cast(args->items[0], c);
+        Type *ft = ty_scalar(c->kind == TY_COMPLEX64 ? TY_FLOAT32 : TY_FLOAT64);
+        Type *pair[2] = {ft, ft};
+        return infer_mkcall(e, b, args, ty_tuple(2, pair));
+    }
+    case CK_RECT: {
+        bool f32 = any_f32;
+        for (int i = 0; i < args->len; i++)
+            f32 = f32 && (args->items[i]->type->kind == TY_FLOAT32 || int_fits_float32(args->items[i]->type));
+        Type *ft = ty_scalar(f32 ? TY_FLOAT32 : TY_FLOAT64);
+        for (int i = 0; i < args->len; i++) {
+            if (ty_is_complex(args->items[i]->type))
+                return infer_fail(cx, args->items[i]->loc, "in %s: %s() needs real arguments", infer_fname(cx), name),
+                       infer_unknown(e);
+            args->items[i] = infer_cast(args->items[i], ft);
+        }
+        return infer_mkcall(e, b, args, ty_scalar(ft->kind == TY_FLOAT32 ? TY_COMPLEX64 : TY_COMPLEX128));
+    }
+    }
+    unreachable();
+}
+
+static Node *minmax(Infer *cx, Node *e, int b, NodeList *args)
+{
+    const char *name = b == B_MIN ? "min" : "max";
+    if (args->len < 2)
+        return infer_fail(cx, e->loc, "in %s: %s() needs at least two arguments here (iterables are not supported)",
+                       infer_fname(cx), name), infer_unknown(e);
+    Type *t = args->items[0]->type;
+    for (int i = 0; i < args->len; i++) {
+        Type *a = args->items[i]->type;
+        if (!ty_is_scalar(a) || ty_is_complex(a))
+            return infer_fail(cx, args->items[i]->loc, "in %s: %s() needs real numbers, not %s", infer_fname(cx), name,
+                           a->name), infer_unknown(e);
+        t = ty_promote_numpy(t, a);
+    }
+    /* min(a, b, c) is min(min(a, b), c): Python compares left to right */
+    Node *acc = infer_cast(args->items[0], t);
+    for (int i = 1; i < args->len; i++) {
+        NodeList two = {0};
+        list_push(&two, acc);
+        list_push(&two, infer_cast(args->items[i], t));
+        acc = infer_mkcall(e, b, &two, t);
+    }
+    return acc;
+}
+
+static Node *call_builtin(Infer *cx, Node *e, int b, NodeList *args)
+{
+    Node *bad;
+    if (b >= B_MATH)
+        return math_call(cx, e, b, args);
+    if (b >= B_CAST) {
+        Type *t = ty_scalar((TypeKind)(b - B_CAST));
+        if ((bad = infer_arity(cx, e, builtin_name(b), 1, 1, args->len)))
+            return bad;
+        Type *a = args->items[0]->type;
+        if (!ty_is_scalar(a))
+            return infer_fail(cx, e->loc, "in %s: cannot convert %s to %s", infer_fname(cx), a->name, t->name), infer_unknown(e);
+        if (ty_is_complex(a) && !ty_is_complex(t) && !ty_is_bool(t))
+            return infer_fail(cx, e->loc, "in %s: cannot convert complex to %s (take .real or abs() first)",
+                           infer_fname(cx), t->name), infer_unknown(e);
+        Node *r = infer_cast(args->items[0], t);
+        if (r == args->items[0] && !infer_is_literal(r))   /* an explicit no-op cast stays visible */
+            return r;
+        return r;
+    }
+    switch (b) {
+    case B_ABS: {
+        if ((bad = infer_arity(cx, e, "abs", 1, 1, args->len)))
+            return bad;
+        Type *a = args->items[0]->type;
+        if (!ty_is_scalar(a))
+            return infer_fail(cx, e->loc, "in %s: bad operand type for abs(): %s", infer_fname(cx), a->name), infer_unknown(e);
+        Type *t = ty_is_complex(a) ? ty_scalar(a->kind == TY_COMPLEX64 ? TY_FLOAT32 : TY_FLOAT64)
+                  : ty_is_bool(a) ? ty_scalar(TY_INT8) : a;
+        if (ty_is_bool(a))
+            args->items[0] = infer_cast(args->items[0], t);
+        return infer_mkcall(e, B_ABS, args, t);
+    }
+    case B_MIN:
+    case B_MAX:
+        return minmax(cx, e, b, args);
+    case B_ROUND: {
+        if ((bad = infer_arity(cx, e, "round", 1, 2, args->len)))
+            return bad;
+        Type *a = args->items[0]->type;
+        if (!ty_is_scalar(a) || ty_is_complex(a))
+            return infer_fail(cx, e->loc, "in %s: round() needs a real number, not %s", infer_fname(cx), a->name),
+                   infer_unknown(e);
+        if (args->len == 2) {
+            if (!ty_is_int(args->items[1]->type))
+                return infer_fail(cx, e->loc, "in %s: round()'s ndigits must be an integer", infer_fname(cx)), infer_unknown(e);
+            args->items[1] = infer_cast(args->items[1], ty_scalar(TY_INT64));
+            /* Numba rounds an integer as a float (NumPy's round) */
+            if (!ty_is_float(a))
+                a = ty_scalar(int_fits_float32(a) ? TY_FLOAT32 : TY_FLOAT64);
+            args->items[0] = infer_cast(args->items[0], a);
+            return infer_mkcall(e, B_ROUND, args, a);
+        }
+        if (!ty_is_float(a))
+            return infer_cast(args->items[0], ty_scalar(TY_INT64));
+        return infer_mkcall(e, B_ROUND, args, ty_scalar(TY_INT64));
+    }
+    case B_INT:
+    case B_FLOAT:
+    case B_BOOL: {
+        const char *nm = b == B_INT ? "int" : b == B_FLOAT ? "float" : "bool";
+        if ((bad = infer_arity(cx, e, nm, 1, 1, args->len)))
+            return bad;
+        Type *a = args->items[0]->type;
+        if (!ty_is_scalar(a) || (ty_is_complex(a) && b != B_BOOL))
+            return infer_fail(cx, e->loc, "in %s: %s() cannot convert %s", infer_fname(cx), nm, a->name), infer_unknown(e);
+        Type *t = ty_scalar(b == B_INT ? TY_INT64 : b == B_FLOAT ? TY_FLOAT64 : TY_BOOL);
+        if ((b == B_INT && ty_is_int(a)) || (b == B_FLOAT && ty_is_float(a)))
+            t = a;                /* Numba: int(int8) is int8, float(float32) float32 */
+        return infer_cast(args->items[0], t);
+    }
+    case B_COMPLEX: {
+        if ((bad = infer_arity(cx, e, "complex", 1, 2, args->len)))
+            return bad;
+        if (args->len == 1 && ty_is_complex(args->items[0]->type))
+            return infer_cast(args->items[0], ty_scalar(TY_COMPLEX128));
+        bool f32 = true;
+        for (int i = 0; i < args->len; i++) {
+            Type *a = args->items[i]->type;
+            if (!ty_is_scalar(a) || ty_is_complex(a))
+                return infer_fail(cx, e->loc, "in %s: complex() needs real arguments", infer_fname(cx)), infer_unknown(e);
+            f32 = f32 && a->kind == TY_FLOAT32;
+        }
+        Type *ft = ty_scalar(f32 ? TY_FLOAT32 : TY_FLOAT64);
+        for (int i = 0; i < args->len; i++)
+            args->items[i] = infer_cast(args->items[i], ft);
+        return infer_mkcall(e, B_COMPLEX, args, ty_scalar(f32 ? TY_COMPLEX64 : TY_COMPLEX128));
+    }
+    case B_LEN: {
+        if ((bad = infer_arity(cx, e, "len", 1, 1, args->len)))
+            return bad;
+        Type *a = args->items[0]->type;
+        if (a->kind == TY_TUPLE)
+            return infer_const(e->loc, (Value){.type = ty_scalar(TY_INT64), .i = a->nelts});
+        if (a->kind != TY_ARRAY)
+            return infer_fail(cx, e->loc, "in %s: len() of a %s", infer_fname(cx), a->name), infer_unknown(e);
+        return infer_mkcall(e, B_LEN, args, ty_scalar(TY_INT64));
+    }
+    case B_POW: {
+        if ((bad = infer_arity(cx, e, "pow", 2, 2, args->len)))
+            return bad;
+        Node *fake = new_binary(e->loc, OP_POW, e->call.args.items[0], e->call.args.items[1]);
+        return infer_binary(cx, fake, args->items[0], args->items[1]);
+    }
+    default:
+        return infer_fail(cx, e->loc, "in %s: %s() is not supported here", infer_fname(cx), builtin_name(b)), infer_unknown(e);
+    }
+}
+

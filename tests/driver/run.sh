@@ -1,0 +1,324 @@
+#!/bin/sh
+# tests/driver/run.sh UFNC - ufnc's command line as a build system sees it:
+# exit statuses, output kinds, -H, -MD/-MF/-MT/-MQ/-MP (compared with what
+# gcc writes for the same names), -v, -d, --prefix, the toolchain options,
+# and byte-identical outputs from two compilations.  The parts that need
+# nvcc say "skipped: no nvcc" without one.  One line per check, a summary.
+set -u
+ufnc=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+top=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ufn-driver.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT INT TERM
+export NO_COLOR=1
+unset NVCC CUDA_HOME
+have_nvcc=
+if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then have_nvcc=1; fi
+
+pass=0 fail=0 skip=0 failed=
+ok() { pass=$((pass + 1)); printf 'ok    %s\n' "$1"; }
+bad() {
+    fail=$((fail + 1)); failed="$failed $1"
+    printf 'FAIL  %s: %s\n' "$1" "$2"
+    [ -s "$tmp/err" ] && sed 's/^/      | /' "$tmp/err" | head -15
+}
+skipped() { skip=$((skip + 1)); printf 'skip  %s: skipped: %s\n' "$1" "$2"; }
+
+# run NAME STATUS ARGS...: ufnc ARGS in $tmp/w, expecting exit STATUS;
+# stdout in $tmp/out, stderr in $tmp/err.  Returns 0 if the status matched.
+run() {
+    name=$1 want=$2
+    shift 2
+    (cd "$tmp/w" && "$ufnc" "$@") >"$tmp/out" 2>"$tmp/err"
+    st=$?
+    if [ "$st" -ne "$want" ]; then
+        bad "$name" "exit status $st, expected $want"
+        return 1
+    fi
+    return 0
+}
+has() { grep -q -- "$2" "$1"; }
+fresh() { rm -rf "$tmp/w" && mkdir -p "$tmp/w" && cp "$top/tests/driver/mod.ufn" "$top/tests/driver/bad.ufn" "$tmp/w/"; }
+
+# ---- exit statuses -------------------------------------------------------------------
+
+fresh
+if run status-0 0 mod.ufn --target=host,sim && [ -s "$tmp/w/mod.o" ] && [ -s "$tmp/w/mod.h" ]; then
+    ok "status 0: mod.o and mod.h written"
+elif [ "$st" -eq 0 ]; then bad status-0 "mod.o or mod.h missing"; fi
+
+fresh
+if run status-1 1 bad.ufn --target=host -MD && has "$tmp/err" "^bad.ufn:6:12: error: " \
+   && [ -z "$(ls "$tmp/w" | grep -v '\.ufn$')" ]; then
+    ok "status 1: source errors, no output written"
+elif [ "$st" -eq 1 ]; then bad status-1 "wrong message, or outputs left: $(ls "$tmp/w")"; fi
+
+usage() {   # NAME MESSAGE-PATTERN ARGS...
+    n=$1 pat=$2
+    shift 2
+    fresh
+    if run "$n" 2 "$@"; then
+        if has "$tmp/err" "$pat" && has "$tmp/err" "try 'ufnc --help'" && [ ! -e "$tmp/w/mod.o" ]; then
+            ok "status 2: $n"
+        else bad "$n" "expected a message matching '$pat'"; fi
+    fi
+}
+usage no-input "no input file"
+usage unknown-option "unknown option '--frob'" --frob mod.ufn
+usage two-inputs "more than one input file ('bad.ufn')" mod.ufn bad.ufn
+usage two-outputs "more than one -o option" mod.ufn -o a.o -o b.o
+usage output-kind "the extension must be .o, .cu, .c, .h or .ptx" mod.ufn -o mod.txt
+usage not-ufn "input 'mod.c' is not a .ufn (or .py) module" mod.c
+usage bad-target "unknown target 'gpu'" mod.ufn --target=host,gpu
+usage empty-target "no target given" mod.ufn --target=
+usage bad-dump "expected tokens, ast or types, not 'tree'" mod.ufn -d tree
+usage bad-color "expected auto, always or never" mod.ufn --color=sometimes
+usage missing-value "option -o needs an argument" mod.ufn -o
+usage ptx-without-cuda "PTX needs --target to include cuda" mod.ufn --target=host -o mod.ptx
+usage header-ufn-h "the header ufn.h would hide libufnrt's header of that name" mod.ufn --target=host -o ufn.o
+usage header-dlpack "the header inc/ufn_dlpack.h would hide" mod.ufn --target=host -H inc/ufn_dlpack.h
+
+fresh
+if NVCC=/nonexistent run nvcc-missing 3 mod.ufn && has "$tmp/err" "NVCC=/nonexistent is not an executable" \
+   && has "$tmp/err" "--target=host,sim" && [ ! -e "$tmp/w/mod.o" ] && [ ! -e "$tmp/w/mod.h" ]; then
+    ok "status 3: default target, NVCC=/nonexistent: a hint, no outputs"
+elif [ "$st" -eq 3 ]; then bad nvcc-missing "message or outputs"; fi
+fresh
+if run nvcc-option-missing 3 mod.ufn --nvcc=/nonexistent/nvcc && has "$tmp/err" "is not an executable"; then
+    ok "status 3: --nvcc=/nonexistent"
+fi
+fresh
+if run cc-missing 3 mod.ufn --target=host --cc=/nonexistent/cc && has "$tmp/err" "cannot run /nonexistent/cc" \
+   && [ ! -e "$tmp/w/mod.o" ]; then
+    ok "status 3: --cc=/nonexistent"
+fi
+fresh
+if CC=false run cc-fails 3 mod.ufn --target=host && has "$tmp/err" "false failed (exit status 1)" && [ ! -e "$tmp/w/mod.o" ]; then
+    ok "status 3: CC=false fails, no output"
+fi
+
+# With no CUDA toolkit at all: /usr/local hidden in a private mount namespace
+# (needs root), so that not even /usr/local/cuda/bin/nvcc is found.
+fresh
+if ! unshare -m true 2>/dev/null; then
+    skipped no-toolkit "needs unshare -m (root)"
+elif (cd "$tmp/w" && unshare -m sh -c 'mount -t tmpfs none /usr/local && PATH=/usr/bin:/bin exec "$0" mod.ufn' "$ufnc") \
+         >"$tmp/out" 2>"$tmp/err"; [ $? -eq 3 ] && has "$tmp/err" "nvcc not found (looked at" \
+     && has "$tmp/err" "build without CUDA code with --target=host,sim" && [ ! -e "$tmp/w/mod.o" ] && [ ! -e "$tmp/w/mod.h" ]; then
+    if (cd "$tmp/w" && unshare -m sh -c 'mount -t tmpfs none /usr/local && PATH=/usr/bin:/bin exec "$0" mod.ufn --target=host,sim' "$ufnc") \
+           2>"$tmp/err" && [ -s "$tmp/w/mod.o" ]; then
+        ok "no CUDA toolkit anywhere: exit 3 with a hint by default, --target=host,sim works"
+    else bad no-toolkit "--target=host,sim failed without a toolkit"; fi
+else bad no-toolkit "expected exit 3 and the 'nvcc not found' hint"; fi
+
+# ---- no CUDA toolkit needed for host and sim -----------------------------------------
+
+fresh
+if NVCC=/nonexistent PATH=/usr/bin:/bin run host-no-nvcc 0 mod.ufn --target=host && [ -s "$tmp/w/mod.o" ]; then
+    ok "--target=host with NVCC=/nonexistent and no nvcc in PATH"
+fi
+fresh
+if NVCC=/nonexistent PATH=/usr/bin:/bin run sim-no-nvcc 0 mod.ufn --target=host,sim && [ -s "$tmp/w/mod.o" ]; then
+    ok "--target=host,sim without nvcc"
+fi
+
+# ---- output kinds ----------------------------------------------------------------------
+
+fresh
+if run kind-cu 0 mod.ufn -o out.cu && has "$tmp/w/out.cu" "UFN_KERNEL" && has "$tmp/w/out.cu" '#line 8 "mod.ufn"' \
+   && [ ! -e "$tmp/w/mod.h" ] && [ ! -e "$tmp/w/out.h" ] && [ ! -e "$tmp/w/mod.o" ]; then
+    ok "-o .cu: device source with #line to the .ufn, nothing else"
+elif [ "$st" -eq 0 ]; then bad kind-cu "unexpected .cu or outputs: $(ls "$tmp/w")"; fi
+fresh
+if run kind-c 0 mod.ufn -o out.c && has "$tmp/w/out.c" "int scale_float32(size_t n" \
+   && cc -std=c11 -Wall -Werror -fopenmp-simd -I"$top/runtime" -I"$top/stdlib" -c "$tmp/w/out.c" -o "$tmp/w/out_c.o" 2>"$tmp/err"; then
+    ok "-o .c: host stub that compiles with -Wall -Werror"
+elif [ "$st" -eq 0 ]; then bad kind-c "host stub missing an entry or does not compile"; fi
+fresh
+if run kind-h 0 mod.ufn -o out.h && has "$tmp/w/out.h" "int scale(const ufn_array \*x, ufn_array \*out);" \
+   && printf '#include "out.h"\nint main(void) { return 0; }\n' >"$tmp/w/use.c" \
+   && cc -std=c99 -Wall -Wextra -Werror -pedantic -I"$top/runtime" -I"$tmp/w" -c "$tmp/w/use.c" -o "$tmp/w/use.o" 2>"$tmp/err" \
+   && g++ -x c++ -Wall -Werror -I"$top/runtime" -I"$tmp/w" -c "$tmp/w/use.c" -o "$tmp/w/use2.o" 2>"$tmp/err" \
+   && [ ! -e "$tmp/w/mod.o" ]; then
+    ok "-o .h: header alone, valid C99 and C++"
+elif [ "$st" -eq 0 ]; then bad kind-h "header missing an entry or does not compile"; fi
+fresh
+if [ -z "$have_nvcc" ]; then skipped kind-ptx "no nvcc"
+elif run kind-ptx 0 mod.ufn --arch=sm_80 -o out.ptx && has "$tmp/w/out.ptx" "^.target sm_80" \
+     && has "$tmp/w/out.ptx" "^.visible .entry" && [ ! -e "$tmp/w/mod.o" ]; then
+    ok "-o .ptx: PTX of the newest --arch"
+elif [ "$st" -eq 0 ]; then bad kind-ptx "not PTX for sm_80"; fi
+
+# A path with a quote and a backslash ends up in #line directives.
+fresh
+mkdir -p "$tmp/w/q\"d\\x"
+cp "$tmp/w/mod.ufn" "$tmp/w/q\"d\\x/"
+if run odd-path 0 "q\"d\\x/mod.ufn" --target=host,sim -o odd.o && [ ! -s "$tmp/err" ] && [ -s "$tmp/w/odd.o" ]; then
+    ok "a source path with '\"' and '\\': quoted in #line, no compiler warning"
+elif [ "$st" -eq 0 ]; then bad odd-path "the C compiler complained"; fi
+
+# ---- -H ------------------------------------------------------------------------------------
+
+fresh
+mkdir -p "$tmp/w/inc"
+if run header-elsewhere 0 mod.ufn --target=host -o mod.o -H inc/api.h && [ -s "$tmp/w/inc/api.h" ] && [ ! -e "$tmp/w/mod.h" ]; then
+    ok "-H puts the header where it says"
+elif [ "$st" -eq 0 ]; then bad header-elsewhere "header not at inc/api.h only"; fi
+fresh
+if run header-with-cu 0 mod.ufn -o dev.cu -H api.h && [ -s "$tmp/w/api.h" ] && [ -s "$tmp/w/dev.cu" ]; then
+    ok "-H with -o .cu writes both"
+fi
+
+# ---- dependency files --------------------------------------------------------------------
+
+# mod2.ufn imports modules from directories whose names need quoting.
+depsetup() {
+    fresh
+    mkdir -p "$tmp/w/lib dir" "$tmp/w/hash#dir"
+    cp "$top/tests/driver/helpers.ufn" "$tmp/w/lib dir/helpers_with_a_rather_long_name_for_wrapping.ufn"
+    cp "$top/tests/driver/helpers.ufn" "$tmp/w/hash#dir/more_helpers.ufn"
+    cp "$top/tests/driver/mod2.ufn" "$tmp/w/"
+}
+depsetup
+if run md-default 0 mod2.ufn --target=host -I "lib dir" -I "hash#dir" -o "out dir.o" -MD \
+   && printf '%s\n' 'out\ dir.o out\ dir.h: mod2.ufn \' \
+        ' lib\ dir/helpers_with_a_rather_long_name_for_wrapping.ufn \' \
+        ' hash\#dir/more_helpers.ufn' >"$tmp/want" && cmp -s "$tmp/want" "$tmp/w/out dir.d"; then
+    ok "-MD: out dir.d names the object, the header, the module and its imports"
+elif [ "$st" -eq 0 ]; then diff "$tmp/want" "$tmp/w/out dir.d" >"$tmp/err"; bad md-default "depfile differs"; fi
+depsetup
+mkdir -p "$tmp/w/obj"
+if run md-subdir 0 mod2.ufn --target=host -I "lib dir" -I "hash#dir" -o obj/m.o -MD -MP && [ -s "$tmp/w/obj/m.d" ] \
+   && has "$tmp/w/obj/m.d" '^obj/m.o obj/m.h: mod2.ufn' && has "$tmp/w/obj/m.d" '^hash\\#dir/more_helpers.ufn:$'; then
+    ok "-MD -MP: obj/m.d next to the object, phony rules"
+elif [ "$st" -eq 0 ]; then cp "$tmp/w/obj/m.d" "$tmp/err"; bad md-subdir "depfile"; fi
+
+# gcc writes the same rule for the same names: a C file with the same name
+# that includes files with the same paths.
+if ! command -v gcc >/dev/null 2>&1; then skipped md-gcc "no gcc"
+else
+    depsetup
+    mkdir -p "$tmp/g/lib dir" "$tmp/g/hash#dir"
+    printf '#include "lib dir/helpers_with_a_rather_long_name_for_wrapping.ufn"\n#include "hash#dir/more_helpers.ufn"\n' >"$tmp/g/mod2.ufn"
+    : >"$tmp/g/lib dir/helpers_with_a_rather_long_name_for_wrapping.ufn"
+    : >"$tmp/g/hash#dir/more_helpers.ufn"
+    same=1
+    : >"$tmp/diffs"
+    gcc_same() {
+        (cd "$tmp/w" && "$ufnc" mod2.ufn --target=host -I "lib dir" -I "hash#dir" -o x.o -MF u.d "$@") 2>>"$tmp/diffs" || same=
+        (cd "$tmp/g" && gcc -x c -nostdinc -E mod2.ufn -o /dev/null -MD -MF g.d "$@") 2>>"$tmp/diffs" || same=
+        if ! cmp -s "$tmp/w/u.d" "$tmp/g/g.d"; then
+            same=; echo "$*:" >>"$tmp/diffs"; diff "$tmp/g/g.d" "$tmp/w/u.d" >>"$tmp/diffs"
+        fi
+    }
+    gcc_same -MT x.o
+    gcc_same -MT 'a$b' -MT 'c#d' -MP
+    gcc_same -MQ 'a$b' -MQ 'c#d' -MQ 'e\ f' -MQ 'g\\ h' -MT plain
+    gcc_same -MQ 'out dir.o' -MT y.h -MP
+    gcc_same -MT a_very_long_target_name_that_takes_up_most_of_the_line_before_the_colon.o
+    gcc_same -MQ b -MT a -MQ d -MT c
+    cp "$tmp/diffs" "$tmp/err"
+    if [ -n "$same" ]; then ok "-MF -MT -MQ -MP: byte for byte what gcc writes"
+    else bad md-gcc "differs from gcc (< gcc, > ufnc)"; fi
+fi
+depsetup
+mkdir -p "$tmp/w/deps"
+if run mf-dir 0 mod2.ufn --target=host -I "lib dir" -I "hash#dir" -MF deps/x.d && [ -s "$tmp/w/deps/x.d" ]; then
+    ok "-MF alone writes the dependency file"
+fi
+fresh
+if run md-header-kind 0 mod.ufn -o only.h -MD && printf 'only.h: mod.ufn\n' >"$tmp/want" && cmp -s "$tmp/want" "$tmp/w/only.d"; then
+    ok "-MD with -o .h: the header is the only target"
+elif [ "$st" -eq 0 ]; then cp "$tmp/w/only.d" "$tmp/err"; bad md-header-kind "depfile"; fi
+
+# ---- -v, -d, --keep, colour ----------------------------------------------------------------
+
+fresh
+if run verbose 0 mod.ufn --target=host,sim -v && [ "$(grep -c '^(cd .* && cc .* -c ' "$tmp/err")" -eq 2 ] \
+   && has "$tmp/err" ' -r -nostdlib -o mod.o mod.host.o mod.sim.o)$'; then
+    ok "-v prints each tool command"
+elif [ "$st" -eq 0 ]; then bad verbose "tool commands not printed"; fi
+if [ -n "$have_nvcc" ]; then
+    fresh
+    if run verbose-nvcc 0 mod.ufn --arch=sm_80,sm_86 -v && has "$tmp/err" "nvcc .* --fatbin --threads 0 -gencode arch=compute_80,code=sm_80 -gencode 'arch=compute_86,code=\[sm_86,compute_86\]'"; then
+        ok "-v prints the nvcc command, shell-quoted"
+    fi
+else skipped verbose-nvcc "no nvcc"; fi
+for what in tokens ast types; do
+    fresh
+    if run "dump-$what" 0 mod.ufn -d "$what" && [ -s "$tmp/out" ] && [ ! -e "$tmp/w/mod.o" ] && [ ! -e "$tmp/w/mod.h" ]; then
+        case $what in
+        tokens) has "$tmp/out" '^8:5-8:11 return$' ;;
+        ast) has "$tmp/out" 'def scale' ;;
+        types) has "$tmp/out" '^ufunc scale(float32) -> float32' ;;
+        esac && ok "-d $what dumps to stdout and writes nothing" || { cp "$tmp/out" "$tmp/err"; bad "dump-$what" "dump content"; }
+    fi
+done
+fresh
+mkdir -p "$tmp/t"
+if TMPDIR="$tmp/t" run tempdir-removed 0 mod.ufn --target=host,sim && [ -z "$(ls -A "$tmp/t")" ]; then
+    ok "the temporary directory is removed"
+elif [ "$st" -eq 0 ]; then bad tempdir-removed "left $(ls -A "$tmp/t")"; fi
+fresh
+rm -rf "$tmp/t"; mkdir -p "$tmp/t"
+if TMPDIR="$tmp/t" run keep 0 mod.ufn --target=host,sim --keep && has "$tmp/err" "keeping intermediate files in $tmp/t/ufnc-" \
+   && [ -s "$(echo "$tmp"/t/ufnc-*/mod.host.c)" ] && [ -s "$(echo "$tmp"/t/ufnc-*/mod.cu)" ]; then
+    ok "--keep keeps the generated C in the directory it names"
+fi
+fresh
+if run color-never 1 bad.ufn && ! grep -q "$(printf '\033')" "$tmp/err"; then ok "NO_COLOR: no escape sequences"; fi
+fresh
+if run color-always 1 bad.ufn --color=always && grep -q "$(printf '\033\\[1;31merror:')" "$tmp/err"; then
+    ok "--color=always paints errors"
+fi
+fresh
+if run version 0 --version && has "$tmp/out" '^ufnc [0-9]'; then ok "--version"; fi
+fresh
+if run help 0 --help && has "$tmp/out" '^usage: ufnc' && has "$tmp/out" 'Exit status'; then ok "--help"; fi
+
+# ---- --prefix and names ----------------------------------------------------------------------
+
+fresh
+cp "$top/tests/errors/c_keyword_name.ufn" "$tmp/w/dbl.ufn"
+if run prefix 0 dbl.ufn --target=host --prefix=my_ && has "$tmp/w/dbl.h" "int my_double(const ufn_array \*x, ufn_array \*out);" \
+   && has "$tmp/w/dbl.h" "int my_double_float64(size_t n, const double \*x, double \*out);"; then
+    ok "--prefix=my_ turns a clash into my_double"
+fi
+fresh
+if run prefix-invalid 1 mod.ufn --target=host --prefix=9x && has "$tmp/err" "'9xscale' is not a valid C name"; then
+    ok "--prefix that makes no C name is an error"
+fi
+fresh
+if run module-name 0 mod.ufn --target=host --module-name=other -o x.c && has "$tmp/w/x.c" "other__scale__f32"; then
+    ok "--module-name names the generated symbols"
+fi
+
+# ---- determinism ------------------------------------------------------------------------------
+
+# Two compilations of the same source with different temporary directories
+# give the same bytes; an object also when written to another path.
+same_outputs() {   # NAME ARGS...; $ext is the output kind
+    n=$1
+    shift
+    fresh
+    mkdir -p "$tmp/w/one" "$tmp/w/two" "$tmp/t1" "$tmp/t2"
+    for k in one two; do
+        [ $k = one ] && t=$tmp/t1 || t=$tmp/t2
+        out=mod.$ext
+        [ "$ext" = o ] && out=$k/mod.o
+        (cd "$tmp/w" && TMPDIR=$t "$ufnc" mod.ufn "$@" -o "$out") 2>"$tmp/err" || { bad "$n" "compilation failed"; return; }
+        [ "$ext" = o ] || mv "$tmp/w/mod.$ext" "$tmp/w/$k/"
+    done
+    for f in "$tmp"/w/one/*; do
+        if ! cmp -s "$f" "$tmp/w/two/$(basename "$f")"; then bad "$n" "$(basename "$f") differs"; return; fi
+    done
+    ok "$n: byte-identical $(cd "$tmp/w/one" && echo *)"
+}
+for ext in o cu c h; do same_outputs "deterministic-$ext" --target=host,sim; done
+if [ -n "$have_nvcc" ]; then
+    ext=o; same_outputs "deterministic-fatbin-sm_80" --arch=sm_80
+    ext=o; same_outputs "deterministic-fatbin-default-archs"
+    ext=ptx; same_outputs "deterministic-ptx" --arch=sm_80
+else skipped deterministic-fatbin "no nvcc"; fi
+
+echo "driver: $pass passed, $fail failed, $skip skipped${failed:+ ($failed )}"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,39 @@
+#!/bin/sh
+# tests/seeds/run.sh UFNC - every @vectorize, @guvectorize and device or
+# @jit function of the seed documents compiles: samples/*.ufn and the seed
+# modules of tests/golden/ast/ whose kernels are all in the subset, for the
+# host and the simulator, and with nvcc for one GPU (ptxas warnings are
+# errors there) when nvcc is installed.  The seeds' kernels outside the
+# subset are cases of tests/errors/.  One line per module, a summary.
+set -u
+ufnc=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+top=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ufn-seeds.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT INT TERM
+export NO_COLOR=1
+nvcc_arch=
+if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then nvcc_arch=sm_80; fi
+[ -z "$nvcc_arch" ] && echo "seeds: nvcc part skipped: no nvcc"
+
+pass=0 fail=0 failed=
+for f in "$top"/samples/*.ufn "$top"/tests/golden/ast/seed_000_intro.ufn \
+         "$top"/tests/golden/ast/seed_001_nvidia.ufn "$top"/tests/golden/ast/seed_002_course.ufn; do
+    name=$(basename "$f" .ufn)
+    why=
+    "$ufnc" "$f" --target=host,sim -o "$tmp/$name.o" 2>"$tmp/err" || why="host,sim"
+    if [ -z "$why" ] && [ -n "$nvcc_arch" ]; then
+        "$ufnc" "$f" --arch=$nvcc_arch -o "$tmp/$name.gpu.o" 2>"$tmp/err" || why="cuda ($nvcc_arch)"
+    fi
+    # the kernels are in the object, by their typed entry points
+    if [ -z "$why" ] && ! nm "$tmp/$name.o" | grep -q ' T .*_float\| T .*_int'; then why="no typed entry point in the object"; fi
+    if [ -z "$why" ]; then
+        pass=$((pass + 1))
+        printf 'ok    %s%s\n' "$name" "${nvcc_arch:+ (host, sim, $nvcc_arch)}"
+    else
+        fail=$((fail + 1)); failed="$failed $name"
+        printf 'FAIL  %s: %s\n' "$name" "$why"
+        sed 's/^/      | /' "$tmp/err" | head -20
+    fi
+done
+echo "seeds: $pass passed, $fail failed${failed:+ ($failed )}"
+[ "$fail" -eq 0 ]
