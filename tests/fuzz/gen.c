@@ -332,8 +332,10 @@ static GExpr *convert(Ctx *c, GExpr *e, GType t)
     case G_I32: return call1(c, FN_NP_I32, t, e);
     case G_I64: return call1(c, gtype_is_int(e->type) || chance(c, 50) ? FN_NP_I64 : FN_INT, t, e);
     case G_F32: return call1(c, FN_NP_F32, t, e);
-    /* float(bool) is not in Numba's subset; np.float64(bool) is */
-    case G_F64: return call1(c, e->type != G_BOOL && chance(c, 50) ? FN_FLOAT : FN_NP_F64, t, e);
+    /* float(bool) is not in Numba's subset and float(float32) is float32:
+     * np.float64 is float64 from anything */
+    case G_F64:
+        return call1(c, e->type != G_BOOL && e->type != G_F32 && chance(c, 50) ? FN_FLOAT : FN_NP_F64, t, e);
     default: abort();
     }
 }
@@ -576,8 +578,9 @@ static GExpr *gen_call(Ctx *c, GType want, int depth)
         case 1: return call2(c, chance(c, 50) ? FN_MIN : FN_MAX, G_I64, gen_expr(c, G_I64, depth + 1),
                              gen_expr(c, G_I64, depth + 1));
         case 2: {
+            /* int() of a float is int64; of an integer it keeps the integer's type */
             GExpr *a = gen_expr(c, any_numeric(c), depth + 1);
-            return call1(c, a->type == G_U64 ? FN_NP_I64 : FN_INT, G_I64, a);
+            return call1(c, gtype_is_float(a->type) ? FN_INT : FN_NP_I64, G_I64, a);
         }
         case 3: return call1(c, FN_ROUND, G_I64, gen_expr(c, chance(c, 50) ? G_F64 : G_F32, depth + 1));
         case 4: return call1(c, FN_NP_I64, G_I64, gen_expr(c, any_numeric(c), depth + 1));
@@ -588,8 +591,9 @@ static GExpr *gen_call(Ctx *c, GType want, int depth)
             return call1(c, FN_NP_I64, G_I64, call1(c, fn, t, gen_expr(c, any_numeric(c), depth + 1)));
         }
         default: {
-            GFn fn = (GFn)(FN_FLOOR + (int)below(c, 3));   /* of an int: the int */
-            return call1(c, fn, G_I64, gen_expr(c, G_I64, depth + 1));
+            /* floor, ceil, trunc of an int give float64 (Numba's CUDA typing) */
+            GFn fn = (GFn)(FN_FLOOR + (int)below(c, 3));
+            return call1(c, FN_INT, G_I64, call1(c, fn, G_F64, gen_expr(c, G_I64, depth + 1)));
         }
         }
     }
@@ -606,7 +610,8 @@ static GExpr *gen_call(Ctx *c, GType want, int depth)
     }
     case 2: {
         GExpr *a = gen_expr(c, any_numeric(c), depth + 1);
-        return call1(c, want == G_F32 ? FN_NP_F32 : a->type == G_BOOL ? FN_NP_F64 : FN_FLOAT, want, a);
+        bool plain = a->type != G_BOOL && a->type != G_F32;      /* float() of these is float64 */
+        return call1(c, want == G_F32 ? FN_NP_F32 : plain ? FN_FLOAT : FN_NP_F64, want, a);
     }
     case 3: {
         /* sqrt of an int is float64 */
@@ -619,7 +624,8 @@ static GExpr *gen_call(Ctx *c, GType want, int depth)
          * Numba's CPU target gives int64): written inside a cast to the
          * float type, so both agree wherever the integer fits */
         GFn fn = (GFn)(FN_FLOOR + (int)below(c, 3));
-        GExpr *inner = call1(c, fn, want, gen_expr(c, want, depth + 1));
+        GType at = want == G_F64 && chance(c, 25) ? G_I64 : want;      /* of an int: float64 */
+        GExpr *inner = call1(c, fn, want, gen_expr(c, at, depth + 1));
         return call1(c, want == G_F32 ? FN_NP_F32 : FN_FLOAT, want, inner);
     }
     case 6: {

@@ -496,14 +496,15 @@ static bool compare(int op, GType at, GVal a, GType bt, GVal b)
  * through int64: equal only for finite results that fit, and not for -0.0. */
 static TV round_fn(int fn, GType t, TV a)
 {
+    double d = as_f64(t, a.v), v = fn == FN_FLOOR ? floor(d) : fn == FN_CEIL ? ceil(d) : trunc(d);
     if (!gtype_is_float(t)) {
-        /* an integer comes back unchanged (stdlib/math.def, MK_ROUND); Numba
-         * passes it through float64, exact only up to 2**53 */
-        if (a.v.i > (1ll << 53) || a.v.i < -(1ll << 53))
+        /* an integer becomes float64 (stdlib/math.def, MK_ROUND); Numba's CPU
+         * target floors it as a float64 too, then makes an int64 of it */
+        if (!(fabs(v) < 9223372036854775808.0))
             a.t = true;
+        a.v.f64 = v;
         return a;
     }
-    double d = as_f64(t, a.v), v = fn == FN_FLOOR ? floor(d) : fn == FN_CEIL ? ceil(d) : trunc(d);
     if (!(fabs(v) < 9223372036854775808.0) || (v == 0.0 && signbit(v)))
         a.t = true;
     if (t == G_F32)
