@@ -3,8 +3,9 @@
  *   DIR/m.ufn          the module
  *   DIR/main.c         calls every kernel on its inputs through the general
  *                      entry; also through the typed entry, on reversed
- *                      (negative-stride) views and into an empty output the
- *                      runtime allocates, and says where those differ; then
+ *                      (negative-stride) views, into an empty output the
+ *                      runtime allocates and on device arrays (copied there,
+ *                      the result copied back), and says where those differ; then
  *                      prints every result, one per line:
  *                          <kernel> <operand> <index> <value>
  *   DIR/expected.txt   the same lines from the reference (gen_eval.c), each
@@ -369,6 +370,32 @@ static void write_kernel_call(FILE *out, const KData *k)
             fprintf(out, "        printf(\"%s alloc-differs %d\\n\");\n", kn, op);
             fprintf(out, "    ufn_free(&e%d);\n", op);
         }
+    /* 5. device arrays: inputs copied to the device, outputs allocated there
+     * and copied back (on sim the kernels run on device memory, no staging) */
+    for (int op = 0; op < no; op++)
+        fprintf(out, "    ufn_array v%d = {0};\n", op);
+    fprintf(out, "    st = 0");
+    for (int op = 0; op < no; op++)
+        if (!op_output(k, op))
+            fprintf(out, " || ufn_to_device(&a%d, &v%d)", op, op);
+    fprintf(out, ";\n    if (st)\n        printf(\"%s device-error %%s\\n\", ufn_error());\n", kn);
+    fprintf(out, "    else if ((st = %s(", kn);
+    for (int op = 0; op < no; op++)
+        fprintf(out, "%s&v%d", op ? ", " : "", op);
+    fprintf(out, ")))\n        printf(\"%s device-error %%s\\n\", ufn_error());\n", kn);
+    for (int op = 0; op < no; op++)
+        if (op_output(k, op)) {
+            fprintf(out, "    if (!st) {\n        ufn_array h = {0};\n");
+            fprintf(out, "        if (v%d.memory != UFN_MEM_DEVICE && strcmp(ufn_backend(), \"host\"))\n", op);
+            fprintf(out, "            printf(\"%s device-output-not-on-device %d\\n\");\n", kn, op);
+            fprintf(out, "        if (ufn_copy_to_host(&v%d, &h))\n", op);
+            fprintf(out, "            printf(\"%s device-copy-error %%s\\n\", ufn_error());\n", kn);
+            fprintf(out, "        else if (memcmp(h.data, d%d, sizeof d%d))\n", op, op);
+            fprintf(out, "            printf(\"%s device-differs %d\\n\");\n", kn, op);
+            fprintf(out, "        ufn_free(&h);\n    }\n");
+        }
+    for (int op = 0; op < no; op++)
+        fprintf(out, "    ufn_free(&v%d);\n", op);
     /* the results */
     for (int op = 0; op < no; op++)
         if (op_output(k, op))

@@ -44,7 +44,7 @@ compare() {
         $2 == "numba-error" || ($1 == "module" && $2 == "numba-error") {
             if (masked) { skipped[$1] = $0; next }
         }
-        NF != 4 { bad++; if (shown++ < 5) print label ": " $0; next }
+        NF != 4 || $2 !~ /^[0-9]+$/ || $3 !~ /^[0-9]+$/ { bad++; if (shown++ < 5) print label ": " $0; next }
         { got[$1 " " $2 " " $3] = $4 }
         END {
             for (k in want) {
