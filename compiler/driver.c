@@ -4,7 +4,10 @@
  *
  * An output is either complete or absent: everything is written next to its
  * destination under a temporary name and renamed into place; a failure or a
- * signal removes the temporaries and leaves older outputs untouched. */
+ * signal removes the temporaries and, as gcc does, the outputs the run
+ * claimed, so no stale object or header from an older run survives to be
+ * linked by mistake.  Only regular files are ever removed or replaced:
+ * `-MF /dev/null` writes into the device. */
 #include "ufnc.h"
 
 #include <dirent.h>
@@ -29,6 +32,8 @@ extern char **environ;
 static char tempdir[4096];
 static bool keep_tempdir;
 static char pending[MAX_PENDING][4096];    /* temporary outputs not yet renamed */
+#define MAX_CLAIMED 4
+static char claimed[MAX_CLAIMED][4096];    /* what this run writes: gone if it fails */
 static volatile sig_atomic_t child_pid;
 
 static void remove_tree(const char *path)
@@ -64,6 +69,17 @@ static void cleanup(void)
     tempdir[0] = '\0';
 }
 
+/* Async-signal-safe: lstat(2) and unlink(2) only. */
+static void unlink_claimed(void)
+{
+    for (int i = 0; i < MAX_CLAIMED; i++) {
+        struct stat st;
+        if (claimed[i][0] && lstat(claimed[i], &st) == 0 && S_ISREG(st.st_mode))
+            unlink(claimed[i]);
+        claimed[i][0] = '\0';
+    }
+}
+
 static void on_signal(int sig)
 {
     if (child_pid > 0) {
@@ -72,6 +88,7 @@ static void on_signal(int sig)
         waitpid(child_pid, NULL, 0);
     }
     cleanup();
+    unlink_claimed();
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -113,6 +130,38 @@ const char *driver_tempdir(const DriverOptions *opt)
 }
 
 /* ---- atomic outputs ------------------------------------------------------------------ */
+
+void driver_claim_output(const char *path)
+{
+    install_cleanup();
+    for (int i = 0; i < MAX_CLAIMED; i++)
+        if (!claimed[i][0]) {
+            snprintf(claimed[i], sizeof claimed[i], "%s", path);
+            return;
+        }
+    die("more than %d outputs claimed", MAX_CLAIMED);
+}
+
+void driver_discard_outputs(void)
+{
+    unlink_claimed();
+}
+
+/* A destination that exists and is not a regular file (a device, a FIFO)
+ * is written in place: renaming over /dev/null would replace the device. */
+static bool special_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+}
+
+static int open_in_place(const char *path)
+{
+    int fd = open(path, O_WRONLY | O_TRUNC);
+    if (fd < 0)
+        diag_fatal("cannot write %s: %s", path, strerror(errno));
+    return fd;
+}
 
 static int add_pending(const char *path)
 {
@@ -176,13 +225,16 @@ static bool write_all(int fd, const char *data, size_t len)
 int write_file_atomic(const char *path, const char *data, size_t len)
 {
     char tmp[4096];
-    int slot;
-    int fd = open_temp_next_to(path, tmp, sizeof tmp, &slot);
+    int slot = -1;
+    bool in_place = special_file(path);
+    int fd = in_place ? open_in_place(path) : open_temp_next_to(path, tmp, sizeof tmp, &slot);
     if (fd < 0)
         return -1;
     bool ok = write_all(fd, data, len);
     if (!ok)
         diag_fatal("cannot write %s: %s", path, strerror(errno));
+    if (in_place)
+        return close(fd) == 0 && ok ? 0 : -1;
     return finish_temp(fd, tmp, path, slot, ok);
 }
 
@@ -194,8 +246,9 @@ int copy_file_atomic(const char *path, const char *src)
         return -1;
     }
     char tmp[4096];
-    int slot;
-    int fd = open_temp_next_to(path, tmp, sizeof tmp, &slot);
+    int slot = -1;
+    bool in_place = special_file(path);
+    int fd = in_place ? open_in_place(path) : open_temp_next_to(path, tmp, sizeof tmp, &slot);
     if (fd < 0) {
         close(in);
         return -1;
@@ -213,6 +266,8 @@ int copy_file_atomic(const char *path, const char *src)
     close(in);
     if (!ok)
         diag_fatal("cannot write %s: %s", path, strerror(errno));
+    if (in_place)
+        return close(fd) == 0 && ok ? 0 : -1;
     return finish_temp(fd, tmp, path, slot, ok);
 }
 

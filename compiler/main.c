@@ -9,10 +9,13 @@ int main(int argc, char **argv)
     Options opt;
     parse_options(argc, argv, &opt);
     diag_init(stderr, opt.color, opt.werror, opt.no_warnings);
+    if (!opt.dump)
+        claim_outputs(&opt);                            /* a failed run removes them */
 
     SrcFile *src = src_read(opt.input);
     if (!src) {
         diag_fatal("cannot read %s: %s", opt.input, strerror(errno));
+        driver_discard_outputs();
         return EXIT_SOURCE;
     }
     if (opt.dump && !strcmp(opt.dump, "tokens")) {
@@ -30,12 +33,17 @@ int main(int argc, char **argv)
                          .include_dirs = opt.include_dirs, .ninclude_dirs = opt.ninclude_dirs,
                          .numpy_literals = opt.numpy_literals};
     Module *m = check_module(ast, src, &copt);          /* check.c, infer.c */
-    if (diag_error_count())
+    if (diag_error_count()) {
+        driver_discard_outputs();
         return EXIT_SOURCE;
+    }
     if (opt.dump && !strcmp(opt.dump, "types")) {
         dump_types(stdout, m);
         return EXIT_OK;
     }
 
-    return build_outputs(m, &opt);                      /* emit_*.c, driver.c */
+    int status = build_outputs(m, &opt);                /* emit_*.c, driver.c */
+    if (status)
+        driver_discard_outputs();
+    return status;
 }

@@ -868,6 +868,11 @@ const char *driver_tempdir(const DriverOptions *opt);
  * `path` is either the complete new file or untouched.  0 or -1 (reported). */
 int write_file_atomic(const char *path, const char *data, size_t len);
 int copy_file_atomic(const char *path, const char *src);
+/* The outputs a run writes are claimed first; a failed run discards them
+ * (and a signal does) so no older, stale output is left (DESIGN 1).  Only
+ * regular files are removed. */
+void driver_claim_output(const char *path);
+void driver_discard_outputs(void);
 /* Run a tool (argv[0] is looked up in PATH); returns its exit status, or -1
  * if it could not run (reported). */
 int run_tool(const DriverOptions *opt, const char *const *argv);
@@ -922,6 +927,9 @@ typedef struct Options {
  * and with 0 for --help and --version. */
 void parse_options(int argc, char **argv, Options *opt);
 /* From the checked module to the requested output files. */
+/* Claim (driver_claim_output) every file the run will write: the output,
+ * the header, the dependency file. */
+void claim_outputs(const Options *opt);
 int build_outputs(Module *m, const Options *opt);
 /* -d types: every instance with its variables and typed body. */
 void dump_types(FILE *out, const Module *m);

@@ -6,8 +6,9 @@
 # Usage: compiler.sh UFNC WORKDIR
 #
 # Every case checks what DESIGN section 1 promises: the exit status (1 source,
-# 3 tool; never a crash), an output either complete or absent, older outputs
-# untouched, nothing left in TMPDIR, temporary files in a private directory.
+# 3 tool; never a crash), an output either complete or absent, no stale output
+# of an older run left behind (removed, as gcc does), nothing left in TMPDIR,
+# temporary files in a private directory.
 # Waiting for a fake tool to start is bounded by a generous timeout; nothing
 # here measures speed.
 set -u
@@ -43,24 +44,23 @@ def twice(x):
 EOF
 }
 
-# Old outputs, to see that a failed build leaves them alone.
+# Old outputs, to see that a failed build removes them: after a failure they
+# would be stale (older than the source) and linked by mistake.
 old_outputs() {
     printf 'old object' > "$d/out/m.o"
     printf 'old header' > "$d/out/m.h"
+    printf 'old deps' > "$d/out/m.d"
 }
 
-# What a failed build may leave: nothing in TMPDIR, the old outputs as they
-# were (or none), no temporary next to them.  Prints what is wrong.
+# What a failed build may leave: nothing in TMPDIR, no object or header (new
+# or old), no temporary next to them.  Prints what is wrong.
 after_failure() {
     left=$(find "$d/tmp" -mindepth 1 | head -3)
     [ -n "$left" ] && echo "left in TMPDIR: $left"
-    if [ -f "$d/out/m.o" ] || [ "${1:-}" = old ]; then
-        [ "$(cat "$d/out/m.o" 2>/dev/null)" = "old object" ] || echo "the old object changed"
-        [ "$(cat "$d/out/m.h" 2>/dev/null)" = "old header" ] || echo "the old header changed"
-    fi
-    extra=$(ls -A "$d/out" | grep -v '^m\.[oh]$' | head -3)
+    [ -e "$d/out/m.o" ] && echo "an object is left ($(head -c 10 "$d/out/m.o"))"
+    [ -e "$d/out/m.h" ] && echo "a header is left ($(head -c 10 "$d/out/m.h"))"
+    extra=$(ls -A "$d/out" | grep -v '^m\.[ohd]$' | head -3)
     [ -n "$extra" ] && echo "new files next to the outputs: $extra"
-    [ "${1:-}" = old ] || [ ! -e "$d/out/m.o" ] || echo "an object appeared"
 }
 
 # status STATUS WANT: a plain exit status, never a crash
@@ -79,8 +79,8 @@ tool_fails() { # NAME MODE TOOL-OPTIONS...
     old_outputs
     TMPDIR=$d/tmp FAKE_MODE=$mode FAKE_LOG=$d/log "$ufnc" "$d/m.ufn" "$@" -o "$d/out/m.o" -MD 2> "$d/err"
     st=$?
-    why=$(status_is $st 3; after_failure old)
-    [ -e "$d/out/m.d" ] && why="$why a dependency file was written"
+    why=$(status_is $st 3; after_failure)
+    [ -e "$d/out/m.d" ] && why="$why; the dependency file is left"
     grep -q 'failed' "$d/err" || why="$why; no message saying the tool failed"
     mode_seen=$(cat "$d/log/cwd-mode" 2>/dev/null)
     [ "$mode_seen" = 700 ] || why="$why; the tool ran in a directory of mode '$mode_seen', not 700"
@@ -106,9 +106,33 @@ if [ -z "$why" ]; then ok cc-fails-no-old-output; else bad cc-fails-no-old-outpu
 fresh cc-missing
 old_outputs
 TMPDIR=$d/tmp "$ufnc" "$d/m.ufn" --target=host --cc="$d/no-such-cc" -o "$d/out/m.o" 2> "$d/err"
-why=$(status_is $? 3; after_failure old)
+why=$(status_is $? 3; after_failure)
+[ "$(cat "$d/out/m.d")" = "old deps" ] || why="$why; the dependency file of another run (no -MD here) was touched"
 grep -q 'no-such-cc' "$d/err" || why="$why; the message does not name the tool"
 if [ -z "$why" ]; then ok cc-missing; else bad cc-missing "$why"; fi
+
+# An error in the source removes the outputs of the last good build too.
+fresh source-error-removes-old-outputs
+old_outputs
+printf 'from numba import vectorize\n\n@vectorize(["float32(float32)"])\ndef f(x):\n    return y\n' > "$d/bad.ufn"
+TMPDIR=$d/tmp "$ufnc" "$d/bad.ufn" --target=host -o "$d/out/m.o" -MD 2> "$d/err"
+why=$(status_is $? 1; after_failure)
+[ -e "$d/out/m.d" ] && why="$why; the dependency file is left"
+if [ -z "$why" ]; then ok source-error-removes-old-outputs; else bad source-error-removes-old-outputs "$why"; fi
+
+# A dependency file sent to a FIFO (as to /dev/null, which a test must not
+# risk): written into it, never replaced by a regular file or removed.
+fresh depfile-to-a-fifo
+mkfifo "$d/out/deps"
+cat "$d/out/deps" > "$d/read-from-fifo" &
+reader=$!
+TMPDIR=$d/tmp "$ufnc" "$d/m.ufn" --target=host -o "$d/out/m.o" -MD -MF "$d/out/deps" 2> "$d/err"
+why=$(status_is $? 0)
+[ -p "$d/out/deps" ] || { why="$why; the FIFO was replaced"; kill $reader 2>/dev/null; }
+wait $reader
+grep -q 'm\.h: ' "$d/read-from-fifo" || why="$why; the rule did not go through the FIFO"
+head -c 4 "$d/out/m.o" 2>/dev/null | grep -q ELF || why="$why; no object"
+if [ -z "$why" ]; then ok depfile-to-a-fifo; else bad depfile-to-a-fifo "$why"; fi
 
 # ---- signals during a build ------------------------------------------------------------------------
 
@@ -148,8 +172,8 @@ signal_case() { # NAME SIGNAL STATUS TOOL-OPTIONS...
         why="$why; the tool (pid $tool) still runs after ufnc ended"
         kill -KILL "$tool" 2>/dev/null
     fi
-    why="$why$(after_failure old)"
-    [ -e "$d/out/m.d" ] && why="$why; a dependency file was written"
+    why="$why$(after_failure)"
+    [ -e "$d/out/m.d" ] && why="$why; the dependency file is left"
     if [ -z "$why" ]; then ok "$name"; else bad "$name" "$why"; fi
 }
 
