@@ -55,18 +55,18 @@ static void emit_all(Module *m, bool line_directives, FeResult *res)
 
 void fe_compile(const char *name, const uint8_t *data, size_t size, int dumps, FeResult *res)
 {
-    FILE *null = null_stream();
+    FILE *sink = null_stream();
     *res = (FeResult){0};
-    diag_init(null, COLOR_NEVER, false, false);
+    diag_init(sink, COLOR_NEVER, false, false);
     diag_reset();
 
     SrcFile *src = src_from_memory(name, (const char *)data, size);
     if (dumps)
-        dump_tokens(null, src);
+        dump_tokens(sink, src);
     Node *ast = parse_file(src);
     res->stage = 1;
     if (dumps)
-        ast_dump(null, ast);
+        ast_dump(sink, ast);
     /* The checker runs after syntax errors too (as in ufnc): it must cope
      * with whatever the parser recovered. */
     /* ufnc derives the C module name from the file name (options.c).  The
@@ -80,10 +80,10 @@ void fe_compile(const char *name, const uint8_t *data, size_t size, int dumps, F
     if (!res->errors) {
         res->stage = 2;
         if (dumps)
-            dump_types(null, m);
+            dump_types(sink, m);
         emit_all(m, (h & 4) != 0, res);
     }
-    fflush(null);
+    fflush(sink);
     arena_reset();
     types_reset();
     diag_reset();

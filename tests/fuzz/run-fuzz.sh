@@ -5,10 +5,12 @@
 #                                    corpus, then fuzz each target SECONDS
 #                                    from a copy of its corpus
 #   run-fuzz.sh replay DIR           replay only, with replay_* (no libFuzzer)
-#   run-fuzz.sh long   DIR TARGET RUNS
-#                                    fuzz TARGET for RUNS executions into its
-#                                    corpus in the repository, then minimise
-#                                    the corpus (libFuzzer -merge)
+#   run-fuzz.sh long   DIR TARGET RUNS [JOBS]
+#                                    fuzz TARGET for RUNS executions in all,
+#                                    in JOBS processes (default 1) sharing one
+#                                    corpus, into its corpus in the
+#                                    repository, then minimise the corpus
+#                                    (libFuzzer -merge)
 #
 # DIR holds the binaries (fuzz_frontend, fuzz_gen, or replay_*).  The seed
 # inputs are tests/fuzz/corpus/<target>/ and the regression inputs
@@ -82,18 +84,31 @@ replay)
     exit $rc
     ;;
 long)
-    t=$3 runs=$4
+    t=$3 runs=$4 jobs=${5:-1}
+    dir=$(cd "$dir" && pwd)        # the jobs run inside $dir/jobs-$t
     log=$dir/long-$t.log
-    mkdir -p "$dir/artifacts-$t" "$dir/new-$t"
+    rm -rf "$dir/jobs-$t"
+    mkdir -p "$dir/artifacts-$t" "$dir/new-$t" "$dir/jobs-$t"
     start=$(date +%s)
-    echo "fuzz-long: fuzz_$t, $runs executions, log in $log"
-    "$dir/fuzz_$t" -runs="$runs" $opts $(dict_for "$t") -artifact_prefix="$dir/artifacts-$t/" \
-        "$dir/new-$t" "$corpus/$t" > "$log" 2>&1
-    st=$?
+    echo "fuzz-long: fuzz_$t, $runs executions in $jobs process(es), logs in $log and $dir/jobs-$t/"
+    if [ "$jobs" -gt 1 ]; then
+        # libFuzzer's -jobs: each job runs RUNS/JOBS executions, writing
+        # fuzz-N.log in the current directory (which the parent prints into
+        # its own log as each job ends); they share new-$t.
+        (cd "$dir/jobs-$t" && "$dir/fuzz_$t" -jobs="$jobs" -workers="$jobs" -runs=$((runs / jobs)) \
+            $opts $(dict_for "$t") -artifact_prefix="$dir/artifacts-$t/" "$dir/new-$t" "$corpus/$t") \
+            > "$log" 2>&1
+        st=$?
+    else
+        "$dir/fuzz_$t" -runs="$runs" $opts $(dict_for "$t") -artifact_prefix="$dir/artifacts-$t/" \
+            "$dir/new-$t" "$corpus/$t" > "$log" 2>&1
+        st=$?
+    fi
     end=$(date +%s)
-    grep '^stat::\|^#[0-9]*.*DONE' "$log" | tail -12
-    echo "fuzz-long: exit status $st after $((end - start)) s"
-    if [ $st -ne 0 ]; then
+    grep '^stat::\|^#[0-9]*.*DONE' "$log" | tail -$((12 * jobs))
+    total=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | awk '{ n += $1 } END { print n + 0 }')
+    echo "fuzz-long: $total executions in all, exit status $st after $((end - start)) s"
+    if [ $st -ne 0 ] || [ "$total" -lt "$runs" ]; then
         report "$log"
         exit 1
     fi
