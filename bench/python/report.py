@@ -209,8 +209,12 @@ def targets_section(run):
     ok_gpu = [g for g in run.gpu if 'regs' in g]
     if ok_gpu:
         spills = [g['kernel'] for g in ok_gpu if g.get('spill_stores') or g.get('spill_loads')]
+        helpers = ['%s\'s %s (%d B)' % (g.get('sample'), g['kernel'], g['spill_stores'])
+                   for g in run.gpu if 'regs' not in g and 'error' not in g and g.get('spill_stores')]
         add('CUDA: no spills in any sample kernel (%d kernels)' % len(ok_gpu),
-            'none' if not spills else ', '.join(spills), not spills)
+            ('none' if not spills else ', '.join(spills)) +
+            ('; a called device function spills (recursion keeps its frame on the stack): ' +
+             ', '.join(helpers) if helpers else ''), not spills)
         simple = [g for g in ok_gpu if g['form'] == 'contig' and g.get('inputs', 9) <= 2]
         over = ['%s (%d)' % (g['kernel'], g['regs']) for g in simple if g['regs'] > 32]
         add('CUDA: ≤ 32 registers for simple ufuncs (contig kernels, ≤ 2 inputs: %d)' % len(simple),
@@ -258,8 +262,15 @@ def gpu_section(run):
             '| kernel | signature | regs | spill st/ld | stack | loads (bits:count) | stores | 128-bit | B/elem | FP64 ops | H100 dev 1e7 | H100 host 1e7 |',
             '|---|---|---|---|---|---|---|---|---|---|---|---|']
     for g in run.gpu:
+        if 'error' in g:
+            out.append('| %s | error: %s |' % (g.get('sample'), g['error'][:80]))
+            continue
         if 'regs' not in g:
-            out.append('| %s | error: %s |' % (g.get('sample'), g.get('error', '?')[:80]))
+            # ptxas lists non-inlined device functions (recursion, CUDA's
+            # slow paths of pow and trig reduction) without registers: their
+            # frame and spills count in the calling kernel's
+            out.append('| %s (%s; device function) | | – | %d/%d | %d | | | | | | | |' % (
+                g['kernel'], g.get('sample'), g.get('spill_stores', 0), g.get('spill_loads', 0), g.get('stack', 0)))
             continue
         fmt = lambda d: ' '.join('%s:%s' % (k, v) for k, v in sorted(d.items(), key=lambda kv: -int(kv[0]))) or '–'
         out.append('| %s | %s | %d | %d/%d | %d | %s | %s | %s | %s | %d | %s | %s |' % (
@@ -326,10 +337,12 @@ def noise_section(run):
         return []
     sp.sort()
     return ['## Noise', '',
-            'The machine is a shared 2-vCPU VM with other engineers working. Across %s rounds the '
-            'medians of the same ufnc measurement varied by a factor of %.2f (median over all '
-            'measurements) up to %.2f (worst); the tables keep each measurement\'s best round.'
-            % (run.machine.get('rounds'), sp[len(sp) // 2], sp[-1]), '']
+            'The machine is a VM whose neighbours are not ours%s. '
+            'Across %s rounds the medians of the same ufnc measurement varied by a factor of %.2f '
+            '(median over all measurements) up to %.2f (worst, small sizes measured in '
+            'microseconds); the tables keep each measurement\'s best round.'
+            % (' (load average at the start: %s)' % run.machine['loadavg'] if 'loadavg' in run.machine else '',
+               run.machine.get('rounds'), sp[len(sp) // 2], sp[-1]), '']
 
 
 def plot(run, path):
