@@ -109,6 +109,8 @@ Value value_cast(Value v, Type *to)
 
 typedef __int128 Big;
 #define BIG_MAX ((Big)(((unsigned __int128)1 << 127) - 1))
+/* floats at least this large do not convert to Big (2**127 is 1.70141e38) */
+#define BIG_FLOAT_LIMIT 1.7e38
 #define BIG_MIN (-BIG_MAX - 1)
 
 /* A value being folded: a NumPy scalar (a Value), or a Python number, whose
@@ -271,7 +273,8 @@ static bool py_int_binary(Folder *f, const Node *e, Op op, Big x, Big y, bool bo
             r = 0;
         else {
             ovf = y >= 126;
-            r = ovf ? 0 : x << y;
+            /* through unsigned: shifting a negative left is undefined in C */
+            r = ovf ? 0 : (Big)((unsigned __int128)x << y);
             ovf = ovf || (r >> y) != x;
         }
         break;
@@ -551,6 +554,8 @@ static bool fold_math(Folder *f, const Node *e, int b, FVal *a, int n, FVal *out
         if (rounding) {                          /* Python 3: math.floor returns an int */
             if (!isfinite(r))
                 return raises(f, e, "OverflowError: cannot convert float infinity to integer");
+            if (fabs(r) >= BIG_FLOAT_LIMIT)      /* Python has the int; no C type holds it */
+                return not_const(f, e, "the integer is too large (Numba types module-level integers as int64 or uint64)");
             *out = weak_int((Big)r);
             return true;
         }
@@ -598,7 +603,7 @@ static bool fold_call(Folder *f, const Node *e, FVal *out)
         if (!isfinite(d))
             return raises(f, e, isnan(d) ? "ValueError: cannot convert float NaN to integer"
                                          : "OverflowError: cannot convert float infinity to integer");
-        if (fabs(d) >= 1.7e38)
+        if (fabs(d) >= BIG_FLOAT_LIMIT)
             return not_const(f, e, "the integer is too large (Numba types module-level integers as int64 or uint64)");
         *out = weak_int((Big)d);
         return true;
