@@ -572,7 +572,16 @@ static void return_stmt(Infer *cx, Node *s, NodeList *out)
             return;
         }
     } else {
-        /* helpers (and vectorize without a declared return type) infer it */
+        /* helpers (and vectorize without a declared return type) infer it;
+         * a ufunc's element is a value, never None */
+        if (f->kind == FK_VECTORIZE && vt->kind == TY_NONE) {
+            if (v)
+                infer_fail(cx, s->loc, "in %s: a @vectorize function must return a scalar, not None", infer_fname(cx));
+            else
+                infer_fail(cx, s->loc, "in %s: 'return' needs a value: a @vectorize function returns a scalar",
+                           infer_fname(cx));
+            return;
+        }
         Type *nt = inst->ret ? ty_unify(inst->ret, vt) : vt;
         if (inst->ret && inst->ret->kind == TY_NONE && vt->kind == TY_NONE)
             nt = vt;
@@ -585,7 +594,7 @@ static void return_stmt(Infer *cx, Node *s, NodeList *out)
             inst->ret = nt;
             cx->changed = true;
         }
-        if (f->kind == FK_VECTORIZE && (nt->kind != TY_NONE && !ty_is_scalar(nt))) {
+        if (f->kind == FK_VECTORIZE && !ty_is_scalar(nt)) {
             infer_fail(cx, s->loc, "in %s: a @vectorize function must return a scalar, not %s", infer_fname(cx), nt->name);
             return;
         }
