@@ -104,8 +104,12 @@ Node *infer_name(Infer *cx, Node *e)
     if (!infer_resolve(cx, e, &s)) {
         if (e->kind == N_ATTR) {
             Sym base;
-            if (!infer_resolve(cx, e->attr.value, &base))
-                return infer_name(cx, e->attr.value);     /* math.sqrt without 'import math': name 'math' */
+            Node *v = e->attr.value;
+            if (v->kind != N_NAME && v->kind != N_ATTR)      /* 'text'.upper, f(x).real, (a + b).x */
+                return infer_fail(cx, e->loc, "in %s: attribute '%s' of this expression is not supported in ufn",
+                               infer_fname(cx), e->attr.attr), infer_unknown(e);
+            if (!infer_resolve(cx, v, &base))
+                return infer_name(cx, v);     /* math.sqrt without 'import math': name 'math' */
             const char *what = dotted_name(e);
             if (base.kind == SYM_MODULE && base.module == MOD_NUMPY && numpy_allocator(e->attr.attr))
                 return infer_fail(cx, e->loc, "in %s: %s() makes an array, and kernels cannot allocate; pass the array in as a @guvectorize argument",
