@@ -347,6 +347,16 @@ void infer_mark_failed(Infer *cx, Node *t)
     }
 }
 
+/* A typed reference to a local or temporary variable. */
+static Node *local_ref(Loc loc, Var *var)
+{
+    Node *n = infer_typed(new_name(loc, var->name), var->type);
+    n->name.sym = arena_alloc(sizeof(Sym));
+    n->name.sym->kind = SYM_LOCAL;
+    n->name.sym->var = var;
+    return n;
+}
+
 static void assign_stmt(Infer *cx, Node *s, NodeList *out)
 {
     Node *v = infer_expr(cx, s->assign.value);
@@ -357,20 +367,19 @@ static void assign_stmt(Infer *cx, Node *s, NodeList *out)
         infer_fail(cx, s->assign.value->loc, "in %s: cannot assign None", infer_fname(cx));
         return;
     }
-    /* a = b = v: the first target gets v, the next ones the first target. */
-    Node *first = NULL;
-    for (int i = 0; i < s->assign.targets.len; i++) {
-        Node *t = s->assign.targets.items[i];
-        assign_to(cx, t, first ? first : v, s->loc, out);
-        if (!first && t->kind == N_NAME && cx->final) {
-            Var *var = infer_find_var(cx, t->name.id);
-            first = infer_typed(new_name(t->loc, var->name), var->type);
-            first->name.sym = arena_alloc(sizeof(Sym));
-            first->name.sym->kind = SYM_LOCAL;
-            first->name.sym->var = var;
-        } else if (!first)
-            first = v;
+    /* a = b = v: every target gets v, as in Python (b is not a copy of a
+     * converted to a's type).  v is evaluated once: into a temporary of its
+     * own type when it is more than a name or a constant. */
+    Node *src = v;
+    if (s->assign.targets.len > 1 && cx->final && v->type && !infer_is_simple(v)) {
+        Var *tmp = infer_new_temp(cx, v->type);
+        NodeList targets = {0};
+        list_push(&targets, local_ref(s->loc, tmp));
+        list_push(out, new_assign(s->loc, targets, v));
+        src = local_ref(s->loc, tmp);
     }
+    for (int i = 0; i < s->assign.targets.len; i++)
+        assign_to(cx, s->assign.targets.items[i], src, s->loc, out);
 }
 
 /* x op= v is x = x op v; for a[i] op= v the index is evaluated once. */
