@@ -69,8 +69,8 @@ static void cleanup(void)
     tempdir[0] = '\0';
 }
 
-/* Async-signal-safe: lstat(2) and unlink(2) only. */
-static void unlink_claimed(void)
+/* Async-signal-safe (lstat(2) and unlink(2) only): on_signal calls it too. */
+void driver_discard_outputs(void)
 {
     for (int i = 0; i < MAX_CLAIMED; i++) {
         struct stat st;
@@ -88,7 +88,7 @@ static void on_signal(int sig)
         waitpid(child_pid, NULL, 0);
     }
     cleanup();
-    unlink_claimed();
+    driver_discard_outputs();
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -142,11 +142,6 @@ void driver_claim_output(const char *path)
     die("more than %d outputs claimed", MAX_CLAIMED);
 }
 
-void driver_discard_outputs(void)
-{
-    unlink_claimed();
-}
-
 /* A destination that exists and is not a regular file (a device, a FIFO)
  * is written in place: renaming over /dev/null would replace the device. */
 static bool special_file(const char *path)
@@ -155,12 +150,35 @@ static bool special_file(const char *path)
     return stat(path, &st) == 0 && !S_ISREG(st.st_mode);
 }
 
-static int open_in_place(const char *path)
+/* An output being written: into a temporary next to it (slot in pending),
+ * or in place for a special file (slot -1). */
+typedef struct Output {
+    char tmp[4096];
+    int slot;
+    int fd;
+} Output;
+
+static int open_temp_next_to(const char *path, char *tmp, size_t size, int *slot);
+static int finish_temp(int fd, const char *tmp, const char *path, int slot, bool ok);
+
+static bool open_output(Output *o, const char *path)
 {
-    int fd = open(path, O_WRONLY | O_TRUNC);
-    if (fd < 0)
-        diag_fatal("cannot write %s: %s", path, strerror(errno));
-    return fd;
+    o->slot = -1;
+    if (special_file(path)) {
+        o->fd = open(path, O_WRONLY | O_TRUNC);
+        if (o->fd < 0)
+            diag_fatal("cannot write %s: %s", path, strerror(errno));
+        o->tmp[0] = '\0';
+    } else
+        o->fd = open_temp_next_to(path, o->tmp, sizeof o->tmp, &o->slot);
+    return o->fd >= 0;
+}
+
+static int close_output(Output *o, const char *path, bool ok)
+{
+    if (!o->tmp[0])
+        return close(o->fd) == 0 && ok ? 0 : -1;
+    return finish_temp(o->fd, o->tmp, path, o->slot, ok);
 }
 
 static int add_pending(const char *path)
@@ -224,18 +242,13 @@ static bool write_all(int fd, const char *data, size_t len)
 
 int write_file_atomic(const char *path, const char *data, size_t len)
 {
-    char tmp[4096];
-    int slot = -1;
-    bool in_place = special_file(path);
-    int fd = in_place ? open_in_place(path) : open_temp_next_to(path, tmp, sizeof tmp, &slot);
-    if (fd < 0)
+    Output o;
+    if (!open_output(&o, path))
         return -1;
-    bool ok = write_all(fd, data, len);
+    bool ok = write_all(o.fd, data, len);
     if (!ok)
         diag_fatal("cannot write %s: %s", path, strerror(errno));
-    if (in_place)
-        return close(fd) == 0 && ok ? 0 : -1;
-    return finish_temp(fd, tmp, path, slot, ok);
+    return close_output(&o, path, ok);
 }
 
 int copy_file_atomic(const char *path, const char *src)
@@ -245,11 +258,8 @@ int copy_file_atomic(const char *path, const char *src)
         diag_fatal("cannot read %s: %s", src, strerror(errno));
         return -1;
     }
-    char tmp[4096];
-    int slot = -1;
-    bool in_place = special_file(path);
-    int fd = in_place ? open_in_place(path) : open_temp_next_to(path, tmp, sizeof tmp, &slot);
-    if (fd < 0) {
+    Output o;
+    if (!open_output(&o, path)) {
         close(in);
         return -1;
     }
@@ -257,7 +267,7 @@ int copy_file_atomic(const char *path, const char *src)
     char buf[65536];
     ssize_t n;
     while ((n = read(in, buf, sizeof buf)) > 0)
-        if (!write_all(fd, buf, (size_t)n)) {
+        if (!write_all(o.fd, buf, (size_t)n)) {
             ok = false;
             break;
         }
@@ -266,9 +276,7 @@ int copy_file_atomic(const char *path, const char *src)
     close(in);
     if (!ok)
         diag_fatal("cannot write %s: %s", path, strerror(errno));
-    if (in_place)
-        return close(fd) == 0 && ok ? 0 : -1;
-    return finish_temp(fd, tmp, path, slot, ok);
+    return close_output(&o, path, ok);
 }
 
 /* ---- running tools ------------------------------------------------------------------------ */
