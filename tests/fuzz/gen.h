@@ -210,11 +210,11 @@ extern const int gen_nlayouts;
 /* ---- the reference interpreter (gen_eval.c) ---------------------------------------------- */
 
 /* What one kernel computes for one element (vectorize) or one row
- * (guvectorize).  numba_differs is set when the result depends (through
- * data or a branch) on a rule ufnc chose where Numba's CPU target does
- * something else, something undefined or raises (numba-semantics.md 3.3,
- * 3.5): float -> int out of range, shifts by >= 64, INT64_MIN // -1,
- * integer powers beyond 2**53, 0.0 ** -n. */
+ * (guvectorize).  numba_differs is set when the result depends on a rule
+ * ufnc chose where Numba's CPU target does something else, something
+ * undefined or raises (numba-semantics.md 3.3, 3.5): float -> int out of
+ * range, shifts by >= 64, INT64_MIN // -1, integer powers beyond 2**53,
+ * 0.0 ** -n; and for the whole row when such a value decided a branch. */
 typedef struct GEvalResult {
     GVal ret;
     bool numba_differs;

@@ -26,7 +26,7 @@
 #include <string.h>
 
 /* A value and its taint: whether it depends on a result where Numba is
- * expected to differ (through data, or through a branch it decided). */
+ * expected to differ, through data (a branch on it: branch_on). */
 typedef struct TV {
     GVal v;
     bool t;
@@ -39,8 +39,7 @@ typedef struct Env {
     GVal *arrays[48];      /* gufunc operands */
     bool *taints[48];      /* per element */
     int sizes[2];          /* the core dimensions n and m */
-    bool ctl;              /* a tainted value chose a branch: all that follows is tainted */
-    bool *raises;          /* Numba raises an exception: the whole row differs */
+    bool *whole_row;       /* Numba may raise, or its code is undefined: the whole row differs */
     TV ret, ret2;
 } Env;
 
@@ -335,13 +334,28 @@ static Flow exec_block(Env *env, const GBlock *b);
 
 static TV tv(GVal v, bool t) { return (TV){v, t}; }
 
+/* A branch on a tainted value: Numba may go the other way, and raise there;
+ * and where the value is one Numba leaves undefined (an out-of-range
+ * conversion, a signed overflow, a shift by 64: LLVM's poison), the branch
+ * is undefined behaviour, which may change anything in the row.  Numba 0.68
+ * returned 0, or garbage, from kernels whose result is a constant, after
+ * a conditional expression on np.int64(nan) in a helper, or x // -np.int64(nan)
+ * (its // branches on the divisor).  So the whole row is left out of the
+ * Numba comparison. */
+static void branch_on(Env *env, TV c)
+{
+    if (c.t)
+        *env->whole_row = true;
+}
+
 static TV arith(Env *env, int op, GType rt, GType at, TV ta, GType bt, TV tb)
 {
     GVal r = {0}, a = ta.v, b = tb.v;
     bool df = ta.t || tb.t;
-    /* Numba's ** raises for some operands: given a tainted one, it may */
-    if (op == OP_POW && df && !gtype_is_float(bt))
-        *env->raises = true;
+    /* Numba's //, % and integer ** branch on their operands (and ** may
+     * raise): a tainted one is a tainted branch */
+    if (op == OP_FLOORDIV || op == OP_MOD || (op == OP_POW && !gtype_is_float(bt)))
+        branch_on(env, tv(r, df));
     if (rt == G_U64) {
         uint64_t x = (uint64_t)cast(a, at, G_U64, &df).i, y = (uint64_t)cast(b, bt, G_U64, &df).i;
         uint64_t u = 0;
@@ -391,7 +405,7 @@ static TV arith(Env *env, int op, GType rt, GType at, TV ta, GType bt, TV tb)
         case OP_MUL: r.i = wrap_mul(x, y); df |= __builtin_mul_overflow(x, y, &unused); break;
         case OP_FLOORDIV: r.i = int_floordiv(x, y, &df); break;
         case OP_MOD: r.i = int_mod(x, y); break;
-        case OP_POW: r.i = int_pow(x, y, &df, env->raises); break;
+        case OP_POW: r.i = int_pow(x, y, &df, env->whole_row); break;
         case OP_SHL:
         case OP_SHR: r.i = shift(op, x, y, &df); break;
         case OP_AND: r.i = x & y; break;
@@ -404,9 +418,9 @@ static TV arith(Env *env, int op, GType rt, GType at, TV ta, GType bt, TV tb)
     if (op == OP_POW && !gtype_is_float(bt)) {
         int64_t y = cast(b, bt, G_I64, &df).i;
         if (rt == G_F32) {
-            r.f32 = f32_powi(cast(a, at, G_F32, &df).f32, y, env->raises);
+            r.f32 = f32_powi(cast(a, at, G_F32, &df).f32, y, env->whole_row);
         } else {
-            r.f64 = f64_powi(cast(a, at, G_F64, &df).f64, y, env->raises);
+            r.f64 = f64_powi(cast(a, at, G_F64, &df).f64, y, env->whole_row);
         }
         return tv(r, df);
     }
@@ -625,7 +639,7 @@ static TV call(Env *env, const GExpr *e)
 static void call_helper(Env *env, const GExpr *e, TV *ret, TV *ret2)
 {
     const GFunc *h = &env->p->funcs[e->var];
-    Env inner = {.p = env->p, .f = h, .raises = env->raises};
+    Env inner = {.p = env->p, .f = h, .whole_row = env->whole_row};
     for (int i = 0; i < h->nparams; i++)
         inner.vars[i] = eval(env, e->args[i]);
     exec_block(&inner, &h->body);
@@ -695,6 +709,7 @@ static TV eval(Env *env, const GExpr *e)
     case GE_BOOLOP: {
         TV a = eval(env, e->args[0]);
         bool av = truthy(e->args[0]->type, a.v);
+        branch_on(env, a);                /* whether b is evaluated */
         if (e->op == OP_LAND ? !av : av) {
             r.i = av;
             return tv(r, a.t);
@@ -713,6 +728,8 @@ static TV eval(Env *env, const GExpr *e)
             TV right = eval(env, e->args[i + 1]);
             int op = (int)e->args[e->nargs + i]->val.i;
             df |= right.t;
+            if (i + 1 < n)                /* whether the chain goes on */
+                branch_on(env, tv(r, df));
             if (!compare(op, e->args[i]->type, left.v, e->args[i + 1]->type, right.v)) {
                 r.i = 0;
                 break;
@@ -723,9 +740,8 @@ static TV eval(Env *env, const GExpr *e)
     }
     case GE_IFEXP: {
         TV c = eval(env, e->args[0]);
-        TV v = truthy(e->args[0]->type, c.v) ? eval(env, e->args[1]) : eval(env, e->args[2]);
-        v.t |= c.t;
-        return v;
+        branch_on(env, c);
+        return truthy(e->args[0]->type, c.v) ? eval(env, e->args[1]) : eval(env, e->args[2]);
     }
     case GE_CALL: return call(env, e);
     case GE_HELPER: {
@@ -741,7 +757,8 @@ static TV eval(Env *env, const GExpr *e)
             i = i * extent(env, e->var, 1) + index_of(idx1.v.i, extent(env, e->var, 1));
             idx.t |= idx1.t;
         }
-        return tv(env->arrays[e->var][i], idx.t || env->taints[e->var][i]);
+        branch_on(env, idx);              /* Numba wraps a negative index around */
+        return tv(env->arrays[e->var][i], env->taints[e->var][i]);
     }
     case GE_LEN:
         r.i = extent(env, e->var, e->op == 2 ? 1 : 0);
@@ -752,17 +769,11 @@ static TV eval(Env *env, const GExpr *e)
 
 /* ---- statements --------------------------------------------------------------------------------------- */
 
-static void assign(Env *env, int var, TV v)
-{
-    v.t |= env->ctl;
-    env->vars[var] = v;
-}
-
-/* A decision: when it rests on a tainted value, what follows is tainted. */
+/* An if: the branch it takes (see branch_on). */
 static bool decide(Env *env, const GExpr *cond)
 {
     TV c = eval(env, cond);
-    env->ctl |= c.t;
+    branch_on(env, c);
     return truthy(cond->type, c.v);
 }
 
@@ -783,19 +794,19 @@ static Flow exec_stmt(Env *env, const GStmt *s)
     const GFunc *f = env->f;
     switch (s->kind) {
     case GS_ASSIGN:
-        assign(env, s->var, eval(env, s->e));
+        env->vars[s->var] = eval(env, s->e);
         return FLOW_NEXT;
     case GS_AUG: {
         GType t = f->vars[s->var].type;
         TV rhs = eval(env, s->e);
-        assign(env, s->var, arith(env, s->op, t, t, env->vars[s->var], s->e->type, rhs));
+        env->vars[s->var] = arith(env, s->op, t, t, env->vars[s->var], s->e->type, rhs);
         return FLOW_NEXT;
     }
     case GS_UNPACK: {
         TV a, b;
         call_helper(env, s->e, &a, &b);
-        assign(env, s->var, a);
-        assign(env, s->var2, b);
+        env->vars[s->var] = a;
+        env->vars[s->var2] = b;
         return FLOW_NEXT;
     }
     case GS_IF:
@@ -803,10 +814,10 @@ static Flow exec_stmt(Env *env, const GStmt *s)
     case GS_FOR: {
         TV start = s->e ? eval(env, s->e) : tv((GVal){.i = 0}, false), stop = eval(env, s->e2);
         TV step = s->e3 ? eval(env, s->e3) : tv((GVal){.i = 1}, false);
-        env->ctl |= start.t || stop.t || step.t;
+        branch_on(env, tv(start.v, start.t || stop.t || step.t));
         bool done = false;
         for (int64_t i = start.v.i; !done && (step.v.i > 0 ? i < stop.v.i : i > stop.v.i); i += step.v.i) {
-            assign(env, s->var, tv((GVal){.i = i}, false));
+            env->vars[s->var] = tv((GVal){.i = i}, false);
             if (exec_loop_body(env, &s->body, &done) == FLOW_RETURN)
                 return FLOW_RETURN;
         }
@@ -816,7 +827,7 @@ static Flow exec_stmt(Env *env, const GStmt *s)
         bool done = false;
         int64_t n = extent(env, s->var2, 0);
         for (int64_t i = 0; !done && i < n; i++) {
-            assign(env, s->var, tv(env->arrays[s->var2][i], env->taints[s->var2][i]));
+            env->vars[s->var] = tv(env->arrays[s->var2][i], env->taints[s->var2][i]);
             if (exec_loop_body(env, &s->body, &done) == FLOW_RETURN)
                 return FLOW_RETURN;
         }
@@ -825,8 +836,8 @@ static Flow exec_stmt(Env *env, const GStmt *s)
     case GS_WHILE: {
         bool done = false;
         TV limit = eval(env, s->e);
-        env->ctl |= limit.t;
-        assign(env, s->var, tv((GVal){.i = 0}, false));
+        branch_on(env, limit);
+        env->vars[s->var] = tv((GVal){.i = 0}, false);
         while (!done && env->vars[s->var].v.i < limit.v.i) {
             env->vars[s->var].v.i++;
             if (exec_loop_body(env, &s->body, &done) == FLOW_RETURN)
@@ -837,14 +848,10 @@ static Flow exec_stmt(Env *env, const GStmt *s)
     case GS_BREAK: return FLOW_BREAK;
     case GS_CONTINUE: return FLOW_CONTINUE;
     case GS_RETURN:
-        if (s->e) {
+        if (s->e)
             env->ret = eval(env, s->e);
-            env->ret.t |= env->ctl;
-        }
-        if (s->e2) {
+        if (s->e2)
             env->ret2 = eval(env, s->e2);
-            env->ret2.t |= env->ctl;
-        }
         return FLOW_RETURN;
     case GS_STORE: {
         TV idx = eval(env, s->e);
@@ -854,13 +861,10 @@ static Flow exec_stmt(Env *env, const GStmt *s)
             i = i * extent(env, s->var, 1) + index_of(idx1.v.i, extent(env, s->var, 1));
             idx.t |= idx1.t;
         }
+        branch_on(env, idx);              /* Numba wraps a negative index around */
         TV v = eval(env, s->e2);
         env->arrays[s->var][i] = v.v;
-        env->taints[s->var][i] = v.t || env->ctl;
-        /* where Numba computes another index, it writes another element */
-        if (idx.t)
-            for (int64_t j = 0; j < length_of(env, s->var); j++)
-                env->taints[s->var][j] = true;
+        env->taints[s->var][i] = v.t;
         return FLOW_NEXT;
     }
     case GS_PASS: return FLOW_NEXT;
@@ -883,20 +887,20 @@ static Flow exec_block(Env *env, const GBlock *b)
 GEvalResult gen_eval_vectorize(const GenProgram *p, const GFunc *f, const GVal *args)
 {
     GEvalResult res = {0};
-    bool raises = false;
-    Env env = {.p = p, .f = f, .raises = &raises};
+    bool whole_row = false;
+    Env env = {.p = p, .f = f, .whole_row = &whole_row};
     for (int i = 0; i < f->nparams; i++)
         env.vars[i] = tv(args[i], false);
     exec_block(&env, &f->body);
-    res.numba_differs = env.ret.t || raises;
+    res.numba_differs = env.ret.t || whole_row;
     res.ret = cast(env.ret.v, f->rexpr, f->ret, &res.numba_differs);
     return res;
 }
 
 void gen_eval_guvectorize(const GenProgram *p, const GFunc *f, GVal **arrays, bool **differs, const int *sizes)
 {
-    bool raises = false;
-    Env env = {.p = p, .f = f, .sizes = {sizes[0], sizes[1]}, .raises = &raises};
+    bool whole_row = false;
+    Env env = {.p = p, .f = f, .sizes = {sizes[0], sizes[1]}, .whole_row = &whole_row};
     for (int k = 0; k < f->nparams; k++) {
         if (f->vars[k].array) {
             env.arrays[k] = arrays[k];
@@ -907,7 +911,7 @@ void gen_eval_guvectorize(const GenProgram *p, const GFunc *f, GVal **arrays, bo
     exec_block(&env, &f->body);
     /* a tainted decision may have skipped a store, and an exception stops
      * the row: every output is suspect */
-    if (env.ctl || raises)
+    if (whole_row)
         for (int k = 0; k < f->nparams; k++)
             if (f->vars[k].output)
                 for (int64_t i = 0; i < length_of(&env, k); i++)
@@ -917,7 +921,7 @@ void gen_eval_guvectorize(const GenProgram *p, const GFunc *f, GVal **arrays, bo
 GVal gen_eval_const(const GenProgram *p, const GExpr *e)
 {
     GFunc none = {0};
-    bool raises = false;
-    Env env = {.p = p, .f = &none, .raises = &raises};
+    bool whole_row = false;
+    Env env = {.p = p, .f = &none, .whole_row = &whole_row};
     return eval(&env, e).v;
 }
