@@ -101,6 +101,15 @@ fuzz-long: $(BUILD)/gen/ufn.tab.h $(BUILD)/gen/lex.yy.h $(BUILD)/gen/embedded.c
 DIFF_SEED   ?= 1
 DIFF_COUNT  ?= 25
 DIFF_LONG   ?= 1000
+# Seeds that once failed, run by every check-diff too (the generator as of
+# 2026-11-25 makes the same modules from them):
+#   15   Numba returned 0 for a constant after a helper's conditional
+#        expression on np.int64(nan): the reference leaves out rows where a
+#        value Numba leaves undefined decides a branch
+#   162  sim's contiguous and strided loops gave -nan and nan: any nan is
+#        any nan (ufn(7))
+#   382  Numba returned garbage after x // -np.int64(nan) (its // branches)
+DIFF_REGRESS := 15 162 382
 UFNGEN      := $(BUILD)/tests/fuzz/ufngen
 UFNGEN_SRC  := tests/fuzz/ufngen.c tests/fuzz/gen.c tests/fuzz/gen_eval.c tests/fuzz/gen_drive.c
 
@@ -112,7 +121,7 @@ $(UFNGEN): $(UFNGEN_SRC) tests/fuzz/gen.h
 
 .PHONY: check-diff diff-long
 check-diff: $(UFNGEN) $(UFNC) $(LIBUFNRT_A)
-	$(Q)tests/fuzz/run-diff.sh $(BUILD) $(UFNGEN) $(DIFF_SEED) $(DIFF_COUNT) $(BUILD)/diff
+	$(Q)tests/fuzz/run-diff.sh $(BUILD) $(UFNGEN) $(DIFF_SEED) $(DIFF_COUNT) $(BUILD)/diff $(DIFF_REGRESS)
 
 diff-long: $(UFNGEN) $(UFNC) $(LIBUFNRT_A)
 	$(Q)tests/fuzz/run-diff.sh $(BUILD) $(UFNGEN) $(DIFF_SEED) $(DIFF_LONG) $(BUILD)/diff-long

@@ -4,13 +4,16 @@
 # reference interpreter's results and, where Python has Numba, with Numba's
 # CPU target (skipping the results a documented rule makes differ).
 #
-# Usage: run-diff.sh BUILD UFNGEN FIRST_SEED COUNT WORKDIR
+# Usage: run-diff.sh BUILD UFNGEN FIRST_SEED COUNT WORKDIR [SEED...]
 #   BUILD    the build directory (bin/ufnc, lib/libufnrt.a)
 #   UFNGEN   the ufngen binary
+#   SEED...  more seeds, run after FIRST_SEED..FIRST_SEED+COUNT-1 (those
+#            that once failed)
 # Environment: PYTHON (default /usr/bin/python3, else python3), CC,
 #   DIFF_KEEP=1 keeps every seed's directory (failures are always kept).
 set -u
 build=$1 ufngen=$2 first=$3 count=$4 work=$5
+shift 5
 ufnc=$build/bin/ufnc
 lib=$build/lib/libufnrt.a
 cc=${CC:-cc}
@@ -63,10 +66,15 @@ compare() {
         }' "$1" "$2"
 }
 
-pass=0 fail=0 numba_dirs=""
-seed=$first
+# The range, then the extra seeds it does not hold.
 last=$((first + count - 1))
-while [ "$seed" -le "$last" ]; do
+extra=""
+for seed in "$@"; do
+    [ "$seed" -ge "$first" ] && [ "$seed" -le "$last" ] || extra="$extra $seed"
+done
+
+pass=0 fail=0 numba_dirs=""
+for seed in $(seq "$first" "$last") $extra; do
     d=$work/seed$seed
     mkdir -p "$d"
     ok=1
@@ -92,10 +100,9 @@ while [ "$seed" -le "$last" ]; do
     else
         fail=$((fail + 1))
     fi
-    seed=$((seed + 1))
 done
 
-# Numba: one Python process for every seed (importing numba takes seconds).
+# Numba: one Python process (importing numba takes seconds), forking for each seed.
 numba_fail=0 numba_ok=0 keep=""
 if [ -n "$py" ] && [ -n "$numba_dirs" ]; then
     "$py" "$here/numba_all.py" $numba_dirs > "$work/numba.log" 2>&1 || {
@@ -126,6 +133,6 @@ if [ -n "$py" ]; then
 else
     numba="Numba: not run"
 fi
-echo "diff: seeds $first..$last: $pass ran equal on host, sim and the reference ($(total host 1) values), $fail failed"
+echo "diff: seeds $first..$last${extra:+ and$extra}: $pass ran equal on host, sim and the reference ($(total host 1) values), $fail failed"
 echo "diff: $numba"
 [ $fail -eq 0 ] && [ $numba_fail -eq 0 ]
