@@ -428,15 +428,14 @@ static void write_main(FILE *out, const char *module, KData *ks, int nk)
     fprintf(out, "/* whether two calls' results agree: bit for bit, but any NaN is any NaN\n"
                  " * (the sign and payload of a NaN are not specified: ufn(7)) */\n"
                  "static int same(const void *a, const void *b, size_t size, int t)\n{\n"
-                 "    for (size_t i = 0; t == 6 && i < size; i += 4) {\n"
-                 "        float x, y; memcpy(&x, (const char *)a + i, 4); memcpy(&y, (const char *)b + i, 4);\n"
-                 "        if (!(isnan(x) && isnan(y)) && memcmp(&x, &y, 4)) return 0;\n"
-                 "    }\n"
-                 "    for (size_t i = 0; t == 7 && i < size; i += 8) {\n"
-                 "        double x, y; memcpy(&x, (const char *)a + i, 8); memcpy(&y, (const char *)b + i, 8);\n"
-                 "        if (!(isnan(x) && isnan(y)) && memcmp(&x, &y, 8)) return 0;\n"
-                 "    }\n"
-                 "    return t >= 6 || !memcmp(a, b, size);\n}\n");
+                 "    if (t < 6)\n        return !memcmp(a, b, size);\n"
+                 "    size_t w = t == 6 ? 4 : 8;\n"
+                 "    for (size_t i = 0; i < size; i += w) {\n"
+                 "        const char *x = (const char *)a + i, *y = (const char *)b + i;\n"
+                 "        int nans = w == 4 ? isnan(*(const float *)x) && isnan(*(const float *)y)\n"
+                 "                          : isnan(*(const double *)x) && isnan(*(const double *)y);\n"
+                 "        if (!nans && memcmp(x, y, w))\n            return 0;\n"
+                 "    }\n    return 1;\n}\n");
     for (int i = 0; i < nk; i++)
         write_kernel_call(out, &ks[i]);
     fprintf(out, "\nint main(void)\n{\n");

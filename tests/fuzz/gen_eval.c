@@ -342,9 +342,9 @@ static TV tv(GVal v, bool t) { return (TV){v, t}; }
  * a conditional expression on np.int64(nan) in a helper, or x // -np.int64(nan)
  * (its // branches on the divisor).  So the whole row is left out of the
  * Numba comparison. */
-static void branch_on(Env *env, TV c)
+static void branch_on(Env *env, bool tainted)
 {
-    if (c.t)
+    if (tainted)
         *env->whole_row = true;
 }
 
@@ -355,7 +355,7 @@ static TV arith(Env *env, int op, GType rt, GType at, TV ta, GType bt, TV tb)
     /* Numba's //, % and integer ** branch on their operands (and ** may
      * raise): a tainted one is a tainted branch */
     if (op == OP_FLOORDIV || op == OP_MOD || (op == OP_POW && !gtype_is_float(bt)))
-        branch_on(env, tv(r, df));
+        branch_on(env, df);
     if (rt == G_U64) {
         uint64_t x = (uint64_t)cast(a, at, G_U64, &df).i, y = (uint64_t)cast(b, bt, G_U64, &df).i;
         uint64_t u = 0;
@@ -709,7 +709,7 @@ static TV eval(Env *env, const GExpr *e)
     case GE_BOOLOP: {
         TV a = eval(env, e->args[0]);
         bool av = truthy(e->args[0]->type, a.v);
-        branch_on(env, a);                /* whether b is evaluated */
+        branch_on(env, a.t);              /* whether b is evaluated */
         if (e->op == OP_LAND ? !av : av) {
             r.i = av;
             return tv(r, a.t);
@@ -729,7 +729,7 @@ static TV eval(Env *env, const GExpr *e)
             int op = (int)e->args[e->nargs + i]->val.i;
             df |= right.t;
             if (i + 1 < n)                /* whether the chain goes on */
-                branch_on(env, tv(r, df));
+                branch_on(env, df);
             if (!compare(op, e->args[i]->type, left.v, e->args[i + 1]->type, right.v)) {
                 r.i = 0;
                 break;
@@ -740,7 +740,7 @@ static TV eval(Env *env, const GExpr *e)
     }
     case GE_IFEXP: {
         TV c = eval(env, e->args[0]);
-        branch_on(env, c);
+        branch_on(env, c.t);
         return truthy(e->args[0]->type, c.v) ? eval(env, e->args[1]) : eval(env, e->args[2]);
     }
     case GE_CALL: return call(env, e);
@@ -757,7 +757,7 @@ static TV eval(Env *env, const GExpr *e)
             i = i * extent(env, e->var, 1) + index_of(idx1.v.i, extent(env, e->var, 1));
             idx.t |= idx1.t;
         }
-        branch_on(env, idx);              /* Numba wraps a negative index around */
+        branch_on(env, idx.t);            /* Numba wraps a negative index around */
         return tv(env->arrays[e->var][i], env->taints[e->var][i]);
     }
     case GE_LEN:
@@ -773,7 +773,7 @@ static TV eval(Env *env, const GExpr *e)
 static bool decide(Env *env, const GExpr *cond)
 {
     TV c = eval(env, cond);
-    branch_on(env, c);
+    branch_on(env, c.t);
     return truthy(cond->type, c.v);
 }
 
@@ -814,7 +814,7 @@ static Flow exec_stmt(Env *env, const GStmt *s)
     case GS_FOR: {
         TV start = s->e ? eval(env, s->e) : tv((GVal){.i = 0}, false), stop = eval(env, s->e2);
         TV step = s->e3 ? eval(env, s->e3) : tv((GVal){.i = 1}, false);
-        branch_on(env, tv(start.v, start.t || stop.t || step.t));
+        branch_on(env, start.t || stop.t || step.t);
         bool done = false;
         for (int64_t i = start.v.i; !done && (step.v.i > 0 ? i < stop.v.i : i > stop.v.i); i += step.v.i) {
             env->vars[s->var] = tv((GVal){.i = i}, false);
@@ -836,7 +836,7 @@ static Flow exec_stmt(Env *env, const GStmt *s)
     case GS_WHILE: {
         bool done = false;
         TV limit = eval(env, s->e);
-        branch_on(env, limit);
+        branch_on(env, limit.t);
         env->vars[s->var] = tv((GVal){.i = 0}, false);
         while (!done && env->vars[s->var].v.i < limit.v.i) {
             env->vars[s->var].v.i++;
@@ -861,7 +861,7 @@ static Flow exec_stmt(Env *env, const GStmt *s)
             i = i * extent(env, s->var, 1) + index_of(idx1.v.i, extent(env, s->var, 1));
             idx.t |= idx1.t;
         }
-        branch_on(env, idx);              /* Numba wraps a negative index around */
+        branch_on(env, idx.t);            /* Numba wraps a negative index around */
         TV v = eval(env, s->e2);
         env->arrays[s->var][i] = v.v;
         env->taints[s->var][i] = v.t;
