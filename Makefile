@@ -26,12 +26,12 @@ FLEX        ?= flex
 BISON       ?= bison
 CFLAGS      ?= -O2 -g
 WARNFLAGS   := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
-CPPFLAGS    += -D_GNU_SOURCE -Icompiler -Iruntime -Istdlib -I$(BUILD)/gen
+CPPFLAGS    += -D_GNU_SOURCE -Iinclude -Icompiler -Iruntime -I$(BUILD)/gen
 DEPFLAGS     = -MMD -MP
 LDLIBS_RT   := -ldl -lpthread -lm
 
 # One version for the runtime's soname, ufn.pc and the CMake package: ufn.h's.
-VERSION     := $(shell sed -n 's/^.define UFN_VERSION_STRING "\(.*\)"/\1/p' runtime/ufn.h)
+VERSION     := $(shell sed -n 's/^.define UFN_VERSION_STRING "\(.*\)"/\1/p' include/ufn.h)
 SOMAJOR     := $(firstword $(subst ., ,$(VERSION)))
 
 # The CUDA toolkit is optional: without nvcc everything builds for the host
@@ -58,12 +58,14 @@ endif
 # ---- sources --------------------------------------------------------------------
 
 COMPILER_SRC := $(filter-out compiler/main.c,$(wildcard compiler/*.c))
-RUNTIME_SRC  := $(wildcard runtime/*.c)
+# The runtime: its core in runtime/, one folder per backend (cuda/, host/, sim/).
+RUNTIME_SRC  := $(wildcard runtime/*.c runtime/*/*.c)
 GEN_SRC      := $(BUILD)/gen/ufn.tab.c $(BUILD)/gen/lex.yy.c $(BUILD)/gen/embedded.c
 
 # Files ufnc carries inside itself (see compiler/embedded.h).
-EMBED_FILES  := ufn.h=runtime/ufn.h ufn_abi.h=runtime/ufn_abi.h \
-                $(foreach f,$(wildcard runtime/ufn_kernel.h runtime/ufn_sim.h stdlib/*.h),$(notdir $(f))=$(f)) \
+# The headers generated code includes (include/, but the DLPack bridge) and
+# the importable standard modules (stdlib/).
+EMBED_FILES  := $(foreach f,$(filter-out include/ufn_dlpack.h,$(wildcard include/*.h)),$(notdir $(f))=$(f)) \
                 $(foreach f,$(wildcard stdlib/*.ufn),stdlib/$(notdir $(f))=$(f))
 EMBED_DEPS   := $(foreach f,$(EMBED_FILES),$(lastword $(subst =, ,$(f))))
 
@@ -127,6 +129,7 @@ $(UFNC): $(BUILD)/compiler/main.o $(LIBUFNC) | $(BUILD)/bin
 
 $(BUILD)/runtime/%.o: runtime/%.c | $(BUILD)/runtime
 	$(call say,CC,$<)
+	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNFLAGS) -fPIC -fvisibility=hidden $(DEPFLAGS) -c -o $@ $<
 
 $(LIBUFNRT_A): $(RUNTIME_OBJ) | $(BUILD)/lib
@@ -150,7 +153,7 @@ $(BUILD)/gen $(BUILD)/tools $(BUILD)/compiler $(BUILD)/runtime $(BUILD)/lib $(BU
 
 # Only this file's own objects: other directories of $(BUILD) hold the
 # dependency files of other builds (the demo's, a user-style project's).
--include $(wildcard $(BUILD)/gen/*.d $(BUILD)/compiler/*.d $(BUILD)/runtime/*.d)
+-include $(wildcard $(BUILD)/gen/*.d $(BUILD)/compiler/*.d $(BUILD)/runtime/*.d $(BUILD)/runtime/*/*.d)
 
 # ---- tests, demo, benchmarks: see mk/ ----------------------------------------------------
 

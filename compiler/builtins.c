@@ -1,5 +1,5 @@
 /* builtins.c - what kernels can call besides defs: Python builtins, the
- * math and cmath functions of stdlib/math.def, NumPy scalar constructors and
+ * math and cmath functions of compiler/math.def, NumPy scalar constructors and
  * constants, and the numba names used in decorators. */
 #include "ufnc.h"
 

@@ -11,7 +11,7 @@
  *   ast.c     node constructors and the -d ast dump
  *   types.c   the type table
  *   sig.c     Numba type-signature strings and NumPy layout strings
- *   builtins.c  Python builtins, math/cmath (stdlib/math.def), numpy names
+ *   builtins.c  Python builtins, math/cmath (compiler/math.def), numpy names
  *   fold.c    module-level constants, evaluated at compile time
  *   check.c   the module level: imports, decorators, instances, C names
  *   infer.c   type inference of one instance (typed clones per signature):
@@ -553,7 +553,7 @@ typedef enum Builtin {
     B_CMATH = 0x400           /* + index into cmath_fns */
 } Builtin;
 
-/* How a math function types its result (stdlib/math.def explains each). */
+/* How a math function types its result (compiler/math.def explains each). */
 typedef enum MathKind {
     MK_FLOAT, MK_ROUND, MK_PRED, MK_POW, MK_LDEXP,
     CK_COMPLEX, CK_REAL, CK_PRED, CK_RECT, CK_POLAR

@@ -14,7 +14,7 @@ BENCH_MODO  := $(BENCH_MODS:%=$(BENCH_DIR)/mod/%.o) $(BENCH_DIR)/mod/gaussian_li
 BENCH_HSRC  := $(wildcard bench/harness/*.c)
 BENCH_BIN   := $(BENCH_DIR)/bench-ufnc
 BENCH_XFER  := $(BENCH_DIR)/bench-transfers
-BENCH_CFLAGS := -O2 -g -std=c11 -Wall -Wextra -D_GNU_SOURCE -Iruntime -I$(BENCH_DIR)/mod -Ibench/harness
+BENCH_CFLAGS := -O2 -g -std=c11 -Wall -Wextra -D_GNU_SOURCE -Iinclude -I$(BENCH_DIR)/mod -Ibench/harness
 BENCH_ROUNDS ?= 3
 BENCH_LONG  ?=
 BENCH_ONLY  ?=

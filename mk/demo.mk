@@ -27,7 +27,7 @@ $(UFN_PC_UNINSTALLED): Makefile mk/demo.mk
 	  'srcdir=$(abspath .)' 'builddir=$(abspath $(BUILD))' \
 	  'ufnc=$${builddir}/bin/ufnc' 'ufnmk=$${srcdir}/tools/ufn.mk' '' \
 	  'Name: ufn' 'Description: ufnc and libufnrt, uninstalled' 'Version: $(VERSION)' \
-	  'Cflags: -I$${srcdir}/runtime' \
+	  'Cflags: -I$${srcdir}/include' \
 	  'Libs: $${builddir}/lib/libufnrt.a $(LDLIBS_RT)' > $@
 
 demo:

@@ -33,7 +33,7 @@ E2E_NODRIVER := $(E2E_DIR)/nodriver
 comma        := ,
 E2E_UFNFLAGS := $(if $(NVCC),--arch=sm_80,--target=host$(comma)sim)
 E2E_CFLAGS   := $(CFLAGS) $(WARNFLAGS) -Werror -Wno-missing-prototypes
-E2E_INC      := -Iruntime -Isamples -Itests/e2e -I$(E2E_DIR)
+E2E_INC      := -Iinclude -Isamples -Itests/e2e -I$(E2E_DIR)
 E2E_HDRS     := tests/e2e/e2e.h tests/e2e/reference.h samples/sample.h
 
 # These modules are clean code: any diagnostic, ufnc's or a tool's (nvcc

@@ -70,9 +70,9 @@ install: install-files
 	$(Q)$(INSTALL_PROG) $(LIBUFNRT_SOV) '$(DESTDIR)$(LIBDIR)/libufnrt.so.$(VERSION)'
 	$(Q)ln -sf libufnrt.so.$(VERSION) '$(DESTDIR)$(LIBDIR)/libufnrt.so.$(SOMAJOR)'
 	$(Q)ln -sf libufnrt.so.$(SOMAJOR) '$(DESTDIR)$(LIBDIR)/libufnrt.so'
-	$(Q)$(INSTALL_DATA) runtime/ufn.h '$(DESTDIR)$(INCLUDEDIR)/ufn.h'
+	$(Q)$(INSTALL_DATA) include/ufn.h '$(DESTDIR)$(INCLUDEDIR)/ufn.h'
 	$(Q)d='$(dlpack_h)'; if [ -n "$$d" ]; then \
-	  $(INSTALL_DATA) runtime/ufn_dlpack.h '$(DESTDIR)$(INCLUDEDIR)/ufn_dlpack.h' && \
+	  $(INSTALL_DATA) include/ufn_dlpack.h '$(DESTDIR)$(INCLUDEDIR)/ufn_dlpack.h' && \
 	  $(INSTALL_DIR) '$(DESTDIR)$(INCLUDEDIR)/ufn/dlpack' && \
 	  $(INSTALL_DATA) "$$d" '$(DESTDIR)$(INCLUDEDIR)/ufn/dlpack/dlpack.h'; \
 	else echo "install: no dlpack.h: libufnrt has no DLPack functions, ufn_dlpack.h not installed"; fi

@@ -4,7 +4,7 @@
 #                     man/*.[1-9] (what `man -l` renders)
 #   check-options.sh  ufnc(1) describes exactly the options of ufnc --help
 #   check-names.sh    ufn(7) lists exactly the functions, constants and type
-#                     names of stdlib/math.def and the compiler's tables
+#                     names of compiler/math.def and the compiler's tables
 #   selftest.sh       the checks below can fail
 #   run-examples.sh   every example of README.md and of the man pages runs as
 #                     the document shows it; the marker before each example

@@ -1,4 +1,4 @@
-# mk/mathlib.mk - checks of stdlib/ufn_math.h, the header every generated file
+# mk/mathlib.mk - checks of include/ufn_math.h, the header every generated file
 # includes.  Neither needs libufnc.a.
 #
 #   make check-mathlib        test_ufn_math.c under -fsanitize=address,undefined:
@@ -13,8 +13,8 @@ CHECK_SUITES += mathlib mathlib-nvcc
 MATHLIB_DIR   := $(BUILD)/tests/mathlib
 MATHLIB_TEST  := tests/unit/compiler/test_ufn_math.c
 MATHLIB_DEV   := tests/unit/compiler/ufn_math_device.cu
-MATHLIB_HDRS  := $(wildcard stdlib/*.h) stdlib/math.def $(wildcard tests/unit/compiler/ufn_math_*.h)
-MATHLIB_INC   := -Istdlib -Itests/unit/compiler
+MATHLIB_HDRS  := include/ufn_math.h include/ufn_complex.h compiler/math.def $(wildcard tests/unit/compiler/ufn_math_*.h)
+MATHLIB_INC   := -Iinclude -Icompiler -Itests/unit/compiler
 MATHLIB_SAN   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 # ptxas: spills and local memory are errors.  -warn-lmem-usage only where no
 # sin/cos is called: CUDA's own slow trig path keeps a small local array.

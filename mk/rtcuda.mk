@@ -24,15 +24,15 @@ RTC_CPPFLAGS := $(CPPFLAGS) \
     -DSIM_KERNELS_FATBIN='"$(if $(RTC_FATBIN),$(abspath $(RTC_FATBIN)))"' \
     -DCUDA_STUB_LIBRARY='"$(RTC_STUB)"'
 
-$(RTC_OUT)/sim_kernels.o: $(RTC_SRC)/sim_kernels.cu runtime/ufn_kernel.h runtime/ufn_sim.h
+$(RTC_OUT)/sim_kernels.o: $(RTC_SRC)/sim_kernels.cu include/ufn_kernel.h include/ufn_sim.h
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)
 	$(Q)$(CC) $(RTC_CPPFLAGS) $(CFLAGS) -std=c11 -Wall -Wextra -Werror $(DEPFLAGS) -x c -c -o $@ $<
 
-$(RTC_OUT)/sim_kernels.fatbin: $(RTC_SRC)/sim_kernels.cu runtime/ufn_kernel.h runtime/ufn_abi.h
+$(RTC_OUT)/sim_kernels.fatbin: $(RTC_SRC)/sim_kernels.cu include/ufn_kernel.h include/ufn_abi.h
 	@mkdir -p $(dir $@)
 	$(call say,NVCC,$<)
-	$(Q)$(NVCC) --fatbin -gencode arch=compute_75,code=sm_75 -Iruntime -Istdlib \
+	$(Q)$(NVCC) --fatbin -gencode arch=compute_75,code=sm_75 -Iinclude \
 	    -Werror all-warnings -o $@ $<
 
 $(RTC_OUT)/%.o: $(RTC_SRC)/%.c

@@ -12,7 +12,7 @@ SAMPLES_OBJ   := $(SAMPLES_NAMES:%=$(SAMPLES_DIR)/%.o)
 
 # What pkg-config would say for an installed ufnc; UFNC is the Makefile's.
 UFN_OUTDIR := $(SAMPLES_DIR)
-UFN_CFLAGS := -Iruntime
+UFN_CFLAGS := -Iinclude
 UFN_LIBS   := $(LIBUFNRT_A) $(LDLIBS_RT)
 # Without nvcc, the code that needs no CUDA toolkit; with it, one GPU
 # generation is enough here: tests/e2e builds every sample for the default

@@ -22,7 +22,7 @@ HBM_EFFICIENCY = 0.9          # achievable fraction (perf.md 2.1)
 PCIE = 50e9                   # B/s per direction, Gen5 x16 pinned (perf.md 2.1)
 LAUNCH = 5e-6                 # s, launch + sync (perf.md 2.4)
 HOST_FIXED = 20e-6            # s, per host-array call (perf.md 6.3)
-STAGE = 16 << 20              # bytes per staging chunk (runtime/cuda_stage.c)
+STAGE = 16 << 20              # bytes per staging chunk (runtime/cuda/cuda_stage.c)
 N = 10_000_000
 # core sizes the seeds use, for bytes per item of the gufuncs
 CORE = {'i': 2, 'gpu_polar': {'i': 2}, 'l2_norm': {'i': 16}}

@@ -9,13 +9,13 @@
 # appear, and (but in the prose of the built-ins) every name the page sets in
 # bold at the start of a line (.B sqrt, .BR sqrt , .BI log( x ...) must be in
 # the table:
-#   math, cmath   stdlib/math.def (MATH/CMATH rows, CONST, CCONST)
+#   math, cmath   compiler/math.def (MATH/CMATH rows, CONST, CCONST)
 #   numpy         the np.* names of compiler/builtins.c, constants, type names
 #   builtins      the Python built-ins of compiler/builtins.c
 #   types         the type names and aliases of compiler/types.c
 top=${1:-.}
 page=$top/man/ufn.7
-def=$top/stdlib/math.def
+def=$top/compiler/math.def
 tmp=${TMPDIR:-/tmp}/check-names.$$
 mkdir -p "$tmp" || exit 1
 trap 'rm -rf "$tmp"' EXIT

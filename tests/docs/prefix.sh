@@ -36,8 +36,8 @@ ln -s "$b/bin/ufnc" "$prefix/bin/ufnc"
 ln -s "$b/lib/libufnrt.a" "$prefix/lib/libufnrt.a"
 ln -s "$b/lib/libufnrt.so" "$prefix/lib/libufnrt.so"
 ln -s "$b/lib/libufnrt.so" "$prefix/lib/libufnrt.so.0"      # its soname
-ln -s "$top/runtime/ufn.h" "$prefix/include/ufn.h"
-ln -s "$top/runtime/ufn_dlpack.h" "$prefix/include/ufn_dlpack.h"
+ln -s "$top/include/ufn.h" "$prefix/include/ufn.h"
+ln -s "$top/include/ufn_dlpack.h" "$prefix/include/ufn_dlpack.h"
 ln -s "$top/tools/ufn.mk" "$prefix/share/ufnc/ufn.mk"
 cat >"$prefix/lib/pkgconfig/ufn.pc" <<EOF
 prefix=$prefix

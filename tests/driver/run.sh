@@ -130,14 +130,14 @@ if run kind-cu 0 mod.ufn -o out.cu && has "$tmp/w/out.cu" "UFN_KERNEL" && has "$
 elif [ "$st" -eq 0 ]; then bad kind-cu "unexpected .cu or outputs: $(ls "$tmp/w")"; fi
 fresh
 if run kind-c 0 mod.ufn -o out.c && has "$tmp/w/out.c" "int scale_float32(size_t n" \
-   && cc -std=c11 -Wall -Werror -fopenmp-simd -I"$top/runtime" -I"$top/stdlib" -c "$tmp/w/out.c" -o "$tmp/w/out_c.o" 2>"$tmp/err"; then
+   && cc -std=c11 -Wall -Werror -fopenmp-simd -I"$top/include" -c "$tmp/w/out.c" -o "$tmp/w/out_c.o" 2>"$tmp/err"; then
     ok "-o .c: host stub that compiles with -Wall -Werror"
 elif [ "$st" -eq 0 ]; then bad kind-c "host stub missing an entry or does not compile"; fi
 fresh
 if run kind-h 0 mod.ufn -o out.h && has "$tmp/w/out.h" "int scale(const ufn_array \*x, ufn_array \*out);" \
    && printf '#include "out.h"\nint main(void) { return 0; }\n' >"$tmp/w/use.c" \
-   && cc -std=c99 -Wall -Wextra -Werror -pedantic -I"$top/runtime" -I"$tmp/w" -c "$tmp/w/use.c" -o "$tmp/w/use.o" 2>"$tmp/err" \
-   && g++ -x c++ -Wall -Werror -I"$top/runtime" -I"$tmp/w" -c "$tmp/w/use.c" -o "$tmp/w/use2.o" 2>"$tmp/err" \
+   && cc -std=c99 -Wall -Wextra -Werror -pedantic -I"$top/include" -I"$tmp/w" -c "$tmp/w/use.c" -o "$tmp/w/use.o" 2>"$tmp/err" \
+   && g++ -x c++ -Wall -Werror -I"$top/include" -I"$tmp/w" -c "$tmp/w/use.c" -o "$tmp/w/use2.o" 2>"$tmp/err" \
    && [ ! -e "$tmp/w/mod.o" ]; then
     ok "-o .h: header alone, valid C99 and C++"
 elif [ "$st" -eq 0 ]; then bad kind-h "header missing an entry or does not compile"; fi

@@ -1,6 +1,6 @@
 /* intsem - integer semantics of intsem.ufn on this backend: Numba's values
  * (reference.h) where ufnc follows Numba, and ufnc's own rules
- * (stdlib/ufn_math.h, "Rule:") where Numba leaves the result to the machine.
+ * (include/ufn_math.h, "Rule:") where Numba leaves the result to the machine.
  */
 #include "e2e.h"
 #include "intsem.h"

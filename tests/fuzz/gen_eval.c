@@ -1,7 +1,7 @@
 /* gen_eval.c - the reference: an interpreter of the generator's trees.
  *
  * It implements the language's documented rules directly, from the texts
- * rather than from stdlib/ufn_math.h (which it checks):
+ * rather than from include/ufn_math.h (which it checks):
  *   - integers compute in int64 and wrap; x // 0 == x % 0 == 0; floor
  *     division and modulo round toward -inf; INT64_MIN // -1 == INT64_MIN;
  *   - int ** int: exact by squaring, wrapping; a negative exponent gives
@@ -512,7 +512,7 @@ static TV round_fn(int fn, GType t, TV a)
 {
     double d = as_f64(t, a.v), v = fn == FN_FLOOR ? floor(d) : fn == FN_CEIL ? ceil(d) : trunc(d);
     if (!gtype_is_float(t)) {
-        /* an integer becomes float64 (stdlib/math.def, MK_ROUND); Numba's CPU
+        /* an integer becomes float64 (compiler/math.def, MK_ROUND); Numba's CPU
          * target floors it as a float64 too, then makes an int64 of it */
         if (!(fabs(v) < 9223372036854775808.0))
             a.t = true;

@@ -82,7 +82,7 @@ for seed in $(seq "$first" "$last") $extra; do
         echo "FAIL seed $seed: ufngen failed"; sed 's/^/    /' "$d/gen.log" | head -5; ok=0
     elif ! "$ufnc" "$d/m.ufn" --target=host,sim -o "$d/m.o" > "$d/ufnc.log" 2>&1; then
         echo "FAIL seed $seed: ufnc rejected a valid module"; sed 's/^/    /' "$d/ufnc.log" | head -10; ok=0
-    elif ! $cc -std=c11 -I"$root/runtime" -I"$d" -o "$d/prog" "$d/main.c" "$d/m.o" "$lib" -ldl -lpthread -lm \
+    elif ! $cc -std=c11 -I"$root/include" -I"$d" -o "$d/prog" "$d/main.c" "$d/m.o" "$lib" -ldl -lpthread -lm \
             > "$d/cc.log" 2>&1; then
         echo "FAIL seed $seed: the driver does not build"; sed 's/^/    /' "$d/cc.log" | head -10; ok=0
     else

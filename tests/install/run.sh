@@ -48,7 +48,7 @@ export PATH PKG_CONFIG_LIBDIR
 unset PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR CMAKE_PREFIX_PATH LD_LIBRARY_PATH UFNC \
       UFN_CFLAGS UFN_LIBS UFN_BACKEND CPATH LIBRARY_PATH MAKEFLAGS MFLAGS MAKELEVEL
 pc() { pkg-config --define-prefix "$@"; }
-version=$(sed -n 's/^.define UFN_VERSION_STRING "\(.*\)"/\1/p' runtime/ufn.h)
+version=$(sed -n 's/^.define UFN_VERSION_STRING "\(.*\)"/\1/p' include/ufn.h)
 major=${version%%.*}
 
 # run COMMAND...: the program must say ok on the host backend and on the simulator

@@ -1,5 +1,5 @@
 /* rules.c - the numeric rules ufnc chose where Python, NumPy, Numba and the
- * hardware disagree (stdlib/ufn_math.h "Rule:", numba-semantics.md 3.3 and
+ * hardware disagree (include/ufn_math.h "Rule:", numba-semantics.md 3.3 and
  * 3.5), checked on whatever backend UFN_BACKEND chose: run on host and on
  * sim, the same expectations hold.  (rules-cuda.sh checks that the CUDA
  * kernels are built from the same bodies.)

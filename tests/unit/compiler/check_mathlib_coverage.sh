@@ -1,10 +1,10 @@
 #!/bin/sh
-# Every UFN_FN helper of stdlib/ufn_math.h and ufn_complex.h must be called in
+# Every UFN_FN helper of include/ufn_math.h and ufn_complex.h must be called in
 # tests/unit/compiler/ufn_math_device.cu, so that nvcc compiles each one for
 # the device.  Prints the missing names and fails if there are any.
 # Usage: check_mathlib_coverage.sh [SRCDIR]
 src=${1:-.}
-missing=$(grep -ho 'UFN_FN [a-z0-9_ ]*[ *]ufn_[a-z0-9_]*(' "$src"/stdlib/ufn_math.h "$src"/stdlib/ufn_complex.h |
+missing=$(grep -ho 'UFN_FN [a-z0-9_ ]*[ *]ufn_[a-z0-9_]*(' "$src"/include/ufn_math.h "$src"/include/ufn_complex.h |
     sed 's/.*[ *]\(ufn_[a-z0-9_]*\)(/\1/' | sort -u |
     while read -r fn; do
         grep -q "\\b$fn(" "$src"/tests/unit/compiler/ufn_math_device.cu || echo "$fn"

@@ -1,4 +1,4 @@
-/* test_ufn_math.c - every helper of stdlib/ufn_math.h against reference values.
+/* test_ufn_math.c - every helper of include/ufn_math.h against reference values.
  *
  * The tables in ufn_math_tables.h come from NumPy, Numba and Python's cmath
  * (gen_ufn_math_tables.py says which for what); the rest are cases worth
@@ -6,7 +6,7 @@
  * an exact result (NaNs compare equal whatever their sign and payload), and
  * within a few ulp for the complex functions.  Needs no libufnc.a:
  *
- *     gcc -std=c11 -Istdlib tests/unit/compiler/test_ufn_math.c -lcmocka -lm
+ *     gcc -std=c11 -Iinclude -Icompiler tests/unit/compiler/test_ufn_math.c -lcmocka -lm
  *
  * and is meant to run clean under -fsanitize=address,undefined.
  */

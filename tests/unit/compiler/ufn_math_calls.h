@@ -1,4 +1,4 @@
-/* ufn_math_calls.h - call every row of stdlib/math.def once, with the
+/* ufn_math_calls.h - call every row of compiler/math.def once, with the
  * argument types its kind promises (see math.def).  Compiled by
  * test_ufn_math.c (host C) and ufn_math_device.cu (CUDA device code, C++,
  * and C as the simulator compiles it), so a row whose C name does not exist,

@@ -1,4 +1,4 @@
-/* ufn_math_device.cu - stdlib/ufn_math.h must compile in every world that
+/* ufn_math_device.cu - include/ufn_math.h must compile in every world that
  * includes it: nvcc device and host code, C++, and C11 (the simulator
  * compiles generated .cu files as C).  `make check-mathlib-nvcc` builds this
  * file all those ways; it is never run, only compiled (and ptxas checks the

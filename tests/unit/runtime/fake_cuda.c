@@ -1,5 +1,5 @@
 /* fake_cuda.c - a stand-in libcuda.so.1 for the tests of the driver loader
- * (runtime/cudrv.c).  mk/rtcuda.mk builds it twice:
+ * (runtime/cuda/cudrv.c).  mk/rtcuda.mk builds it twice:
  *
  *   fakecuda/libcuda.so.1        exports cuGetProcAddress_v2; FAKE_CUDA_MODE
  *                                says how the "driver" behaves:

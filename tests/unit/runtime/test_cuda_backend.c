@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "cudrv.h"
+#include "cuda/cudrv.h"
 #include "sim_module.h"
 
 static const ufn_backend_ops *be;

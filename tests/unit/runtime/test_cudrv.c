@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "cudrv.h"
+#include "cuda/cudrv.h"
 #include "sim_module.h"
 
 #define FAKE FAKE_CUDA_DIR "/fakecuda/libcuda.so.1"

@@ -1,4 +1,4 @@
-/* test_sim_driver.c - the simulated driver table (runtime/sim.c), called the
+/* test_sim_driver.c - the simulated driver table (runtime/sim/sim.c), called the
  * way the backend calls libcuda: devices, contexts, memory, copies, streams,
  * events, libraries, launches and the errors of each. */
 #include <setjmp.h>
@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "cudrv.h"
+#include "cuda/cudrv.h"
 #include "sim_module.h"
 
 /* The vector types of ufn_sim.h have CUDA's sizes and alignments. */

@@ -1,7 +1,7 @@
 /* ufn_math.h - the numeric semantics of the ufn language, as C.
  *
  * Every file ufnc generates includes this header: the device code through
- * runtime/ufn_kernel.h, the host stub directly.  One scalar body is emitted
+ * include/ufn_kernel.h, the host stub directly.  One scalar body is emitted
  * once and compiled three ways -- by nvcc as CUDA C++ for the GPU, by cc as
  * C11 for the host loops, and by cc as C11 again for the simulator -- so every
  * helper here is written in the common subset of CUDA C++ and C11 and must
@@ -22,7 +22,7 @@
  *
  * The standard math functions (sqrtf/sqrt, atan2f/atan2, ...) are called by
  * their C names: CUDA provides all of them in device code and they mean what
- * Python's math module means.  stdlib/math.def maps each Python name to them.
+ * Python's math module means.  compiler/math.def maps each Python name to them.
  *
  * No helper has undefined behaviour for any argument: signed overflow is done
  * in unsigned arithmetic, out-of-range shifts and conversions are tested for

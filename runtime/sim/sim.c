@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cudrv.h"
+#include "cuda/cudrv.h"
 #include "ufn_sim.h"
 
 /* The coordinates of the simulated thread being run (see ufn_sim.h). */
