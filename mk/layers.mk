@@ -1,0 +1,12 @@
+# mk/layers.mk - `make check-layers`: calls between the files of the compiler,
+# and between those of the runtime, go one way (tools/check-cycles.sh reads
+# the objects' symbols with nm and fails on any cycle, naming its arrows).
+
+.PHONY: check-layers check-layers-compiler check-layers-runtime
+check-layers: check-layers-compiler check-layers-runtime
+
+check-layers-compiler: $(COMPILER_OBJ)
+	$(Q)tools/check-cycles.sh $(COMPILER_OBJ)
+
+check-layers-runtime: $(RUNTIME_OBJ)
+	$(Q)tools/check-cycles.sh $(RUNTIME_OBJ)
