@@ -105,17 +105,6 @@ int64_t ufn_size(const ufn_array *a)
 
 /* ---- transfers ------------------------------------------------------------------------- */
 
-static size_t nbytes(const ufn_array *a)
-{
-    return (size_t)ufn_size(a) * (size_t)ufn_dtype_size(a->dtype);
-}
-
-static void byte_strides(const ufn_array *a, int64_t *out)
-{
-    for (int d = 0; d < a->ndim; d++)
-        out[d] = a->strides[d] * ufn_dtype_size(a->dtype);
-}
-
 int ufn_to_device(const ufn_array *host, ufn_array *dev)
 {
     static const char fn[] = "ufn_to_device";
@@ -133,7 +122,7 @@ int ufn_to_device(const ufn_array *host, ufn_array *dev)
     ufn_array d;
     if ((st = ufn_alloc_array(host->dtype, host->ndim, host->shape, UFN_MEM_DEVICE, device, &d)) < 0)
         return ufn_fail_prefix(st, fn);
-    size_t bytes = nbytes(host);
+    size_t bytes = ufn_array_bytes(host);
     const void *src = ufn_array_ptr(host);
     void *packed = NULL;
     if (bytes > 0 && !ufn_is_c_contiguous(host)) {
@@ -146,11 +135,11 @@ int ufn_to_device(const ufn_array *host, ufn_array *dev)
         ufn_c_strides(host->ndim, host->shape, ds);
         for (int k = 0; k < host->ndim; k++)
             ds[k] *= ufn_dtype_size(host->dtype);
-        byte_strides(host, ss);
+        ufn_byte_strides(host, ss);
         ufn_copy_nd(host->ndim, host->shape, packed, host->dtype, ds, src, host->dtype, ss);
         src = packed;
     }
-    st = bytes > 0 ? be->copy_h2d(device, d.data, src, bytes, ufn_get_stream()) : UFN_OK;
+    st = bytes > 0 ? be->copy_h2d(be, device, d.data, src, bytes, ufn_get_stream()) : UFN_OK;
     free(packed);
     if (st < 0) {
         ufn_free(&d);
@@ -219,7 +208,7 @@ int ufn_copy_to_host(const ufn_array *dev, ufn_array *host)
     } else {
         h = *host;
     }
-    size_t bytes = nbytes(dev);
+    size_t bytes = ufn_array_bytes(dev);
     /* The source's bytes as they lie, then (if either side is strided) an
      * n-d copy on the host. */
     int64_t lo = 0, hi = 0;
@@ -233,7 +222,7 @@ int ufn_copy_to_host(const ufn_array *dev, ufn_array *host)
     if (bytes == 0) {
         /* nothing to move */
     } else if (direct) {
-        st = dev_memory ? be->copy_d2h(dev->device, h.data, src, bytes, ufn_get_stream())
+        st = dev_memory ? be->copy_d2h(be, dev->device, h.data, src, bytes, ufn_get_stream())
                         : (memmove(h.data, src, bytes), UFN_OK);
     } else {
         const char *from = src;
@@ -243,20 +232,20 @@ int ufn_copy_to_host(const ufn_array *dev, ufn_array *host)
                 st = ufn_fail(UFN_ERR_NOMEM, "%s: out of host memory (%lld bytes)", fn,
                               (long long)(hi - lo));
             else
-                st = be->copy_d2h(dev->device, staging, src, (size_t)(hi - lo),
+                st = be->copy_d2h(be, dev->device, staging, src, (size_t)(hi - lo),
                                   ufn_get_stream());
             from = staging;
         }
         if (st == UFN_OK) {
             int64_t ds[UFN_MAXDIMS], ss[UFN_MAXDIMS];
-            byte_strides(&h, ds);
-            byte_strides(dev, ss);
+            ufn_byte_strides(&h, ds);
+            ufn_byte_strides(dev, ss);
             ufn_copy_nd(dev->ndim, dev->shape, h.data, h.dtype, ds, from - lo, dev->dtype, ss);
         }
     }
     free(staging);
     if (st == UFN_OK && dev_memory && bytes > 0)
-        st = be->stream_synchronize ? be->stream_synchronize(ufn_get_stream()) : UFN_OK;
+        st = be->stream_synchronize ? be->stream_synchronize(be, ufn_get_stream()) : UFN_OK;
     if (st < 0) {
         if (empty)
             ufn_free(&h);
@@ -279,7 +268,7 @@ void ufn_release(uint64_t id)
     } else {
         const ufn_backend_ops *be = ufn_active_backend();
         if (be)
-            be->free(device, base);
+            be->free(be, device, base);
     }
 }
 

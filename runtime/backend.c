@@ -49,7 +49,7 @@ static int choose(const char *name, const char *origin)
     if (dev && *dev && be->device_memory == UFN_MEM_DEVICE && !be->default_device) {
         char *end;
         long v = strtol(dev, &end, 10);
-        int count = be->device_count();
+        int count = be->device_count(be);
         if (*end || v < 0 || v >= count)
             return ufn_fail(UFN_ERR_NO_DEVICE, "UFN_DEVICE=%s: no such device (%d device%s)", dev,
                             count, count == 1 ? "" : "s");
@@ -127,7 +127,7 @@ int ufn_current_device(void)
 {
     const ufn_backend_ops *be = atomic_load_explicit(&chosen, memory_order_acquire);
     if (be && be->default_device)
-        return be->default_device();
+        return be->default_device(be);
     return device_ordinal;
 }
 
@@ -141,7 +141,7 @@ int ufn_device_count(void)
 {
     const ufn_backend_ops *be;
     int st = ufn_get_backend(&be);
-    return st < 0 ? st : be->device_count();
+    return st < 0 ? st : be->device_count(be);
 }
 
 /* ---- streams ------------------------------------------------------------------------ */
@@ -158,7 +158,7 @@ int ufn_stream_create(ufn_stream *stream)
     if (!s)
         return ufn_fail(UFN_ERR_NOMEM, "ufn_stream_create: out of host memory");
     s->backend = be;
-    if (be->stream_create && (st = be->stream_create(s)) < 0) {
+    if (be->stream_create && (st = be->stream_create(be, s)) < 0) {
         free(s);
         return st;
     }
@@ -172,7 +172,7 @@ int ufn_stream_destroy(ufn_stream stream)
         return UFN_OK;      /* the default stream is never destroyed */
     if (current_stream == stream)
         current_stream = NULL;
-    int st = stream->backend->stream_destroy ? stream->backend->stream_destroy(stream) : UFN_OK;
+    int st = stream->backend->stream_destroy ? stream->backend->stream_destroy(stream->backend, stream) : UFN_OK;
     free(stream);
     return st;
 }
@@ -187,7 +187,7 @@ int ufn_stream_synchronize(ufn_stream stream)
         if (st < 0)
             return st;
     }
-    return be->stream_synchronize ? be->stream_synchronize(stream) : UFN_OK;
+    return be->stream_synchronize ? be->stream_synchronize(be, stream) : UFN_OK;
 }
 
 void ufn_set_stream(ufn_stream stream)
@@ -206,5 +206,5 @@ int ufn_synchronize(void)
     int st = ufn_get_backend(&be);
     if (st < 0)
         return st;
-    return be->synchronize ? be->synchronize() : UFN_OK;
+    return be->synchronize ? be->synchronize(be) : UFN_OK;
 }

@@ -179,26 +179,12 @@ static int check_dtypes(call *c)
 
 /* ---- 5. routes --------------------------------------------------------------------------- */
 
-static void byte_strides(const ufn_array *a, int64_t *out)
-{
-    for (int d = 0; d < a->ndim; d++)
-        out[d] = a->strides[d] * ufn_dtype_size(a->dtype);
-}
-
-static size_t array_bytes(const ufn_array *a)
-{
-    int64_t n = 1;
-    for (int d = 0; d < a->ndim; d++)
-        n *= a->shape[d];
-    return (size_t)n * (size_t)ufn_dtype_size(a->dtype);
-}
-
 /* Copy (converting) host array `src` into the new C-contiguous host array `dst`. */
 static void pack(ufn_array *dst, const ufn_array *src)
 {
     int64_t ds[UFN_MAXDIMS], ss[UFN_MAXDIMS];
-    byte_strides(dst, ds);
-    byte_strides(src, ss);
+    ufn_byte_strides(dst, ds);
+    ufn_byte_strides(src, ss);
     ufn_copy_nd(src->ndim, src->shape, dst->data, dst->dtype, ds, ufn_array_ptr(src), src->dtype,
                 ss);
 }
@@ -230,7 +216,7 @@ static int input_to_device(call *c, int k, const ufn_array *a, ufn_dtype t)
     op->arr = d;
     op->temp = d.alloc_id;
     c->device_temps = true;
-    size_t bytes = array_bytes(&d);
+    size_t bytes = ufn_array_bytes(&d);
     if (bytes == 0)
         return UFN_OK;
     const void *src = ufn_array_ptr(a);
@@ -241,7 +227,7 @@ static int input_to_device(call *c, int k, const ufn_array *a, ufn_dtype t)
         pack(&packed, a);
         src = packed.data;
     }
-    st = c->be->copy_h2d(c->device, d.data, src, bytes, ufn_get_stream());
+    st = c->be->copy_h2d(c->be, c->device, d.data, src, bytes, ufn_get_stream());
     if (packed.alloc_id)
         ufn_release(packed.alloc_id);
     return st;
@@ -382,7 +368,7 @@ static int copy_input(call *c, int k)
         return st;
     const char *src = (const char *)op->arr.data + lo;
     if (op->arr.memory == UFN_MEM_DEVICE) {
-        st = c->be->copy_d2d(c->device, t.data, src, (size_t)len, ufn_get_stream());
+        st = c->be->copy_d2d(c->be, c->device, t.data, src, (size_t)len, ufn_get_stream());
         c->device_temps = true;
     } else {
         memcpy(t.data, src, (size_t)len);
@@ -446,14 +432,14 @@ static int copy_back(call *c)
         const ufn_array *u = op->user;
         if (op->route != ROUTE_CAST && op->route != ROUTE_D2H)
             continue;
-        size_t bytes = array_bytes(&op->arr);
+        size_t bytes = ufn_array_bytes(&op->arr);
         if (bytes == 0)
             continue;
         ufn_array src = op->arr;
         uint64_t staging = 0;
         if (op->route == ROUTE_D2H) {
             if (u->dtype == src.dtype && ufn_is_c_contiguous(u)) {
-                int st = c->be->copy_d2h(c->device, u->data, src.data, bytes, ufn_get_stream());
+                int st = c->be->copy_d2h(c->be, c->device, u->data, src.data, bytes, ufn_get_stream());
                 if (st < 0)
                     return st;
                 continue;
@@ -461,7 +447,7 @@ static int copy_back(call *c)
             ufn_array h = {0};
             int st = ufn_alloc_array(src.dtype, src.ndim, src.shape, UFN_MEM_HOST, 0, &h);
             if (st == UFN_OK)
-                st = c->be->copy_d2h(c->device, h.data, src.data, bytes, ufn_get_stream());
+                st = c->be->copy_d2h(c->be, c->device, h.data, src.data, bytes, ufn_get_stream());
             if (st < 0) {
                 ufn_release(h.alloc_id);
                 return st;
@@ -470,8 +456,8 @@ static int copy_back(call *c)
             staging = h.alloc_id;
         }
         int64_t ds[UFN_MAXDIMS], ss[UFN_MAXDIMS];
-        byte_strides(u, ds);
-        byte_strides(&src, ss);
+        ufn_byte_strides(u, ds);
+        ufn_byte_strides(&src, ss);
         ufn_copy_nd(u->ndim, u->shape, u->data, u->dtype, ds, src.data, src.dtype, ss);
         ufn_release(staging);
     }
@@ -481,7 +467,7 @@ static int copy_back(call *c)
 static void release_temps(call *c, bool failed, ufn_array *const *out)
 {
     if (c->device_temps && c->be->stream_synchronize)
-        c->be->stream_synchronize(ufn_get_stream());
+        c->be->stream_synchronize(c->be, ufn_get_stream());
     for (int k = 0; k < c->nargs; k++) {
         operand *op = &c->op[k];
         ufn_release(op->temp);
@@ -521,7 +507,7 @@ static int run(call *c, const ufn_array *const *in, ufn_array *const *out, int f
         if ((st = route_inputs(c)) == UFN_OK && (st = resolve_overlap(c)) == UFN_OK) {
             ufn_plan plan;
             build_plan(c, &plan);
-            st = c->be->execute(&plan, ufn_get_stream());
+            st = c->be->execute(c->be, &plan, ufn_get_stream());
             if (st == UFN_OK)
                 st = copy_back(c);
         }

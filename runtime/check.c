@@ -44,6 +44,20 @@ bool ufn_is_c_contiguous(const ufn_array *a)
     return true;
 }
 
+void ufn_byte_strides(const ufn_array *a, int64_t *out)
+{
+    for (int d = 0; d < a->ndim; d++)
+        out[d] = a->strides[d] * ufn_dtype_size(a->dtype);
+}
+
+size_t ufn_array_bytes(const ufn_array *a)
+{
+    size_t n = (size_t)ufn_dtype_size(a->dtype);
+    for (int d = 0; d < a->ndim; d++)
+        n *= (size_t)a->shape[d];
+    return n;
+}
+
 void ufn_array_extent(const ufn_array *a, int64_t *lo, int64_t *hi)
 {
     int64_t l = 0, h = 0, size = ufn_dtype_size(a->dtype);
@@ -126,9 +140,9 @@ int ufn_check_array(const ufn_array *a, const char *what)
         if (be->device_memory != UFN_MEM_DEVICE)
             return FAIL(UFN_ERR_WRONG_MEMORY, "a device array, but the %s backend has no device "
                         "memory", be->name);
-        if (a->device < 0 || a->device >= be->device_count())
+        if (a->device < 0 || a->device >= be->device_count(be))
             return FAIL(UFN_ERR_NO_DEVICE, "device %d does not exist (%d devices)", a->device,
-                        be->device_count());
+                        be->device_count(be));
     }
     return UFN_OK;
 }

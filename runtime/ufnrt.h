@@ -1,16 +1,18 @@
 /* ufnrt.h - libufnrt's internal header (users see only ufn.h).
  *
- * A call goes through the same steps whatever the backend:
+ * Three layers, and calls go down only (make check-layers-runtime):
  *
- *   call.c      check the operands, broadcast, choose the signature, allocate
- *               empty outputs, copy inputs an output overlaps, merge
- *               dimensions: the result is a ufn_plan
- *   backend.c   choose the backend once per process (UFN_BACKEND)
- *   host/cuda   execute the plan: the host backend with its thread pool and
- *               vectorised loops; the cuda backend through a driver table that
- *               is either the real libcuda.so.1 or the simulator
+ *   API         array.c, backend.c, dlpack.c, and call.c for the generated
+ *               entry points
+ *   plan        call.c checks the operands, broadcasts, chooses the
+ *               signature, allocates empty outputs, copies inputs an output
+ *               overlaps and merges dimensions: the result is a ufn_plan
+ *   backend     a ufn_backend_ops table executes it: host/ with its thread
+ *               pool and vectorised loops; cuda/ through a driver table that
+ *               is either the real libcuda.so.1 or the simulator (sim/)
  *
- * Sections below are in that order.
+ * error.c, trace.c, dtype.c and alloc.c serve every layer.  Sections below
+ * are in that order.
  */
 #ifndef UFNRT_H
 #define UFNRT_H
@@ -119,6 +121,10 @@ void ufn_array_extent(const ufn_array *a, int64_t *lo, int64_t *hi);
 /* Where the first element is: a->data, or the inline value of a 0-d scalar. */
 const void *ufn_array_ptr(const ufn_array *a);
 bool ufn_is_c_contiguous(const ufn_array *a);
+/* The strides in BYTES, and the bytes its elements fill (elements times the
+ * element size), of a checked array. */
+void ufn_byte_strides(const ufn_array *a, int64_t *out);
+size_t ufn_array_bytes(const ufn_array *a);
 void ufn_c_strides(int ndim, const int64_t *shape, int64_t *strides);
 /* Copy an n-d host array into another of the same shape, converting the
  * dtype if needed; strides here are in BYTES. */
@@ -136,7 +142,7 @@ void ufn_release(uint64_t id);
 /* ==== plan: what call.c hands to a backend ==========================================
  *
  * call.c has checked every argument, chosen the loop, allocated outputs and
- * temporaries and resolved overlap before it calls backend->execute(plan,
+ * temporaries and resolved overlap before it calls backend->execute(backend, plan,
  * ufn_get_stream()); a backend only runs the plan.  What it can rely on:
  *
  *   - n >= 1: a call with no loop iterations never reaches execute (a gufunc
@@ -226,34 +232,40 @@ struct ufn_stream_s {
 };
 
 /* Backends report their own allocations, copies and launches to ufn_trace
- * (callers of these operations do not trace them again).
+ * (callers of these operations do not trace them again).  Every operation
+ * receives the table it was called through (`be`), so that one set of
+ * functions can serve several backends (cuda and sim share theirs).
  *
  * The typedef is ufn_backend_ops, not ufn_backend: that name is the public
  * function ufn_backend() of ufn.h, and C has one namespace for both. */
 typedef struct ufn_backend {
     const char *name;                   /* "host", "cuda", "sim" */
     ufn_memory device_memory;           /* where ufn_device_array memory lives */
-    int (*device_count)(void);
+    int (*device_count)(const struct ufn_backend *be);
     /* The device new device arrays go to: the one UFN_DEVICE chose (0 by
      * default).  May be NULL (then 0). */
-    int (*default_device)(void);
+    int (*default_device)(const struct ufn_backend *be);
     /* Device memory; `device` is an ordinal. */
-    int (*alloc)(int device, size_t bytes, void **ptr);
-    void (*free)(int device, void *ptr);
+    int (*alloc)(const struct ufn_backend *be, int device, size_t bytes, void **ptr);
+    void (*free)(const struct ufn_backend *be, int device, void *ptr);
     /* Contiguous copies; one side or both on the device.  copy_h2d and
      * copy_d2h return when the host buffer may be reused (h2d) or holds the
      * data (d2h), ordered after earlier work on the stream. */
-    int (*copy_h2d)(int device, void *dst, const void *src, size_t bytes, ufn_stream s);
-    int (*copy_d2h)(int device, void *dst, const void *src, size_t bytes, ufn_stream s);
-    int (*copy_d2d)(int device, void *dst, const void *src, size_t bytes, ufn_stream s);
+    int (*copy_h2d)(const struct ufn_backend *be, int device, void *dst, const void *src,
+                    size_t bytes, ufn_stream s);
+    int (*copy_d2h)(const struct ufn_backend *be, int device, void *dst, const void *src,
+                    size_t bytes, ufn_stream s);
+    int (*copy_d2d)(const struct ufn_backend *be, int device, void *dst, const void *src,
+                    size_t bytes, ufn_stream s);
     /* Run a plan (see "plan" above).  plan->memory says where the operands
      * are: device arrays of this backend, or host arrays (the cuda backend
      * stages those itself). */
-    int (*execute)(const ufn_plan *plan, ufn_stream s);
-    int (*stream_create)(ufn_stream s);     /* fills s->handle */
-    int (*stream_destroy)(ufn_stream s);
-    int (*stream_synchronize)(ufn_stream s);  /* NULL stream: the default one */
-    int (*synchronize)(void);               /* every stream */
+    int (*execute)(const struct ufn_backend *be, const ufn_plan *plan, ufn_stream s);
+    int (*stream_create)(const struct ufn_backend *be, ufn_stream s);  /* fills s->handle */
+    int (*stream_destroy)(const struct ufn_backend *be, ufn_stream s);
+    /* NULL stream: the default one */
+    int (*stream_synchronize)(const struct ufn_backend *be, ufn_stream s);
+    int (*synchronize)(const struct ufn_backend *be);   /* every stream */
 } ufn_backend_ops;
 
 extern const ufn_backend_ops ufn_backend_host;

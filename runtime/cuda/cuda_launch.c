@@ -85,35 +85,23 @@ static cut cut_space(const int64_t *shape, int ndim, int64_t limit)
     }
 }
 
-/* Everything one launch needs; the parameter array points into it. */
-typedef struct launch_args {
-    uint32_t n;
-    ufn_kiter it;
-    ufn_kcore core;
-    void *ptr[UFN_MAXARGS];
-    ufn_kstrides loop[UFN_MAXARGS];
-    ufn_kstrides cstr[UFN_MAXARGS];
-    void *params[2 + 3 * UFN_MAXARGS];
-} launch_args;
-
-enum form { CONTIG, STRIDED, GUFUNC };
-
-static void build_params(launch_args *a, enum form form, int nargs)
+void cuda_params_init(cuda_params *a, cuda_form form, int nargs)
 {
+    memset(a, 0, sizeof *a);
     int i = 0;
-    if (form == CONTIG) {
+    if (form == CUDA_CONTIG) {
         a->params[i++] = &a->n;
         for (int k = 0; k < nargs; k++)
             a->params[i++] = &a->ptr[k];
         return;
     }
     a->params[i++] = &a->it;
-    if (form == GUFUNC)
+    if (form == CUDA_GUFUNC)
         a->params[i++] = &a->core;
     for (int k = 0; k < nargs; k++) {
         a->params[i++] = &a->ptr[k];
         a->params[i++] = &a->loop[k];
-        if (form == GUFUNC)
+        if (form == CUDA_GUFUNC)
             a->params[i++] = &a->cstr[k];
     }
 }
@@ -146,14 +134,13 @@ int cuda_execute_device(cuda_backend *b, const ufn_plan *p, ufn_stream s)
     const int64_t *shape = p->ndim > 0 ? p->shape : &one;
     int ndim = p->ndim > 0 ? p->ndim : 1;
     bool gufunc = p->func->layout != NULL;
-    enum form form = gufunc ? GUFUNC
-                     : p->contiguous && ndim == 1 && p->loop->kernel_contig ? CONTIG
-                                                                               : STRIDED;
-    const char *kname = form == CONTIG ? p->loop->kernel_contig : p->loop->kernel_strided;
+    cuda_form form = gufunc ? CUDA_GUFUNC
+                     : p->contiguous && ndim == 1 && p->loop->kernel_contig ? CUDA_CONTIG
+                                                                               : CUDA_STRIDED;
+    const char *kname = form == CUDA_CONTIG ? p->loop->kernel_contig : p->loop->kernel_strided;
 
     cuda_device *d;
-    status = cuda_device_get(b, p->device, &d);
-    if (status || (status = cuda_enter(b, d)) != 0)
+    if ((status = cuda_enter_device(b, p->device, &d)) != 0)
         return status;
     CUstream stream;
     cuda_kernel *k;
@@ -165,9 +152,8 @@ int cuda_execute_device(cuda_backend *b, const ufn_plan *p, ufn_stream s)
         return status;
     }
 
-    launch_args a;
-    memset(&a, 0, sizeof a);
-    build_params(&a, form, p->nargs);
+    cuda_params a;
+    cuda_params_init(&a, form, p->nargs);
     if (gufunc) {
         for (int i = 0; i < p->ncore; i++)
             a.core.dim[i] = p->core_size[i];

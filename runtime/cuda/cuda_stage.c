@@ -372,43 +372,23 @@ static int run_chunk(cuda_backend *b, cuda_device *d, const job *j, slot *s, int
         cuda_trace(b, UFN_EV_H2D, p->func->name, bytes, d->ordinal);
     }
 
-    uint32_t n = (uint32_t)count;
-    ufn_kiter it;
-    ufn_kcore core;
-    void *ptr[UFN_MAXARGS];
-    ufn_kstrides loop[UFN_MAXARGS], cstr[UFN_MAXARGS];
-    void *params[2 + 3 * UFN_MAXARGS];
-    memset(&it, 0, sizeof it);
-    memset(&core, 0, sizeof core);
-    memset(loop, 0, sizeof loop);
-    memset(cstr, 0, sizeof cstr);
-    it.n = n;
-    it.ndim = 1;
-    it.shape[0] = n;
-    int i = 0;
-    params[i++] = j->contig ? (void *)&n : (void *)&it;
-    if (j->gufunc) {
-        params[i++] = &core;
-        for (int c = 0; c < p->ncore; c++)
-            core.dim[c] = p->core_size[c];
-    }
+    cuda_params a;
+    cuda_params_init(&a, j->gufunc ? CUDA_GUFUNC : j->contig ? CUDA_CONTIG : CUDA_STRIDED,
+                     p->nargs);
+    a.n = a.it.n = a.it.shape[0] = (uint32_t)count;
+    a.it.ndim = 1;
+    for (int c = 0; j->gufunc && c < p->ncore; c++)
+        a.core.dim[c] = p->core_size[c];
     for (int k = 0; k < p->nargs; k++) {
-        ptr[k] = (void *)(uintptr_t)(s->dev + j->op[k].offset);
-        params[i++] = &ptr[k];
-        if (j->contig)
-            continue;
-        loop[k].s[0] = j->op[k].scalar ? 0 : j->op[k].core_elems;
-        params[i++] = &loop[k];
-        if (j->gufunc) {
-            int64_t stride = 1;
-            for (int c = j->op[k].ncore - 1; c >= 0; c--) {
-                cstr[k].s[c] = stride;
-                stride *= j->op[k].core_shape[c];
-            }
-            params[i++] = &cstr[k];
+        a.ptr[k] = (void *)(uintptr_t)(s->dev + j->op[k].offset);
+        a.loop[k].s[0] = j->op[k].scalar ? 0 : j->op[k].core_elems;
+        int64_t stride = 1;   /* each iteration's core block is C-contiguous */
+        for (int c = j->op[k].ncore - 1; c >= 0; c--) {
+            a.cstr[k].s[c] = stride;
+            stride *= j->op[k].core_shape[c];
         }
     }
-    int status = cuda_launch(b, d, j->kernel, n, params, s->stream);
+    int status = cuda_launch(b, d, j->kernel, a.n, a.params, s->stream);
     if (status)
         return status;
 
@@ -495,8 +475,8 @@ int cuda_execute_host(cuda_backend *b, const ufn_plan *p)
     const char *kname = j.contig ? p->loop->kernel_contig : p->loop->kernel_strided;
 
     cuda_device *d;
-    int status = cuda_device_get(b, p->device, &d);
-    if (status || (status = cuda_enter(b, d)) != 0)
+    int status = cuda_enter_device(b, p->device, &d);
+    if (status)
         return status;
     cuda_stager *st = NULL;
     status = cuda_kernel_get(b, d, p->func->module, kname, &j.kernel);

@@ -5,7 +5,7 @@
  * table is filled either from the real libcuda.so.1 (cudrv.c: dlopen and
  * cuGetProcAddress_v2 with pinned ABI versions) or by the simulator (sim.c:
  * the same calls implemented on the CPU).  Everything above the table is one
- * backend (backend_cuda.c and cuda_*.c), used twice: ufn_cuda_backend() and
+ * backend (cuda_*.c and backend_cuda.c), used twice: ufn_cuda_backend() and
  * ufn_sim_backend().
  *
  * The runtime is built without cuda.h (a host-only build has no toolkit), so
@@ -16,10 +16,15 @@
  *   driver types          CUresult, handles, attributes
  *   cudrv.c               the table, the loader, driver errors as ufn_status
  *   sim.c                 the simulated driver and its test hooks
- *   backend_cuda.c        backend state: devices, contexts, modules, kernels
+ *   cuda_device.c         the backend's state and bottom layer: devices, contexts,
+ *                         modules, kernels, streams
  *   cuda_alloc.c          the caching device allocator
- *   cuda_launch.c         plans over device arrays: launch configuration, splitting
+ *   cuda_launch.c         plans over device arrays: the parameter array, launch
+ *                         configuration, splitting
  *   cuda_stage.c          plans and copies over host memory: the pinned staging ring
+ *   backend_cuda.c        the operations table the runtime calls, initialisation
+ *
+ * Each file calls only those listed before it (make check-layers-runtime).
  */
 #ifndef UFN_CUDRV_H
 #define UFN_CUDRV_H
@@ -208,7 +213,7 @@ int ufn_sim_get_stats(int device, ufn_sim_stats *stats);
 /* Change a device's memory limit (bytes). */
 int ufn_sim_set_memory_limit(int device, size_t bytes);
 
-/* ==== backend_cuda.c ================================================================ */
+/* ==== cuda_device.c ================================================================= */
 
 typedef struct cuda_backend cuda_backend;
 typedef struct cuda_device cuda_device;
@@ -251,6 +256,8 @@ struct cuda_device {
     cuda_stager *idle;       /* staging rings not in use */
 };
 
+/* The backend: the operations table is its first member, so an operation
+ * finds its backend from the table it was called through. */
 struct cuda_backend {
     ufn_backend_ops ops;         /* what the runtime sees; ops.name is drv->name */
     const ufn_cudrv *drv;
@@ -262,9 +269,11 @@ struct cuda_backend {
     char message[512];
 };
 
-/* The cuda (real driver) and sim backend objects. */
-cuda_backend *ufn_cuda_backend_state(void);
-cuda_backend *ufn_sim_backend_state(void);
+/* A ufn_stream's handle. */
+typedef struct cuda_stream {
+    CUstream cu;
+    int device;
+} cuda_stream;
 
 /* The device (initialised on first use: its primary context retained, its
  * attributes read), or fail with UFN_ERR_NO_DEVICE for a bad ordinal. */
@@ -272,6 +281,8 @@ int cuda_device_get(cuda_backend *b, int ordinal, cuda_device **dev);
 /* Make the device's primary context current on this thread / undo it. */
 int cuda_enter(cuda_backend *b, cuda_device *d);
 void cuda_leave(cuda_backend *b);
+/* cuda_device_get, then cuda_enter. */
+int cuda_enter_device(cuda_backend *b, int ordinal, cuda_device **dev);
 /* The kernel `name` of `module` on device d, loading the module on first use
  * (UFN_ERR_NO_CODE when it was built without code for this backend).  The
  * caller has entered d. */
@@ -300,6 +311,28 @@ void cuda_cache_release(cuda_backend *b, cuda_device *d);
 size_t cuda_cache_class_size(size_t bytes);
 
 /* ==== cuda_launch.c ========================================================================= */
+
+/* The kernel parameters of one launch, in one of the three forms of
+ * ufn_abi.h; params[] points into the struct itself, so it must not be
+ * copied once built.  cuda_params_init zeroes every field and builds params
+ * for the form; the caller then fills n, it, core, ptr, loop and cstr. */
+typedef enum cuda_form {
+    CUDA_CONTIG,             /* (uint32_t n, p0, p1, ...) */
+    CUDA_STRIDED,            /* (ufn_kiter, p0, ufn_kstrides, p1, ufn_kstrides, ...) */
+    CUDA_GUFUNC              /* (ufn_kiter, ufn_kcore, p0, loop strides, core strides, ...) */
+} cuda_form;
+
+typedef struct cuda_params {
+    uint32_t n;
+    ufn_kiter it;
+    ufn_kcore core;
+    void *ptr[UFN_MAXARGS];
+    ufn_kstrides loop[UFN_MAXARGS];
+    ufn_kstrides cstr[UFN_MAXARGS];
+    void *params[2 + 3 * UFN_MAXARGS];
+} cuda_params;
+
+void cuda_params_init(cuda_params *a, cuda_form form, int nargs);
 
 /* Execute a plan whose operands are device arrays on plan->device. */
 int cuda_execute_device(cuda_backend *b, const ufn_plan *plan, ufn_stream s);
@@ -332,5 +365,11 @@ void cuda_stage_release(cuda_backend *b, cuda_device *d);
  * 16 MiB, or UFN_STAGE_BYTES); 0 restores the default. */
 void ufn_cuda_set_stage_bytes(size_t bytes);
 size_t ufn_cuda_stage_bytes(void);
+
+/* ==== backend_cuda.c ======================================================================= */
+
+/* The cuda (real driver) and sim backend objects (tests). */
+cuda_backend *ufn_cuda_backend_state(void);
+cuda_backend *ufn_sim_backend_state(void);
 
 #endif /* UFN_CUDRV_H */

@@ -330,8 +330,9 @@ int ufn_host_execute(const ufn_plan *p)
 
 /* ---- the backend's operations -------------------------------------------------------- */
 
-static int host_device_count(void)
+static int host_device_count(const ufn_backend_ops *be)
 {
+    (void)be;
     return 1;
 }
 
@@ -352,16 +353,18 @@ void *ufn_host_memalign(size_t bytes)
     return p;
 }
 
-static int host_alloc(int device, size_t bytes, void **ptr)
+static int host_alloc(const ufn_backend_ops *be, int device, size_t bytes, void **ptr)
 {
+    (void)be;
     if (!(*ptr = ufn_host_memalign(bytes)))
         return ufn_fail(UFN_ERR_NOMEM, "out of host memory allocating %zu bytes", bytes);
     ufn_emit(UFN_EV_ALLOC, "host", NULL, bytes, device);
     return UFN_OK;
 }
 
-static void host_free(int device, void *ptr)
+static void host_free(const ufn_backend_ops *be, int device, void *ptr)
 {
+    (void)be;
     ufn_emit(UFN_EV_FREE, "host", NULL, 0, device);
     free(ptr);
 }
@@ -374,38 +377,42 @@ static int host_copy(ufn_event_kind kind, int device, void *dst, const void *src
     return UFN_OK;
 }
 
-static int host_h2d(int device, void *dst, const void *src, size_t bytes, ufn_stream s)
+static int host_h2d(const ufn_backend_ops *be, int device, void *dst, const void *src,
+                    size_t bytes, ufn_stream s)
 {
-    (void)s;
+    (void)be, (void)s;
     return host_copy(UFN_EV_H2D, device, dst, src, bytes);
 }
 
-static int host_d2h(int device, void *dst, const void *src, size_t bytes, ufn_stream s)
+static int host_d2h(const ufn_backend_ops *be, int device, void *dst, const void *src,
+                    size_t bytes, ufn_stream s)
 {
-    (void)s;
+    (void)be, (void)s;
     return host_copy(UFN_EV_D2H, device, dst, src, bytes);
 }
 
-static int host_d2d(int device, void *dst, const void *src, size_t bytes, ufn_stream s)
+static int host_d2d(const ufn_backend_ops *be, int device, void *dst, const void *src,
+                    size_t bytes, ufn_stream s)
 {
-    (void)s;
+    (void)be, (void)s;
     return host_copy(UFN_EV_D2D, device, dst, src, bytes);
 }
 
-static int host_execute(const ufn_plan *plan, ufn_stream s)
+static int host_execute(const ufn_backend_ops *be, const ufn_plan *plan, ufn_stream s)
 {
-    (void)s;    /* the host backend runs every call to completion */
+    (void)be, (void)s;    /* the host backend runs every call to completion */
     return ufn_host_execute(plan);
 }
 
-static int host_stream_nop(ufn_stream s)
+static int host_stream_nop(const ufn_backend_ops *be, ufn_stream s)
 {
-    (void)s;
+    (void)be, (void)s;
     return UFN_OK;
 }
 
-static int host_sync(void)
+static int host_sync(const ufn_backend_ops *be)
 {
+    (void)be;
     return UFN_OK;
 }
 

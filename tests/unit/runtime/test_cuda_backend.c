@@ -119,21 +119,21 @@ static void plan_arg(ufn_plan *p, int k, void *data, const int64_t *strides)
 static void *to_dev(const void *host, size_t bytes, int device)
 {
     void *d = NULL;
-    assert_int_equal(be->alloc(device, bytes, &d), 0);
-    assert_int_equal(be->copy_h2d(device, d, host, bytes, NULL), 0);
+    assert_int_equal(be->alloc(be, device, bytes, &d), 0);
+    assert_int_equal(be->copy_h2d(be, device, d, host, bytes, NULL), 0);
     return d;
 }
 
 static void *dev_alloc(size_t bytes, int device)
 {
     void *d = NULL;
-    assert_int_equal(be->alloc(device, bytes, &d), 0);
+    assert_int_equal(be->alloc(be, device, bytes, &d), 0);
     return d;
 }
 
 static void from_dev(void *host, const void *dev, size_t bytes, int device)
 {
-    assert_int_equal(be->copy_d2h(device, host, dev, bytes, NULL), 0);
+    assert_int_equal(be->copy_d2h(be, device, host, dev, bytes, NULL), 0);
 }
 
 static float *floats(size_t n, float scale)
@@ -167,8 +167,8 @@ static void test_backend(void **state)
     (void)state;
     assert_string_equal(be->name, "sim");
     assert_int_equal(be->device_memory, UFN_MEM_DEVICE);
-    assert_int_equal(be->device_count(), 2);
-    assert_int_equal(be->default_device(), 0);
+    assert_int_equal(be->device_count(be), 2);
+    assert_int_equal(be->default_device(be), 0);
     assert_ptr_equal(ufn_sim_backend(), be);   /* initialised once */
 }
 
@@ -192,11 +192,11 @@ static void test_allocator_reuses(void **state)
     ufn_sim_get_stats(0, &before);
     trace_start();
     void *a = dev_alloc(100000, 0);
-    be->free(0, a);
+    be->free(be, 0, a);
     void *b = dev_alloc(99000, 0);   /* the same class: the same block */
     assert_ptr_equal(a, b);
-    be->free(0, b);
-    be->free(0, b);                  /* unknown now: ignored */
+    be->free(be, 0, b);
+    be->free(be, 0, b);                  /* unknown now: ignored */
     ufn_sim_get_stats(0, &after);
     assert_int_equal(after.mem_allocs, before.mem_allocs + 1);
     assert_int_equal(tlog.n, 4);
@@ -226,7 +226,7 @@ static void test_copies(void **state)
         trace_start();
         void *d = to_dev(h, n, 0);
         void *d2 = dev_alloc(n, 0);
-        assert_int_equal(be->copy_d2d(0, d2, d, n, NULL), 0);
+        assert_int_equal(be->copy_d2d(be, 0, d2, d, n, NULL), 0);
         memset(back, 0, n);
         from_dev(back, d2, n, 0);
         assert_memory_equal(h, back, n);
@@ -236,8 +236,8 @@ static void test_copies(void **state)
         int chunks = n >= (1 << 20) ? (int)((n + (256 << 10) - 1) / (256 << 10)) : 1;
         assert_int_equal(count(UFN_EV_H2D), chunks);
         assert_int_equal(count(UFN_EV_D2H), chunks);
-        be->free(0, d);
-        be->free(0, d2);
+        be->free(be, 0, d);
+        be->free(be, 0, d2);
         free(h);
         free(back);
     }
@@ -263,7 +263,7 @@ static void test_device_contiguous(void **state)
         plan_arg(&p, 2, dout, NULL);
         p.contiguous = true;
         trace_start();
-        assert_int_equal(be->execute(&p, NULL), 0);
+        assert_int_equal(be->execute(be, &p, NULL), 0);
         assert_int_equal(count(UFN_EV_LAUNCH), 1);
         assert_string_equal(tlog.ev[0].name, "ufn_test_add_f32_contig");
         assert_int_equal(tlog.ev[0].bytes, N);
@@ -272,9 +272,9 @@ static void test_device_contiguous(void **state)
         for (int i = 0; i < N; i++)
             assert_float_equal(out[i], a[i + shift] + b[i], 0);
     }
-    be->free(0, da);
-    be->free(0, db);
-    be->free(0, dout);
+    be->free(be, 0, da);
+    be->free(be, 0, db);
+    be->free(be, 0, dout);
     free(a);
     free(b);
 }
@@ -293,7 +293,7 @@ static void test_device_strided(void **state)
     plan_arg(&p, 0, da, (int64_t[]){ 1, R });   /* a is stored C x R: its transpose */
     plan_arg(&p, 1, drow, (int64_t[]){ 0, 1 });
     plan_arg(&p, 2, dout, NULL);
-    assert_int_equal(be->execute(&p, NULL), 0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
     from_dev(out, dout, sizeof(float) * R * C, 0);
     for (int r = 0; r < R; r++)
         for (int c = 0; c < C; c++)
@@ -311,7 +311,7 @@ static void test_device_strided(void **state)
     plan_arg(&p, 1, da, NULL);
     plan_arg(&p, 2, dout, NULL);
     trace_start();
-    assert_int_equal(be->execute(&p, NULL), 0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
     assert_int_equal(count(UFN_EV_LAUNCH), 4);
     assert_int_equal(largest_launch(), 256);
     trace_stop();
@@ -322,9 +322,9 @@ static void test_device_strided(void **state)
             f |= ((i >> (9 - d)) & 1) << d;
         assert_float_equal(out[i], a[f] + a[i], 0);
     }
-    be->free(0, da);
-    be->free(0, drow);
-    be->free(0, dout);
+    be->free(be, 0, da);
+    be->free(be, 0, drow);
+    be->free(be, 0, dout);
     free(a);
     free(row);
     free(out);
@@ -350,7 +350,7 @@ static void test_device_mixed_and_two_outputs(void **state)
     plan_arg(&p, 0, dx, NULL);
     plan_arg(&p, 1, dh, NULL);
     p.contiguous = true;
-    assert_int_equal(be->execute(&p, NULL), 0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
     from_dev(h, dh, sizeof h, 0);
     for (int i = 0; i < N; i++)
         assert_float_equal(h[i], x[i] * 0.5, 0);
@@ -365,7 +365,7 @@ static void test_device_mixed_and_two_outputs(void **state)
     plan_arg(&p, 3, dr, NULL);
     p.contiguous = true;
     trace_start();
-    assert_int_equal(be->execute(&p, NULL), 0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
     assert_string_equal(tlog.ev[0].name, "ufn_test_divmod_i32_strided");
     trace_stop();
     from_dev(q, dq, sizeof q, 0);
@@ -380,7 +380,7 @@ static void test_device_mixed_and_two_outputs(void **state)
     }
     void *all[] = { dx, dh, da, db, dq, dr };
     for (int i = 0; i < 6; i++)
-        be->free(0, all[i]);
+        be->free(be, 0, all[i]);
 }
 
 /* l2_norm '(i)->()' over vectors stored column-wise; cumsum '(n)->(n)'
@@ -400,7 +400,7 @@ static void test_device_gufuncs(void **state)
     p.core_size[0] = I;
     p.core_ndim[0] = 1;
     p.core_strides[0][0] = A * B;
-    assert_int_equal(be->execute(&p, NULL), 0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
     from_dev(norms, dn, sizeof norms, 0);
     for (int a = 0; a < A; a++)
         for (int b = 0; b < B; b++) {
@@ -426,7 +426,7 @@ static void test_device_gufuncs(void **state)
     p.core_ndim[0] = p.core_ndim[1] = 1;
     p.core_strides[0][0] = 1;
     p.core_strides[1][0] = M;
-    assert_int_equal(be->execute(&p, NULL), 0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
     from_dev(y, dy, sizeof y, 0);
     for (int m = 0; m < M; m++) {
         double acc = 0;
@@ -435,10 +435,10 @@ static void test_device_gufuncs(void **state)
             assert_float_equal(y[k * M + m], acc, 0);
         }
     }
-    be->free(0, dv);
-    be->free(0, dn);
-    be->free(0, dx);
-    be->free(0, dy);
+    be->free(be, 0, dv);
+    be->free(be, 0, dn);
+    be->free(be, 0, dx);
+    be->free(be, 0, dy);
     free(v);
 }
 
@@ -459,7 +459,7 @@ static void test_split_launches(void **state)
     plan_arg(&p, 2, dout, NULL);
     p.contiguous = true;
     trace_start();
-    assert_int_equal(be->execute(&p, NULL), 0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
     assert_int_equal(count(UFN_EV_LAUNCH), 11);    /* 10 x 99 + 10 */
     assert_int_equal(total(UFN_EV_LAUNCH), N);
     assert_int_equal(largest_launch(), 99);
@@ -474,7 +474,7 @@ static void test_split_launches(void **state)
     plan_arg(&p, 1, da, (int64_t[]){ 0, 2 });
     plan_arg(&p, 2, dout, NULL);
     trace_start();
-    assert_int_equal(be->execute(&p, NULL), 0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
     assert_int_equal(count(UFN_EV_LAUNCH), 90);
     assert_int_equal(largest_launch(), 99);
     from_dev(out, dout, sizeof(float) * 7500, 0);
@@ -489,7 +489,7 @@ static void test_split_launches(void **state)
     plan_arg(&p, 1, da, (int64_t[]){ 1, 40 });
     plan_arg(&p, 2, dout, NULL);
     trace_start();
-    assert_int_equal(be->execute(&p, NULL), 0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
     assert_int_equal(count(UFN_EV_LAUNCH), 14);    /* ceil(40 / 3) */
     assert_int_equal(largest_launch(), 99);
     from_dev(out, dout, sizeof(float) * 40 * 33, 0);
@@ -508,7 +508,7 @@ static void test_split_launches(void **state)
     p.core_ndim[0] = 1;
     p.core_strides[0][0] = 1;
     trace_start();
-    assert_int_equal(be->execute(&p, NULL), 0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
     assert_int_equal(count(UFN_EV_LAUNCH), 11);
     from_dev(norms, dout, sizeof norms, 0);
     for (int i = 0; i < N; i++) {
@@ -517,8 +517,8 @@ static void test_split_launches(void **state)
             acc += a[i * 8 + j] * a[i * 8 + j];
         assert_float_equal(norms[i], sqrtf(acc), 1e-5f * sqrtf(acc));
     }
-    be->free(0, da);
-    be->free(0, dout);
+    be->free(be, 0, da);
+    be->free(be, 0, dout);
     free(a);
     free(out);
 }
@@ -534,9 +534,9 @@ static void test_empty_and_scalar(void **state)
     plan_arg(&p, 1, &b, NULL);
     plan_arg(&p, 2, &out, NULL);
     trace_start();
-    assert_int_equal(be->execute(&p, NULL), 0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
     p.memory = UFN_MEM_DEVICE;
-    assert_int_equal(be->execute(&p, NULL), 0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
     assert_int_equal(tlog.n, 0);   /* nothing at all */
 
     /* 0-d: one iteration, on the host and on the device. */
@@ -544,18 +544,18 @@ static void test_empty_and_scalar(void **state)
     plan_arg(&p, 0, &a, NULL);
     plan_arg(&p, 1, &b, NULL);
     plan_arg(&p, 2, &out, NULL);
-    assert_int_equal(be->execute(&p, NULL), 0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
     assert_float_equal(out, 3.75f, 0);
     float *da = to_dev(&a, 4, 0), *dout = dev_alloc(4, 0);
     plan_arg(&p, 0, da, NULL);
     plan_arg(&p, 1, da, NULL);
     plan_arg(&p, 2, dout, NULL);
     p.memory = UFN_MEM_DEVICE;
-    assert_int_equal(be->execute(&p, NULL), 0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
     from_dev(&out, dout, 4, 0);
     assert_float_equal(out, 3.0f, 0);
-    be->free(0, da);
-    be->free(0, dout);
+    be->free(be, 0, da);
+    be->free(be, 0, dout);
 }
 
 /* A pipeline over device arrays moves data once each way. */
@@ -575,12 +575,12 @@ static void test_pipeline_trace(void **state)
     plan_arg(&p, 1, db, NULL);
     plan_arg(&p, 2, dt, NULL);
     p.contiguous = true;
-    assert_int_equal(be->execute(&p, NULL), 0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
     float *dr = dev_alloc(sizeof(float) * N, 0);
     plan_arg(&p, 0, dt, NULL);
     plan_arg(&p, 1, da, NULL);
     plan_arg(&p, 2, dr, NULL);
-    assert_int_equal(be->execute(&p, NULL), 0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
     from_dev(out, dr, sizeof(float) * N, 0);
     trace_stop();
     const ufn_event_kind expected[] = { UFN_EV_ALLOC, UFN_EV_H2D, UFN_EV_ALLOC, UFN_EV_H2D,
@@ -599,7 +599,7 @@ static void test_pipeline_trace(void **state)
         assert_float_equal(out[i], 2 * a[i] + b[i], 0);
     void *all[] = { da, db, dt, dr };
     for (int i = 0; i < 4; i++)
-        be->free(0, all[i]);
+        be->free(be, 0, all[i]);
     free(a);
     free(b);
 }
@@ -622,7 +622,7 @@ static void test_host_staging(void **state)
     ufn_sim_stats before, after;
     ufn_sim_get_stats(0, &before);
     trace_start();
-    assert_int_equal(be->execute(&p, NULL), 0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
     trace_stop();
     ufn_sim_get_stats(0, &after);
     int chunks = (R * C + 5460) / 5461;
@@ -637,7 +637,7 @@ static void test_host_staging(void **state)
 
     /* A second call reuses the ring: no new pinned memory. */
     ufn_sim_get_stats(0, &before);
-    assert_int_equal(be->execute(&p, NULL), 0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
     ufn_sim_get_stats(0, &after);
     assert_int_equal(after.host_allocs, before.host_allocs);
     assert_int_equal(after.mem_allocs, before.mem_allocs);
@@ -652,7 +652,7 @@ static void test_host_staging(void **state)
     plan_init(&p, &test_half, UFN_MEM_HOST, 0, 1, shape1);
     plan_arg(&p, 0, x + N - 1, (int64_t[]){ -1 });
     plan_arg(&p, 1, h, NULL);
-    assert_int_equal(be->execute(&p, NULL), 0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
     for (int i = 0; i < N; i++)
         assert_float_equal(h[i], x[N - 1 - i] * 0.5, 0);
 
@@ -668,7 +668,7 @@ static void test_host_staging(void **state)
     plan_arg(&p, 2, q, NULL);
     plan_arg(&p, 3, r, NULL);
     p.contiguous = true;
-    assert_int_equal(be->execute(&p, NULL), 0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
     for (int i = 0; i < N; i++)
         if (ib[i] != 0)
             assert_int_equal(q[i] * ib[i] + r[i], ia[i]);
@@ -699,7 +699,7 @@ static void test_host_staging_gufuncs(void **state)
     p.core_ndim[0] = 1;
     p.core_strides[0][0] = A * B;
     trace_start();
-    assert_int_equal(be->execute(&p, NULL), 0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
     trace_stop();
     assert_int_equal(count(UFN_EV_LAUNCH), (A * B + 29) / 30);
     assert_int_equal(total(UFN_EV_H2D), sizeof(float) * A * B * I);
@@ -729,7 +729,7 @@ static void test_host_staging_gufuncs(void **state)
     p.core_strides[0][0] = 1;
     p.core_strides[1][0] = M;
     trace_start();
-    assert_int_equal(be->execute(&p, NULL), 0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
     trace_stop();
     assert_true(count(UFN_EV_LAUNCH) > 1);
     for (int m = 0; m < M; m++) {
@@ -766,7 +766,7 @@ static void *work(void *arg)
         plan_arg(&p, 1, a, NULL);
         plan_arg(&p, 2, out, NULL);
         p.contiguous = true;
-        if (be->execute(&p, NULL) != 0)
+        if (be->execute(be, &p, NULL) != 0)
             w->failures++;
         for (int i = 0; i < N; i++)
             if (out[i] != 2 * a[i])
@@ -812,7 +812,7 @@ static void test_second_device(void **state)
     plan_arg(&p, 2, dout, NULL);
     p.contiguous = true;
     trace_start();
-    assert_int_equal(be->execute(&p, NULL), 0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
     assert_int_equal(tlog.ev[0].device, 1);
     trace_stop();
     from_dev(out, dout, sizeof out, 1);
@@ -824,12 +824,12 @@ static void test_second_device(void **state)
     assert_int_equal(d1b.launches, d1.launches + 1);
 
     void *x;
-    assert_int_equal(be->alloc(2, 16, &x), UFN_ERR_NO_DEVICE);
+    assert_int_equal(be->alloc(be, 2, 16, &x), UFN_ERR_NO_DEVICE);
     assert_non_null(strstr(ufn_error(), "no sim device 2"));
     p.device = 5;
-    assert_int_equal(be->execute(&p, NULL), UFN_ERR_NO_DEVICE);
-    be->free(1, da);
-    be->free(1, dout);
+    assert_int_equal(be->execute(be, &p, NULL), UFN_ERR_NO_DEVICE);
+    be->free(be, 1, da);
+    be->free(be, 1, dout);
     free(a);
 }
 
@@ -837,12 +837,12 @@ static void test_streams(void **state)
 {
     (void)state;
     struct ufn_stream_s s = { be, NULL };
-    assert_int_equal(be->stream_create(&s), 0);
+    assert_int_equal(be->stream_create(be, &s), 0);
     assert_non_null(s.handle);
     enum { N = 64 };
     float *a = floats(N, 1.0f), out[N];
     float *da = dev_alloc(sizeof(float) * N, 0), *dout = dev_alloc(sizeof(float) * N, 0);
-    assert_int_equal(be->copy_h2d(0, da, a, sizeof(float) * N, &s), 0);
+    assert_int_equal(be->copy_h2d(be, 0, da, a, sizeof(float) * N, &s), 0);
     ufn_plan p;
     int64_t shape[] = { N };
     plan_init(&p, &test_add, UFN_MEM_DEVICE, 0, 1, shape);
@@ -850,27 +850,27 @@ static void test_streams(void **state)
     plan_arg(&p, 1, da, NULL);
     plan_arg(&p, 2, dout, NULL);
     p.contiguous = true;
-    assert_int_equal(be->execute(&p, &s), 0);
-    assert_int_equal(be->copy_d2h(0, out, dout, sizeof out, &s), 0);
-    assert_int_equal(be->stream_synchronize(&s), 0);
-    assert_int_equal(be->stream_synchronize(NULL), 0);
-    assert_int_equal(be->synchronize(), 0);
+    assert_int_equal(be->execute(be, &p, &s), 0);
+    assert_int_equal(be->copy_d2h(be, 0, out, dout, sizeof out, &s), 0);
+    assert_int_equal(be->stream_synchronize(be, &s), 0);
+    assert_int_equal(be->stream_synchronize(be, NULL), 0);
+    assert_int_equal(be->synchronize(be), 0);
     for (int i = 0; i < N; i++)
         assert_float_equal(out[i], 2 * a[i], 0);
 
     /* The stream belongs to device 0. */
     p.device = 1;
-    assert_int_equal(be->execute(&p, &s), UFN_ERR_INVALID);
+    assert_int_equal(be->execute(be, &p, &s), UFN_ERR_INVALID);
     assert_non_null(strstr(ufn_error(), "device 0 used on device 1"));
     /* A stream of another backend. */
     struct ufn_stream_s other = { NULL, s.handle };
     p.device = 0;
-    assert_int_equal(be->execute(&p, &other), UFN_ERR_INVALID);
+    assert_int_equal(be->execute(be, &p, &other), UFN_ERR_INVALID);
 
-    assert_int_equal(be->stream_destroy(&s), 0);
+    assert_int_equal(be->stream_destroy(be, &s), 0);
     assert_null(s.handle);
-    be->free(0, da);
-    be->free(0, dout);
+    be->free(be, 0, da);
+    be->free(be, 0, dout);
     free(a);
 }
 
@@ -889,19 +889,19 @@ static void test_out_of_memory(void **state)
     assert_int_equal(ufn_sim_set_memory_limit(1, 1 << 20), 0);
 
     void *p = NULL, *q = NULL;
-    assert_int_equal(be->alloc(1, 2 << 20, &p), UFN_ERR_DEVICE_NOMEM);
+    assert_int_equal(be->alloc(be, 1, 2 << 20, &p), UFN_ERR_DEVICE_NOMEM);
     assert_non_null(strstr(ufn_error(), "cuMemAlloc(2097152 bytes) failed: "
                                         "CUDA_ERROR_OUT_OF_MEMORY (out of memory) on sim device 1"));
 
     /* A cached block is given back, and the allocation retried. */
-    assert_int_equal(be->alloc(1, 600 << 10, &p), 0);
-    be->free(1, p);
+    assert_int_equal(be->alloc(be, 1, 600 << 10, &p), 0);
+    be->free(be, 1, p);
     ufn_sim_get_stats(1, &st);
     uint64_t frees = st.mem_frees;
-    assert_int_equal(be->alloc(1, 700 << 10, &q), 0);
+    assert_int_equal(be->alloc(be, 1, 700 << 10, &q), 0);
     ufn_sim_get_stats(1, &st);
     assert_int_equal(st.mem_frees, frees + 1);
-    be->free(1, q);
+    be->free(be, 1, q);
 
     /* Host staging runs out too, with the same status. */
     enum { N = 300000 };
@@ -914,7 +914,7 @@ static void test_out_of_memory(void **state)
     plan_arg(&plan, 2, a, NULL);
     plan.contiguous = true;
     ufn_cuda_set_stage_bytes(16 << 20);
-    assert_int_equal(be->execute(&plan, NULL), UFN_ERR_DEVICE_NOMEM);
+    assert_int_equal(be->execute(be, &plan, NULL), UFN_ERR_DEVICE_NOMEM);
     free(a);
     assert_int_equal(ufn_sim_set_memory_limit(1, (size_t)4 << 30), 0);
 }
@@ -929,12 +929,12 @@ static void test_no_code(void **state)
     plan_arg(&p, 0, &a, NULL);
     plan_arg(&p, 1, &a, NULL);
     plan_arg(&p, 2, &out, NULL);
-    assert_int_equal(be->execute(&p, NULL), UFN_ERR_NO_CODE);
+    assert_int_equal(be->execute(be, &p, NULL), UFN_ERR_NO_CODE);
     assert_non_null(strstr(ufn_error(), "module 'host_only' was built without simulator code"));
     assert_non_null(strstr(ufn_error(), "--target=sim"));
     p.func = &test_missing;
     p.loop = &test_missing.loops[0];
-    assert_int_equal(be->execute(&p, NULL), UFN_ERR_NO_CODE);
+    assert_int_equal(be->execute(be, &p, NULL), UFN_ERR_NO_CODE);
     assert_non_null(strstr(ufn_error(), "has no kernel no_such_contig"));
 }
 

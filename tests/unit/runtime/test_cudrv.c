@@ -236,8 +236,8 @@ static int start_cuda(result *r)
         return ufn_cuda_backend_state()->status;
     }
     cuda_backend *b = ufn_cuda_backend_state();
-    r->value[0] = be->device_count();
-    r->value[1] = be->default_device();
+    r->value[0] = be->device_count(be);
+    r->value[1] = be->default_device(be);
     r->value[2] = b->devs[b->current].sms;
     r->value[3] = b->devs[b->current].cc_major;
     CHILD_CHECK(r, strcmp(be->name, "cuda") == 0);
@@ -297,7 +297,7 @@ static int run_on_cuda(result *r)
     p.data[0] = p.data[1] = (char *)&a;
     p.data[2] = (char *)&out;
     p.elsize[0] = p.elsize[1] = p.elsize[2] = 4;
-    return be->execute(&p, NULL);
+    return be->execute(be, &p, NULL);
 }
 
 static int run_without_fatbin(result *r)
@@ -333,12 +333,12 @@ static int start_sim(result *r)
     const ufn_backend_ops *be = ufn_sim_backend();
     if (!be)
         return ufn_sim_backend_state()->status;
-    r->value[0] = be->device_count();
-    r->value[1] = be->default_device();
+    r->value[0] = be->device_count(be);
+    r->value[1] = be->default_device(be);
     void *p = NULL;
-    r->value[2] = be->alloc(be->default_device(), 2 << 20, &p);
+    r->value[2] = be->alloc(be, be->default_device(be), 2 << 20, &p);
     if (p)
-        be->free(be->default_device(), p);
+        be->free(be, be->default_device(be), p);
     return 0;
 }
 

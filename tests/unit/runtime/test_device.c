@@ -31,13 +31,15 @@ static struct {
     int syncs;
 } fake;
 
-static int fake_count(void)
+static int fake_count(const ufn_backend_ops *be)
 {
+    (void)be;
     return 2;
 }
 
-static int fake_alloc(int device, size_t bytes, void **ptr)
+static int fake_alloc(const ufn_backend_ops *be, int device, size_t bytes, void **ptr)
 {
+    (void)be;
     for (int i = 0; i < MAXALLOC; i++)
         if (!fake.base[i]) {
             if (posix_memalign((void **)&fake.base[i], 256, bytes) != 0)
@@ -51,8 +53,9 @@ static int fake_alloc(int device, size_t bytes, void **ptr)
     return ufn_fail(UFN_ERR_DEVICE_NOMEM, "too many fake allocations");
 }
 
-static void fake_free(int device, void *ptr)
+static void fake_free(const ufn_backend_ops *be, int device, void *ptr)
 {
+    (void)be;
     for (int i = 0; i < MAXALLOC; i++)
         if (fake.base[i] == ptr) {
             free(ptr);
@@ -82,27 +85,30 @@ static int fake_copy(ufn_event_kind kind, int device, void *dst, const void *src
     return 0;
 }
 
-static int fake_h2d(int device, void *dst, const void *src, size_t bytes, ufn_stream s)
+static int fake_h2d(const ufn_backend_ops *be, int device, void *dst, const void *src,
+                    size_t bytes, ufn_stream s)
 {
-    (void)s;
+    (void)be, (void)s;
     return fake_copy(UFN_EV_H2D, device, dst, src, bytes);
 }
 
-static int fake_d2h(int device, void *dst, const void *src, size_t bytes, ufn_stream s)
+static int fake_d2h(const ufn_backend_ops *be, int device, void *dst, const void *src,
+                    size_t bytes, ufn_stream s)
 {
-    (void)s;
+    (void)be, (void)s;
     return fake_copy(UFN_EV_D2H, device, dst, src, bytes);
 }
 
-static int fake_d2d(int device, void *dst, const void *src, size_t bytes, ufn_stream s)
+static int fake_d2d(const ufn_backend_ops *be, int device, void *dst, const void *src,
+                    size_t bytes, ufn_stream s)
 {
-    (void)s;
+    (void)be, (void)s;
     return fake_copy(UFN_EV_D2D, device, dst, src, bytes);
 }
 
-static int fake_execute(const ufn_plan *p, ufn_stream s)
+static int fake_execute(const ufn_backend_ops *be, const ufn_plan *p, ufn_stream s)
 {
-    (void)s;
+    (void)be, (void)s;
     fake.executed++;
     fake.last_plan_memory = p->memory;
     if (p->memory == UFN_MEM_DEVICE)
@@ -113,14 +119,15 @@ static int fake_execute(const ufn_plan *p, ufn_stream s)
     return ufn_host_execute(p);
 }
 
-static int fake_stream(ufn_stream s)
+static int fake_stream(const ufn_backend_ops *be, ufn_stream s)
 {
-    (void)s;
+    (void)be, (void)s;
     return 0;
 }
 
-static int fake_sync(void)
+static int fake_sync(const ufn_backend_ops *be)
 {
+    (void)be;
     fake.syncs++;
     return 0;
 }
