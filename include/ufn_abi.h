@@ -23,7 +23,7 @@ extern "C" {
 #pragma GCC visibility push(default)
 #endif
 
-#define UFN_ABI_VERSION 1
+#define UFN_ABI_VERSION 2
 
 typedef int64_t ufn_index;
 
@@ -77,12 +77,16 @@ typedef struct ufn_kcore {
 
 /* The simulator runs a kernel compiled for the CPU through a trampoline that
  * unpacks the cuLaunchKernel parameter array; the host stub generates one per
- * kernel and lists them by name. */
+ * kernel and lists them by name, with the size of each parameter: as the
+ * driver does, the simulator copies the parameters when the launch is
+ * queued and runs it later. */
 typedef void (*ufn_sim_entry)(void **params);
 
 typedef struct ufn_sim_kernel {
     const char *name;               /* the same name as in the fatbin */
     ufn_sim_entry entry;
+    int nparams;
+    const size_t *param_sizes;      /* nparams of them: sizeof each parameter */
 } ufn_sim_kernel;
 
 /* --- descriptor tables ------------------------------------------------------------ */

@@ -33,7 +33,7 @@ $(ROBUST_RT): $(ROBUST_RT_OBJ)
 	$(call say,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
--include $(wildcard $(ROBUST_DIR)/rt/*.d)
+-include $(wildcard $(ROBUST_DIR)/rt/*.d $(ROBUST_DIR)/rt/*/*.d)
 
 # The module of each test, compiled by the ufnc under test (host and sim code).
 $(ROBUST_DIR)/%.o $(ROBUST_DIR)/%.h: tests/robust/%.ufn $(UFNC)

@@ -183,13 +183,16 @@ int ufn_cudrv_fail(const ufn_cudrv *drv, CUresult r, const char *call, ...) UFN_
 /* ==== sim.c ===================================================================== */
 
 /* The simulated driver: device memory is host memory (a CUdeviceptr is the
- * address), every operation runs when it is enqueued (so streams stay in
- * order trivially), and cuLaunchKernel runs the grid block by block, thread
- * by thread through the kernel's trampoline.  The image given to
+ * address); each stream runs its work (copies, launches, event records) on
+ * a thread of its own, in order and after the call that queued it returned,
+ * as a GPU does; cuLaunchKernel runs the grid block by block, thread by
+ * thread through the kernel's trampoline.  The image given to
  * cuLibraryLoadData is the ufn_module itself; its sim_kernels are looked up
  * by name.  Configured when cuInit first runs:
  *   UFN_SIM_DEVICES  number of devices (default 2, 0 for none, at most 64)
- *   UFN_SIM_MEMORY   bytes of memory per device (suffixes K, M, G; default 4G) */
+ *   UFN_SIM_MEMORY   bytes of memory per device (suffixes K, M, G; default 4G)
+ *   UFN_SIM_LATENCY  microseconds every queued operation waits before it may
+ *                    start (default 0), so that the host runs ahead */
 const ufn_cudrv *ufn_sim_driver(void);
 
 /* Why the simulator's cuInit failed: UFN_SIM_DEVICES or UFN_SIM_MEMORY
@@ -207,11 +210,21 @@ typedef struct ufn_sim_stats {
     uint64_t launches;
     uint64_t threads;        /* kernel threads run */
     uint64_t host_allocs;    /* cuMemAllocHost calls (process-wide, not per device) */
+    uint64_t pending;        /* operations queued on the device and not yet run */
 } ufn_sim_stats;
 
 int ufn_sim_get_stats(int device, ufn_sim_stats *stats);
 /* Change a device's memory limit (bytes). */
 int ufn_sim_set_memory_limit(int device, size_t bytes);
+/* Hold every operation queued from now on back by usec microseconds (as
+ * UFN_SIM_LATENCY): the host thread runs ahead of the device, and a
+ * missing synchronisation shows.  0 restores running at once. */
+void ufn_sim_set_latency(unsigned usec);
+/* Make a driver call fail: after `skip` more successful calls of `call`
+ * ("cuLaunchKernel", "cuMemcpyHtoDAsync", "cuMemcpyDtoHAsync",
+ * "cuMemcpyDtoDAsync", "cuEventRecord", "cuStreamCreate"), the next one
+ * returns `result`, once.  NULL or CUDA_SUCCESS cancels. */
+void ufn_sim_inject_failure(const char *call, int skip, int result);
 
 /* ==== cuda_device.c ================================================================= */
 

@@ -11,12 +11,21 @@
  *              bytes (default 4G) and the attributes of an A100-like GPU
  *   memory     device memory is host memory, 256-byte aligned, filled with
  *              0xA5 when allocated (uninitialised reads show up in tests)
- *   streams    every operation runs when it is enqueued, so each stream stays
- *              in order and events are complete once recorded
+ *   streams    as asynchronous as a GPU (stream.c): each stream's copies,
+ *              launches and event records run on a thread of its own, in
+ *              order, after the call that queued them has returned; a copy
+ *              from pageable host memory reads it when queued (the driver
+ *              stages it), one from or to page-locked memory (cuMemAllocHost)
+ *              when it runs, and a copy to pageable memory returns when done
  *   kernels    the image of cuLibraryLoadData is the ufn_module itself; a
- *              launch runs the grid block by block and thread by thread,
- *              setting threadIdx/blockIdx/blockDim/gridDim before each call
- *              of the kernel's trampoline
+ *              launch copies its parameters (their sizes are in the module's
+ *              kernel table) and, when its turn comes, runs the grid block by
+ *              block and thread by thread, setting threadIdx/blockIdx/
+ *              blockDim/gridDim before each call of the kernel's trampoline
+ *
+ * Test hooks (cudrv.h): statistics, a memory limit, a latency that holds
+ * every operation back (so that a missing synchronisation shows), and a
+ * failure injected into one driver call.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -24,7 +33,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda/cudrv.h"
+#include <time.h>
+
+#include "simrt.h"
 #include "ufn_sim.h"
 
 /* The coordinates of the simulated thread being run (see ufn_sim.h). */
@@ -33,7 +44,6 @@ __attribute__((visibility("default"))) _Thread_local uint3 ufn_sim_blockIdx;
 __attribute__((visibility("default"))) _Thread_local dim3 ufn_sim_blockDim;
 __attribute__((visibility("default"))) _Thread_local dim3 ufn_sim_gridDim;
 
-#define SIM_MAX_DEVICES 64
 #define SIM_SMS 108               /* multiprocessors of each device */
 #define SIM_THREADS_PER_SM 2048
 #define SIM_BLOCKS_PER_SM 32
@@ -42,28 +52,9 @@ __attribute__((visibility("default"))) _Thread_local dim3 ufn_sim_gridDim;
 #define SIM_DEFAULT_MEMORY ((size_t)4 << 30)
 #define SIM_MAX_CONTEXT_DEPTH 64
 
-/* Handle checks: every object starts with a tag. */
-enum {
-    TAG_STREAM = 0x5354524d,
-    TAG_EVENT = 0x45564e54,
-    TAG_LIBRARY = 0x4c494252,
-    TAG_KERNEL = 0x4b45524e,
-    TAG_FUNCTION = 0x46554e43,
-    TAG_DEAD = 0x44454144
-};
-
 struct CUctx_st {
     int device;
     int refs;                  /* primary context retain count */
-};
-
-struct CUstream_st {
-    unsigned tag;
-    int device;
-};
-
-struct CUevent_st {
-    unsigned tag;
 };
 
 struct CUfunc_st {
@@ -108,6 +99,10 @@ static struct {
     sim_device dev[SIM_MAX_DEVICES];
     sim_alloc *allocs;         /* device and pinned allocations */
     uint64_t host_allocs;
+    /* ufn_sim_inject_failure: the call that fails, after `skip` more */
+    const char *fail_call;
+    int fail_skip;
+    CUresult fail_result;
 } sim = { .once = PTHREAD_ONCE_INIT, .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static _Thread_local CUcontext ctx_stack[SIM_MAX_CONTEXT_DEPTH];
@@ -163,6 +158,19 @@ static void configure(void)
         sim.init = CUDA_ERROR_INVALID_VALUE;
         return;
     }
+    env = getenv("UFN_SIM_LATENCY");
+    if (env && *env) {
+        char *end;
+        errno = 0;
+        unsigned long long us = strtoull(env, &end, 10);
+        if (*end || errno || *env == '-' || us > 10000000) {
+            snprintf(sim.config_error, sizeof sim.config_error,
+                     "UFN_SIM_LATENCY=%s is not a number of microseconds (0 to 10000000)", env);
+            sim.init = CUDA_ERROR_INVALID_VALUE;
+            return;
+        }
+        sq_set_latency_ns((uint64_t)us * 1000);
+    }
     for (int i = 0; i < sim.ndev; i++) {
         sim.dev[i].ctx.device = i;
         sim.dev[i].limit = memory;
@@ -201,6 +209,29 @@ static int current_device(void)
     if (dev < 0)                                \
         return CUDA_ERROR_INVALID_CONTEXT
 
+/* The failure ufn_sim_inject_failure asked for, if this call of `call` is
+ * the one. */
+static CUresult injected(const char *call)
+{
+    if (!__atomic_load_n(&sim.fail_call, __ATOMIC_ACQUIRE))
+        return CUDA_SUCCESS;
+    CUresult r = CUDA_SUCCESS;
+    pthread_mutex_lock(&sim.lock);
+    if (sim.fail_call && strcmp(sim.fail_call, call) == 0 && sim.fail_skip-- == 0) {
+        r = sim.fail_result;
+        __atomic_store_n(&sim.fail_call, NULL, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&sim.lock);
+    return r;
+}
+
+#define INJECT(call)                        \
+    do {                                    \
+        CUresult inj_ = injected(call);     \
+        if (inj_ != CUDA_SUCCESS)           \
+            return inj_;                    \
+    } while (0)
+
 /* A stream usable from the current context (NULL is the default stream). */
 static CUresult check_stream(CUstream s, int device)
 {
@@ -211,15 +242,22 @@ static CUresult check_stream(CUstream s, int device)
     return s->device == device ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
 }
 
-/* Is [p, p+bytes) inside one device allocation?  Caller holds the lock. */
-static sim_alloc *find_range(CUdeviceptr p, size_t bytes)
+/* Is [p, p+bytes) inside one device allocation (device: true) or one
+ * page-locked host allocation?  Caller holds the lock. */
+static sim_alloc *find_in(bool device, uintptr_t p, size_t bytes)
 {
     for (sim_alloc *a = sim.allocs; a; a = a->next) {
         uintptr_t base = (uintptr_t)a->base;
-        if (a->device >= 0 && p >= base && p - base <= a->bytes && bytes <= a->bytes - (p - base))
+        if ((a->device >= 0) == device && p >= base && p - base <= a->bytes &&
+            bytes <= a->bytes - (p - base))
             return a;
     }
     return NULL;
+}
+
+static sim_alloc *find_range(CUdeviceptr p, size_t bytes)
+{
+    return find_in(true, (uintptr_t)p, bytes);
 }
 
 /* ---- initialisation and devices ------------------------------------------------------ */
@@ -352,8 +390,8 @@ static CUresult sim_ctx_pop(CUcontext *ctx)
 static CUresult sim_ctx_synchronize(void)
 {
     REQUIRE_CONTEXT(dev);
-    (void)dev;
-    return CUDA_SUCCESS;   /* everything already ran */
+    sq_device_sync(dev);
+    return CUDA_SUCCESS;
 }
 
 /* ---- libraries and kernels ------------------------------------------------------------ */
@@ -378,7 +416,8 @@ static CUresult sim_library_load(CUlibrary *lib, const void *image, void *jit_op
         return CUDA_ERROR_OUT_OF_MEMORY;
     }
     for (int i = 0; i < m->nsim_kernels; i++) {
-        if (!m->sim_kernels[i].name || !m->sim_kernels[i].entry) {
+        const ufn_sim_kernel *sk = &m->sim_kernels[i];
+        if (!sk->name || !sk->entry || sk->nparams < 0 || (sk->nparams > 0 && !sk->param_sizes)) {
             free(l);
             free(k);
             return CUDA_ERROR_INVALID_IMAGE;
@@ -428,6 +467,7 @@ static CUresult sim_library_unload(CUlibrary lib)
     REQUIRE_INIT();
     if (!lib || lib->tag != TAG_LIBRARY)
         return CUDA_ERROR_INVALID_HANDLE;
+    sq_device_sync(-1);   /* launches of its kernels may be queued */
     for (int i = 0; i < lib->nkernels; i++) {
         lib->kernels[i].tag = TAG_DEAD;
         for (int d = 0; d < SIM_MAX_DEVICES; d++)
@@ -498,9 +538,9 @@ static CUresult sim_mem_alloc(CUdeviceptr *ptr, size_t bytes)
 static CUresult sim_mem_free(CUdeviceptr ptr)
 {
     REQUIRE_CONTEXT(dev);
-    (void)dev;
     if (ptr == 0)
         return CUDA_SUCCESS;
+    sq_device_sync(dev);   /* as the driver's: queued work may still use it */
     pthread_mutex_lock(&sim.lock);
     sim_alloc *a = take_alloc((void *)(uintptr_t)ptr, true);
     if (a) {
@@ -540,6 +580,7 @@ static CUresult sim_mem_alloc_host(void **ptr, size_t bytes)
 static CUresult sim_mem_free_host(void *ptr)
 {
     REQUIRE_INIT();
+    sq_device_sync(-1);
     pthread_mutex_lock(&sim.lock);
     sim_alloc *a = ptr ? take_alloc(ptr, false) : NULL;
     pthread_mutex_unlock(&sim.lock);
@@ -567,12 +608,29 @@ static CUresult sim_mem_info(size_t *free_bytes, size_t *total_bytes)
 
 enum copy_kind { H2D, D2H, D2D };
 
+typedef struct copy_work {
+    void *dst;
+    const void *src;
+    size_t bytes;
+} copy_work;
+
+static void run_copy(sim_op *op)
+{
+    copy_work *w = (copy_work *)op->data;
+    memmove(w->dst, w->src, w->bytes);
+}
+
+/* Queue a copy on s.  Host memory is read (H2D) when the copy runs if it is
+ * page-locked, else now, into a snapshot, as the driver stages it; a copy
+ * into pageable memory (D2H) returns when it has run. */
 static CUresult copy(enum copy_kind kind, void *dst, const void *src, size_t bytes, CUstream s)
 {
     REQUIRE_CONTEXT(dev);
     CUresult r = check_stream(s, dev);
     if (r != CUDA_SUCCESS)
         return r;
+    INJECT(kind == H2D ? "cuMemcpyHtoDAsync" : kind == D2H ? "cuMemcpyDtoHAsync"
+                                                            : "cuMemcpyDtoDAsync");
     if (bytes == 0)
         return CUDA_SUCCESS;
     if (!dst || !src)
@@ -580,6 +638,7 @@ static CUresult copy(enum copy_kind kind, void *dst, const void *src, size_t byt
     pthread_mutex_lock(&sim.lock);
     bool ok = (kind == D2H || find_range((uintptr_t)dst, bytes)) &&
               (kind == H2D || find_range((uintptr_t)src, bytes));
+    bool pinned = kind != D2D && find_in(false, (uintptr_t)(kind == H2D ? src : dst), bytes);
     if (ok) {
         ufn_sim_stats *st = &sim.dev[dev].stats;
         switch (kind) {
@@ -591,8 +650,24 @@ static CUresult copy(enum copy_kind kind, void *dst, const void *src, size_t byt
     pthread_mutex_unlock(&sim.lock);
     if (!ok)
         return CUDA_ERROR_INVALID_VALUE;
-    memmove(dst, src, bytes);
-    return CUDA_SUCCESS;
+    sim_op *op = sq_op_new(sizeof(copy_work));
+    if (!op)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    op->run = run_copy;
+    *(copy_work *)op->data = (copy_work){ dst, src, bytes };
+    if (kind == H2D && !pinned) {
+        if (!(op->heap = malloc(bytes))) {
+            free(op);
+            return CUDA_ERROR_OUT_OF_MEMORY;
+        }
+        memcpy(op->heap, src, bytes);
+        ((copy_work *)op->data)->src = op->heap;
+    }
+    uint64_t seq;
+    r = sq_submit(s, dev, op, &seq);
+    if (r == CUDA_SUCCESS && kind == D2H && !pinned)
+        sq_wait_op(s, dev, seq);
+    return r;
 }
 
 static CUresult sim_copy_h2d(CUdeviceptr dst, const void *src, size_t bytes, CUstream s)
@@ -610,19 +685,15 @@ static CUresult sim_copy_d2d(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUs
     return copy(D2D, (void *)(uintptr_t)dst, (const void *)(uintptr_t)src, bytes, s);
 }
 
-/* ---- streams and events -------------------------------------------------------------------- */
+/* ---- streams and events (stream.c runs them) ------------------------------------------------ */
 
 static CUresult sim_stream_create(CUstream *s, unsigned flags)
 {
     REQUIRE_CONTEXT(dev);
     if (!s || flags > CU_STREAM_NON_BLOCKING)
         return CUDA_ERROR_INVALID_VALUE;
-    struct CUstream_st *st = malloc(sizeof *st);
-    if (!st)
-        return CUDA_ERROR_OUT_OF_MEMORY;
-    *st = (struct CUstream_st){ TAG_STREAM, dev };
-    *s = st;
-    return CUDA_SUCCESS;
+    INJECT("cuStreamCreate");
+    return sq_stream_new(dev, flags, s);
 }
 
 static CUresult sim_stream_destroy(CUstream s)
@@ -630,8 +701,7 @@ static CUresult sim_stream_destroy(CUstream s)
     REQUIRE_INIT();
     if (!s || s->tag != TAG_STREAM)
         return CUDA_ERROR_INVALID_HANDLE;
-    s->tag = TAG_DEAD;
-    free(s);
+    sq_stream_release(s);   /* its queued work still runs */
     return CUDA_SUCCESS;
 }
 
@@ -640,7 +710,7 @@ static CUresult sim_stream_synchronize(CUstream s)
     REQUIRE_CONTEXT(dev);
     if (s && s->tag != TAG_STREAM)
         return CUDA_ERROR_INVALID_HANDLE;
-    (void)dev;   /* a stream may be synchronised from any context */
+    sq_stream_sync(s, s ? s->device : dev);   /* any context may wait for any stream */
     return CUDA_SUCCESS;
 }
 
@@ -651,7 +721,8 @@ static CUresult sim_stream_wait_event(CUstream s, CUevent e, unsigned flags)
         return CUDA_ERROR_INVALID_VALUE;
     if (!e || e->tag != TAG_EVENT)
         return CUDA_ERROR_INVALID_HANDLE;
-    return check_stream(s, dev);
+    CUresult r = check_stream(s, dev);
+    return r != CUDA_SUCCESS ? r : sq_event_wait(s, dev, e);
 }
 
 static CUresult sim_event_create(CUevent *e, unsigned flags)
@@ -660,12 +731,7 @@ static CUresult sim_event_create(CUevent *e, unsigned flags)
     (void)dev;
     if (!e || (flags & ~7u))   /* blocking sync, disable timing, interprocess */
         return CUDA_ERROR_INVALID_VALUE;
-    struct CUevent_st *ev = malloc(sizeof *ev);
-    if (!ev)
-        return CUDA_ERROR_OUT_OF_MEMORY;
-    ev->tag = TAG_EVENT;
-    *e = ev;
-    return CUDA_SUCCESS;
+    return sq_event_new(e);
 }
 
 static CUresult sim_event_record(CUevent e, CUstream s)
@@ -673,13 +739,20 @@ static CUresult sim_event_record(CUevent e, CUstream s)
     REQUIRE_CONTEXT(dev);
     if (!e || e->tag != TAG_EVENT)
         return CUDA_ERROR_INVALID_HANDLE;
-    return check_stream(s, dev);
+    CUresult r = check_stream(s, dev);
+    if (r != CUDA_SUCCESS)
+        return r;
+    INJECT("cuEventRecord");
+    return sq_event_record(e, s, dev);
 }
 
 static CUresult sim_event_synchronize(CUevent e)
 {
     REQUIRE_INIT();
-    return e && e->tag == TAG_EVENT ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+    if (!e || e->tag != TAG_EVENT)
+        return CUDA_ERROR_INVALID_HANDLE;
+    sq_event_sync(e);
+    return CUDA_SUCCESS;
 }
 
 static CUresult sim_event_destroy(CUevent e)
@@ -687,8 +760,7 @@ static CUresult sim_event_destroy(CUevent e)
     REQUIRE_INIT();
     if (!e || e->tag != TAG_EVENT)
         return CUDA_ERROR_INVALID_HANDLE;
-    e->tag = TAG_DEAD;
-    free(e);
+    sq_event_release(e);   /* freed once no queued work names it */
     return CUDA_SUCCESS;
 }
 
@@ -699,6 +771,68 @@ static CUresult check_function(CUfunction f, int device)
     if (!f || f->tag != TAG_FUNCTION)
         return CUDA_ERROR_INVALID_HANDLE;
     return f->device == device ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+
+/* A launch as queued: the kernel, the configuration, and a copy of every
+ * parameter (params[k] points at the k-th copy, in the op's data). */
+typedef struct launch_work {
+    const ufn_sim_kernel *kernel;
+    dim3 grid, block;
+    void **params;
+} launch_work;
+
+/* Run every thread of the grid, one after another, on this thread. */
+static void run_grid(const ufn_sim_kernel *kernel, dim3 grid, dim3 block, void **params)
+{
+    ufn_sim_entry entry = kernel->entry;
+    uint3 saved[4] = { ufn_sim_threadIdx, ufn_sim_blockIdx, ufn_sim_blockDim, ufn_sim_gridDim };
+    ufn_sim_gridDim = grid;
+    ufn_sim_blockDim = block;
+    for (unsigned z = 0; z < grid.z; z++)
+        for (unsigned y = 0; y < grid.y; y++)
+            for (unsigned x = 0; x < grid.x; x++) {
+                ufn_sim_blockIdx = (uint3){ x, y, z };
+                for (unsigned tz = 0; tz < block.z; tz++)
+                    for (unsigned ty = 0; ty < block.y; ty++)
+                        for (unsigned tx = 0; tx < block.x; tx++) {
+                            ufn_sim_threadIdx = (uint3){ tx, ty, tz };
+                            entry(params);
+                        }
+            }
+    ufn_sim_threadIdx = saved[0];
+    ufn_sim_blockIdx = saved[1];
+    ufn_sim_blockDim = saved[2];
+    ufn_sim_gridDim = saved[3];
+}
+
+static void run_launch(sim_op *op)
+{
+    launch_work *w = (launch_work *)op->data;
+    run_grid(w->kernel, w->grid, w->block, w->params);
+}
+
+/* An op holding the launch and a copy of its parameters, laid out as
+ * [launch_work][void *params[n]][the values, each 16-byte aligned]. */
+static sim_op *launch_op(const ufn_sim_kernel *kernel, dim3 grid, dim3 block, void **params)
+{
+    int n = kernel->nparams;
+    size_t head = sizeof(launch_work) + (size_t)n * sizeof(void *), bytes = head;
+    for (int k = 0; k < n; k++)
+        bytes = (bytes + 15) / 16 * 16 + kernel->param_sizes[k];
+    sim_op *op = sq_op_new(bytes);
+    if (!op)
+        return NULL;
+    op->run = run_launch;
+    launch_work *w = (launch_work *)op->data;
+    *w = (launch_work){ kernel, grid, block, (void **)(op->data + sizeof(launch_work)) };
+    size_t off = head;
+    for (int k = 0; k < n; k++) {
+        off = (off + 15) / 16 * 16;
+        memcpy(op->data + off, params[k], kernel->param_sizes[k]);
+        w->params[k] = op->data + off;
+        off += kernel->param_sizes[k];
+    }
+    return op;
 }
 
 static CUresult sim_launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
@@ -718,33 +852,16 @@ static CUresult sim_launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, 
         bx > SIM_MAX_BLOCK || by > SIM_MAX_BLOCK || bz > 64 ||
         (uint64_t)bx * by * bz > SIM_MAX_BLOCK)
         return CUDA_ERROR_INVALID_VALUE;
-
+    INJECT("cuLaunchKernel");
+    sim_op *op = launch_op(f->kernel, (dim3){ gx, gy, gz }, (dim3){ bx, by, bz }, params);
+    if (!op)
+        return CUDA_ERROR_OUT_OF_MEMORY;
     uint64_t threads = (uint64_t)gx * gy * gz * bx * by * bz;
     pthread_mutex_lock(&sim.lock);
     sim.dev[dev].stats.launches++;
     sim.dev[dev].stats.threads += threads;
     pthread_mutex_unlock(&sim.lock);
-
-    ufn_sim_entry entry = f->kernel->entry;
-    uint3 saved[4] = { ufn_sim_threadIdx, ufn_sim_blockIdx, ufn_sim_blockDim, ufn_sim_gridDim };
-    ufn_sim_gridDim = (dim3){ gx, gy, gz };
-    ufn_sim_blockDim = (dim3){ bx, by, bz };
-    for (unsigned z = 0; z < gz; z++)
-        for (unsigned y = 0; y < gy; y++)
-            for (unsigned x = 0; x < gx; x++) {
-                ufn_sim_blockIdx = (uint3){ x, y, z };
-                for (unsigned tz = 0; tz < bz; tz++)
-                    for (unsigned ty = 0; ty < by; ty++)
-                        for (unsigned tx = 0; tx < bx; tx++) {
-                            ufn_sim_threadIdx = (uint3){ tx, ty, tz };
-                            entry(params);
-                        }
-            }
-    ufn_sim_threadIdx = saved[0];
-    ufn_sim_blockIdx = saved[1];
-    ufn_sim_blockDim = saved[2];
-    ufn_sim_gridDim = saved[3];
-    return CUDA_SUCCESS;
+    return sq_submit(s, dev, op, NULL);
 }
 
 /* Plausible fixed answers: the generated kernels' 256 threads per block, and
@@ -868,6 +985,7 @@ int ufn_sim_get_stats(int device, ufn_sim_stats *stats)
     stats->mem_limit = sim.dev[device].limit;
     stats->host_allocs = sim.host_allocs;
     pthread_mutex_unlock(&sim.lock);
+    stats->pending = sq_pending(device);
     return 0;
 }
 
@@ -880,4 +998,19 @@ int ufn_sim_set_memory_limit(int device, size_t bytes)
     sim.dev[device].limit = bytes;
     pthread_mutex_unlock(&sim.lock);
     return 0;
+}
+
+void ufn_sim_set_latency(unsigned usec)
+{
+    sq_set_latency_ns((uint64_t)usec * 1000);
+}
+
+void ufn_sim_inject_failure(const char *call, int skip, int result)
+{
+    pthread_mutex_lock(&sim.lock);
+    sim.fail_skip = skip;
+    sim.fail_result = result;
+    __atomic_store_n(&sim.fail_call, call && result != CUDA_SUCCESS ? call : NULL,
+                     __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&sim.lock);
 }

@@ -136,12 +136,16 @@ UFN_HOST_VARIANTS(recursion__lucas_ufunc__i64__host)
 /* ---- the simulator runs the kernels of recursion.cu compiled for the CPU ---- */
 void recursion__lucas_ufunc__i64__contig(uint32_t, const int64_t *, int64_t *);
 static void recursion__lucas_ufunc__i64__contig__sim(void **p) { recursion__lucas_ufunc__i64__contig(*(uint32_t *)p[0], *(const int64_t **)p[1], *(int64_t **)p[2]); }
+static const size_t recursion__lucas_ufunc__i64__contig__sizes[] = {sizeof(uint32_t), sizeof(const int64_t *), sizeof(int64_t *)};
 void recursion__lucas_ufunc__i64__strided(ufn_kiter, const int64_t *, ufn_kstrides, int64_t *, ufn_kstrides);
 static void recursion__lucas_ufunc__i64__strided__sim(void **p) { recursion__lucas_ufunc__i64__strided(*(ufn_kiter *)p[0], *(const int64_t **)p[1], *(ufn_kstrides *)p[2], *(int64_t **)p[3], *(ufn_kstrides *)p[4]); }
+static const size_t recursion__lucas_ufunc__i64__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const int64_t *), sizeof(ufn_kstrides), sizeof(int64_t *), sizeof(ufn_kstrides)};
 
 static const ufn_sim_kernel recursion__sim_kernels[] = {
-    {"recursion__lucas_ufunc__i64__contig", recursion__lucas_ufunc__i64__contig__sim},
-    {"recursion__lucas_ufunc__i64__strided", recursion__lucas_ufunc__i64__strided__sim},
+    {.name = "recursion__lucas_ufunc__i64__contig", .entry = recursion__lucas_ufunc__i64__contig__sim, .param_sizes = recursion__lucas_ufunc__i64__contig__sizes,
+     .nparams = (int)(sizeof recursion__lucas_ufunc__i64__contig__sizes / sizeof recursion__lucas_ufunc__i64__contig__sizes[0])},
+    {.name = "recursion__lucas_ufunc__i64__strided", .entry = recursion__lucas_ufunc__i64__strided__sim, .param_sizes = recursion__lucas_ufunc__i64__strided__sizes,
+     .nparams = (int)(sizeof recursion__lucas_ufunc__i64__strided__sizes / sizeof recursion__lucas_ufunc__i64__strided__sizes[0])},
 };
 
 /* ---- what libufnrt reads ---- */

@@ -297,6 +297,168 @@ static void test_launch(void **state)
     assert_int_equal(drv->cuLibraryUnload(lib), CUDA_SUCCESS);
 }
 
+/* ---- asynchrony: the device runs behind the host ------------------------------------ */
+
+static void fill(unsigned char *p, int v, size_t n)
+{
+    memset(p, v, n);
+}
+
+static void all_equal(const unsigned char *p, int v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i] != v)
+            fail_msg("byte %zu is %d, expected %d", i, p[i], v);
+}
+
+static uint64_t pending(int device)
+{
+    ufn_sim_stats st;
+    assert_int_equal(ufn_sim_get_stats(device, &st), 0);
+    return st.pending;
+}
+
+/* Copies: pageable memory is read when the copy is queued and written before
+ * it returns; page-locked memory when the copy runs. */
+static void test_async_copies(void **state)
+{
+    (void)state;
+    enum { N = 64 };
+    push(ctx0);
+    CUdeviceptr d;
+    unsigned char *pinned, page[N];
+    assert_int_equal(drv->cuMemAlloc(&d, N), CUDA_SUCCESS);
+    assert_int_equal(drv->cuMemAllocHost((void **)&pinned, N), CUDA_SUCCESS);
+    ufn_sim_set_latency(20000);   /* 20 ms: every copy runs well after its call */
+
+    fill(page, 1, N);
+    assert_int_equal(drv->cuMemcpyHtoDAsync(d, page, N, NULL), CUDA_SUCCESS);
+    fill(page, 2, N);             /* too late: the driver took a copy */
+    assert_int_equal(drv->cuMemcpyDtoHAsync(page, d, N, NULL), CUDA_SUCCESS);
+    all_equal(page, 1, N);        /* into pageable memory: done on return */
+
+    fill(pinned, 3, N);
+    assert_int_equal(drv->cuMemcpyHtoDAsync(d, pinned, N, NULL), CUDA_SUCCESS);
+    fill(pinned, 4, N);           /* still in time: the copy has not run */
+    assert_int_equal(drv->cuMemcpyDtoHAsync(page, d, N, NULL), CUDA_SUCCESS);
+    all_equal(page, 4, N);
+
+    fill(pinned, 0, N);
+    assert_int_equal(drv->cuMemcpyDtoHAsync(pinned, d, N, NULL), CUDA_SUCCESS);
+    all_equal(pinned, 0, N);      /* into page-locked memory: queued */
+    assert_true(pending(0) >= 1);
+    assert_int_equal(drv->cuStreamSynchronize(NULL), CUDA_SUCCESS);
+    all_equal(pinned, 4, N);
+    assert_int_equal(pending(0), 0);
+
+    ufn_sim_set_latency(0);
+    assert_int_equal(drv->cuMemFreeHost(pinned), CUDA_SUCCESS);
+    assert_int_equal(drv->cuMemFree(d), CUDA_SUCCESS);
+    pop();
+}
+
+/* Who waits for whom: a blocking stream's work before the legacy stream's,
+ * a non-blocking stream's not; an event between two streams. */
+static void test_async_streams(void **state)
+{
+    (void)state;
+    enum { N = 32, SLOW = 200000, FAST = 0 };
+    push(ctx0);
+    CUdeviceptr d;
+    unsigned char *in, *out;
+    CUstream blocking, nonblocking;
+    CUevent e;
+    assert_int_equal(drv->cuMemAlloc(&d, N), CUDA_SUCCESS);
+    assert_int_equal(drv->cuMemAllocHost((void **)&in, N), CUDA_SUCCESS);
+    assert_int_equal(drv->cuMemAllocHost((void **)&out, N), CUDA_SUCCESS);
+    assert_int_equal(drv->cuStreamCreate(&blocking, CU_STREAM_DEFAULT), CUDA_SUCCESS);
+    assert_int_equal(drv->cuStreamCreate(&nonblocking, CU_STREAM_NON_BLOCKING), CUDA_SUCCESS);
+    assert_int_equal(drv->cuEventCreate(&e, CU_EVENT_DISABLE_TIMING), CUDA_SUCCESS);
+
+    /* the legacy stream waits for a slow copy on a blocking stream */
+    fill(in, 5, N);
+    ufn_sim_set_latency(SLOW);
+    assert_int_equal(drv->cuMemcpyHtoDAsync(d, in, N, blocking), CUDA_SUCCESS);
+    ufn_sim_set_latency(FAST);
+    assert_int_equal(drv->cuMemcpyDtoHAsync(out, d, N, NULL), CUDA_SUCCESS);
+    assert_int_equal(drv->cuStreamSynchronize(NULL), CUDA_SUCCESS);
+    all_equal(out, 5, N);
+
+    /* but not for one on a non-blocking stream */
+    fill(in, 6, N);
+    ufn_sim_set_latency(SLOW);
+    assert_int_equal(drv->cuMemcpyHtoDAsync(d, in, N, nonblocking), CUDA_SUCCESS);
+    ufn_sim_set_latency(FAST);
+    assert_int_equal(drv->cuMemcpyDtoHAsync(out, d, N, NULL), CUDA_SUCCESS);
+    assert_int_equal(drv->cuStreamSynchronize(NULL), CUDA_SUCCESS);
+    all_equal(out, 5, N);
+    assert_int_equal(drv->cuStreamSynchronize(nonblocking), CUDA_SUCCESS);
+
+    /* an event makes the non-blocking stream wait */
+    fill(in, 7, N);
+    ufn_sim_set_latency(SLOW);
+    assert_int_equal(drv->cuMemcpyHtoDAsync(d, in, N, blocking), CUDA_SUCCESS);
+    assert_int_equal(drv->cuEventRecord(e, blocking), CUDA_SUCCESS);
+    ufn_sim_set_latency(FAST);
+    assert_int_equal(drv->cuStreamWaitEvent(nonblocking, e, 0), CUDA_SUCCESS);
+    assert_int_equal(drv->cuMemcpyDtoHAsync(out, d, N, nonblocking), CUDA_SUCCESS);
+    assert_int_equal(drv->cuStreamSynchronize(nonblocking), CUDA_SUCCESS);
+    all_equal(out, 7, N);
+    assert_int_equal(drv->cuEventSynchronize(e), CUDA_SUCCESS);
+
+    /* a destroyed stream still runs what was queued on it */
+    fill(in, 8, N);
+    ufn_sim_set_latency(20000);
+    assert_int_equal(drv->cuMemcpyHtoDAsync(d, in, N, blocking), CUDA_SUCCESS);
+    assert_int_equal(drv->cuStreamDestroy(blocking), CUDA_SUCCESS);
+    assert_int_equal(drv->cuEventDestroy(e), CUDA_SUCCESS);
+    assert_int_equal(drv->cuCtxSynchronize(), CUDA_SUCCESS);
+    ufn_sim_set_latency(0);
+    assert_int_equal(drv->cuMemcpyDtoHAsync(out, d, N, NULL), CUDA_SUCCESS);
+    assert_int_equal(drv->cuCtxSynchronize(), CUDA_SUCCESS);
+    all_equal(out, 8, N);
+
+    assert_int_equal(drv->cuStreamDestroy(nonblocking), CUDA_SUCCESS);
+    assert_int_equal(drv->cuMemFreeHost(in), CUDA_SUCCESS);
+    assert_int_equal(drv->cuMemFreeHost(out), CUDA_SUCCESS);
+    assert_int_equal(drv->cuMemFree(d), CUDA_SUCCESS);
+    pop();
+}
+
+/* A launch takes its parameters when it is queued, as the driver does. */
+static void test_async_launch(void **state)
+{
+    (void)state;
+    CUlibrary lib;
+    CUkernel k;
+    CUfunction f;
+    assert_int_equal(drv->cuLibraryLoadData(&lib, &test_module, NULL, NULL, 0, NULL, NULL, 0),
+                     CUDA_SUCCESS);
+    assert_int_equal(drv->cuLibraryGetKernel(&k, lib, TEST_COORDS_KERNEL), CUDA_SUCCESS);
+    push(ctx0);
+    assert_int_equal(drv->cuKernelGetFunction(&f, k), CUDA_SUCCESS);
+    enum { N = 64 };
+    CUdeviceptr out, arg;
+    uint32_t host[N] = { 0 }, n = N / 2;
+    assert_int_equal(drv->cuMemAlloc(&out, sizeof host), CUDA_SUCCESS);
+    assert_int_equal(drv->cuMemcpyHtoDAsync(out, host, sizeof host, NULL), CUDA_SUCCESS);
+    ufn_sim_set_latency(20000);
+    arg = out;
+    void *args[] = { &n, &arg };
+    assert_int_equal(drv->cuLaunchKernel(f, 1, 1, 1, N, 1, 1, 0, NULL, args, NULL),
+                     CUDA_SUCCESS);
+    n = N;                        /* after the call: not seen by the launch */
+    arg = 0;
+    assert_true(pending(0) >= 1);
+    ufn_sim_set_latency(0);
+    assert_int_equal(drv->cuMemcpyDtoHAsync(host, out, sizeof host, NULL), CUDA_SUCCESS);
+    for (int i = 0; i < N; i++)
+        assert_int_equal(host[i] != 0, i < N / 2);
+    assert_int_equal(drv->cuMemFree(out), CUDA_SUCCESS);
+    pop();
+    assert_int_equal(drv->cuLibraryUnload(lib), CUDA_SUCCESS);
+}
+
 static void test_error_names(void **state)
 {
     (void)state;
@@ -331,6 +493,9 @@ int main(void)
         cmocka_unit_test(test_streams_and_events),
         cmocka_unit_test(test_library_images),
         cmocka_unit_test(test_launch),
+        cmocka_unit_test(test_async_copies),
+        cmocka_unit_test(test_async_streams),
+        cmocka_unit_test(test_async_launch),
         cmocka_unit_test(test_error_names),
     };
     unsetenv("UFN_SIM_DEVICES");
