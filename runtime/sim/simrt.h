@@ -24,6 +24,7 @@
 #include <pthread.h>
 
 #include "cuda/cudrv.h"
+#include "ufn_sim.h"   /* dim3 */
 
 #define SIM_MAX_DEVICES 64
 
@@ -77,6 +78,12 @@ struct CUevent_st {
     uint64_t recorded;          /* records queued */
     uint64_t reached;           /* records run */
 };
+
+/* ---- grid.c ----------------------------------------------------------------------- */
+
+/* An operation that runs kernel over the grid, holding a copy of the launch's
+ * parameters; NULL when out of memory. */
+sim_op *sq_launch_op(const ufn_sim_kernel *kernel, dim3 grid, dim3 block, void **params);
 
 /* ---- stream.c ----------------------------------------------------------------- */
 
