@@ -585,14 +585,27 @@ static int staged_copy(cuda_backend *b, cuda_device *d, bool h2d, void *host, CU
     return status;
 }
 
+/* Is p page-locked host memory (cuMemAllocHost, cuMemHostRegister)?  The
+ * driver says so; of pageable memory it knows nothing (an error). */
+static bool page_locked(cuda_backend *b, const void *p)
+{
+    unsigned type = 0;
+    CUresult r = b->drv->cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                               (CUdeviceptr)(uintptr_t)p);
+    return r == CUDA_SUCCESS && type == CU_MEMORYTYPE_HOST;
+}
+
 int cuda_stage_h2d(cuda_backend *b, cuda_device *d, CUdeviceptr dst, const void *src,
                    size_t bytes, CUstream after)
 {
     if (bytes >= DIRECT_COPY)
         return staged_copy(b, d, true, (void *)src, dst, bytes, after);
     /* From pageable memory the driver copies to its own staging buffer
-     * before returning, so the caller may reuse `src` at once. */
+     * before returning, so the caller may reuse `src` at once.  Page-locked
+     * memory it reads only when the copy runs: wait for it then. */
     CUresult r = b->drv->cuMemcpyHtoDAsync(dst, src, bytes, after);
+    if (r == CUDA_SUCCESS && page_locked(b, src))
+        r = b->drv->cuStreamSynchronize(after);
     if (r != CUDA_SUCCESS)
         return ufn_cudrv_fail(b->drv, r, "cuMemcpyHtoDAsync(%zu bytes)", bytes);
     cuda_trace(b, UFN_EV_H2D, NULL, bytes, d->ordinal);

@@ -48,6 +48,7 @@ static const struct {
     E(cuMemAllocHost, 3020),
     E(cuMemFreeHost, 2000),
     E(cuMemGetInfo, 3020),
+    E(cuPointerGetAttribute, 4000),
     E(cuMemcpyHtoDAsync, 3020),
     E(cuMemcpyDtoHAsync, 3020),
     E(cuMemcpyDtoDAsync, 3020),

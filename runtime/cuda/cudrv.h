@@ -90,7 +90,14 @@ typedef enum CUdevice_attribute {
     CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76
 } CUdevice_attribute;
 
+/* cuPointerGetAttribute: what kind of memory a pointer is. */
+typedef enum CUpointer_attribute {
+    CU_POINTER_ATTRIBUTE_MEMORY_TYPE = 2    /* an unsigned: CU_MEMORYTYPE_* */
+} CUpointer_attribute;
+
 enum {
+    CU_MEMORYTYPE_HOST = 1,         /* page-locked (cuMemAllocHost, cuMemHostRegister) */
+    CU_MEMORYTYPE_DEVICE = 2,
     CU_STREAM_DEFAULT = 0,
     CU_STREAM_NON_BLOCKING = 1,     /* does not wait for the legacy NULL stream */
     CU_EVENT_DEFAULT = 0,
@@ -136,6 +143,7 @@ typedef struct ufn_cudrv {
     CUresult (*cuMemAllocHost)(void **ptr, size_t bytes);                 /* 3020 (_v2) */
     CUresult (*cuMemFreeHost)(void *ptr);                                 /* 2000 */
     CUresult (*cuMemGetInfo)(size_t *free_bytes, size_t *total_bytes);   /* 3020 (_v2) */
+    CUresult (*cuPointerGetAttribute)(void *data, CUpointer_attribute attr, CUdeviceptr p); /* 4000 */
     CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr dst, const void *src, size_t bytes,
                                   CUstream s);                             /* 3020 (_v2) */
     CUresult (*cuMemcpyDtoHAsync)(void *dst, CUdeviceptr src, size_t bytes, CUstream s); /* 3020 */

@@ -597,6 +597,22 @@ static CUresult sim_mem_info(size_t *free_bytes, size_t *total_bytes)
     return CUDA_SUCCESS;
 }
 
+static CUresult sim_pointer_attribute(void *data, CUpointer_attribute attr, CUdeviceptr p)
+{
+    REQUIRE_INIT();
+    if (!data || attr != CU_POINTER_ATTRIBUTE_MEMORY_TYPE)
+        return CUDA_ERROR_INVALID_VALUE;
+    pthread_mutex_lock(&sim.lock);
+    unsigned type = find_in(false, (uintptr_t)p, 1) ? CU_MEMORYTYPE_HOST
+                    : find_range(p, 1)             ? CU_MEMORYTYPE_DEVICE
+                                                   : 0;
+    pthread_mutex_unlock(&sim.lock);
+    if (!type)
+        return CUDA_ERROR_INVALID_VALUE;   /* pageable memory: unknown to the driver */
+    *(unsigned *)data = type;
+    return CUDA_SUCCESS;
+}
+
 /* ---- copies ---------------------------------------------------------------------------- */
 
 enum copy_kind { H2D, D2H, D2D };
@@ -884,6 +900,7 @@ static const ufn_cudrv sim_driver = {
     .cuMemAllocHost = sim_mem_alloc_host,
     .cuMemFreeHost = sim_mem_free_host,
     .cuMemGetInfo = sim_mem_info,
+    .cuPointerGetAttribute = sim_pointer_attribute,
     .cuMemcpyHtoDAsync = sim_copy_h2d,
     .cuMemcpyDtoHAsync = sim_copy_d2h,
     .cuMemcpyDtoDAsync = sim_copy_d2d,

@@ -157,6 +157,8 @@ static int teardown_each(void **state)
     trace_stop();
     ufn_cuda_set_split_limit(0);
     ufn_cuda_set_stage_bytes(0);
+    ufn_sim_set_latency(0);
+    ufn_sim_inject_failure(NULL, 0, 0);
     return 0;
 }
 
@@ -239,6 +241,50 @@ static void test_copies(void **state)
         be->free(be, 0, d);
         be->free(be, 0, d2);
         free(h);
+        free(back);
+    }
+}
+
+/* Page-locked memory of the simulated driver (a DLPack kDLCUDAHost tensor,
+ * or a program's own cuMemAllocHost buffer). */
+static void *pinned_alloc(size_t bytes)
+{
+    cuda_backend *b = ufn_sim_backend_state();
+    void *p = NULL;
+    assert_int_equal(b->drv->cuCtxPushCurrent(b->devs[0].ctx), CUDA_SUCCESS);
+    assert_int_equal(b->drv->cuMemAllocHost(&p, bytes), CUDA_SUCCESS);
+    cuda_leave(b);
+    return p;
+}
+
+static void pinned_free(void *p)
+{
+    assert_int_equal(ufn_sim_backend_state()->drv->cuMemFreeHost(p), CUDA_SUCCESS);
+}
+
+/* copy_h2d returns when the source may be reused: also from page-locked
+ * memory, which the driver reads when the copy runs, not when it is queued
+ * (ufn_to_device of a pinned buffer under 1 MiB returned too early). */
+static void test_h2d_from_pinned_memory(void **state)
+{
+    (void)state;
+    size_t sizes[] = { 4000, (size_t)2 << 20 };   /* direct, staged */
+    for (int i = 0; i < 2; i++) {
+        size_t n = sizes[i];
+        unsigned char *src = pinned_alloc(n), *back = malloc(n);
+        memset(src, 1, n);
+        void *d = dev_alloc(n, 0);
+        ufn_sim_set_latency(20000);   /* the device is 20 ms behind */
+        assert_int_equal(be->copy_h2d(be, 0, d, src, n, NULL), 0);
+        memset(src, 2, n);            /* the caller reuses its buffer */
+        ufn_sim_set_latency(0);
+        from_dev(back, d, n, 0);
+        for (size_t j = 0; j < n; j++)
+            if (back[j] != 1)
+                fail_msg("%zu bytes: byte %zu is %d: the copy read the buffer after it returned",
+                         n, j, back[j]);
+        be->free(be, 0, d);
+        pinned_free(src);
         free(back);
     }
 }
@@ -945,6 +991,7 @@ int main(void)
         cmocka_unit_test_teardown(test_size_classes, teardown_each),
         cmocka_unit_test_teardown(test_allocator_reuses, teardown_each),
         cmocka_unit_test_teardown(test_copies, teardown_each),
+        cmocka_unit_test_teardown(test_h2d_from_pinned_memory, teardown_each),
         cmocka_unit_test_teardown(test_device_contiguous, teardown_each),
         cmocka_unit_test_teardown(test_device_strided, teardown_each),
         cmocka_unit_test_teardown(test_device_mixed_and_two_outputs, teardown_each),

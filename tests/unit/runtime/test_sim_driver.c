@@ -133,6 +133,14 @@ static void test_memory(void **state)
 
     void *pinned = NULL;
     assert_int_equal(drv->cuMemAllocHost(&pinned, 5000), CUDA_SUCCESS);
+    unsigned type = 0;
+    assert_int_equal(drv->cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                                (CUdeviceptr)(uintptr_t)pinned + 4999),
+                     CUDA_SUCCESS);
+    assert_int_equal(type, CU_MEMORYTYPE_HOST);
+    assert_int_equal(drv->cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                                (CUdeviceptr)(uintptr_t)host),
+                     CUDA_ERROR_INVALID_VALUE);   /* pageable */
     assert_int_equal(drv->cuMemFreeHost(pinned), CUDA_SUCCESS);
     assert_int_equal(drv->cuMemFreeHost(host), CUDA_ERROR_INVALID_VALUE);
     pop();
