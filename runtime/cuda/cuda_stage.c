@@ -202,11 +202,15 @@ static int slot_reserve(cuda_backend *b, cuda_device *d, slot *s, size_t pinned,
     return 0;
 }
 
-/* After a failure: wait for whatever is queued, drop the results. */
+/* After a failure: wait for whatever is queued on the ring's streams, drop
+ * the results.  Every stream, not only the busy slots': a chunk that failed
+ * half-way (its inputs queued, its launch or event refused) is not marked
+ * busy, and its copies still read the pinned buffer that the ring's next
+ * user will pack into. */
 static void abandon(cuda_backend *b, cuda_stager *st)
 {
     for (int i = 0; i < NSLOTS; i++) {
-        if (st->slots[i].busy)
+        if (st->slots[i].stream)
             b->drv->cuStreamSynchronize(st->slots[i].stream);
         st->slots[i].busy = false;
     }

@@ -729,6 +729,58 @@ static void test_host_staging(void **state)
     free(out);
 }
 
+/* A staged call or copy that fails after a chunk's copies were queued waits
+ * for them before it returns: the ring's pinned buffers go back to the
+ * device's idle list, and the next call packs into them. */
+static void test_staging_failure_waits(void **state)
+{
+    (void)state;
+    ufn_cuda_set_stage_bytes(64 << 10);
+    enum { N = 50000 };
+    float *a = floats(N, 1.0f), *b = floats(N, 2.0f), *out = malloc(sizeof(float) * N);
+    ufn_plan p;
+    int64_t shape[] = { N };
+    plan_init(&p, &test_add, UFN_MEM_HOST, 0, 1, shape);
+    plan_arg(&p, 0, a, NULL);
+    plan_arg(&p, 1, b, NULL);
+    plan_arg(&p, 2, out, NULL);
+    p.contiguous = true;
+    ufn_sim_stats st;
+    assert_int_equal(be->execute(be, &p, NULL), 0);   /* the ring's memory, allocated */
+
+    /* the first chunk's launch fails after its inputs were queued */
+    ufn_sim_set_latency(20000);
+    ufn_sim_inject_failure("cuLaunchKernel", 0, CUDA_ERROR_LAUNCH_FAILED);
+    assert_int_equal(be->execute(be, &p, NULL), UFN_ERR_DRIVER);
+    assert_non_null(strstr(ufn_error(), "cuLaunchKernel"));
+    ufn_sim_get_stats(0, &st);
+    assert_int_equal(st.pending, 0);
+
+    /* a staged copy whose first chunk cannot record its event */
+    size_t n = (size_t)2 << 20;
+    unsigned char *h = malloc(n);
+    memset(h, 3, n);
+    void *d = dev_alloc(n, 0);
+    ufn_sim_set_latency(0);
+    assert_int_equal(be->copy_h2d(be, 0, d, h, n, NULL), 0);
+    ufn_sim_set_latency(20000);
+    ufn_sim_inject_failure("cuEventRecord", 1, CUDA_ERROR_LAUNCH_FAILED);
+    assert_int_equal(be->copy_h2d(be, 0, d, h, n, NULL), UFN_ERR_DRIVER);
+    ufn_sim_get_stats(0, &st);
+    assert_int_equal(st.pending, 0);
+
+    /* and the ring works again */
+    ufn_sim_set_latency(0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
+    for (int i = 0; i < N; i++)
+        assert_float_equal(out[i], a[i] + b[i], 0);
+    be->free(be, 0, d);
+    free(h);
+    free(a);
+    free(b);
+    free(out);
+}
+
 static void test_host_staging_gufuncs(void **state)
 {
     (void)state;
@@ -1001,6 +1053,7 @@ int main(void)
         cmocka_unit_test_teardown(test_pipeline_trace, teardown_each),
         cmocka_unit_test_teardown(test_host_staging, teardown_each),
         cmocka_unit_test_teardown(test_host_staging_gufuncs, teardown_each),
+        cmocka_unit_test_teardown(test_staging_failure_waits, teardown_each),
         cmocka_unit_test_teardown(test_concurrent_calls, teardown_each),
         cmocka_unit_test_teardown(test_second_device, teardown_each),
         cmocka_unit_test_teardown(test_streams, teardown_each),
