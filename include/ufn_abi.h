@@ -57,7 +57,16 @@ enum {
  *
  * Operands come in signature order (inputs, then outputs).  The runtime
  * guarantees n < 2^31 for every launch (it splits larger calls), so kernels
- * index with 32-bit arithmetic; element offsets are formed in 64 bits. */
+ * index with 32-bit arithmetic; element offsets are formed in 64 bits.
+ *
+ * Scalars by value: in the strided ufunc form, an input whose pointer is
+ * NULL is a scalar passed by value (a Python number in a call on device
+ * arrays), and every iteration reads it; no device memory, copy or
+ * synchronisation for it.  Its value, in the input's type (16 bytes at
+ * most), is in its ufn_kstrides in 32-bit pieces: bits 32j..32j+31 of the
+ * little-endian value, zero-extended, in s[j].  (The kernel still forms
+ * offsets from these "strides"; pieces below 2^32 keep them from
+ * overflowing, as an index below 2^31 times them stays below 2^63.) */
 #define UFN_KMAXDIM 8    /* loop dimensions of one launch (the runtime splits more) */
 #define UFN_KMAXCORE 8   /* core dimensions of one operand */
 

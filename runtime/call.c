@@ -13,8 +13,9 @@
  *      outputs must have the loop's type, or for host outputs a type it
  *      casts to with 'same_kind';
  *   5. route every operand: host inputs of another dtype are converted into
- *      temporaries; for a device call host inputs and scalars are copied to
- *      the device (as Numba does); empty outputs are allocated C-contiguous
+ *      temporaries; for a device call host inputs are copied to the device
+ *      (as Numba does) and scalars go to a ufunc's kernel by value (to a
+ *      gufunc's as 0-d device arrays); empty outputs are allocated C-contiguous
  *      in the call's memory; host outputs of another dtype or of a device
  *      call are written through temporaries and copied back afterwards;
  *   6. copy inputs an output overlaps, unless (for ufuncs) they are the
@@ -40,6 +41,7 @@ typedef struct operand {
     ufn_array arr;                  /* what the plan reads or writes */
     uint64_t temp;                  /* a temporary to give back after the call */
     out_route route;
+    bool by_value;                  /* a scalar input the kernel gets by value */
 } operand;
 
 typedef struct call {
@@ -239,15 +241,19 @@ static int route_inputs(call *c)
     for (int k = 0; k < c->nin; k++) {
         const ufn_array *a = c->op[k].user;
         int st;
-        if (!a->data && a->ndim == 0) {
-            /* A value in the descriptor: convert it into this call's buffer. */
+        if (a->ndim == 0 && a->memory == UFN_MEM_HOST) {
+            /* A scalar (its value in the descriptor, or a 0-d host array):
+             * converted into this call's buffer, and passed from there by
+             * value to a host loop or a ufunc's kernel. */
             ufn_array v = *a;
             v.data = c->value[k];
             v.dtype = types[k];
             v.alloc_id = 0;
             ufn_convert(v.data, types[k], 0, ufn_array_ptr(a), a->dtype, 0, 1);
-            st = c->memory == UFN_MEM_DEVICE ? input_to_device(c, k, &v, types[k])
-                                             : (c->op[k].arr = v, UFN_OK);
+            c->op[k].by_value = c->memory == UFN_MEM_DEVICE && c->f->ncore == 0;
+            st = c->memory == UFN_MEM_DEVICE && !c->op[k].by_value
+                     ? input_to_device(c, k, &v, types[k])
+                     : (c->op[k].arr = v, UFN_OK);
         } else if (a->memory == UFN_MEM_DEVICE) {
             c->op[k].arr = *a;
             st = UFN_OK;
@@ -382,8 +388,8 @@ static int copy_input(call *c, int k)
 static int resolve_overlap(call *c)
 {
     for (int k = 0; k < c->nin; k++) {
-        if (c->op[k].temp || !c->op[k].arr.data)
-            continue;       /* a fresh copy already */
+        if (c->op[k].temp || !c->op[k].arr.data || c->op[k].by_value)
+            continue;       /* a fresh copy already, or a value of this call */
         for (int j = c->nin; j < c->nargs; j++) {
             if (c->op[j].route != ROUTE_DIRECT || !overlaps(&c->op[k].arr, &c->op[j].arr) ||
                 same_elements(c, k, j))
@@ -414,6 +420,7 @@ static void build_plan(const call *c, ufn_plan *p)
     for (int k = 0; k < c->nargs; k++) {
         const ufn_array *a = &c->op[k].arr;
         p->data[k] = a->data;
+        p->by_value[k] = c->op[k].by_value;
         p->elsize[k] = ufn_dtype_size(a->dtype);
         loop_strides(c, k, a, p->strides[k]);
         int cn = core_ndim(c->f, k);
@@ -526,6 +533,7 @@ static void init_call(call *c, const ufn_func *f, operand *ops)
     c->device_temps = false;
     for (int k = 0; k < c->nargs; k++) {
         c->op[k].temp = 0;
+        c->op[k].by_value = false;
         c->op[k].route = ROUTE_DIRECT;
         c->op[k].user = NULL;
     }

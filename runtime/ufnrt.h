@@ -148,8 +148,10 @@ void ufn_release(uint64_t id);
  *   - n >= 1: a call with no loop iterations never reaches execute (a gufunc
  *     may still have core sizes of 0; its loop must handle them);
  *   - memory == UFN_MEM_DEVICE: every data[k] is device memory of `device`
- *     (host inputs and scalars were copied there; host outputs are written
- *     back by call.c afterwards).  memory == UFN_MEM_HOST: every data[k] is
+ *     (host inputs were copied there; host outputs are written back by
+ *     call.c afterwards), but for the scalars of a ufunc passed by value:
+ *     by_value[k] is set, data[k] points at the value (the loop's type,
+ *     host memory) and its strides are 0;  memory == UFN_MEM_HOST: every data[k] is
  *     host memory, possibly strided, broadcast (stride 0) or reversed; a
  *     device backend stages it itself;
  *   - operand k has loop->types[k], elsize[k] bytes, inputs first; strides
@@ -195,6 +197,8 @@ typedef struct ufn_plan {
     /* Every operand C-contiguous over the (single) merged dimension
      * (ndim <= 1, every stride 1).  Always false for gufuncs. */
     bool contiguous;
+    /* Device plans of ufuncs: inputs passed to the kernel by value. */
+    bool by_value[UFN_MAXARGS];
 } ufn_plan;
 
 /* ==== broadcast.c, dispatch.c, plan.c: the steps of call.c ============================= */

@@ -9,7 +9,9 @@
  *
  * The parameter array follows the three forms of ufn_abi.h:
  *   contiguous ufunc  (uint32_t n, p0, p1, ...)
- *   strided ufunc     (ufn_kiter, p0, ufn_kstrides, p1, ufn_kstrides, ...)
+ *   strided ufunc     (ufn_kiter, p0, ufn_kstrides, p1, ufn_kstrides, ...),
+ *                     where a scalar input goes by value (a NULL pointer,
+ *                     the value in its strides)
  *   gufunc            (ufn_kiter, ufn_kcore, p0, loop strides, core strides, ...)
  *
  * Launch configuration: the block size the occupancy API chose for the
@@ -106,6 +108,28 @@ void cuda_params_init(cuda_params *a, cuda_form form, int nargs)
     }
 }
 
+void cuda_params_by_value(cuda_params *a, int k, const void *value, int bytes)
+{
+    unsigned char v[16] = { 0 };
+    memcpy(v, value, (size_t)(bytes < 16 ? bytes : 16));
+    a->ptr[k] = NULL;
+    for (int j = 0; j < 4; j++) {
+        uint32_t piece;
+        memcpy(&piece, v + 4 * j, 4);   /* little-endian, as ufn_abi.h says */
+        a->loop[k].s[j] = piece;
+    }
+    for (int j = 4; j < UFN_KMAXDIM; j++)
+        a->loop[k].s[j] = 0;
+}
+
+static bool any_by_value(const ufn_plan *p)
+{
+    for (int k = 0; k < p->nargs; k++)
+        if (p->by_value[k])
+            return true;
+    return false;
+}
+
 static int check_plan(const ufn_plan *p)
 {
     const char *name = p->func && p->func->name ? p->func->name : "ufunc";
@@ -134,9 +158,8 @@ int cuda_execute_device(cuda_backend *b, const ufn_plan *p, ufn_stream s)
     const int64_t *shape = p->ndim > 0 ? p->shape : &one;
     int ndim = p->ndim > 0 ? p->ndim : 1;
     bool gufunc = p->func->layout != NULL;
-    cuda_form form = gufunc ? CUDA_GUFUNC
-                     : p->contiguous && ndim == 1 && p->loop->kernel_contig ? CUDA_CONTIG
-                                                                               : CUDA_STRIDED;
+    bool contig = p->contiguous && ndim == 1 && p->loop->kernel_contig && !any_by_value(p);
+    cuda_form form = gufunc ? CUDA_GUFUNC : contig ? CUDA_CONTIG : CUDA_STRIDED;
     const char *kname = form == CUDA_CONTIG ? p->loop->kernel_contig : p->loop->kernel_strided;
 
     cuda_device *d;
@@ -167,9 +190,13 @@ int cuda_execute_device(cuda_backend *b, const ufn_plan *p, ufn_stream s)
     a.it.ndim = nlaunch;
     for (int j = 1; j < nlaunch; j++)
         a.it.shape[j] = (uint32_t)shape[c.outer + j];
-    for (int k2 = 0; k2 < p->nargs; k2++)
-        for (int j = 0; j < nlaunch; j++)
-            a.loop[k2].s[j] = stride_of(p, k2, c.outer + j);
+    for (int k2 = 0; k2 < p->nargs; k2++) {
+        if (p->by_value[k2] && !gufunc)
+            cuda_params_by_value(&a, k2, p->data[k2], p->elsize[k2]);
+        else
+            for (int j = 0; j < nlaunch; j++)
+                a.loop[k2].s[j] = stride_of(p, k2, c.outer + j);
+    }
 
     int64_t idx[UFN_MAXDIMS] = { 0 };   /* host loop over dimensions [0, outer) */
     for (;;) {
@@ -179,6 +206,8 @@ int cuda_execute_device(cuda_backend *b, const ufn_plan *p, ufn_stream s)
             a.it.shape[0] = (uint32_t)count;
             a.it.n = a.n = (uint32_t)(count * c.inner);
             for (int k2 = 0; k2 < p->nargs; k2++) {
+                if (p->by_value[k2] && !gufunc)
+                    continue;
                 int64_t off = start * stride_of(p, k2, c.outer);
                 for (int dim = 0; dim < c.outer; dim++)
                     off += idx[dim] * stride_of(p, k2, dim);

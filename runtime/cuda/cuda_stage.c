@@ -251,7 +251,7 @@ typedef struct staged {
     int64_t core_elems;      /* elements per iteration */
     size_t per_iter;         /* bytes per iteration */
     size_t offset;           /* of its region in the slot buffers */
-    bool scalar;             /* an input broadcast to every iteration: staged once */
+    bool scalar;             /* an input broadcast to every iteration: by value */
 } staged;
 
 /* A core block between the dense buffer and the caller's array. */
@@ -359,15 +359,12 @@ static int run_chunk(cuda_backend *b, cuda_device *d, const job *j, slot *s, int
 {
     const ufn_cudrv *drv = b->drv;
     const ufn_plan *p = j->p;
-    for (int k = 0; k < j->nin; k++) {
-        if (j->op[k].scalar)
-            memcpy(s->pinned + j->op[k].offset, p->data[k], (size_t)p->elsize[k]);
-        else
+    for (int k = 0; k < j->nin; k++)
+        if (!j->op[k].scalar)
             move_chunk(true, p, k, &j->op[k], s->pinned + j->op[k].offset, off, count);
-    }
     for (int k = 0; k < j->nin; k++) {
-        size_t bytes = j->op[k].scalar ? (size_t)p->elsize[k] : (size_t)count * j->op[k].per_iter;
-        if (bytes == 0)
+        size_t bytes = (size_t)count * j->op[k].per_iter;
+        if (bytes == 0 || j->op[k].scalar)
             continue;
         CUresult r = drv->cuMemcpyHtoDAsync(s->dev + j->op[k].offset, s->pinned + j->op[k].offset,
                                             bytes, s->stream);
@@ -384,8 +381,12 @@ static int run_chunk(cuda_backend *b, cuda_device *d, const job *j, slot *s, int
     for (int c = 0; j->gufunc && c < p->ncore; c++)
         a.core.dim[c] = p->core_size[c];
     for (int k = 0; k < p->nargs; k++) {
+        if (j->op[k].scalar) {
+            cuda_params_by_value(&a, k, p->data[k], p->elsize[k]);
+            continue;
+        }
         a.ptr[k] = (void *)(uintptr_t)(s->dev + j->op[k].offset);
-        a.loop[k].s[0] = j->op[k].scalar ? 0 : j->op[k].core_elems;
+        a.loop[k].s[0] = j->op[k].core_elems;
         int64_t stride = 1;   /* each iteration's core block is C-contiguous */
         for (int c = j->op[k].ncore - 1; c >= 0; c--) {
             a.cstr[k].s[c] = stride;
@@ -439,8 +440,8 @@ static int64_t plan_job(job *j, const ufn_plan *p)
         }
         o->per_iter = (size_t)o->core_elems * (size_t)p->elsize[k];
         /* a ufunc input with stride 0 everywhere (a scalar such as
-         * gaussian_pdf(x, 0.0, 1.0)) crosses the bus once, not n times; the
-         * strided kernel then reads it with stride 0 */
+         * gaussian_pdf(x, 0.0, 1.0)) does not cross the bus at all: the
+         * strided kernel gets it by value */
         o->scalar = !j->gufunc && k < j->nin && p->n > 1;
         for (int dim = 0; dim < p->ndim && o->scalar; dim++)
             o->scalar = p->strides[k][dim] == 0 || p->shape[dim] == 1;
@@ -459,7 +460,7 @@ static int64_t plan_job(job *j, const ufn_plan *p)
     size_t offset = 0;
     for (int k = 0; k < p->nargs; k++) {
         j->op[k].offset = offset;
-        offset += align_up(j->op[k].scalar ? (size_t)p->elsize[k] : (size_t)m * j->op[k].per_iter, REGION_ALIGN);
+        offset += j->op[k].scalar ? 0 : align_up((size_t)m * j->op[k].per_iter, REGION_ALIGN);
     }
     j->region = offset;
     return m;

@@ -354,6 +354,10 @@ typedef struct cuda_params {
 } cuda_params;
 
 void cuda_params_init(cuda_params *a, cuda_form form, int nargs);
+/* Operand k of a strided ufunc launch as a scalar passed by value: a NULL
+ * pointer, and the value (bytes of it, 16 at most) in its strides, in the
+ * 32-bit pieces of ufn_abi.h. */
+void cuda_params_by_value(cuda_params *a, int k, const void *value, int bytes);
 
 /* Execute a plan whose operands are device arrays on plan->device. */
 int cuda_execute_device(cuda_backend *b, const ufn_plan *plan, ufn_stream s);

@@ -100,7 +100,7 @@ UFN_KERNEL recursion__lucas_ufunc__i64__strided(ufn_kiter ufn_it, const int64_t 
         }
         ufn_o0 += (int64_t)ufn_r * ufn_s_n.s[0];
         ufn_o1 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o1] = recursion__lucas_ufunc__i64(__ldg(n + ufn_o0));
+        out[ufn_o1] = recursion__lucas_ufunc__i64(n ? __ldg(n + ufn_o0) : ufn_kscalar_i64(ufn_s_n));
     }
 }
 

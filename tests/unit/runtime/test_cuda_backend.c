@@ -604,6 +604,77 @@ static void test_empty_and_scalar(void **state)
     be->free(be, 0, dout);
 }
 
+/* Scalars go to strided ufunc kernels by value: no device memory, no copy.
+ * Every element type's value survives the trip (the kernel reads it back
+ * from its 32-bit pieces); also for one iteration (a 0-d plan), whose
+ * contiguous kernel cannot take a value, and through the staging ring. */
+static void test_scalars_by_value(void **state)
+{
+    (void)state;
+    enum { N = 300 };
+    float *a = floats(N, 1.0f), out[N], two = 2.5f;
+    float *da = to_dev(a, sizeof(float) * N, 0), *dout = dev_alloc(sizeof out, 0);
+    ufn_plan p;
+    int64_t shape[] = { N };
+    plan_init(&p, &test_add, UFN_MEM_DEVICE, 0, 1, shape);
+    plan_arg(&p, 0, da, NULL);
+    plan_arg(&p, 1, &two, (int64_t[]){ 0 });
+    plan_arg(&p, 2, dout, NULL);
+    p.by_value[1] = true;
+    trace_start();
+    assert_int_equal(be->execute(be, &p, NULL), 0);
+    assert_int_equal(tlog.n, 1);
+    assert_string_equal(tlog.ev[0].name, "ufn_test_add_f32_strided");
+    trace_stop();
+    from_dev(out, dout, sizeof out, 0);
+    for (int i = 0; i < N; i++)
+        assert_float_equal(out[i], a[i] + 2.5f, 0);
+
+    /* int16 and int32 values, negative ones too: the low bytes of a piece */
+    int16_t x = -12345;
+    double h = 0;
+    double *dh = dev_alloc(sizeof h, 0);
+    plan_init(&p, &test_half, UFN_MEM_DEVICE, 0, 0, NULL);
+    plan_arg(&p, 0, &x, NULL);
+    plan_arg(&p, 1, dh, NULL);
+    p.by_value[0] = true;
+    p.contiguous = true;   /* one iteration: still the strided kernel */
+    assert_int_equal(be->execute(be, &p, NULL), 0);
+    from_dev(&h, dh, sizeof h, 0);
+    assert_float_equal(h, -6172.5, 0);
+    int32_t num = -7, den = 2, q = 0, r = 0;
+    int32_t *dq = dev_alloc(4, 0), *dr = dev_alloc(4, 0);
+    plan_init(&p, &test_divmod, UFN_MEM_DEVICE, 0, 0, NULL);
+    plan_arg(&p, 0, &num, NULL);
+    plan_arg(&p, 1, &den, NULL);
+    plan_arg(&p, 2, dq, NULL);
+    plan_arg(&p, 3, dr, NULL);
+    p.by_value[0] = p.by_value[1] = true;
+    assert_int_equal(be->execute(be, &p, NULL), 0);
+    from_dev(&q, dq, 4, 0);
+    from_dev(&r, dr, 4, 0);
+    assert_int_equal(q, -4);
+    assert_int_equal(r, 1);
+
+    /* host arrays: the scalar does not cross the bus */
+    ufn_cuda_set_stage_bytes(64 << 10);
+    plan_init(&p, &test_add, UFN_MEM_HOST, 0, 1, shape);
+    plan_arg(&p, 0, a, NULL);
+    plan_arg(&p, 1, &two, (int64_t[]){ 0 });
+    plan_arg(&p, 2, out, NULL);
+    trace_start();
+    assert_int_equal(be->execute(be, &p, NULL), 0);
+    trace_stop();
+    assert_int_equal(total(UFN_EV_H2D), sizeof(float) * N);
+    for (int i = 0; i < N; i++)
+        assert_float_equal(out[i], a[i] + 2.5f, 0);
+
+    void *all[] = { da, dout, dh, dq, dr };
+    for (int i = 0; i < 5; i++)
+        be->free(be, 0, all[i]);
+    free(a);
+}
+
 /* A pipeline over device arrays moves data once each way. */
 static void test_pipeline_trace(void **state)
 {
@@ -1050,6 +1121,7 @@ int main(void)
         cmocka_unit_test_teardown(test_device_gufuncs, teardown_each),
         cmocka_unit_test_teardown(test_split_launches, teardown_each),
         cmocka_unit_test_teardown(test_empty_and_scalar, teardown_each),
+        cmocka_unit_test_teardown(test_scalars_by_value, teardown_each),
         cmocka_unit_test_teardown(test_pipeline_trace, teardown_each),
         cmocka_unit_test_teardown(test_host_staging, teardown_each),
         cmocka_unit_test_teardown(test_host_staging_gufuncs, teardown_each),

@@ -15,7 +15,7 @@
 #include "sim_module.h"
 
 /* The vector types of ufn_sim.h have CUDA's sizes and alignments. */
-#include "ufn_sim.h"
+#include "ufn_kernel.h"
 _Static_assert(sizeof(float4) == 16 && _Alignof(float4) == 16, "float4");
 _Static_assert(sizeof(uint4) == 16 && _Alignof(uint4) == 16, "uint4");
 _Static_assert(sizeof(float2) == 8 && _Alignof(float2) == 8, "float2");
@@ -467,6 +467,39 @@ static void test_async_launch(void **state)
     assert_int_equal(drv->cuLibraryUnload(lib), CUDA_SUCCESS);
 }
 
+/* A scalar passed by value to a strided kernel: what the backend packs into
+ * the strides (cuda_params_by_value), the kernel's readers give back. */
+static void test_scalars_by_value(void **state)
+{
+    (void)state;
+    cuda_params a;
+    cuda_params_init(&a, CUDA_STRIDED, 1);
+#define ROUNDTRIP(T, suffix, v)                                   \
+    do {                                                          \
+        T in_ = (v);                                              \
+        cuda_params_by_value(&a, 0, &in_, (int)sizeof in_);       \
+        assert_null(a.ptr[0]);                                    \
+        T out_ = ufn_kscalar_##suffix(a.loop[0]);                 \
+        assert_memory_equal(&in_, &out_, sizeof in_);             \
+        for (int j = 0; j < UFN_KMAXDIM; j++)                     \
+            assert_true(a.loop[0].s[j] >= 0 && a.loop[0].s[j] <= 0xffffffffll); \
+    } while (0)
+    ROUNDTRIP(bool, b1, true);
+    ROUNDTRIP(int8_t, i8, -128);
+    ROUNDTRIP(int16_t, i16, -2);
+    ROUNDTRIP(int32_t, i32, INT32_MIN);
+    ROUNDTRIP(int64_t, i64, INT64_MIN + 12345);
+    ROUNDTRIP(uint8_t, u8, 255);
+    ROUNDTRIP(uint16_t, u16, 65535);
+    ROUNDTRIP(uint32_t, u32, 0xdeadbeefu);
+    ROUNDTRIP(uint64_t, u64, 0xfedcba9876543210ull);
+    ROUNDTRIP(float, f32, -0.1f);
+    ROUNDTRIP(double, f64, 1e300);
+    ROUNDTRIP(ufn_c64, c64, ufn_c64_make(1.5f, -2.5f));
+    ROUNDTRIP(ufn_c128, c128, ufn_c128_make(-1e-300, 3.25));
+#undef ROUNDTRIP
+}
+
 static void test_error_names(void **state)
 {
     (void)state;
@@ -504,6 +537,7 @@ int main(void)
         cmocka_unit_test(test_async_copies),
         cmocka_unit_test(test_async_streams),
         cmocka_unit_test(test_async_launch),
+        cmocka_unit_test(test_scalars_by_value),
         cmocka_unit_test(test_error_names),
     };
     unsetenv("UFN_SIM_DEVICES");
