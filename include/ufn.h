@@ -157,7 +157,9 @@ int ufn_device_array(ufn_dtype dtype, int ndim, const int64_t *shape, ufn_array 
  * through ufn_free(); otherwise it must have the same shape and dtype. */
 int ufn_copy_to_host(const ufn_array *dev, ufn_array *host);
 /* Release what the runtime allocated for `a` and empty the descriptor.  Views
- * and empty arrays are left alone.  Safe to call twice. */
+ * and empty arrays are left alone.  Safe to call twice.  Device memory is
+ * reused only after the work queued so far on the current stream (see
+ * ufn(3), STREAMS). */
 void ufn_free(ufn_array *a);
 
 /* --- streams and synchronisation ---------------------------------------------- */

@@ -268,7 +268,7 @@ void ufn_release(uint64_t id)
     } else {
         const ufn_backend_ops *be = ufn_active_backend();
         if (be)
-            be->free(be, device, base);
+            be->free(be, device, base, ufn_get_stream());
     }
 }
 

@@ -21,7 +21,8 @@
  *   6. copy inputs an output overlaps, unless (for ufuncs) they are the
  *      same elements in the same order - NumPy's semantics;
  *   7. build the plan, merge dimensions (plan.c), execute it on the current
- *      stream, copy results back, give back the temporaries.
+ *      stream, copy results back, give back the temporaries (device ones
+ *      stream-ordered: the call does not wait for its kernels).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,7 +54,6 @@ typedef struct call {
     int device;
     const ufn_loop *loop;
     ufn_shapes sh;
-    bool device_temps;              /* synchronise before giving them back */
     operand *op;                    /* nargs of them, on the caller's stack */
     _Alignas(16) unsigned char value[UFN_MAXARGS][16];  /* scalars in the loop's types */
 } call;
@@ -217,7 +217,6 @@ static int input_to_device(call *c, int k, const ufn_array *a, ufn_dtype t)
         return st;
     op->arr = d;
     op->temp = d.alloc_id;
-    c->device_temps = true;
     size_t bytes = ufn_array_bytes(&d);
     if (bytes == 0)
         return UFN_OK;
@@ -316,8 +315,7 @@ static int route_outputs(call *c)
             if (st < 0)
                 return st;
             op->temp = op->arr.alloc_id;
-            c->device_temps = true;
-        }
+                }
     }
     return UFN_OK;
 }
@@ -375,8 +373,7 @@ static int copy_input(call *c, int k)
     const char *src = (const char *)op->arr.data + lo;
     if (op->arr.memory == UFN_MEM_DEVICE) {
         st = c->be->copy_d2d(c->be, c->device, t.data, src, (size_t)len, ufn_get_stream());
-        c->device_temps = true;
-    } else {
+        } else {
         memcpy(t.data, src, (size_t)len);
     }
     op->arr.data = (char *)t.data - lo;
@@ -471,10 +468,10 @@ static int copy_back(call *c)
     return UFN_OK;
 }
 
+/* Temporaries go back without waiting: device memory is freed
+ * stream-ordered, behind the call's work on the same stream. */
 static void release_temps(call *c, bool failed, ufn_array *const *out)
 {
-    if (c->device_temps && c->be->stream_synchronize)
-        c->be->stream_synchronize(c->be, ufn_get_stream());
     for (int k = 0; k < c->nargs; k++) {
         operand *op = &c->op[k];
         ufn_release(op->temp);
@@ -530,7 +527,6 @@ static void init_call(call *c, const ufn_func *f, operand *ops)
     c->name = f->name ? f->name : "ufunc";
     c->nin = f->nin;
     c->nargs = f->nin + f->nout;
-    c->device_temps = false;
     for (int k = 0; k < c->nargs; k++) {
         c->op[k].temp = 0;
         c->op[k].by_value = false;

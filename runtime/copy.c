@@ -78,7 +78,7 @@ int ufn_alloc_array(ufn_dtype dtype, int ndim, const int64_t *shape, ufn_memory 
         int st = ufn_get_backend(&be);
         if (st < 0)
             return st;
-        st = be->alloc(be, device, nbytes, &p);
+        st = be->alloc(be, device, nbytes, ufn_get_stream(), &p);
         if (st < 0)
             return st;
         owner = UFN_MEM_DEVICE;
@@ -89,7 +89,7 @@ int ufn_alloc_array(ufn_dtype dtype, int ndim, const int64_t *shape, ufn_memory 
         if (owner == UFN_MEM_HOST)
             free(p);
         else
-            be->free(be, device, p);
+            be->free(be, device, p, ufn_get_stream());
         return UFN_ERR_NOMEM;
     }
     ufn_array a;

@@ -168,8 +168,9 @@ void ufn_release(uint64_t id);
  *   - data pointers of a HOST plan may point into call.c's stack (converted
  *     scalars): a HOST plan must be finished, outputs written, when execute
  *     returns.  A DEVICE plan may still be queued on the stream when execute
- *     returns; call.c synchronises the stream before it frees temporaries
- *     or copies results to host outputs.
+ *     returns; call.c frees its temporaries stream-ordered, on the same
+ *     stream, and copies results to host outputs with copy_d2h (which
+ *     waits).
  *
  * Returns 0 or a negative status with ufn_fail().  n >= 2^31 or ndim beyond
  * UFN_KMAXDIM is the backend's to split. */
@@ -249,9 +250,14 @@ typedef struct ufn_backend {
     /* The device new device arrays go to: the one UFN_DEVICE chose (0 by
      * default).  May be NULL (then 0). */
     int (*default_device)(const struct ufn_backend *be);
-    /* Device memory; `device` is an ordinal. */
-    int (*alloc)(const struct ufn_backend *be, int device, size_t bytes, void **ptr);
-    void (*free)(const struct ufn_backend *be, int device, void *ptr);
+    /* Device memory; `device` is an ordinal.  Both are ordered on stream s:
+     * alloc's memory is ready for work queued on s, and free gives it back
+     * once the work queued on s so far is done with it (so a call frees
+     * its temporaries without waiting).  Memory used on another stream
+     * than s must have that stream synchronised first. */
+    int (*alloc)(const struct ufn_backend *be, int device, size_t bytes, ufn_stream s,
+                 void **ptr);
+    void (*free)(const struct ufn_backend *be, int device, void *ptr, ufn_stream s);
     /* Contiguous copies; one side or both on the device.  copy_h2d and
      * copy_d2h return when the host buffer may be reused (h2d) or holds the
      * data (d2h), ordered after earlier work on the stream. */

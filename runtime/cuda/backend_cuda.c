@@ -134,7 +134,20 @@ static int op_synchronize(const ufn_backend_ops *ops)
 
 /* ---- memory operations ------------------------------------------------------------------ */
 
-static int op_alloc(const ufn_backend_ops *ops, int device, size_t bytes, void **ptr)
+/* The CUstream that allocation and free order against: s's own, or the
+ * legacy default stream when s is of another device. */
+static CUstream order_of(cuda_backend *b, ufn_stream s, int device)
+{
+    CUstream cu = NULL;
+    if (cuda_stream_of(b, s, device, &cu) != 0) {
+        ufn_clear_error();
+        cu = NULL;
+    }
+    return cu;
+}
+
+static int op_alloc(const ufn_backend_ops *ops, int device, size_t bytes, ufn_stream s,
+                    void **ptr)
 {
     cuda_backend *b = self(ops);
     cuda_device *d;
@@ -142,20 +155,20 @@ static int op_alloc(const ufn_backend_ops *ops, int device, size_t bytes, void *
     if (status)
         return status;
     CUdeviceptr p = 0;
-    status = cuda_cache_alloc(b, d, bytes, &p);
+    status = cuda_cache_alloc(b, d, bytes, order_of(b, s, device), &p);
     cuda_leave(b);
     if (status == 0)
         *ptr = (void *)(uintptr_t)p;
     return status;
 }
 
-static void op_free(const ufn_backend_ops *ops, int device, void *ptr)
+static void op_free(const ufn_backend_ops *ops, int device, void *ptr, ufn_stream s)
 {
     cuda_backend *b = self(ops);
     cuda_device *d;
     if (!ptr || cuda_enter_device(b, device, &d) != 0)
         return;
-    cuda_cache_free(b, d, (CUdeviceptr)(uintptr_t)ptr);
+    cuda_cache_free(b, d, (CUdeviceptr)(uintptr_t)ptr, order_of(b, s, device));
     cuda_leave(b);
 }
 

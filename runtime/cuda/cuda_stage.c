@@ -91,7 +91,7 @@ static void slot_free(cuda_backend *b, cuda_device *d, slot *s)
         cuda_trace(b, UFN_EV_FREE, "pinned", s->pinned_cap, d->ordinal);
     }
     if (s->dev)
-        cuda_cache_free(b, d, s->dev);
+        cuda_cache_free(b, d, s->dev, s->stream);
     if (s->stream)
         b->drv->cuStreamDestroy(s->stream);
     if (s->done)
@@ -190,11 +190,11 @@ static int slot_reserve(cuda_backend *b, cuda_device *d, slot *s, size_t pinned,
     if (dev > s->dev_cap) {
         size_t cap = align_up(dev > MIN_SLOT ? dev : MIN_SLOT, MIN_SLOT);
         if (s->dev) {
-            cuda_cache_free(b, d, s->dev);
+            cuda_cache_free(b, d, s->dev, s->stream);
             s->dev = 0;
             s->dev_cap = 0;
         }
-        int status = cuda_cache_alloc(b, d, cap, &s->dev);
+        int status = cuda_cache_alloc(b, d, cap, s->stream, &s->dev);
         if (status)
             return status;
         s->dev_cap = cap;

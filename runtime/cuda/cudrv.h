@@ -321,11 +321,14 @@ void cuda_trace(cuda_backend *b, ufn_event_kind kind, const char *name, size_t b
 #define UFN_CACHE_LARGE ((size_t)64 << 20)  /* larger blocks round to 2 MiB, not a class */
 
 /* Allocate from the device's cache, or from the driver; on out-of-memory the
- * cache is released and the allocation retried once.  d must be entered. */
-int cuda_cache_alloc(cuda_backend *b, cuda_device *d, size_t bytes, CUdeviceptr *ptr);
-/* Return a block to the cache (after the work queued so far has finished
- * with it).  Unknown pointers are ignored. */
-void cuda_cache_free(cuda_backend *b, cuda_device *d, CUdeviceptr ptr);
+ * cache is released and the allocation retried once.  The block is ready
+ * for work queued on stream s (a cached block freed on another stream is
+ * waited for).  d must be entered. */
+int cuda_cache_alloc(cuda_backend *b, cuda_device *d, size_t bytes, CUstream s,
+                     CUdeviceptr *ptr);
+/* Return a block to the cache once the work queued on stream s so far is
+ * done with it (stream-ordered).  Unknown pointers are ignored. */
+void cuda_cache_free(cuda_backend *b, cuda_device *d, CUdeviceptr ptr, CUstream s);
 /* Give every cached (free) block back to the driver; d entered. */
 void cuda_cache_release(cuda_backend *b, cuda_device *d);
 /* Size of the class a request is rounded up to (tests). */

@@ -353,18 +353,19 @@ void *ufn_host_memalign(size_t bytes)
     return p;
 }
 
-static int host_alloc(const ufn_backend_ops *be, int device, size_t bytes, void **ptr)
+static int host_alloc(const ufn_backend_ops *be, int device, size_t bytes, ufn_stream s,
+                      void **ptr)
 {
-    (void)be;
+    (void)be, (void)s;
     if (!(*ptr = ufn_host_memalign(bytes)))
         return ufn_fail(UFN_ERR_NOMEM, "out of host memory allocating %zu bytes", bytes);
     ufn_emit(UFN_EV_ALLOC, "host", NULL, bytes, device);
     return UFN_OK;
 }
 
-static void host_free(const ufn_backend_ops *be, int device, void *ptr)
+static void host_free(const ufn_backend_ops *be, int device, void *ptr, ufn_stream s)
 {
-    (void)be;
+    (void)be, (void)s;
     ufn_emit(UFN_EV_FREE, "host", NULL, 0, device);
     free(ptr);
 }

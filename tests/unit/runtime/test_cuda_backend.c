@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -119,7 +120,7 @@ static void plan_arg(ufn_plan *p, int k, void *data, const int64_t *strides)
 static void *to_dev(const void *host, size_t bytes, int device)
 {
     void *d = NULL;
-    assert_int_equal(be->alloc(be, device, bytes, &d), 0);
+    assert_int_equal(be->alloc(be, device, bytes, NULL, &d), 0);
     assert_int_equal(be->copy_h2d(be, device, d, host, bytes, NULL), 0);
     return d;
 }
@@ -127,7 +128,7 @@ static void *to_dev(const void *host, size_t bytes, int device)
 static void *dev_alloc(size_t bytes, int device)
 {
     void *d = NULL;
-    assert_int_equal(be->alloc(be, device, bytes, &d), 0);
+    assert_int_equal(be->alloc(be, device, bytes, NULL, &d), 0);
     return d;
 }
 
@@ -194,11 +195,11 @@ static void test_allocator_reuses(void **state)
     ufn_sim_get_stats(0, &before);
     trace_start();
     void *a = dev_alloc(100000, 0);
-    be->free(be, 0, a);
+    be->free(be, 0, a, NULL);
     void *b = dev_alloc(99000, 0);   /* the same class: the same block */
     assert_ptr_equal(a, b);
-    be->free(be, 0, b);
-    be->free(be, 0, b);                  /* unknown now: ignored */
+    be->free(be, 0, b, NULL);
+    be->free(be, 0, b, NULL);                  /* unknown now: ignored */
     ufn_sim_get_stats(0, &after);
     assert_int_equal(after.mem_allocs, before.mem_allocs + 1);
     assert_int_equal(tlog.n, 4);
@@ -238,8 +239,8 @@ static void test_copies(void **state)
         int chunks = n >= (1 << 20) ? (int)((n + (256 << 10) - 1) / (256 << 10)) : 1;
         assert_int_equal(count(UFN_EV_H2D), chunks);
         assert_int_equal(count(UFN_EV_D2H), chunks);
-        be->free(be, 0, d);
-        be->free(be, 0, d2);
+        be->free(be, 0, d, NULL);
+        be->free(be, 0, d2, NULL);
         free(h);
         free(back);
     }
@@ -283,7 +284,7 @@ static void test_h2d_from_pinned_memory(void **state)
             if (back[j] != 1)
                 fail_msg("%zu bytes: byte %zu is %d: the copy read the buffer after it returned",
                          n, j, back[j]);
-        be->free(be, 0, d);
+        be->free(be, 0, d, NULL);
         pinned_free(src);
         free(back);
     }
@@ -318,9 +319,9 @@ static void test_device_contiguous(void **state)
         for (int i = 0; i < N; i++)
             assert_float_equal(out[i], a[i + shift] + b[i], 0);
     }
-    be->free(be, 0, da);
-    be->free(be, 0, db);
-    be->free(be, 0, dout);
+    be->free(be, 0, da, NULL);
+    be->free(be, 0, db, NULL);
+    be->free(be, 0, dout, NULL);
     free(a);
     free(b);
 }
@@ -368,9 +369,9 @@ static void test_device_strided(void **state)
             f |= ((i >> (9 - d)) & 1) << d;
         assert_float_equal(out[i], a[f] + a[i], 0);
     }
-    be->free(be, 0, da);
-    be->free(be, 0, drow);
-    be->free(be, 0, dout);
+    be->free(be, 0, da, NULL);
+    be->free(be, 0, drow, NULL);
+    be->free(be, 0, dout, NULL);
     free(a);
     free(row);
     free(out);
@@ -426,7 +427,7 @@ static void test_device_mixed_and_two_outputs(void **state)
     }
     void *all[] = { dx, dh, da, db, dq, dr };
     for (int i = 0; i < 6; i++)
-        be->free(be, 0, all[i]);
+        be->free(be, 0, all[i], NULL);
 }
 
 /* l2_norm '(i)->()' over vectors stored column-wise; cumsum '(n)->(n)'
@@ -481,10 +482,10 @@ static void test_device_gufuncs(void **state)
             assert_float_equal(y[k * M + m], acc, 0);
         }
     }
-    be->free(be, 0, dv);
-    be->free(be, 0, dn);
-    be->free(be, 0, dx);
-    be->free(be, 0, dy);
+    be->free(be, 0, dv, NULL);
+    be->free(be, 0, dn, NULL);
+    be->free(be, 0, dx, NULL);
+    be->free(be, 0, dy, NULL);
     free(v);
 }
 
@@ -563,8 +564,8 @@ static void test_split_launches(void **state)
             acc += a[i * 8 + j] * a[i * 8 + j];
         assert_float_equal(norms[i], sqrtf(acc), 1e-5f * sqrtf(acc));
     }
-    be->free(be, 0, da);
-    be->free(be, 0, dout);
+    be->free(be, 0, da, NULL);
+    be->free(be, 0, dout, NULL);
     free(a);
     free(out);
 }
@@ -600,8 +601,8 @@ static void test_empty_and_scalar(void **state)
     assert_int_equal(be->execute(be, &p, NULL), 0);
     from_dev(&out, dout, 4, 0);
     assert_float_equal(out, 3.0f, 0);
-    be->free(be, 0, da);
-    be->free(be, 0, dout);
+    be->free(be, 0, da, NULL);
+    be->free(be, 0, dout, NULL);
 }
 
 /* Scalars go to strided ufunc kernels by value: no device memory, no copy.
@@ -671,7 +672,7 @@ static void test_scalars_by_value(void **state)
 
     void *all[] = { da, dout, dh, dq, dr };
     for (int i = 0; i < 5; i++)
-        be->free(be, 0, all[i]);
+        be->free(be, 0, all[i], NULL);
     free(a);
 }
 
@@ -716,7 +717,7 @@ static void test_pipeline_trace(void **state)
         assert_float_equal(out[i], 2 * a[i] + b[i], 0);
     void *all[] = { da, db, dt, dr };
     for (int i = 0; i < 4; i++)
-        be->free(be, 0, all[i]);
+        be->free(be, 0, all[i], NULL);
     free(a);
     free(b);
 }
@@ -845,7 +846,7 @@ static void test_staging_failure_waits(void **state)
     assert_int_equal(be->execute(be, &p, NULL), 0);
     for (int i = 0; i < N; i++)
         assert_float_equal(out[i], a[i] + b[i], 0);
-    be->free(be, 0, d);
+    be->free(be, 0, d, NULL);
     free(h);
     free(a);
     free(b);
@@ -993,13 +994,55 @@ static void test_second_device(void **state)
     assert_int_equal(d1b.launches, d1.launches + 1);
 
     void *x;
-    assert_int_equal(be->alloc(be, 2, 16, &x), UFN_ERR_NO_DEVICE);
+    assert_int_equal(be->alloc(be, 2, 16, NULL, &x), UFN_ERR_NO_DEVICE);
     assert_non_null(strstr(ufn_error(), "no sim device 2"));
     p.device = 5;
     assert_int_equal(be->execute(be, &p, NULL), UFN_ERR_NO_DEVICE);
-    be->free(be, 1, da);
-    be->free(be, 1, dout);
+    be->free(be, 1, da, NULL);
+    be->free(be, 1, dout, NULL);
     free(a);
+}
+
+static double seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Frees are stream-ordered: a block freed on one stream is taken back for
+ * that stream at once, whatever other streams have queued (a free once
+ * recorded its event on the legacy stream, which waits for every stream). */
+static void test_free_is_stream_ordered(void **state)
+{
+    (void)state;
+    struct ufn_stream_s busy = { be, NULL }, mine = { be, NULL };
+    assert_int_equal(be->stream_create(be, &busy), 0);
+    assert_int_equal(be->stream_create(be, &mine), 0);
+    enum { N = 1000 };
+    unsigned char buf[N] = { 0 };
+    void *x = dev_alloc(N, 0);
+    ufn_sim_set_latency(400000);   /* 400 ms of work on the busy stream */
+    assert_int_equal(be->copy_h2d(be, 0, x, buf, N, &busy), 0);
+    ufn_sim_set_latency(0);
+    double t0 = seconds();
+    void *y = NULL, *z = NULL;
+    assert_int_equal(be->alloc(be, 0, 5000, &mine, &y), 0);
+    be->free(be, 0, y, &mine);
+    assert_int_equal(be->alloc(be, 0, 5000, &mine, &z), 0);
+    double waited = seconds() - t0;
+    assert_ptr_equal(y, z);
+    if (waited > 0.2)
+        fail_msg("reusing a block freed on its own stream waited %.3f s for another stream",
+                 waited);
+    /* for another stream, the block is ready too: it waits for the free */
+    be->free(be, 0, z, &mine);
+    assert_int_equal(be->alloc(be, 0, 5000, &busy, &y), 0);
+    assert_ptr_equal(y, z);
+    be->free(be, 0, y, &busy);
+    be->free(be, 0, x, &busy);
+    assert_int_equal(be->stream_destroy(be, &busy), 0);
+    assert_int_equal(be->stream_destroy(be, &mine), 0);
 }
 
 static void test_streams(void **state)
@@ -1038,8 +1081,8 @@ static void test_streams(void **state)
 
     assert_int_equal(be->stream_destroy(be, &s), 0);
     assert_null(s.handle);
-    be->free(be, 0, da);
-    be->free(be, 0, dout);
+    be->free(be, 0, da, NULL);
+    be->free(be, 0, dout, NULL);
     free(a);
 }
 
@@ -1058,19 +1101,19 @@ static void test_out_of_memory(void **state)
     assert_int_equal(ufn_sim_set_memory_limit(1, 1 << 20), 0);
 
     void *p = NULL, *q = NULL;
-    assert_int_equal(be->alloc(be, 1, 2 << 20, &p), UFN_ERR_DEVICE_NOMEM);
+    assert_int_equal(be->alloc(be, 1, 2 << 20, NULL, &p), UFN_ERR_DEVICE_NOMEM);
     assert_non_null(strstr(ufn_error(), "cuMemAlloc(2097152 bytes) failed: "
                                         "CUDA_ERROR_OUT_OF_MEMORY (out of memory) on sim device 1"));
 
     /* A cached block is given back, and the allocation retried. */
-    assert_int_equal(be->alloc(be, 1, 600 << 10, &p), 0);
-    be->free(be, 1, p);
+    assert_int_equal(be->alloc(be, 1, 600 << 10, NULL, &p), 0);
+    be->free(be, 1, p, NULL);
     ufn_sim_get_stats(1, &st);
     uint64_t frees = st.mem_frees;
-    assert_int_equal(be->alloc(be, 1, 700 << 10, &q), 0);
+    assert_int_equal(be->alloc(be, 1, 700 << 10, NULL, &q), 0);
     ufn_sim_get_stats(1, &st);
     assert_int_equal(st.mem_frees, frees + 1);
-    be->free(be, 1, q);
+    be->free(be, 1, q, NULL);
 
     /* Host staging runs out too, with the same status. */
     enum { N = 300000 };
@@ -1129,6 +1172,7 @@ int main(void)
         cmocka_unit_test_teardown(test_concurrent_calls, teardown_each),
         cmocka_unit_test_teardown(test_second_device, teardown_each),
         cmocka_unit_test_teardown(test_streams, teardown_each),
+        cmocka_unit_test_teardown(test_free_is_stream_ordered, teardown_each),
         cmocka_unit_test_teardown(test_out_of_memory, teardown_each),
         cmocka_unit_test_teardown(test_no_code, teardown_each),
     };

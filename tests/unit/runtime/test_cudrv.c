@@ -336,9 +336,9 @@ static int start_sim(result *r)
     r->value[0] = be->device_count(be);
     r->value[1] = be->default_device(be);
     void *p = NULL;
-    r->value[2] = be->alloc(be, be->default_device(be), 2 << 20, &p);
+    r->value[2] = be->alloc(be, be->default_device(be), 2 << 20, NULL, &p);
     if (p)
-        be->free(be, be->default_device(be), p);
+        be->free(be, be->default_device(be), p, NULL);
     return 0;
 }
 

@@ -29,6 +29,8 @@ static struct {
     int executed;
     ufn_memory last_plan_memory;
     int syncs;
+    int stream_syncs;
+    ufn_stream freed_on;     /* the stream of the last free */
 } fake;
 
 static int fake_count(const ufn_backend_ops *be)
@@ -37,9 +39,10 @@ static int fake_count(const ufn_backend_ops *be)
     return 2;
 }
 
-static int fake_alloc(const ufn_backend_ops *be, int device, size_t bytes, void **ptr)
+static int fake_alloc(const ufn_backend_ops *be, int device, size_t bytes, ufn_stream s,
+                      void **ptr)
 {
-    (void)be;
+    (void)be, (void)s;
     for (int i = 0; i < MAXALLOC; i++)
         if (!fake.base[i]) {
             if (posix_memalign((void **)&fake.base[i], 256, bytes) != 0)
@@ -53,9 +56,10 @@ static int fake_alloc(const ufn_backend_ops *be, int device, size_t bytes, void 
     return ufn_fail(UFN_ERR_DEVICE_NOMEM, "too many fake allocations");
 }
 
-static void fake_free(const ufn_backend_ops *be, int device, void *ptr)
+static void fake_free(const ufn_backend_ops *be, int device, void *ptr, ufn_stream s)
 {
     (void)be;
+    fake.freed_on = s;
     for (int i = 0; i < MAXALLOC; i++)
         if (fake.base[i] == ptr) {
             free(ptr);
@@ -125,6 +129,13 @@ static int fake_stream(const ufn_backend_ops *be, ufn_stream s)
     return 0;
 }
 
+static int fake_stream_sync(const ufn_backend_ops *be, ufn_stream s)
+{
+    (void)be, (void)s;
+    fake.stream_syncs++;
+    return 0;
+}
+
 static int fake_sync(const ufn_backend_ops *be)
 {
     (void)be;
@@ -144,7 +155,7 @@ static const ufn_backend_ops fake_backend = {
     .execute = fake_execute,
     .stream_create = fake_stream,
     .stream_destroy = fake_stream,
-    .stream_synchronize = fake_stream,
+    .stream_synchronize = fake_stream_sync,
     .synchronize = fake_sync,
 };
 
@@ -395,6 +406,33 @@ static void test_device_overlap(void **state)
     ufn_free(&d);
 }
 
+/* A call's device temporaries (a host input, a scalar of a gufunc) are freed
+ * stream-ordered on the call's stream: the call does not wait for its own
+ * kernel (it synchronised the stream once). */
+static void test_temporaries_without_waiting(void **state)
+{
+    (void)state;
+    double x[4] = {1, 2, 3, 4}, y[4] = {10, 20, 30, 40};
+    ufn_array hx = ufn_host(x, UFN_FLOAT64, 1, (int64_t[]){4});
+    ufn_array hy = ufn_host(y, UFN_FLOAT64, 1, (int64_t[]){4});
+    ufn_array dx, out = {0};
+    assert_int_equal(ufn_to_device(&hx, &dx), 0);
+    ufn_stream s;
+    assert_int_equal(ufn_stream_create(&s), 0);
+    ufn_set_stream(s);
+    fake.stream_syncs = 0;
+    fake.freed_on = NULL;
+    assert_int_equal(call2(&add_func, &dx, &hy, &out), 0);   /* hy: a device temporary */
+    assert_int_equal(fake.stream_syncs, 0);
+    assert_ptr_equal(fake.freed_on, s);
+    ufn_free(&out);                                          /* ufn_free: on the current stream */
+    assert_ptr_equal(fake.freed_on, s);
+    ufn_set_stream(NULL);
+    ufn_free(&dx);
+    assert_null(fake.freed_on);
+    assert_int_equal(ufn_stream_destroy(s), 0);
+}
+
 static void test_streams(void **state)
 {
     (void)state;
@@ -428,6 +466,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_all_host_call_gives_host_plan, setup, teardown),
         cmocka_unit_test_setup_teardown(test_device_refusals, setup, teardown),
         cmocka_unit_test_setup_teardown(test_device_overlap, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_temporaries_without_waiting, setup, teardown),
         cmocka_unit_test_setup_teardown(test_streams, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
