@@ -60,7 +60,10 @@ static int64_t stride_of(const ufn_plan *p, int k, int dim)
 
 /* How a plan is cut into launches: dimensions [0, outer) are looped on the
  * host, dimension `outer` is cut into pieces of `chunk`, and the launch
- * covers dimensions [outer, ndim). */
+ * covers dimensions [outer, ndim).  A chunk of 16 or more is a multiple of
+ * 16, so that each piece of a contiguous array starts 16-byte aligned and
+ * the kernels keep their 16-byte loads (2^31 - 1 elements would not). */
+#define CHUNK_ALIGN 16
 typedef struct cut {
     int outer;
     int64_t chunk;
@@ -81,6 +84,8 @@ static cut cut_space(const int64_t *shape, int ndim, int64_t limit)
         }
         if (fits || k == 1) {
             int64_t chunk = (limit - 1) / inner;
+            if (chunk >= CHUNK_ALIGN)
+                chunk -= chunk % CHUNK_ALIGN;
             cut c = { ndim - k, shape[ndim - k] < chunk ? shape[ndim - k] : chunk, inner };
             return c;
         }
