@@ -2,7 +2,8 @@
  *
  * The first call that needs a backend chooses it under a lock, from
  * ufn_init()'s argument or UFN_BACKEND: auto (cuda when a driver and a
- * device are there, else host), cuda, host or sim.  An explicit choice that
+ * device are there and the driver can run the calling module's code, else
+ * host; UFN_TRACE says which and why), cuda, host or sim.  An explicit choice that
  * fails stays failed, with its own status (UFN_ERR_NO_DRIVER, ...), and every
  * later call reports it; ufn_init() may still make a valid choice then.
  * After the choice, finding the backend is one atomic load.
@@ -23,15 +24,28 @@ static int device_ordinal;
 
 static _Thread_local ufn_stream current_stream;
 
+/* auto: the cuda backend if it starts and can run module m's code (when a
+ * call brought one), else host; the trace says which, and why. */
+static const ufn_backend_ops *choose_auto(const ufn_module *m)
+{
+    const ufn_backend_ops *be = ufn_cuda_backend();
+    if (be && m && ufn_cuda_check_module(m) < 0)
+        be = NULL;
+    if (ufn_tracing()) {
+        char why[600];
+        snprintf(why, sizeof why, "auto: %s", be ? "a CUDA driver and device" : ufn_error());
+        ufn_emit(UFN_EV_CHOICE, be ? be->name : "host", why, 0, 0);
+    }
+    ufn_clear_error();
+    return be ? be : &ufn_backend_host;
+}
+
 /* Choose by name; with the lock held.  On success sets `chosen`. */
-static int choose(const char *name, const char *origin)
+static int choose(const char *name, const char *origin, const ufn_module *m)
 {
     const ufn_backend_ops *be = NULL;
     if (!name || !*name || strcmp(name, "auto") == 0) {
-        be = ufn_cuda_backend();
-        if (!be)
-            be = &ufn_backend_host;
-        ufn_clear_error();
+        be = choose_auto(m);
     } else if (strcmp(name, "host") == 0) {
         be = &ufn_backend_host;
     } else if (strcmp(name, "cuda") == 0 || strcmp(name, "sim") == 0) {
@@ -62,6 +76,11 @@ static int choose(const char *name, const char *origin)
 
 int ufn_get_backend(const ufn_backend_ops **out)
 {
+    return ufn_get_backend_for(NULL, out);
+}
+
+int ufn_get_backend_for(const ufn_module *m, const ufn_backend_ops **out)
+{
     const ufn_backend_ops *be = atomic_load_explicit(&chosen, memory_order_acquire);
     if (be) {
         *out = be;
@@ -71,7 +90,7 @@ int ufn_get_backend(const ufn_backend_ops **out)
     pthread_mutex_lock(&lock);
     be = atomic_load(&chosen);
     if (!be && !failed_status) {
-        st = choose(getenv("UFN_BACKEND"), "UFN_BACKEND");
+        st = choose(getenv("UFN_BACKEND"), "UFN_BACKEND", m);
         if (st < 0) {
             failed_status = st;
             snprintf(failed_msg, sizeof failed_msg, "%s", ufn_error());
@@ -104,7 +123,7 @@ int ufn_init(const char *backend)
             st = ufn_fail(UFN_ERR_BACKEND, "ufn_init(\"%s\"): the %s backend is already in use",
                           want, be->name);
     } else {
-        st = choose(backend, "ufn_init");
+        st = choose(backend, "ufn_init", NULL);
     }
     pthread_mutex_unlock(&lock);
     return st;

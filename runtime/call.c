@@ -490,7 +490,7 @@ static int run(call *c, const ufn_array *const *in, ufn_array *const *out, int f
     int st;
     if ((st = check_operands(c, in, out)) < 0 || (st = choose_memory(c)) < 0)
         return st;
-    if ((st = ufn_get_backend(&c->be)) < 0)
+    if ((st = ufn_get_backend_for(f->module, &c->be)) < 0)
         return st;
     for (int k = 0; k < c->nargs; k++)
         c->sh.arg[k] = c->op[k].user;

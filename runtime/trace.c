@@ -55,6 +55,7 @@ const char *ufn_event_name(ufn_event_kind kind)
     case UFN_EV_LAUNCH: return "launch";
     case UFN_EV_HOST_LOOP: return "host-loop";
     case UFN_EV_SYNC: return "sync";
+    case UFN_EV_CHOICE: return "choice";
     }
     return "?";
 }
@@ -70,6 +71,9 @@ void ufn_trace(const ufn_event *ev)
         if (ev->kind == UFN_EV_SYNC)
             fprintf(stderr, "ufn: %-4s %-9s device %d\n", ev->backend ? ev->backend : "?",
                     ufn_event_name(ev->kind), ev->device);
+        else if (ev->kind == UFN_EV_CHOICE)
+            fprintf(stderr, "ufn: %-4s %-9s %s\n", ev->backend ? ev->backend : "?",
+                    ufn_event_name(ev->kind), ev->name ? ev->name : "");
         else
             fprintf(stderr, "ufn: %-4s %-9s %s%s%zu %s device %d\n",
                     ev->backend ? ev->backend : "?", ufn_event_name(ev->kind),

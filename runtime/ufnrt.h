@@ -55,7 +55,8 @@ typedef enum ufn_event_kind {
     UFN_EV_D2D,
     UFN_EV_LAUNCH,     /* a kernel launch (cuda, sim) */
     UFN_EV_HOST_LOOP,  /* a call executed by host loops */
-    UFN_EV_SYNC
+    UFN_EV_SYNC,
+    UFN_EV_CHOICE      /* UFN_BACKEND=auto chose a backend; name says why */
 } ufn_event_kind;
 
 typedef struct ufn_event {
@@ -284,12 +285,18 @@ extern const ufn_backend_ops ufn_backend_host;
  * and returns NULL with ufn_error() set when unusable (no driver, no device). */
 const ufn_backend_ops *ufn_cuda_backend(void);
 const ufn_backend_ops *ufn_sim_backend(void);
+/* Can the started cuda backend's driver run the module's code (a driver
+ * older than the toolkit that built it cannot)?  UFN_ERR_NO_DRIVER if not. */
+int ufn_cuda_check_module(const ufn_module *m);
 
 /* The backend chosen for this process (initialising it on first use), or
  * NULL with ufn_error() set. */
 const ufn_backend_ops *ufn_active_backend(void);
 /* The same, returning the status of the choice (UFN_OK or why it failed). */
 int ufn_get_backend(const ufn_backend_ops **backend);
+/* The same for a call of module m: when the choice is made now, auto also
+ * asks whether the driver can run m's code. */
+int ufn_get_backend_for(const ufn_module *m, const ufn_backend_ops **backend);
 /* Install a backend as the process's choice (tests use a fake device
  * backend); fails if another one is in use already. */
 int ufn_use_backend(const ufn_backend_ops *backend);

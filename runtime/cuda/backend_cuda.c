@@ -344,6 +344,11 @@ const ufn_backend_ops *ufn_cuda_backend(void)
     return &cuda_state.ops;
 }
 
+int ufn_cuda_check_module(const ufn_module *m)
+{
+    return cuda_module_check(&cuda_state, m);
+}
+
 const ufn_backend_ops *ufn_sim_backend(void)
 {
     pthread_once(&sim_once, start_sim);

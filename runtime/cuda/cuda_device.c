@@ -136,6 +136,23 @@ static int no_binary_failure(cuda_backend *b, cuda_device *d, const ufn_module *
                     d->cc_major, d->cc_minor);
 }
 
+int cuda_module_check(cuda_backend *b, const ufn_module *m)
+{
+    const ufn_cudrv *drv = b->drv;
+    if (drv->sim || !m || !m->fatbin)
+        return 0;
+    int built = ufn_fatbin_toolkit(m->fatbin, m->fatbin_size);
+    if (built == 0 || drv->version / 1000 >= built / 1000)
+        return 0;
+    return ufn_fail(UFN_ERR_NO_DRIVER,
+                    "module '%s' was built by CUDA %d.%d, and the CUDA driver is %d.%d, which runs "
+                    "code of CUDA %d and older: update the NVIDIA driver, or build the module "
+                    "with a CUDA %d toolkit",
+                    m->name ? m->name : "(unnamed)", built / 1000, built % 1000 / 10,
+                    drv->version / 1000, drv->version % 1000 / 10, drv->version / 1000,
+                    drv->version / 1000);
+}
+
 static int load_module(cuda_backend *b, cuda_device *d, const ufn_module *m,
                        cuda_modstate **out)
 {
@@ -152,6 +169,9 @@ static int load_module(cuda_backend *b, cuda_device *d, const ufn_module *m,
                         "module '%s' was built without %s code: compile it with "
                         "ufnc --target=%s (the default, --target=cuda,host,sim, has it)",
                         name, drv->sim ? "simulator" : "CUDA device", drv->sim ? "sim" : "cuda");
+    int status = cuda_module_check(b, m);
+    if (status)
+        return status;
     cuda_modstate *ms = calloc(1, sizeof *ms);
     if (!ms)
         return ufn_fail(UFN_ERR_NOMEM, "out of memory loading module '%s'", name);

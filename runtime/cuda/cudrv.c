@@ -182,6 +182,7 @@ static int resolve(ufn_cudrv *drv, get_proc_fn get_proc, const char *path)
                 return stub_failure(path);
             if (r != CUDA_SUCCESS)
                 return ufn_cudrv_fail(drv, r, "cuDriverGetVersion");
+            drv->version = version;
             if (version < UFN_CUDA_MIN_DRIVER)
                 return ufn_fail(UFN_ERR_NO_DRIVER,
                                 "the CUDA driver %s is version %d.%d, too old: ufnc needs "

@@ -15,6 +15,7 @@
  * Sections, in the order a call goes through them:
  *   driver types          CUresult, handles, attributes
  *   cudrv.c               the table, the loader, driver errors as ufn_status
+ *   fatbin.c              which toolkit built a fatbin
  *   sim.c                 the simulated driver and its test hooks
  *   cuda_device.c         the backend's state and bottom layer: devices, contexts,
  *                         modules, kernels, streams
@@ -121,6 +122,7 @@ typedef struct ufn_cudrv {
     const char *name;     /* "cuda" or "sim": the backend name in traces */
     bool sim;             /* images are ufn_module tables, not fatbins */
     void *dl;             /* dlopen handle (real driver) */
+    int version;          /* cuDriverGetVersion: 12040 is CUDA 12.4 */
     CUresult (*cuInit)(unsigned flags);                                   /* 2000 */
     CUresult (*cuDriverGetVersion)(int *version);                         /* 2020 */
     CUresult (*cuDeviceGetCount)(int *count);                             /* 2000 */
@@ -187,6 +189,12 @@ const char *ufn_cudrv_error_text(const ufn_cudrv *drv, CUresult r);
  * "cuMemAlloc(400 bytes) failed: CUDA_ERROR_OUT_OF_MEMORY (out of memory)".
  * UFN_ERR_DEVICE_NOMEM for out-of-memory, else UFN_ERR_DRIVER. */
 int ufn_cudrv_fail(const ufn_cudrv *drv, CUresult r, const char *call, ...) UFN_PRINTF(3, 4);
+
+/* ==== fatbin.c ================================================================== */
+
+/* The CUDA toolkit that built a fatbin, as a driver version (13000 for CUDA
+ * 13.0), or 0 when the image does not say. */
+int ufn_fatbin_toolkit(const void *image, size_t size);
 
 /* ==== sim.c ===================================================================== */
 
@@ -309,6 +317,10 @@ int cuda_enter_device(cuda_backend *b, int ordinal, cuda_device **dev);
  * caller has entered d. */
 int cuda_kernel_get(cuda_backend *b, cuda_device *d, const ufn_module *module,
                     const char *name, cuda_kernel **kernel);
+/* Can the driver run the module's code?  UFN_ERR_NO_DRIVER, with a message,
+ * when the toolkit that built its fatbin is of a newer major version than
+ * the driver (a CUDA 13 module on a 12.x driver). */
+int cuda_module_check(cuda_backend *b, const ufn_module *m);
 /* The CUstream of a ufn_stream for device d (NULL: the default stream), or
  * fail when the stream belongs to another device. */
 int cuda_stream_of(cuda_backend *b, ufn_stream s, int device, CUstream *out);

@@ -880,6 +880,7 @@ static CUresult sim_error_string(CUresult r, const char **text)
 static const ufn_cudrv sim_driver = {
     .name = "sim",
     .sim = true,
+    .version = 13000,
     .cuInit = sim_init,
     .cuDriverGetVersion = sim_driver_version,
     .cuDeviceGetCount = sim_device_count,
