@@ -133,6 +133,14 @@ void *ufn_registry_remove(uint64_t id, ufn_memory *memory, int *device)
     return base;
 }
 
+void ufn_registry_fork(ufn_fork_phase phase)
+{
+    if (phase == UFN_FORK_PREPARE)
+        pthread_mutex_lock(&lock);
+    else
+        pthread_mutex_unlock(&lock);   /* the forking thread took it: in the child too */
+}
+
 size_t ufn_registry_count(void)
 {
     pthread_mutex_lock(&lock);

@@ -7,6 +7,16 @@
  * fails stays failed, with its own status (UFN_ERR_NO_DRIVER, ...), and every
  * later call reports it; ufn_init() may still make a valid choice then.
  * After the choice, finding the backend is one atomic load.
+ *
+ * fork(): this file registers the runtime's atfork handlers (when a backend
+ * is first asked for, before any other lock or thread exists).  They take
+ * every lock of the runtime before the fork, in one order - this file's,
+ * the cuda and sim backends' and the simulator's, the allocation registry,
+ * the trace hook - and give them back after it; the host backend's pool
+ * forgets its workers in the child (pool.c).  A child of a process whose
+ * backend is cuda or sim cannot use it: neither the CUDA driver nor the
+ * simulator's stream threads survive a fork, so its calls fail with
+ * UFN_ERR_BACKEND and say so.  On the host backend the child works.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -21,6 +31,51 @@ static const ufn_backend_ops *_Atomic chosen;
 static int failed_status;           /* nonzero: the choice from UFN_BACKEND failed */
 static char failed_msg[512];
 static int device_ordinal;
+static bool forked_device;          /* a child of a process that used a device backend */
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+
+/* ---- fork() ------------------------------------------------------------------------ */
+
+static void fork_prepare(void)
+{
+    pthread_mutex_lock(&lock);
+    ufn_cuda_fork(UFN_FORK_PREPARE);
+    ufn_registry_fork(UFN_FORK_PREPARE);
+    ufn_trace_fork(UFN_FORK_PREPARE);
+}
+
+static void fork_release(ufn_fork_phase phase)
+{
+    ufn_trace_fork(phase);
+    ufn_registry_fork(phase);
+    ufn_cuda_fork(phase);
+    pthread_mutex_unlock(&lock);
+}
+
+static void fork_parent(void)
+{
+    fork_release(UFN_FORK_PARENT);
+}
+
+static void fork_child(void)
+{
+    const ufn_backend_ops *be = atomic_load(&chosen);
+    if (be && be->device_memory == UFN_MEM_DEVICE) {
+        forked_device = true;
+        atomic_store(&chosen, NULL);
+        failed_status = UFN_ERR_BACKEND;
+        snprintf(failed_msg, sizeof failed_msg,
+                 "the %s backend cannot be used in a child process made by fork() after it "
+                 "started: neither the CUDA driver nor the runtime's device threads survive a "
+                 "fork (fork before the first call, or use the host backend)", be->name);
+    }
+    fork_release(UFN_FORK_CHILD);
+}
+
+static void register_atfork(void)
+{
+    pthread_atfork(fork_prepare, fork_parent, fork_child);
+}
 
 static _Thread_local ufn_stream current_stream;
 
@@ -58,6 +113,8 @@ static int choose(const char *name, const char *origin, const ufn_module *m)
         return ufn_fail(UFN_ERR_BACKEND, "%s: \"%s\" names no backend (auto, cuda, host, sim)",
                         origin, name);
     }
+    if (forked_device && be->device_memory == UFN_MEM_DEVICE)
+        return ufn_fail(UFN_ERR_BACKEND, "%s", failed_msg);
     int device = 0;
     const char *dev = getenv("UFN_DEVICE");
     if (dev && *dev && be->device_memory == UFN_MEM_DEVICE && !be->default_device) {
@@ -86,6 +143,7 @@ int ufn_get_backend_for(const ufn_module *m, const ufn_backend_ops **out)
         *out = be;
         return UFN_OK;
     }
+    pthread_once(&atfork_once, register_atfork);
     int st = UFN_OK;
     pthread_mutex_lock(&lock);
     be = atomic_load(&chosen);
@@ -114,6 +172,7 @@ const ufn_backend_ops *ufn_active_backend(void)
 
 int ufn_init(const char *backend)
 {
+    pthread_once(&atfork_once, register_atfork);
     int st = UFN_OK;
     pthread_mutex_lock(&lock);
     const ufn_backend_ops *be = atomic_load(&chosen);
@@ -131,6 +190,7 @@ int ufn_init(const char *backend)
 
 int ufn_use_backend(const ufn_backend_ops *backend)
 {
+    pthread_once(&atfork_once, register_atfork);
     int st = UFN_OK;
     pthread_mutex_lock(&lock);
     const ufn_backend_ops *be = atomic_load(&chosen);

@@ -44,6 +44,14 @@ void ufn_set_trace_hook(ufn_trace_hook hook, void *ctx)
     pthread_mutex_unlock(&hook_lock);
 }
 
+void ufn_trace_fork(ufn_fork_phase phase)
+{
+    if (phase == UFN_FORK_PREPARE)
+        pthread_mutex_lock(&hook_lock);
+    else
+        pthread_mutex_unlock(&hook_lock);
+}
+
 const char *ufn_event_name(ufn_event_kind kind)
 {
     switch (kind) {

@@ -33,6 +33,16 @@
 
 #define UFN_MAXARGS 32   /* operands of one ufunc (inputs + outputs) */
 
+/* fork(): every lock of the runtime is taken before (PREPARE), in one order,
+ * and given back after in the parent and the child, so that the child finds
+ * no lock held by a thread it does not have.  backend.c registers the
+ * handlers; each file with locks has its ufn_*_fork(phase). */
+typedef enum ufn_fork_phase {
+    UFN_FORK_PREPARE,
+    UFN_FORK_PARENT,
+    UFN_FORK_CHILD
+} ufn_fork_phase;
+
 /* ==== error.c ================================================================== */
 
 /* Record a failure for ufn_error() on this thread and return `status`. */
@@ -73,6 +83,7 @@ void ufn_trace(const ufn_event *ev);
 bool ufn_tracing(void);
 typedef void (*ufn_trace_hook)(const ufn_event *ev, void *ctx);
 void ufn_set_trace_hook(ufn_trace_hook hook, void *ctx);
+void ufn_trace_fork(ufn_fork_phase phase);
 const char *ufn_event_name(ufn_event_kind kind);
 /* Build and report an event; nearly free when nobody listens. */
 void ufn_emit(ufn_event_kind kind, const char *backend, const char *name, size_t bytes,
@@ -300,6 +311,8 @@ int ufn_get_backend_for(const ufn_module *m, const ufn_backend_ops **backend);
 /* Install a backend as the process's choice (tests use a fake device
  * backend); fails if another one is in use already. */
 int ufn_use_backend(const ufn_backend_ops *backend);
+/* The cuda and sim backends' locks, and the simulator's (backend_cuda.c). */
+void ufn_cuda_fork(ufn_fork_phase phase);
 /* The device ordinal new device arrays go to (UFN_DEVICE, default 0). */
 int ufn_current_device(void);
 
@@ -315,6 +328,7 @@ int ufn_registry_check(uint64_t id, const void *ptr, size_t bytes);
 void *ufn_registry_remove(uint64_t id, ufn_memory *memory, int *device);
 /* Live allocations (tests check for leaks). */
 size_t ufn_registry_count(void);
+void ufn_registry_fork(ufn_fork_phase phase);
 
 /* ==== host backend ====================================================================== */
 

@@ -318,6 +318,39 @@ static void finish(cuda_backend *b, int status)
     b->status = status;
     if (status)
         snprintf(b->message, sizeof b->message, "%s", ufn_error());
+    else
+        __atomic_store_n(&b->started, true, __ATOMIC_RELEASE);
+}
+
+/* The locks of one backend: its own, then each device's (those of a
+ * backend that has started: the number is kept for after the fork). */
+static void backend_fork(cuda_backend *b, ufn_fork_phase phase)
+{
+    if (phase == UFN_FORK_PREPARE) {
+        pthread_mutex_lock(&b->lock);
+        b->fork_locked = __atomic_load_n(&b->started, __ATOMIC_ACQUIRE) ? b->ndev : 0;
+        for (int i = 0; i < b->fork_locked; i++)
+            pthread_mutex_lock(&b->devs[i].lock);
+    } else {
+        for (int i = b->fork_locked - 1; i >= 0; i--)
+            pthread_mutex_unlock(&b->devs[i].lock);
+        pthread_mutex_unlock(&b->lock);
+    }
+}
+
+void ufn_cuda_fork(ufn_fork_phase phase)
+{
+    if (phase == UFN_FORK_PREPARE) {
+        backend_fork(&cuda_state, phase);
+        backend_fork(&sim_state, phase);
+        cuda_modules_fork(phase);
+        ufn_sim_fork(phase);
+    } else {
+        ufn_sim_fork(phase);
+        cuda_modules_fork(phase);
+        backend_fork(&sim_state, phase);
+        backend_fork(&cuda_state, phase);
+    }
 }
 
 static void start_cuda(void)

@@ -136,6 +136,14 @@ static int no_binary_failure(cuda_backend *b, cuda_device *d, const ufn_module *
                     d->cc_major, d->cc_minor);
 }
 
+void cuda_modules_fork(ufn_fork_phase phase)
+{
+    if (phase == UFN_FORK_PREPARE)
+        pthread_mutex_lock(&modules_lock);
+    else
+        pthread_mutex_unlock(&modules_lock);
+}
+
 int cuda_module_check(cuda_backend *b, const ufn_module *m)
 {
     const ufn_cudrv *drv = b->drv;

@@ -214,6 +214,9 @@ const ufn_cudrv *ufn_sim_driver(void);
 /* Why the simulator's cuInit failed: UFN_SIM_DEVICES or UFN_SIM_MEMORY
  * unreadable (NULL when they are fine). */
 const char *ufn_sim_config_error(void);
+/* fork(): the simulator's locks (see ufn_fork_phase).  In the child its
+ * stream threads are gone, and every driver call fails. */
+void ufn_sim_fork(ufn_fork_phase phase);
 
 /* What the simulator has done on one device (for tests). */
 typedef struct ufn_sim_stats {
@@ -294,6 +297,8 @@ struct cuda_backend {
     int current;             /* the device UFN_DEVICE selected */
     cuda_device *devs;
     pthread_mutex_t lock;    /* device initialisation, module states */
+    bool started;            /* initialised: devs exist (atomic) */
+    int fork_locked;         /* device locks taken before a fork() */
     int status;              /* of initialisation: 0, or the failure to repeat */
     char message[512];
 };
@@ -312,6 +317,8 @@ int cuda_enter(cuda_backend *b, cuda_device *d);
 void cuda_leave(cuda_backend *b);
 /* cuda_device_get, then cuda_enter. */
 int cuda_enter_device(cuda_backend *b, int ordinal, cuda_device **dev);
+/* fork(): the lock of the modules' states (see ufn_fork_phase). */
+void cuda_modules_fork(ufn_fork_phase phase);
 /* The kernel `name` of `module` on device d, loading the module on first use
  * (UFN_ERR_NO_CODE when it was built without code for this backend).  The
  * caller has entered d. */

@@ -920,6 +920,23 @@ static const ufn_cudrv sim_driver = {
     .cuGetErrorString = sim_error_string,
 };
 
+void ufn_sim_fork(ufn_fork_phase phase)
+{
+    if (phase == UFN_FORK_PREPARE) {
+        pthread_mutex_lock(&sim.lock);
+        sq_fork(phase);
+        return;
+    }
+    sq_fork(phase);
+    if (phase == UFN_FORK_CHILD) {
+        /* The streams' threads did not come along: nothing queued would
+         * run.  The driver is gone, as a real one is in a forked child. */
+        sim.ready = false;
+        sim.init = CUDA_ERROR_NOT_INITIALIZED;
+    }
+    pthread_mutex_unlock(&sim.lock);
+}
+
 const ufn_cudrv *ufn_sim_driver(void)
 {
     return &sim_driver;

@@ -109,6 +109,8 @@ CUresult sq_event_record(CUevent e, CUstream s, int device);
 CUresult sq_event_wait(CUstream s, int device, CUevent e);
 void sq_event_sync(CUevent e);
 
+/* fork(): the queues' lock (see ufn_fork_phase). */
+void sq_fork(ufn_fork_phase phase);
 /* Operations queued on the device's streams and not yet run. */
 uint64_t sq_pending(int device);
 void sq_set_latency_ns(uint64_t ns);

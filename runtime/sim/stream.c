@@ -318,6 +318,14 @@ uint64_t sq_pending(int device)
     return n;
 }
 
+void sq_fork(ufn_fork_phase phase)
+{
+    if (phase == UFN_FORK_PREPARE)
+        lock();
+    else
+        unlock();   /* in the child, with the streams' threads gone */
+}
+
 void sq_set_latency_ns(uint64_t ns)
 {
     lock();

@@ -8,6 +8,8 @@
  *   hostile stub-driver  UFN_BACKEND=cuda with a libcuda that has no GPU (the
  *                        toolkit's stub); then auto picks host
  *   hostile bad-backend  UFN_BACKEND=bogus
+ *   hostile fork         fork() while other threads are inside calls: the
+ *                        child's calls work (host) or say why not (sim)
  *
  * Each refusal must give its own status and a message that says what was
  * wrong, leave the outputs as they were, and leak nothing (the registry of
@@ -16,12 +18,16 @@
  * runtime with hand-written tables; these go through generated code. */
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -482,6 +488,89 @@ static void test_threads(void **state)
     }
 }
 
+/* ---- fork() while other threads are inside calls ------------------------------------------------- */
+
+static atomic_bool stop_calls;
+
+/* Calls on host arrays and device arrays, over and over: the registry, the
+ * pool, the simulator's streams and locks are busy when the main thread
+ * forks. */
+static void *keep_calling(void *arg)
+{
+    (void)arg;
+    double x[300], out[300];
+    for (int i = 0; i < 300; i++)
+        x[i] = i;
+    ufn_array a = ufn_host(x, UFN_FLOAT64, 1, (int64_t[]){300});
+    ufn_array o = ufn_host(out, UFN_FLOAT64, 1, (int64_t[]){300});
+    while (!atomic_load(&stop_calls)) {
+        ufn_array d = {0}, e = {0};
+        if (addf(&a, &a, &o) != 0 || ufn_to_device(&a, &d) != 0 || addf(&d, &d, &e) != 0)
+            return (void *)1;
+        ufn_free(&d);
+        ufn_free(&e);
+    }
+    return NULL;
+}
+
+/* In the child: a call works on the host backend; on a device backend, whose
+ * driver (and the simulator's stream threads) did not survive the fork, it
+ * fails with a status that says so. */
+static int child_call(void)
+{
+    alarm(5);   /* a child that deadlocks dies, and the parent counts it */
+    double x[N] = {1, 2, 3, 4, 5, 6}, out[N];
+    ufn_array a = ufn_host(x, UFN_FLOAT64, 1, (int64_t[]){N});
+    ufn_array o = ufn_host(out, UFN_FLOAT64, 1, (int64_t[]){N});
+    ufn_array d = {0};
+    int st = addf(&a, &a, &o);
+    int st2 = ufn_to_device(&a, &d);
+    ufn_free(&d);
+    if (!strcmp(getenv("UFN_BACKEND"), "host"))
+        return st == 0 && st2 == 0 && out[5] == 12 ? 0 : 1;
+    if (st != UFN_ERR_BACKEND || st2 != UFN_ERR_BACKEND || !strstr(ufn_error(), "fork()"))
+        return 2;
+    /* the child may still choose the host backend */
+    out[5] = 0;
+    return ufn_init("host") == 0 && addf(&a, &a, &o) == 0 && out[5] == 12 ? 0 : 3;
+}
+
+static void test_fork_while_calling(void **state)
+{
+    (void)state;
+    enum { T = 4, FORKS = 100 };
+    double x[N] = {0}, out[N];
+    ufn_array a = ufn_host(x, UFN_FLOAT64, 1, (int64_t[]){N});
+    ufn_array o = ufn_host(out, UFN_FLOAT64, 1, (int64_t[]){N});
+    EXPECT(addf(&a, &a, &o), UFN_OK, NULL);   /* the backend has started */
+    atomic_store(&stop_calls, false);
+    pthread_t t[T];
+    for (int i = 0; i < T; i++)
+        assert_int_equal(pthread_create(&t[i], NULL, keep_calling, NULL), 0);
+    int hung = 0, wrong = 0;
+    for (int i = 0; i < FORKS; i++) {
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0)
+            _exit(child_call());
+        int status;
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        if (WIFSIGNALED(status))
+            hung++;
+        else if (WEXITSTATUS(status) != 0)
+            wrong++;
+    }
+    atomic_store(&stop_calls, true);
+    for (int i = 0; i < T; i++) {
+        void *r;
+        pthread_join(t[i], &r);
+        assert_null(r);
+    }
+    if (hung || wrong)
+        fail_msg("of %d children forked during calls, %d hung and %d got a wrong answer", FORKS,
+                 hung, wrong);
+}
+
 /* ---- groups that need their own process (the backend is chosen once) ---------------------------------- */
 
 static void test_sim_out_of_memory(void **state)
@@ -590,6 +679,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest stub[] = {T(test_stub_driver)};
     const struct CMUnitTest auto_stub[] = {T(test_auto_without_gpu)};
     const struct CMUnitTest bad[] = {T(test_bad_backend)};
+    const struct CMUnitTest forks[] = {cmocka_unit_test(test_fork_while_calling)};
     if (!strcmp(group, "calls"))
         return cmocka_run_group_tests_name(getenv("UFN_BACKEND") ? getenv("UFN_BACKEND") : "calls", calls,
                                            NULL, NULL);
@@ -601,6 +691,8 @@ int main(int argc, char **argv)
         return cmocka_run_group_tests_name("stub-driver", stub, NULL, NULL);
     if (!strcmp(group, "auto-stub"))
         return cmocka_run_group_tests_name("auto-stub", auto_stub, NULL, NULL);
+    if (!strcmp(group, "fork"))
+        return cmocka_run_group_tests_name("fork", forks, NULL, NULL);
     if (!strcmp(group, "bad-backend"))
         return cmocka_run_group_tests_name("bad-backend", bad, NULL, NULL);
     fprintf(stderr, "hostile: unknown group %s\n", group);
