@@ -254,6 +254,7 @@ void cuda_cache_free(cuda_backend *b, cuda_device *d, CUdeviceptr ptr, CUstream 
 {
     pthread_mutex_lock(&d->lock);
     cuda_block *blk = live_take(&d->cache, ptr);
+    size_t bytes = blk ? blk->bytes : 0;   /* once cached, the block is another thread's */
     if (blk) {
         blk->freed = event_get(b, &d->cache);
         blk->freed_on = s;
@@ -267,7 +268,7 @@ void cuda_cache_free(cuda_backend *b, cuda_device *d, CUdeviceptr ptr, CUstream 
     }
     pthread_mutex_unlock(&d->lock);
     if (blk)
-        cuda_trace(b, UFN_EV_FREE, NULL, blk->bytes, d->ordinal);
+        cuda_trace(b, UFN_EV_FREE, NULL, bytes, d->ordinal);
 }
 
 void cuda_cache_release(cuda_backend *b, cuda_device *d)

@@ -951,6 +951,36 @@ static void *work(void *arg)
     return NULL;
 }
 
+/* Threads allocating and freeing blocks of one size class: one thread's
+ * free and another's allocation of the same block race unless every field
+ * of the block is read under the device's lock (make check-tsan sees a
+ * free that traced blk->bytes after unlocking). */
+static void *churn(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < 2000; i++) {
+        void *p = NULL;
+        if (be->alloc(be, 0, 1000 + (size_t)(i % 7), NULL, &p) != 0)
+            return (void *)1;
+        be->free(be, 0, p, NULL);
+    }
+    return NULL;
+}
+
+static void test_allocator_threads(void **state)
+{
+    (void)state;
+    enum { T = 4 };
+    pthread_t t[T];
+    for (int i = 0; i < T; i++)
+        assert_int_equal(pthread_create(&t[i], NULL, churn, NULL), 0);
+    for (int i = 0; i < T; i++) {
+        void *r;
+        pthread_join(t[i], &r);
+        assert_null(r);
+    }
+}
+
 static void test_concurrent_calls(void **state)
 {
     (void)state;
@@ -1174,6 +1204,7 @@ int main(void)
         cmocka_unit_test_teardown(test_host_staging_gufuncs, teardown_each),
         cmocka_unit_test_teardown(test_staging_failure_waits, teardown_each),
         cmocka_unit_test_teardown(test_concurrent_calls, teardown_each),
+        cmocka_unit_test_teardown(test_allocator_threads, teardown_each),
         cmocka_unit_test_teardown(test_second_device, teardown_each),
         cmocka_unit_test_teardown(test_streams, teardown_each),
         cmocka_unit_test_teardown(test_free_is_stream_ordered, teardown_each),
