@@ -164,7 +164,9 @@ void ufn_free(ufn_array *a);
 
 /* --- streams and synchronisation ---------------------------------------------- */
 
-typedef struct ufn_stream_s *ufn_stream;   /* NULL is the default stream */
+/* A checked handle (NULL is the default stream): a destroyed one, or a value
+ * ufn_stream_create did not make, is refused with UFN_ERR_INVALID. */
+typedef struct ufn_stream_s *ufn_stream;
 
 int ufn_stream_create(ufn_stream *stream);
 int ufn_stream_destroy(ufn_stream stream);

@@ -116,7 +116,8 @@ int ufn_to_device(const ufn_array *host, ufn_array *dev)
     if (host->memory != UFN_MEM_HOST)
         return ufn_fail(UFN_ERR_WRONG_MEMORY, "%s: the source is not a host array", fn);
     const ufn_backend_ops *be;
-    if ((st = ufn_get_backend(&be)) < 0)
+    ufn_stream_impl *s;
+    if ((st = ufn_get_backend(&be)) < 0 || (st = ufn_current_stream(&s)) < 0)
         return ufn_fail_prefix(st, fn);
     int device = ufn_current_device();
     ufn_array d;
@@ -139,7 +140,7 @@ int ufn_to_device(const ufn_array *host, ufn_array *dev)
         ufn_copy_nd(host->ndim, host->shape, packed, host->dtype, ds, src, host->dtype, ss);
         src = packed;
     }
-    st = bytes > 0 ? be->copy_h2d(be, device, d.data, src, bytes, ufn_get_stream()) : UFN_OK;
+    st = bytes > 0 ? be->copy_h2d(be, device, d.data, src, bytes, s) : UFN_OK;
     free(packed);
     if (st < 0) {
         ufn_free(&d);
@@ -181,7 +182,8 @@ int ufn_copy_to_host(const ufn_array *dev, ufn_array *host)
     if (!host)
         return ufn_fail(UFN_ERR_INVALID, "%s: the host descriptor pointer is NULL", fn);
     const ufn_backend_ops *be;
-    if ((st = ufn_get_backend(&be)) < 0)
+    ufn_stream_impl *s;
+    if ((st = ufn_get_backend(&be)) < 0 || (st = ufn_current_stream(&s)) < 0)
         return ufn_fail_prefix(st, fn);
     bool empty = host->memory == UFN_MEM_NONE;
     if (!empty) {
@@ -222,7 +224,7 @@ int ufn_copy_to_host(const ufn_array *dev, ufn_array *host)
     if (bytes == 0) {
         /* nothing to move */
     } else if (direct) {
-        st = dev_memory ? be->copy_d2h(be, dev->device, h.data, src, bytes, ufn_get_stream())
+        st = dev_memory ? be->copy_d2h(be, dev->device, h.data, src, bytes, s)
                         : (memmove(h.data, src, bytes), UFN_OK);
     } else {
         const char *from = src;
@@ -232,8 +234,7 @@ int ufn_copy_to_host(const ufn_array *dev, ufn_array *host)
                 st = ufn_fail(UFN_ERR_NOMEM, "%s: out of host memory (%lld bytes)", fn,
                               (long long)(hi - lo));
             else
-                st = be->copy_d2h(be, dev->device, staging, src, (size_t)(hi - lo),
-                                  ufn_get_stream());
+                st = be->copy_d2h(be, dev->device, staging, src, (size_t)(hi - lo), s);
             from = staging;
         }
         if (st == UFN_OK) {
@@ -245,7 +246,7 @@ int ufn_copy_to_host(const ufn_array *dev, ufn_array *host)
     }
     free(staging);
     if (st == UFN_OK && dev_memory && bytes > 0)
-        st = be->stream_synchronize ? be->stream_synchronize(be, ufn_get_stream()) : UFN_OK;
+        st = be->stream_synchronize ? be->stream_synchronize(be, s) : UFN_OK;
     if (st < 0) {
         if (empty)
             ufn_free(&h);
@@ -268,7 +269,7 @@ void ufn_release(uint64_t id)
     } else {
         const ufn_backend_ops *be = ufn_active_backend();
         if (be)
-            be->free(be, device, base, ufn_get_stream());
+            be->free(be, device, base, ufn_current_stream_or_default());
     }
 }
 

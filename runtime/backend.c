@@ -1,4 +1,4 @@
-/* backend.c - choosing the backend once per process, streams.
+/* backend.c - choosing the backend once per process.
  *
  * The first call that needs a backend chooses it under a lock, from
  * ufn_init()'s argument or UFN_BACKEND: auto (cuda when a driver and a
@@ -76,8 +76,6 @@ static void register_atfork(void)
 {
     pthread_atfork(fork_prepare, fork_parent, fork_child);
 }
-
-static _Thread_local ufn_stream current_stream;
 
 /* auto: the cuda backend if it starts and can run module m's code (when a
  * call brought one), else host; the trace says which, and why. */
@@ -221,62 +219,6 @@ int ufn_device_count(void)
     const ufn_backend_ops *be;
     int st = ufn_get_backend(&be);
     return st < 0 ? st : be->device_count(be);
-}
-
-/* ---- streams ------------------------------------------------------------------------ */
-
-int ufn_stream_create(ufn_stream *stream)
-{
-    if (!stream)
-        return ufn_fail(UFN_ERR_INVALID, "ufn_stream_create: the stream pointer is NULL");
-    const ufn_backend_ops *be;
-    int st = ufn_get_backend(&be);
-    if (st < 0)
-        return st;
-    ufn_stream s = calloc(1, sizeof *s);
-    if (!s)
-        return ufn_fail(UFN_ERR_NOMEM, "ufn_stream_create: out of host memory");
-    s->backend = be;
-    if (be->stream_create && (st = be->stream_create(be, s)) < 0) {
-        free(s);
-        return st;
-    }
-    *stream = s;
-    return UFN_OK;
-}
-
-int ufn_stream_destroy(ufn_stream stream)
-{
-    if (!stream)
-        return UFN_OK;      /* the default stream is never destroyed */
-    if (current_stream == stream)
-        current_stream = NULL;
-    int st = stream->backend->stream_destroy ? stream->backend->stream_destroy(stream->backend, stream) : UFN_OK;
-    free(stream);
-    return st;
-}
-
-int ufn_stream_synchronize(ufn_stream stream)
-{
-    const ufn_backend_ops *be;
-    if (stream) {
-        be = stream->backend;
-    } else {
-        int st = ufn_get_backend(&be);
-        if (st < 0)
-            return st;
-    }
-    return be->stream_synchronize ? be->stream_synchronize(be, stream) : UFN_OK;
-}
-
-void ufn_set_stream(ufn_stream stream)
-{
-    current_stream = stream;
-}
-
-ufn_stream ufn_get_stream(void)
-{
-    return current_stream;
 }
 
 int ufn_synchronize(void)

@@ -50,6 +50,7 @@ typedef struct call {
     const char *name;
     int nin, nargs;
     const ufn_backend_ops *be;
+    ufn_stream_impl *stream;        /* the thread's current stream: the call's work goes there */
     ufn_memory memory;              /* where the plan's operands live */
     int device;
     const ufn_loop *loop;
@@ -228,7 +229,7 @@ static int input_to_device(call *c, int k, const ufn_array *a, ufn_dtype t)
         pack(&packed, a);
         src = packed.data;
     }
-    st = c->be->copy_h2d(c->be, c->device, d.data, src, bytes, ufn_get_stream());
+    st = c->be->copy_h2d(c->be, c->device, d.data, src, bytes, c->stream);
     if (packed.alloc_id)
         ufn_release(packed.alloc_id);
     return st;
@@ -372,7 +373,7 @@ static int copy_input(call *c, int k)
         return st;
     const char *src = (const char *)op->arr.data + lo;
     if (op->arr.memory == UFN_MEM_DEVICE) {
-        st = c->be->copy_d2d(c->be, c->device, t.data, src, (size_t)len, ufn_get_stream());
+        st = c->be->copy_d2d(c->be, c->device, t.data, src, (size_t)len, c->stream);
         } else {
         memcpy(t.data, src, (size_t)len);
     }
@@ -443,7 +444,7 @@ static int copy_back(call *c)
         uint64_t staging = 0;
         if (op->route == ROUTE_D2H) {
             if (u->dtype == src.dtype && ufn_is_c_contiguous(u)) {
-                int st = c->be->copy_d2h(c->be, c->device, u->data, src.data, bytes, ufn_get_stream());
+                int st = c->be->copy_d2h(c->be, c->device, u->data, src.data, bytes, c->stream);
                 if (st < 0)
                     return st;
                 continue;
@@ -451,7 +452,7 @@ static int copy_back(call *c)
             ufn_array h = {0};
             int st = ufn_alloc_array(src.dtype, src.ndim, src.shape, UFN_MEM_HOST, 0, &h);
             if (st == UFN_OK)
-                st = c->be->copy_d2h(c->be, c->device, h.data, src.data, bytes, ufn_get_stream());
+                st = c->be->copy_d2h(c->be, c->device, h.data, src.data, bytes, c->stream);
             if (st < 0) {
                 ufn_release(h.alloc_id);
                 return st;
@@ -490,7 +491,8 @@ static int run(call *c, const ufn_array *const *in, ufn_array *const *out, int f
     int st;
     if ((st = check_operands(c, in, out)) < 0 || (st = choose_memory(c)) < 0)
         return st;
-    if ((st = ufn_get_backend_for(f->module, &c->be)) < 0)
+    if ((st = ufn_get_backend_for(f->module, &c->be)) < 0 ||
+        (st = ufn_current_stream(&c->stream)) < 0)
         return st;
     for (int k = 0; k < c->nargs; k++)
         c->sh.arg[k] = c->op[k].user;
@@ -511,7 +513,7 @@ static int run(call *c, const ufn_array *const *in, ufn_array *const *out, int f
         if ((st = route_inputs(c)) == UFN_OK && (st = resolve_overlap(c)) == UFN_OK) {
             ufn_plan plan;
             build_plan(c, &plan);
-            st = c->be->execute(c->be, &plan, ufn_get_stream());
+            st = c->be->execute(c->be, &plan, c->stream);
             if (st == UFN_OK)
                 st = copy_back(c);
         }

@@ -2,8 +2,8 @@
  *
  * Three layers, and calls go down only (make check-layers-runtime):
  *
- *   API         array.c, backend.c, dlpack.c, and call.c for the generated
- *               entry points
+ *   API         array.c, backend.c, stream.c, dlpack.c, and call.c for the
+ *               generated entry points
  *   plan        call.c checks the operands, broadcasts, chooses the
  *               signature, allocates empty outputs, copies inputs an output
  *               overlaps and merges dimensions: the result is a ufn_plan
@@ -243,10 +243,12 @@ void ufn_plan_simplify(ufn_plan *plan);
 
 /* ==== backend.c ======================================================================= */
 
-struct ufn_stream_s {
+/* A stream as the backends see it.  The program's ufn_stream is a checked
+ * handle of one (stream.c); NULL, the default stream, has no object. */
+typedef struct ufn_stream_impl {
     const struct ufn_backend *backend;
-    void *handle;                       /* the backend's stream (CUstream) */
-};
+    void *handle;                       /* the backend's stream (a cuda_stream) */
+} ufn_stream_impl;
 
 /* Backends report their own allocations, copies and launches to ufn_trace
  * (callers of these operations do not trace them again).  Every operation
@@ -267,26 +269,26 @@ typedef struct ufn_backend {
      * once the work queued on s so far is done with it (so a call frees
      * its temporaries without waiting).  Memory used on another stream
      * than s must have that stream synchronised first. */
-    int (*alloc)(const struct ufn_backend *be, int device, size_t bytes, ufn_stream s,
+    int (*alloc)(const struct ufn_backend *be, int device, size_t bytes, ufn_stream_impl *s,
                  void **ptr);
-    void (*free)(const struct ufn_backend *be, int device, void *ptr, ufn_stream s);
+    void (*free)(const struct ufn_backend *be, int device, void *ptr, ufn_stream_impl *s);
     /* Contiguous copies; one side or both on the device.  copy_h2d and
      * copy_d2h return when the host buffer may be reused (h2d) or holds the
      * data (d2h), ordered after earlier work on the stream. */
     int (*copy_h2d)(const struct ufn_backend *be, int device, void *dst, const void *src,
-                    size_t bytes, ufn_stream s);
+                    size_t bytes, ufn_stream_impl *s);
     int (*copy_d2h)(const struct ufn_backend *be, int device, void *dst, const void *src,
-                    size_t bytes, ufn_stream s);
+                    size_t bytes, ufn_stream_impl *s);
     int (*copy_d2d)(const struct ufn_backend *be, int device, void *dst, const void *src,
-                    size_t bytes, ufn_stream s);
+                    size_t bytes, ufn_stream_impl *s);
     /* Run a plan (see "plan" above).  plan->memory says where the operands
      * are: device arrays of this backend, or host arrays (the cuda backend
      * stages those itself). */
-    int (*execute)(const struct ufn_backend *be, const ufn_plan *plan, ufn_stream s);
-    int (*stream_create)(const struct ufn_backend *be, ufn_stream s);  /* fills s->handle */
-    int (*stream_destroy)(const struct ufn_backend *be, ufn_stream s);
+    int (*execute)(const struct ufn_backend *be, const ufn_plan *plan, ufn_stream_impl *s);
+    int (*stream_create)(const struct ufn_backend *be, ufn_stream_impl *s);  /* fills s->handle */
+    int (*stream_destroy)(const struct ufn_backend *be, ufn_stream_impl *s);
     /* NULL stream: the default one */
-    int (*stream_synchronize)(const struct ufn_backend *be, ufn_stream s);
+    int (*stream_synchronize)(const struct ufn_backend *be, ufn_stream_impl *s);
     int (*synchronize)(const struct ufn_backend *be);   /* every stream */
 } ufn_backend_ops;
 
@@ -315,6 +317,14 @@ int ufn_use_backend(const ufn_backend_ops *backend);
 void ufn_cuda_fork(ufn_fork_phase phase);
 /* The device ordinal new device arrays go to (UFN_DEVICE, default 0). */
 int ufn_current_device(void);
+
+/* ==== stream.c ========================================================================== */
+
+/* The object of this thread's current stream (NULL: the default one), or
+ * UFN_ERR_INVALID when it was destroyed or never made. */
+int ufn_current_stream(ufn_stream_impl **out);
+/* The same, the default stream instead of a failure (for frees). */
+ufn_stream_impl *ufn_current_stream_or_default(void);
 
 /* ==== alloc.c: the registry of runtime-owned allocations ================================ */
 

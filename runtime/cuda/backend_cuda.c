@@ -44,7 +44,7 @@ static cuda_backend *self(const ufn_backend_ops *ops)
 
 /* ---- streams ------------------------------------------------------------------------- */
 
-static int op_stream_create(const ufn_backend_ops *ops, ufn_stream s)
+static int op_stream_create(const ufn_backend_ops *ops, ufn_stream_impl *s)
 {
     cuda_backend *b = self(ops);
     cuda_device *d;
@@ -67,7 +67,7 @@ static int op_stream_create(const ufn_backend_ops *ops, ufn_stream s)
     return 0;
 }
 
-static int op_stream_destroy(const ufn_backend_ops *ops, ufn_stream s)
+static int op_stream_destroy(const ufn_backend_ops *ops, ufn_stream_impl *s)
 {
     cuda_backend *b = self(ops);
     if (!s || !s->handle)
@@ -89,7 +89,7 @@ static int op_stream_destroy(const ufn_backend_ops *ops, ufn_stream s)
     return 0;
 }
 
-static int op_stream_synchronize(const ufn_backend_ops *ops, ufn_stream s)
+static int op_stream_synchronize(const ufn_backend_ops *ops, ufn_stream_impl *s)
 {
     cuda_backend *b = self(ops);
     if (s && s->backend != &b->ops)
@@ -136,7 +136,7 @@ static int op_synchronize(const ufn_backend_ops *ops)
 
 /* The CUstream that allocation and free order against: s's own, or the
  * legacy default stream when s is of another device. */
-static CUstream order_of(cuda_backend *b, ufn_stream s, int device)
+static CUstream order_of(cuda_backend *b, ufn_stream_impl *s, int device)
 {
     CUstream cu = NULL;
     if (cuda_stream_of(b, s, device, &cu) != 0) {
@@ -146,7 +146,7 @@ static CUstream order_of(cuda_backend *b, ufn_stream s, int device)
     return cu;
 }
 
-static int op_alloc(const ufn_backend_ops *ops, int device, size_t bytes, ufn_stream s,
+static int op_alloc(const ufn_backend_ops *ops, int device, size_t bytes, ufn_stream_impl *s,
                     void **ptr)
 {
     cuda_backend *b = self(ops);
@@ -162,7 +162,7 @@ static int op_alloc(const ufn_backend_ops *ops, int device, size_t bytes, ufn_st
     return status;
 }
 
-static void op_free(const ufn_backend_ops *ops, int device, void *ptr, ufn_stream s)
+static void op_free(const ufn_backend_ops *ops, int device, void *ptr, ufn_stream_impl *s)
 {
     cuda_backend *b = self(ops);
     cuda_device *d;
@@ -173,7 +173,7 @@ static void op_free(const ufn_backend_ops *ops, int device, void *ptr, ufn_strea
 }
 
 static int op_copy(cuda_backend *b, ufn_event_kind kind, int device, void *dst, const void *src,
-                   size_t bytes, ufn_stream s)
+                   size_t bytes, ufn_stream_impl *s)
 {
     cuda_device *d;
     int status = cuda_enter_device(b, device, &d);
@@ -200,24 +200,24 @@ static int op_copy(cuda_backend *b, ufn_event_kind kind, int device, void *dst, 
 }
 
 static int op_h2d(const ufn_backend_ops *ops, int device, void *dst, const void *src, size_t bytes,
-                  ufn_stream s)
+                  ufn_stream_impl *s)
 {
     return op_copy(self(ops), UFN_EV_H2D, device, dst, src, bytes, s);
 }
 
 static int op_d2h(const ufn_backend_ops *ops, int device, void *dst, const void *src, size_t bytes,
-                  ufn_stream s)
+                  ufn_stream_impl *s)
 {
     return op_copy(self(ops), UFN_EV_D2H, device, dst, src, bytes, s);
 }
 
 static int op_d2d(const ufn_backend_ops *ops, int device, void *dst, const void *src, size_t bytes,
-                  ufn_stream s)
+                  ufn_stream_impl *s)
 {
     return op_copy(self(ops), UFN_EV_D2D, device, dst, src, bytes, s);
 }
 
-static int op_execute(const ufn_backend_ops *ops, const ufn_plan *plan, ufn_stream s)
+static int op_execute(const ufn_backend_ops *ops, const ufn_plan *plan, ufn_stream_impl *s)
 {
     cuda_backend *b = self(ops);
     if (!plan)

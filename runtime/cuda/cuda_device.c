@@ -286,7 +286,7 @@ int cuda_kernel_get(cuda_backend *b, cuda_device *d, const ufn_module *module,
 
 /* ---- streams ------------------------------------------------------------------------- */
 
-int cuda_stream_of(cuda_backend *b, ufn_stream s, int device, CUstream *out)
+int cuda_stream_of(cuda_backend *b, ufn_stream_impl *s, int device, CUstream *out)
 {
     *out = NULL;
     if (!s)

@@ -153,7 +153,7 @@ static int check_plan(const ufn_plan *p)
     return 0;
 }
 
-int cuda_execute_device(cuda_backend *b, const ufn_plan *p, ufn_stream s)
+int cuda_execute_device(cuda_backend *b, const ufn_plan *p, ufn_stream_impl *s)
 {
     int status = check_plan(p);
     if (status || p->n == 0)

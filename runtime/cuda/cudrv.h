@@ -330,7 +330,7 @@ int cuda_kernel_get(cuda_backend *b, cuda_device *d, const ufn_module *module,
 int cuda_module_check(cuda_backend *b, const ufn_module *m);
 /* The CUstream of a ufn_stream for device d (NULL: the default stream), or
  * fail when the stream belongs to another device. */
-int cuda_stream_of(cuda_backend *b, ufn_stream s, int device, CUstream *out);
+int cuda_stream_of(cuda_backend *b, ufn_stream_impl *s, int device, CUstream *out);
 /* Report an event to the trace with this backend's name. */
 void cuda_trace(cuda_backend *b, ufn_event_kind kind, const char *name, size_t bytes,
                 int device);
@@ -382,7 +382,7 @@ void cuda_params_init(cuda_params *a, cuda_form form, int nargs);
 void cuda_params_by_value(cuda_params *a, int k, const void *value, int bytes);
 
 /* Execute a plan whose operands are device arrays on plan->device. */
-int cuda_execute_device(cuda_backend *b, const ufn_plan *plan, ufn_stream s);
+int cuda_execute_device(cuda_backend *b, const ufn_plan *plan, ufn_stream_impl *s);
 /* Launch `k` over n iterations with the parameter array `params` on stream. */
 int cuda_launch(cuda_backend *b, cuda_device *d, cuda_kernel *k, uint32_t n, void **params,
                 CUstream stream);

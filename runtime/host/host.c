@@ -353,7 +353,7 @@ void *ufn_host_memalign(size_t bytes)
     return p;
 }
 
-static int host_alloc(const ufn_backend_ops *be, int device, size_t bytes, ufn_stream s,
+static int host_alloc(const ufn_backend_ops *be, int device, size_t bytes, ufn_stream_impl *s,
                       void **ptr)
 {
     (void)be, (void)s;
@@ -363,7 +363,7 @@ static int host_alloc(const ufn_backend_ops *be, int device, size_t bytes, ufn_s
     return UFN_OK;
 }
 
-static void host_free(const ufn_backend_ops *be, int device, void *ptr, ufn_stream s)
+static void host_free(const ufn_backend_ops *be, int device, void *ptr, ufn_stream_impl *s)
 {
     (void)be, (void)s;
     ufn_emit(UFN_EV_FREE, "host", NULL, 0, device);
@@ -379,33 +379,33 @@ static int host_copy(ufn_event_kind kind, int device, void *dst, const void *src
 }
 
 static int host_h2d(const ufn_backend_ops *be, int device, void *dst, const void *src,
-                    size_t bytes, ufn_stream s)
+                    size_t bytes, ufn_stream_impl *s)
 {
     (void)be, (void)s;
     return host_copy(UFN_EV_H2D, device, dst, src, bytes);
 }
 
 static int host_d2h(const ufn_backend_ops *be, int device, void *dst, const void *src,
-                    size_t bytes, ufn_stream s)
+                    size_t bytes, ufn_stream_impl *s)
 {
     (void)be, (void)s;
     return host_copy(UFN_EV_D2H, device, dst, src, bytes);
 }
 
 static int host_d2d(const ufn_backend_ops *be, int device, void *dst, const void *src,
-                    size_t bytes, ufn_stream s)
+                    size_t bytes, ufn_stream_impl *s)
 {
     (void)be, (void)s;
     return host_copy(UFN_EV_D2D, device, dst, src, bytes);
 }
 
-static int host_execute(const ufn_backend_ops *be, const ufn_plan *plan, ufn_stream s)
+static int host_execute(const ufn_backend_ops *be, const ufn_plan *plan, ufn_stream_impl *s)
 {
     (void)be, (void)s;    /* the host backend runs every call to completion */
     return ufn_host_execute(plan);
 }
 
-static int host_stream_nop(const ufn_backend_ops *be, ufn_stream s)
+static int host_stream_nop(const ufn_backend_ops *be, ufn_stream_impl *s)
 {
     (void)be, (void)s;
     return UFN_OK;

@@ -11,7 +11,7 @@
  *              bytes (default 4G) and the attributes of an A100-like GPU
  *   memory     device memory is host memory, 256-byte aligned, filled with
  *              0xA5 when allocated (uninitialised reads show up in tests)
- *   streams    as asynchronous as a GPU (stream.c): each stream's copies,
+ *   streams    as asynchronous as a GPU (queue.c): each stream's copies,
  *              launches and event records run on a thread of its own, in
  *              order, after the call that queued them has returned; a copy
  *              from pageable host memory reads it when queued (the driver
@@ -694,7 +694,7 @@ static CUresult sim_copy_d2d(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUs
     return copy(D2D, (void *)(uintptr_t)dst, (const void *)(uintptr_t)src, bytes, s);
 }
 
-/* ---- streams and events (stream.c runs them) ------------------------------------------------ */
+/* ---- streams and events (queue.c runs them) ------------------------------------------------ */
 
 static CUresult sim_stream_create(CUstream *s, unsigned flags)
 {

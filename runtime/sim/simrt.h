@@ -1,5 +1,5 @@
 /* simrt.h - the simulator's internal header, shared by sim.c (the driver's
- * entry points) and stream.c (streams, events and the work they queue).
+ * entry points) and queue.c (streams, events and the work they queue).
  *
  * The simulated GPU is as asynchronous as a real one: every stream has a
  * thread of its own that runs the stream's work in order, while the host
@@ -85,7 +85,7 @@ struct CUevent_st {
  * parameters; NULL when out of memory. */
 sim_op *sq_launch_op(const ufn_sim_kernel *kernel, dim3 grid, dim3 block, void **params);
 
-/* ---- stream.c ----------------------------------------------------------------- */
+/* ---- queue.c ------------------------------------------------------------------ */
 
 /* A zeroed operation with `bytes` of data; NULL when out of memory. */
 sim_op *sq_op_new(size_t bytes);

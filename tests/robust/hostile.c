@@ -411,6 +411,45 @@ static void test_api_misuse(void **state)
     assert_int_equal(ufn_stream_create(NULL), UFN_ERR_INVALID);
 }
 
+/* Streams are checked handles: a destroyed or made-up one is refused with a
+ * status, never dereferenced (each of these was a heap-use-after-free or a
+ * SIGSEGV). */
+static void test_stream_misuse(void **state)
+{
+    (void)state;
+    ufn_stream s, t;
+    EXPECT(ufn_stream_create(&s), UFN_OK, NULL);
+    EXPECT(ufn_stream_synchronize(s), UFN_OK, NULL);
+    EXPECT(ufn_stream_destroy(s), UFN_OK, NULL);
+    EXPECT(ufn_stream_destroy(s), UFN_ERR_INVALID, "ufn_stream_destroy: the stream was destroyed");
+    EXPECT(ufn_stream_synchronize(s), UFN_ERR_INVALID,
+           "ufn_stream_synchronize: the stream was destroyed");
+    /* a new stream does not make the old handle valid again */
+    EXPECT(ufn_stream_create(&t), UFN_OK, NULL);
+    EXPECT(ufn_stream_synchronize(s), UFN_ERR_INVALID, "destroyed");
+    EXPECT(ufn_stream_synchronize(t), UFN_OK, NULL);
+    /* handles nobody made */
+    double junk[8] = {0};
+    ufn_stream garbage[] = {(ufn_stream)(void *)junk, (ufn_stream)(uintptr_t)0xdeadbeef,
+                            (ufn_stream)(uintptr_t)1};
+    for (size_t i = 0; i < sizeof garbage / sizeof garbage[0]; i++) {
+        EXPECT(ufn_stream_synchronize(garbage[i]), UFN_ERR_INVALID, "never made by ufn_stream_create");
+        EXPECT(ufn_stream_destroy(garbage[i]), UFN_ERR_INVALID, "never made by ufn_stream_create");
+    }
+    /* a call on a destroyed current stream */
+    ufn_set_stream(t);
+    EXPECT(ufn_stream_destroy(t), UFN_OK, NULL);
+    assert_null(ufn_get_stream());   /* this thread's current stream was t */
+    ufn_set_stream(s);
+    Arrays a;
+    arrays(&a);
+    refused(&a, UFN_ERR_INVALID, "the current stream (ufn_set_stream) was destroyed");
+    ufn_array d;
+    EXPECT(ufn_to_device(&a.a, &d), UFN_ERR_INVALID, "the current stream");
+    ufn_set_stream(NULL);
+    EXPECT(addf(&a.a, &a.b, &a.o), UFN_OK, NULL);
+}
+
 static void test_host_out_of_memory(void **state)
 {
     (void)state;
@@ -671,7 +710,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest calls[] = {
         T(test_null_pointers), T(test_garbage_descriptors), T(test_ndim_and_shapes),
         T(test_typed_entries), T(test_unaligned), T(test_core_dims), T(test_wrong_dtypes),
-        T(test_aliasing), T(test_device_after_free), T(test_api_misuse), T(test_host_out_of_memory),
+        T(test_aliasing), T(test_device_after_free), T(test_api_misuse), T(test_stream_misuse), T(test_host_out_of_memory),
         T(test_threads),
     };
     const struct CMUnitTest sim_oom[] = {T(test_sim_out_of_memory)};

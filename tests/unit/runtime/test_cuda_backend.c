@@ -1050,7 +1050,7 @@ static double seconds(void)
 static void test_free_is_stream_ordered(void **state)
 {
     (void)state;
-    struct ufn_stream_s busy = { be, NULL }, mine = { be, NULL };
+    ufn_stream_impl busy = { be, NULL }, mine = { be, NULL };
     assert_int_equal(be->stream_create(be, &busy), 0);
     assert_int_equal(be->stream_create(be, &mine), 0);
     enum { N = 1000 };
@@ -1082,7 +1082,7 @@ static void test_free_is_stream_ordered(void **state)
 static void test_streams(void **state)
 {
     (void)state;
-    struct ufn_stream_s s = { be, NULL };
+    ufn_stream_impl s = { be, NULL };
     assert_int_equal(be->stream_create(be, &s), 0);
     assert_non_null(s.handle);
     enum { N = 64 };
@@ -1109,7 +1109,7 @@ static void test_streams(void **state)
     assert_int_equal(be->execute(be, &p, &s), UFN_ERR_INVALID);
     assert_non_null(strstr(ufn_error(), "device 0 used on device 1"));
     /* A stream of another backend. */
-    struct ufn_stream_s other = { NULL, s.handle };
+    ufn_stream_impl other = { NULL, s.handle };
     p.device = 0;
     assert_int_equal(be->execute(be, &p, &other), UFN_ERR_INVALID);
 

@@ -30,7 +30,7 @@ static struct {
     ufn_memory last_plan_memory;
     int syncs;
     int stream_syncs;
-    ufn_stream freed_on;     /* the stream of the last free */
+    ufn_stream_impl *freed_on;   /* the stream of the last free */
 } fake;
 
 static int fake_count(const ufn_backend_ops *be)
@@ -39,7 +39,7 @@ static int fake_count(const ufn_backend_ops *be)
     return 2;
 }
 
-static int fake_alloc(const ufn_backend_ops *be, int device, size_t bytes, ufn_stream s,
+static int fake_alloc(const ufn_backend_ops *be, int device, size_t bytes, ufn_stream_impl *s,
                       void **ptr)
 {
     (void)be, (void)s;
@@ -56,7 +56,7 @@ static int fake_alloc(const ufn_backend_ops *be, int device, size_t bytes, ufn_s
     return ufn_fail(UFN_ERR_DEVICE_NOMEM, "too many fake allocations");
 }
 
-static void fake_free(const ufn_backend_ops *be, int device, void *ptr, ufn_stream s)
+static void fake_free(const ufn_backend_ops *be, int device, void *ptr, ufn_stream_impl *s)
 {
     (void)be;
     fake.freed_on = s;
@@ -90,27 +90,27 @@ static int fake_copy(ufn_event_kind kind, int device, void *dst, const void *src
 }
 
 static int fake_h2d(const ufn_backend_ops *be, int device, void *dst, const void *src,
-                    size_t bytes, ufn_stream s)
+                    size_t bytes, ufn_stream_impl *s)
 {
     (void)be, (void)s;
     return fake_copy(UFN_EV_H2D, device, dst, src, bytes);
 }
 
 static int fake_d2h(const ufn_backend_ops *be, int device, void *dst, const void *src,
-                    size_t bytes, ufn_stream s)
+                    size_t bytes, ufn_stream_impl *s)
 {
     (void)be, (void)s;
     return fake_copy(UFN_EV_D2H, device, dst, src, bytes);
 }
 
 static int fake_d2d(const ufn_backend_ops *be, int device, void *dst, const void *src,
-                    size_t bytes, ufn_stream s)
+                    size_t bytes, ufn_stream_impl *s)
 {
     (void)be, (void)s;
     return fake_copy(UFN_EV_D2D, device, dst, src, bytes);
 }
 
-static int fake_execute(const ufn_backend_ops *be, const ufn_plan *p, ufn_stream s)
+static int fake_execute(const ufn_backend_ops *be, const ufn_plan *p, ufn_stream_impl *s)
 {
     (void)be, (void)s;
     fake.executed++;
@@ -123,13 +123,13 @@ static int fake_execute(const ufn_backend_ops *be, const ufn_plan *p, ufn_stream
     return ufn_host_execute(p);
 }
 
-static int fake_stream(const ufn_backend_ops *be, ufn_stream s)
+static int fake_stream(const ufn_backend_ops *be, ufn_stream_impl *s)
 {
     (void)be, (void)s;
     return 0;
 }
 
-static int fake_stream_sync(const ufn_backend_ops *be, ufn_stream s)
+static int fake_stream_sync(const ufn_backend_ops *be, ufn_stream_impl *s)
 {
     (void)be, (void)s;
     fake.stream_syncs++;
@@ -424,9 +424,11 @@ static void test_temporaries_without_waiting(void **state)
     fake.freed_on = NULL;
     assert_int_equal(call2(&add_func, &dx, &hy, &out), 0);   /* hy: a device temporary */
     assert_int_equal(fake.stream_syncs, 0);
-    assert_ptr_equal(fake.freed_on, s);
+    ufn_stream_impl *on = fake.freed_on;                     /* s's object */
+    assert_non_null(on);
+    assert_ptr_equal(on->backend, &fake_backend);
     ufn_free(&out);                                          /* ufn_free: on the current stream */
-    assert_ptr_equal(fake.freed_on, s);
+    assert_ptr_equal(fake.freed_on, on);
     ufn_set_stream(NULL);
     ufn_free(&dx);
     assert_null(fake.freed_on);

@@ -1,4 +1,4 @@
-/* stream.c - the simulated GPU's streams and events: work queued on a
+/* queue.c - the simulated GPU's streams and events: work queued on a
  * stream runs on that stream's own thread, in order, while the host goes on
  * (simrt.h has the rules of who waits for whom).
  *
