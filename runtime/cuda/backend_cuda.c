@@ -56,7 +56,10 @@ static int op_stream_create(const ufn_backend_ops *ops, ufn_stream_impl *s)
         cuda_leave(b);
         return ufn_fail(UFN_ERR_NOMEM, "out of memory creating a stream");
     }
+    cs->cu = NULL;
     CUresult r = b->drv->cuStreamCreate(&cs->cu, CU_STREAM_DEFAULT);
+    if (r == CUDA_SUCCESS && !cs->cu)
+        r = UFN_CUDA_NO_RESULT;
     cuda_leave(b);
     if (r != CUDA_SUCCESS) {
         free(cs);

@@ -159,7 +159,7 @@ static CUevent event_get(cuda_backend *b, cuda_cache *c)
         return c->events[--c->nevents];
     CUevent e = NULL;
     if (b->drv->cuEventCreate(&e, CU_EVENT_DISABLE_TIMING) != CUDA_SUCCESS)
-        return NULL;
+        return NULL;   /* NULL too if it said success but made none: free waits instead */
     return e;
 }
 
@@ -230,6 +230,8 @@ int cuda_cache_alloc(cuda_backend *b, cuda_device *d, size_t bytes, CUstream s, 
             cuda_cache_release(b, d);
             r = drv->cuMemAlloc(&blk->ptr, size);
         }
+        if (r == CUDA_SUCCESS && !blk->ptr)
+            r = UFN_CUDA_NO_RESULT;
         if (r != CUDA_SUCCESS) {
             free(blk);
             if (r == CUDA_ERROR_OUT_OF_MEMORY)

@@ -42,7 +42,10 @@ static int device_init(cuda_backend *b, cuda_device *d)
     CUresult r = drv->cuDeviceGet(&d->dev, d->ordinal);
     if (r != CUDA_SUCCESS)
         return ufn_cudrv_fail(drv, r, "cuDeviceGet(%d)", d->ordinal);
+    d->ctx = NULL;
     r = drv->cuDevicePrimaryCtxRetain(&d->ctx, d->dev);
+    if (r == CUDA_SUCCESS && !d->ctx)
+        r = UFN_CUDA_NO_RESULT;
     if (r != CUDA_SUCCESS)
         return ufn_cudrv_fail(drv, r, "cuDevicePrimaryCtxRetain(device %d)", d->ordinal);
     if (drv->cuDeviceGetName(d->name, (int)sizeof d->name, d->dev) != CUDA_SUCCESS)
@@ -184,6 +187,8 @@ static int load_module(cuda_backend *b, cuda_device *d, const ufn_module *m,
     if (!ms)
         return ufn_fail(UFN_ERR_NOMEM, "out of memory loading module '%s'", name);
     CUresult r = drv->cuLibraryLoadData(&ms->lib, image, NULL, NULL, 0, NULL, NULL, 0);
+    if (r == CUDA_SUCCESS && !ms->lib)
+        r = UFN_CUDA_NO_RESULT;
     if (r != CUDA_SUCCESS) {
         free(ms);
         if (no_binary(r))
@@ -199,8 +204,10 @@ static int resolve_kernel(cuda_backend *b, cuda_device *d, cuda_modstate *ms,
                           const ufn_module *m, const char *name, cuda_kernel **out)
 {
     const ufn_cudrv *drv = b->drv;
-    CUkernel kernel;
+    CUkernel kernel = NULL;
     CUresult r = drv->cuLibraryGetKernel(&kernel, ms->lib, name);
+    if (r == CUDA_SUCCESS && !kernel)
+        r = UFN_CUDA_NO_RESULT;
     if (no_binary(r))
         return no_binary_failure(b, d, m, r, "cuLibraryGetKernel");
     if (r == CUDA_ERROR_NOT_FOUND)
@@ -215,6 +222,8 @@ static int resolve_kernel(cuda_backend *b, cuda_device *d, cuda_modstate *ms,
     k->name = name;
     k->device = d->ordinal;
     r = drv->cuKernelGetFunction(&k->fn, kernel);
+    if (r == CUDA_SUCCESS && !k->fn)
+        r = UFN_CUDA_NO_RESULT;
     if (r != CUDA_SUCCESS) {
         free(k);
         if (no_binary(r))

@@ -121,6 +121,8 @@ static int stager_get(cuda_backend *b, cuda_device *d, cuda_stager **out)
         if (!st)
             return ufn_fail(UFN_ERR_NOMEM, "out of memory for a staging ring");
         CUresult r = b->drv->cuEventCreate(&st->upstream, CU_EVENT_DISABLE_TIMING);
+        if (r == CUDA_SUCCESS && !st->upstream)
+            r = UFN_CUDA_NO_RESULT;
         if (r != CUDA_SUCCESS) {
             free(st);
             return ufn_cudrv_fail(b->drv, r, "cuEventCreate");
@@ -159,6 +161,8 @@ static int slot_reserve(cuda_backend *b, cuda_device *d, slot *s, size_t pinned,
     CUresult r;
     if (!s->stream) {
         r = drv->cuStreamCreate(&s->stream, CU_STREAM_NON_BLOCKING);
+        if (r == CUDA_SUCCESS && !s->stream)
+            r = UFN_CUDA_NO_RESULT;
         if (r != CUDA_SUCCESS) {
             s->stream = NULL;
             return ufn_cudrv_fail(drv, r, "cuStreamCreate (staging)");
@@ -166,6 +170,8 @@ static int slot_reserve(cuda_backend *b, cuda_device *d, slot *s, size_t pinned,
     }
     if (!s->done) {
         r = drv->cuEventCreate(&s->done, CU_EVENT_DISABLE_TIMING);
+        if (r == CUDA_SUCCESS && !s->done)
+            r = UFN_CUDA_NO_RESULT;
         if (r != CUDA_SUCCESS) {
             s->done = NULL;
             return ufn_cudrv_fail(drv, r, "cuEventCreate (staging)");
@@ -181,6 +187,8 @@ static int slot_reserve(cuda_backend *b, cuda_device *d, slot *s, size_t pinned,
         }
         void *p = NULL;
         r = drv->cuMemAllocHost(&p, cap);
+        if (r == CUDA_SUCCESS && !p)
+            r = UFN_CUDA_NO_RESULT;
         if (r != CUDA_SUCCESS)
             return ufn_cudrv_fail(drv, r, "cuMemAllocHost(%zu bytes) for staging", cap);
         s->pinned = p;

@@ -102,6 +102,8 @@ static const struct {
     { CUDA_ERROR_SYSTEM_DRIVER_MISMATCH, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH",
       "system has unsupported display driver / cuda driver combination" },
     { CUDA_ERROR_UNKNOWN, "CUDA_ERROR_UNKNOWN", "unknown error" },
+    { UFN_CUDA_NO_RESULT, "CUDA_SUCCESS without a result",
+      "the driver reported success but returned nothing: it is broken, or not a CUDA driver" },
 };
 
 static int result_index(CUresult r)

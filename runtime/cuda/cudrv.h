@@ -76,6 +76,11 @@ enum {
     CUDA_ERROR_UNKNOWN = 999
 };
 
+/* Ours, not the driver's: a call that returned CUDA_SUCCESS but left its
+ * result (a pointer, a handle) empty.  A real driver never does; a broken
+ * or fake one must not crash the program. */
+#define UFN_CUDA_NO_RESULT 999999
+
 /* CUdevice_attribute values that the backend queries. */
 typedef enum CUdevice_attribute {
     CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1,
@@ -241,8 +246,13 @@ int ufn_sim_set_memory_limit(int device, size_t bytes);
 void ufn_sim_set_latency(unsigned usec);
 /* Make a driver call fail: after `skip` more successful calls of `call`
  * ("cuLaunchKernel", "cuMemcpyHtoDAsync", "cuMemcpyDtoHAsync",
- * "cuMemcpyDtoDAsync", "cuEventRecord", "cuStreamCreate"), the next one
- * returns `result`, once.  NULL or CUDA_SUCCESS cancels. */
+ * "cuMemcpyDtoDAsync", "cuEventRecord", "cuEventCreate", "cuStreamCreate",
+ * "cuMemAlloc", "cuMemAllocHost", "cuLibraryLoadData",
+ * "cuLibraryGetKernel", "cuKernelGetFunction"), the next one returns
+ * `result`, once: UFN_SIM_LAZY makes it return CUDA_SUCCESS without doing
+ * anything or writing its results, as a broken driver might.  NULL or
+ * CUDA_SUCCESS cancels. */
+#define UFN_SIM_LAZY (-1)
 void ufn_sim_inject_failure(const char *call, int skip, int result);
 
 /* ==== cuda_device.c ================================================================= */

@@ -218,11 +218,11 @@ static CUresult injected(const char *call)
     return r;
 }
 
-#define INJECT(call)                        \
-    do {                                    \
-        CUresult inj_ = injected(call);     \
-        if (inj_ != CUDA_SUCCESS)           \
-            return inj_;                    \
+#define INJECT(call)                                            \
+    do {                                                        \
+        CUresult inj_ = injected(call);                         \
+        if (inj_ != CUDA_SUCCESS)                               \
+            return inj_ == UFN_SIM_LAZY ? CUDA_SUCCESS : inj_;  \
     } while (0)
 
 /* A stream usable from the current context (NULL is the default stream). */
@@ -398,6 +398,7 @@ static CUresult sim_library_load(CUlibrary *lib, const void *image, void *jit_op
     REQUIRE_INIT();
     if (!lib || !image)
         return CUDA_ERROR_INVALID_VALUE;
+    INJECT("cuLibraryLoadData");
     const ufn_module *m = image;
     if (m->abi_version != UFN_ABI_VERSION || !m->sim_kernels || m->nsim_kernels < 0)
         return CUDA_ERROR_INVALID_IMAGE;   /* e.g. a fatbin given to the simulator */
@@ -435,6 +436,7 @@ static CUresult sim_library_kernel(CUkernel *kernel, CUlibrary lib, const char *
         return CUDA_ERROR_INVALID_VALUE;
     if (!lib || lib->tag != TAG_LIBRARY)
         return CUDA_ERROR_INVALID_HANDLE;
+    INJECT("cuLibraryGetKernel");
     for (int i = 0; i < lib->nkernels; i++) {
         if (strcmp(lib->kernels[i].kernel->name, name) == 0) {
             *kernel = &lib->kernels[i];
@@ -451,6 +453,7 @@ static CUresult sim_kernel_function(CUfunction *fn, CUkernel kernel)
         return CUDA_ERROR_INVALID_VALUE;
     if (!kernel || kernel->tag != TAG_KERNEL)
         return CUDA_ERROR_INVALID_HANDLE;
+    INJECT("cuKernelGetFunction");
     *fn = &kernel->func[dev];
     return CUDA_SUCCESS;
 }
@@ -502,6 +505,7 @@ static CUresult sim_mem_alloc(CUdeviceptr *ptr, size_t bytes)
     REQUIRE_CONTEXT(dev);
     if (!ptr || bytes == 0)
         return CUDA_ERROR_INVALID_VALUE;
+    INJECT("cuMemAlloc");
     if (bytes > SIZE_MAX - SIM_ALIGN)
         return CUDA_ERROR_OUT_OF_MEMORY;
     size_t rounded = (bytes + SIM_ALIGN - 1) / SIM_ALIGN * SIM_ALIGN;
@@ -554,6 +558,7 @@ static CUresult sim_mem_alloc_host(void **ptr, size_t bytes)
     (void)dev;
     if (!ptr || bytes == 0)
         return CUDA_ERROR_INVALID_VALUE;
+    INJECT("cuMemAllocHost");
     void *p = NULL;
     if (posix_memalign(&p, 4096, bytes) != 0)
         return CUDA_ERROR_OUT_OF_MEMORY;
@@ -740,6 +745,7 @@ static CUresult sim_event_create(CUevent *e, unsigned flags)
     (void)dev;
     if (!e || (flags & ~7u))   /* blocking sync, disable timing, interprocess */
         return CUDA_ERROR_INVALID_VALUE;
+    INJECT("cuEventCreate");
     return sq_event_new(e);
 }
 

@@ -999,6 +999,75 @@ static void test_concurrent_calls(void **state)
 
 /* ---- devices, streams, failures ------------------------------------------------------------- */
 
+/* A driver that answers CUDA_SUCCESS without writing its result (a pointer,
+ * a handle) is refused with a status: the program does not crash on the
+ * empty result (the simulator plays such a driver, UFN_SIM_LAZY). */
+static void expect_no_result(int status, const char *call)
+{
+    if (status != UFN_ERR_DRIVER || !strstr(ufn_error(), call) ||
+        !strstr(ufn_error(), "CUDA_SUCCESS without a result"))
+        fail_msg("%s: status %s, \"%s\"", call, ufn_status_name(status), ufn_error());
+}
+
+static void test_success_without_result(void **state)
+{
+    (void)state;
+    cuda_backend *b = ufn_sim_backend_state();
+    void *p = NULL;
+    ufn_sim_inject_failure("cuMemAlloc", 0, UFN_SIM_LAZY);
+    expect_no_result(be->alloc(be, 1, 123456789, NULL, &p), "cuMemAlloc");
+
+    ufn_stream_impl s = { be, NULL };
+    ufn_sim_inject_failure("cuStreamCreate", 0, UFN_SIM_LAZY);
+    expect_no_result(be->stream_create(be, &s), "cuStreamCreate");
+
+    /* a staged copy on device 1 with no staging ring yet: the ring's event,
+     * then its pinned memory */
+    size_t n = (size_t)2 << 20;
+    unsigned char *h = calloc(1, n);
+    void *d = dev_alloc(n, 1);
+    cuda_device *dev = &b->devs[1];
+    assert_int_equal(cuda_enter(b, dev), 0);
+    cuda_stage_release(b, dev);
+    cuda_leave(b);
+    ufn_sim_inject_failure("cuEventCreate", 0, UFN_SIM_LAZY);
+    expect_no_result(be->copy_h2d(be, 1, d, h, n, NULL), "cuEventCreate");
+    assert_int_equal(cuda_enter(b, dev), 0);
+    cuda_stage_release(b, dev);
+    cuda_leave(b);
+    ufn_sim_inject_failure("cuMemAllocHost", 0, UFN_SIM_LAZY);
+    expect_no_result(be->copy_h2d(be, 1, d, h, n, NULL), "cuMemAllocHost");
+    assert_int_equal(be->copy_h2d(be, 1, d, h, n, NULL), 0);   /* and then it works */
+
+    /* loading a module, resolving a kernel */
+    static const char *const calls[] = { "cuLibraryLoadData", "cuLibraryGetKernel",
+                                         "cuKernelGetFunction" };
+    for (int i = 0; i < 3; i++) {
+        static ufn_module fresh[3];
+        static ufn_func f[3];
+        fresh[i] = test_module;
+        fresh[i].state = NULL;
+        f[i] = test_add;
+        f[i].module = &fresh[i];
+        float a = 1, out = 0;
+        float *da = to_dev(&a, 4, 1), *dout = dev_alloc(4, 1);
+        ufn_plan plan;
+        plan_init(&plan, &f[i], UFN_MEM_DEVICE, 1, 0, NULL);
+        plan_arg(&plan, 0, da, NULL);
+        plan_arg(&plan, 1, da, NULL);
+        plan_arg(&plan, 2, dout, NULL);
+        ufn_sim_inject_failure(calls[i], 0, UFN_SIM_LAZY);
+        expect_no_result(be->execute(be, &plan, NULL), calls[i]);
+        assert_int_equal(be->execute(be, &plan, NULL), 0);   /* the next call works */
+        from_dev(&out, dout, 4, 1);
+        assert_float_equal(out, 2, 0);
+        be->free(be, 1, da, NULL);
+        be->free(be, 1, dout, NULL);
+    }
+    be->free(be, 1, d, NULL);
+    free(h);
+}
+
 static void test_second_device(void **state)
 {
     (void)state;
@@ -1206,6 +1275,7 @@ int main(void)
         cmocka_unit_test_teardown(test_concurrent_calls, teardown_each),
         cmocka_unit_test_teardown(test_allocator_threads, teardown_each),
         cmocka_unit_test_teardown(test_second_device, teardown_each),
+        cmocka_unit_test_teardown(test_success_without_result, teardown_each),
         cmocka_unit_test_teardown(test_streams, teardown_each),
         cmocka_unit_test_teardown(test_free_is_stream_ordered, teardown_each),
         cmocka_unit_test_teardown(test_out_of_memory, teardown_each),
