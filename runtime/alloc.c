@@ -104,6 +104,14 @@ int ufn_registry_check(uint64_t id, const void *ptr, size_t bytes)
     return UFN_OK;
 }
 
+bool ufn_registry_live(uint64_t id)
+{
+    pthread_mutex_lock(&lock);
+    bool live = find(id) < cap;
+    pthread_mutex_unlock(&lock);
+    return live;
+}
+
 void *ufn_registry_remove(uint64_t id, ufn_memory *memory, int *device)
 {
     void *base = NULL;

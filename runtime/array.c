@@ -105,6 +105,18 @@ int64_t ufn_size(const ufn_array *a)
 
 /* ---- transfers ------------------------------------------------------------------------- */
 
+/* A descriptor to fill must not hold a live array that the runtime put in
+ * it: replacing it would lose the allocation.  (An uninitialised one may
+ * hold anything and is simply overwritten; see UFN_FLAG_OWNER_MASK.) */
+static int check_not_live(const ufn_array *dev, const char *fn)
+{
+    if (ufn_holds_live(dev))
+        return ufn_fail(UFN_ERR_OUTPUT, "%s: the descriptor holds a live array (allocation "
+                        "#%llu): ufn_free it first, or pass an empty one", fn,
+                        (unsigned long long)dev->alloc_id);
+    return UFN_OK;
+}
+
 int ufn_to_device(const ufn_array *host, ufn_array *dev)
 {
     static const char fn[] = "ufn_to_device";
@@ -113,6 +125,8 @@ int ufn_to_device(const ufn_array *host, ufn_array *dev)
         return st;
     if (!dev)
         return ufn_fail(UFN_ERR_INVALID, "%s: the device descriptor pointer is NULL", fn);
+    if ((st = check_not_live(dev, fn)) < 0)
+        return st;
     if (host->memory != UFN_MEM_HOST)
         return ufn_fail(UFN_ERR_WRONG_MEMORY, "%s: the source is not a host array", fn);
     const ufn_backend_ops *be;
@@ -146,7 +160,7 @@ int ufn_to_device(const ufn_array *host, ufn_array *dev)
         ufn_free(&d);
         return ufn_fail_prefix(st, fn);
     }
-    *dev = d;
+    ufn_hand_over(dev, &d);
     return UFN_OK;
 }
 
@@ -155,6 +169,9 @@ int ufn_device_array(ufn_dtype dtype, int ndim, const int64_t *shape, ufn_array 
     static const char fn[] = "ufn_device_array";
     if (!dev)
         return ufn_fail(UFN_ERR_INVALID, "%s: the device descriptor pointer is NULL", fn);
+    int st = check_not_live(dev, fn);
+    if (st < 0)
+        return st;
     if (!ufn_dtype_valid(dtype))
         return ufn_fail(UFN_ERR_DTYPE, "%s: invalid dtype %d", fn, (int)dtype);
     if (ndim < 0 || ndim > UFN_MAXDIMS)
@@ -166,10 +183,10 @@ int ufn_device_array(ufn_dtype dtype, int ndim, const int64_t *shape, ufn_array 
             return ufn_fail(UFN_ERR_SHAPE, "%s: negative dimensions are not allowed "
                             "(shape[%d] is %lld)", fn, d, (long long)shape[d]);
     ufn_array d;
-    int st = ufn_alloc_array(dtype, ndim, shape, UFN_MEM_DEVICE, ufn_current_device(), &d);
+    st = ufn_alloc_array(dtype, ndim, shape, UFN_MEM_DEVICE, ufn_current_device(), &d);
     if (st < 0)
         return ufn_fail_prefix(st, fn);
-    *dev = d;
+    ufn_hand_over(dev, &d);
     return UFN_OK;
 }
 
@@ -227,14 +244,23 @@ int ufn_copy_to_host(const ufn_array *dev, ufn_array *host)
         st = dev_memory ? be->copy_d2h(be, dev->device, h.data, src, bytes, s)
                         : (memmove(h.data, src, bytes), UFN_OK);
     } else {
+        /* Through a copy of the source's bytes when they are on the device,
+         * or overlap the destination's (on the host backend a view of a
+         * "device" array can be the destination: read before written). */
         const char *from = src;
-        if (dev->memory == UFN_MEM_DEVICE) {
+        int64_t hlo, hhi;
+        ufn_array_extent(&h, &hlo, &hhi);
+        const char *dst = (const char *)h.data;
+        bool overlap = src < dst + hhi && dst + hlo < src + (hi - lo);
+        if (dev->memory == UFN_MEM_DEVICE || overlap) {
             staging = malloc((size_t)(hi - lo));
             if (!staging)
                 st = ufn_fail(UFN_ERR_NOMEM, "%s: out of host memory (%lld bytes)", fn,
                               (long long)(hi - lo));
-            else
+            else if (dev->memory == UFN_MEM_DEVICE)
                 st = be->copy_d2h(be, dev->device, staging, src, (size_t)(hi - lo), s);
+            else
+                memcpy(staging, src, (size_t)(hi - lo));
             from = staging;
         }
         if (st == UFN_OK) {
@@ -253,7 +279,7 @@ int ufn_copy_to_host(const ufn_array *dev, ufn_array *host)
         return ufn_fail_prefix(st, fn);
     }
     if (empty)
-        *host = h;
+        ufn_hand_over(host, &h);
     return UFN_OK;
 }
 

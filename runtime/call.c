@@ -11,7 +11,8 @@
  *   4. choose the signature (dispatch.c), then check dtypes the loop cannot
  *      take: device inputs must match exactly (weak scalars excepted), given
  *      outputs must have the loop's type, or for host outputs a type it
- *      casts to with 'same_kind';
+ *      casts to with 'same_kind'; and outputs must not overlap each other
+ *      (which output's value would stay would depend on the backend);
  *   5. route every operand: host inputs of another dtype are converted into
  *      temporaries; for a device call host inputs are copied to the device
  *      (as Numba does) and scalars go to a ufunc's kernel by value (to a
@@ -177,6 +178,18 @@ static int check_dtypes(call *c)
                             "with casting rule 'same_kind'", c->name, k - c->nin,
                             ufn_dtype_name(t), ufn_dtype_name(a->dtype));
     }
+    return UFN_OK;
+}
+
+static bool overlaps(const ufn_array *a, const ufn_array *b);
+
+static int check_distinct_outputs(const call *c)
+{
+    for (int k = c->nin; k < c->nargs; k++)
+        for (int j = k + 1; j < c->nargs; j++)
+            if (c->op[k].user && c->op[j].user && overlaps(c->op[k].user, c->op[j].user))
+                return ufn_fail(UFN_ERR_OUTPUT, "outputs %d and %d overlap: each output needs "
+                                "memory of its own", k - c->nin, j - c->nin);
     return UFN_OK;
 }
 
@@ -480,7 +493,7 @@ static void release_temps(call *c, bool failed, ufn_array *const *out)
             if (failed)
                 ufn_release(op->arr.alloc_id);
             else
-                *out[k - c->nin] = op->arr;
+                ufn_hand_over(out[k - c->nin], &op->arr);
         }
     }
 }
@@ -504,7 +517,7 @@ static int run(call *c, const ufn_array *const *in, ufn_array *const *out, int f
     c->loop = &f->loops[loop];
     if (!c->loop->types)
         return ufn_fail(UFN_ERR_INVALID, "signature %d has no types", loop);
-    if ((st = check_dtypes(c)) < 0)
+    if ((st = check_dtypes(c)) < 0 || (st = check_distinct_outputs(c)) < 0)
         return st;
 
     /* Every argument is accepted: from here on only resources can fail. */

@@ -118,6 +118,17 @@ void ufn_convert(void *dst, ufn_dtype dt, ptrdiff_t dstep, const void *src, ufn_
 
 /* Internal flag: ufn_host() was given a NULL shape with ndim > 0. */
 #define UFN_FLAG_NULL_SHAPE (1 << 30)
+/* Internal flag bits: a tag of the descriptor's own address and allocation,
+ * set when the runtime fills a descriptor with a new array.  A descriptor
+ * that still holds its live array carries the tag; stack garbage, even a
+ * copy of such a descriptor, does not (it lies at another address), so
+ * "fill this descriptor" can refuse the first without refusing the second. */
+#define UFN_FLAG_OWNER_MASK (0xffff << 8)
+int ufn_owner_tag(const ufn_array *where, uint64_t id);
+/* Give *dst the array a (copied), tagged as its owner. */
+void ufn_hand_over(ufn_array *dst, const ufn_array *a);
+/* Does *a hold, as its owner, a live array of the runtime's? */
+bool ufn_holds_live(const ufn_array *a);
 
 /* Check a descriptor the caller passed (not an empty one): NULL, memory,
  * dtype, ndim, negative extents, sizes that overflow, NULL or unaligned
@@ -334,6 +345,8 @@ uint64_t ufn_registry_add(void *base, size_t bytes, ufn_memory memory, int devic
 /* The allocation containing [ptr, ptr+bytes) with that id, or fail with
  * UFN_ERR_FREED. */
 int ufn_registry_check(uint64_t id, const void *ptr, size_t bytes);
+/* Is the allocation with this id live? */
+bool ufn_registry_live(uint64_t id);
 /* Remove and return the base pointer (NULL if unknown). */
 void *ufn_registry_remove(uint64_t id, ufn_memory *memory, int *device);
 /* Live allocations (tests check for leaks). */

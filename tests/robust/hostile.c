@@ -382,6 +382,83 @@ static void test_device_after_free(void **state)
     ufn_free(&d);
 }
 
+/* ufn_copy_to_host into a view that overlaps its source: on the host
+ * backend a "device" array is host memory, and a view of it may be the
+ * destination.  The result is as if the source were read first (it was
+ * OK with wrong data for a strided destination). */
+static void test_copy_to_host_overlap(void **state)
+{
+    (void)state;
+    if (strcmp(ufn_backend(), "host") != 0)
+        return;   /* device memory is not a host view elsewhere */
+    double x[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    ufn_array h = ufn_host(x, UFN_FLOAT64, 1, (int64_t[]){8}), d;
+    EXPECT(ufn_to_device(&h, &d), UFN_OK, NULL);
+    double *mem = d.data;
+    /* reversed onto itself */
+    ufn_array rev = ufn_host_strided(mem + 7, UFN_FLOAT64, 1, (int64_t[]){8}, (int64_t[]){-1});
+    EXPECT(ufn_copy_to_host(&d, &rev), UFN_OK, NULL);
+    double want[8] = {8, 7, 6, 5, 4, 3, 2, 1};
+    assert_memory_equal(mem, want, sizeof want);
+    /* every other element, shifted by one over the source */
+    ufn_array src = d, dst = ufn_host_strided(mem + 1, UFN_FLOAT64, 1, (int64_t[]){4}, (int64_t[]){2});
+    src.shape[0] = 4;
+    EXPECT(ufn_copy_to_host(&src, &dst), UFN_OK, NULL);
+    double want2[8] = {8, 8, 6, 7, 4, 6, 2, 5};
+    assert_memory_equal(mem, want2, sizeof want2);
+    ufn_free(&d);
+}
+
+/* Outputs that overlap each other are refused: which value stays would
+ * depend on the backend (host and sim once gave different answers for
+ * split with one array as both outputs). */
+static void test_overlapping_outputs(void **state)
+{
+    (void)state;
+    double x[8] = {1, 2, 3, 4, 5, 6, 7, 8}, o[9], o2[8];
+    fill(o, 9);
+    ufn_array a = ufn_host(x, UFN_FLOAT64, 1, (int64_t[]){8});
+    ufn_array same = ufn_host(o, UFN_FLOAT64, 1, (int64_t[]){8});
+    ufn_array shifted = ufn_host(o + 1, UFN_FLOAT64, 1, (int64_t[]){8});
+    EXPECT(split(&a, &same, &same), UFN_ERR_OUTPUT, "split: outputs 0 and 1 overlap");
+    EXPECT(split(&a, &same, &shifted), UFN_ERR_OUTPUT, "outputs 0 and 1 overlap");
+    untouched(o, 9);
+    /* distinct outputs, and an empty one, are fine */
+    ufn_array other = ufn_host(o2, UFN_FLOAT64, 1, (int64_t[]){8}), e = {0};
+    EXPECT(split(&a, &same, &other), UFN_OK, NULL);
+    assert_true(o[7] == 7 && o2[7] == 9);
+    EXPECT(split(&a, &same, &e), UFN_OK, NULL);
+    ufn_free(&e);
+}
+
+/* ufn_to_device or ufn_device_array into a descriptor that holds a live
+ * array: refused, the array kept (it was replaced, and its memory lost). */
+static void test_fill_live_descriptor(void **state)
+{
+    (void)state;
+    Arrays t;
+    arrays(&t);
+    ufn_array d;
+    EXPECT(ufn_to_device(&t.a, &d), UFN_OK, NULL);
+    ufn_array before = d;
+    EXPECT(ufn_to_device(&t.b, &d), UFN_ERR_OUTPUT, "ufn_to_device: the descriptor holds a live array");
+    EXPECT(ufn_device_array(UFN_FLOAT64, 1, (int64_t[]){N}, &d), UFN_ERR_OUTPUT,
+           "ufn_device_array: the descriptor holds a live array");
+    assert_memory_equal(&d, &before, sizeof d);
+    /* a copy elsewhere (as uninitialised memory may hold one) is overwritten */
+    ufn_array copy;
+    memcpy(&copy, &d, sizeof d);
+    EXPECT(ufn_to_device(&t.b, &copy), UFN_OK, NULL);
+    assert_true(copy.alloc_id != d.alloc_id);
+    ufn_free(&copy);
+    ufn_free(&d);
+    EXPECT(ufn_to_device(&t.b, &d), UFN_OK, NULL);   /* once freed, empty again */
+    ufn_array stale = d;
+    ufn_free(&d);
+    EXPECT(ufn_to_device(&t.b, &stale), UFN_OK, NULL);   /* a stale copy holds nothing */
+    ufn_free(&stale);
+}
+
 static void test_api_misuse(void **state)
 {
     (void)state;
@@ -710,7 +787,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest calls[] = {
         T(test_null_pointers), T(test_garbage_descriptors), T(test_ndim_and_shapes),
         T(test_typed_entries), T(test_unaligned), T(test_core_dims), T(test_wrong_dtypes),
-        T(test_aliasing), T(test_device_after_free), T(test_api_misuse), T(test_stream_misuse), T(test_host_out_of_memory),
+        T(test_aliasing), T(test_device_after_free), T(test_copy_to_host_overlap), T(test_overlapping_outputs), T(test_fill_live_descriptor), T(test_api_misuse), T(test_stream_misuse), T(test_host_out_of_memory),
         T(test_threads),
     };
     const struct CMUnitTest sim_oom[] = {T(test_sim_out_of_memory)};
