@@ -93,9 +93,16 @@ static const ufn_backend_ops *choose_auto(const ufn_module *m)
     return be ? be : &ufn_backend_host;
 }
 
-/* Choose by name; with the lock held.  On success sets `chosen`. */
+/* Choose by name; with the lock held.  On success sets `chosen`.  The
+ * runtime's other variables are read first: a value that means nothing is
+ * refused here, and with it the choice, as a bad UFN_BACKEND is. */
 static int choose(const char *name, const char *origin, const ufn_module *m)
 {
+    const char *bad = ufn_host_config_error();
+    if (!bad)
+        bad = ufn_stage_config_error();
+    if (bad)
+        return ufn_fail(UFN_ERR_INVALID, "%s", bad);
     const ufn_backend_ops *be = NULL;
     if (!name || !*name || strcmp(name, "auto") == 0) {
         be = choose_auto(m);

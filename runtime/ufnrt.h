@@ -309,6 +309,8 @@ extern const ufn_backend_ops ufn_backend_host;
  * and returns NULL with ufn_error() set when unusable (no driver, no device). */
 const ufn_backend_ops *ufn_cuda_backend(void);
 const ufn_backend_ops *ufn_sim_backend(void);
+/* Why UFN_STAGE_BYTES was refused, or NULL (cuda_stage.c). */
+const char *ufn_stage_config_error(void);
 /* Can the started cuda backend's driver run the module's code (a driver
  * older than the toolkit that built it cannot)?  UFN_ERR_NO_DRIVER if not. */
 int ufn_cuda_check_module(const ufn_module *m);
@@ -360,6 +362,8 @@ void ufn_registry_fork(ufn_fork_phase phase);
 int ufn_host_isa(void);
 /* Number of host threads (UFN_NUM_THREADS, default: all cores). */
 int ufn_host_threads(void);
+/* Why UFN_HOST_ISA or UFN_NUM_THREADS was refused, or NULL. */
+const char *ufn_host_config_error(void);
 /* Override the number of host threads (tests); 0 restores the default. */
 void ufn_host_set_threads(int n);
 /* Host memory for arrays the runtime allocates (outputs, and the host

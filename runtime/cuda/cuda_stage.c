@@ -20,6 +20,8 @@
  * device's list, so concurrent calls each take their own.  Slot buffers grow
  * to the largest chunk seen and stay allocated.
  */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,14 +55,27 @@ struct cuda_stager {
 static size_t stage_override;        /* the test hook's value, 0 for none */
 static size_t stage_default = DEFAULT_STAGE;
 static pthread_once_t stage_once = PTHREAD_ONCE_INIT;
+static char stage_error[128];
 
 static void read_stage_env(void)
 {
     const char *env = getenv("UFN_STAGE_BYTES");
+    if (!env || !*env)
+        return;
     char *end = NULL;
-    unsigned long long v = env && *env ? strtoull(env, &end, 10) : 0;
-    if (end && !*end && v >= 4096 && v <= ((size_t)1 << 40))
+    errno = 0;
+    unsigned long long v = strtoull(env, &end, 10);
+    if (!*end && !errno && *env != '-' && v >= 4096 && v <= ((size_t)1 << 40))
         stage_default = (size_t)v;
+    else
+        snprintf(stage_error, sizeof stage_error,
+                 "UFN_STAGE_BYTES=%.40s is not a number of bytes (4096 to 2^40)", env);
+}
+
+const char *ufn_stage_config_error(void)
+{
+    pthread_once(&stage_once, read_stage_env);
+    return stage_error[0] ? stage_error : NULL;
 }
 
 void ufn_cuda_set_stage_bytes(size_t bytes)

@@ -22,8 +22,10 @@
  * lower one.  valgrind cannot execute AVX-512: run it with UFN_HOST_ISA=avx2
  * or baseline.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,11 +38,13 @@
 #define TASK_MIN 16384          /* the least work of one task */
 #define TASKS_PER_THREAD 4      /* some slack for uneven threads */
 #define EXPAND_BYTES 8192       /* per-thread buffer for expanded scalars */
+#define MAX_THREADS 256
 
 /* ---- configuration ------------------------------------------------------------------- */
 
 static pthread_once_t config_once = PTHREAD_ONCE_INIT;
 static int cpu_isa, env_isa = -1, env_threads;
+static char config_error[160];          /* a value of UFN_HOST_ISA or UFN_NUM_THREADS refused */
 static atomic_int threads_override;
 
 static int detect_isa(void)
@@ -71,22 +75,38 @@ static void read_config(void)
 {
     cpu_isa = detect_isa();
     const char *s = getenv("UFN_HOST_ISA");
-    if (s) {
+    if (s && *s) {
         if (strcmp(s, "baseline") == 0)
             env_isa = UFN_ISA_BASELINE;
         else if (strcmp(s, "avx2") == 0)
             env_isa = UFN_ISA_AVX2;
         else if (strcmp(s, "avx512") == 0)
             env_isa = UFN_ISA_AVX512;
+        else
+            snprintf(config_error, sizeof config_error,
+                     "UFN_HOST_ISA=%.40s names no instruction set (baseline, avx2, avx512)", s);
     }
     env_threads = online_cpus();
+    if (env_threads > MAX_THREADS)
+        env_threads = MAX_THREADS;
     s = getenv("UFN_NUM_THREADS");
     if (s && *s) {
         char *end;
+        errno = 0;
         long v = strtol(s, &end, 10);
-        if (!*end && v > 0)
-            env_threads = v > 256 ? 256 : (int)v;
+        if (!*end && !errno && v >= 1 && v <= MAX_THREADS)
+            env_threads = (int)v;
+        else
+            snprintf(config_error, sizeof config_error,
+                     "UFN_NUM_THREADS=%.40s is not a number of threads (1 to %d)", s,
+                     MAX_THREADS);
     }
+}
+
+const char *ufn_host_config_error(void)
+{
+    pthread_once(&config_once, read_config);
+    return config_error[0] ? config_error : NULL;
 }
 
 int ufn_host_isa(void)
@@ -104,7 +124,7 @@ int ufn_host_threads(void)
 
 void ufn_host_set_threads(int n)
 {
-    atomic_store(&threads_override, n > 256 ? 256 : n);
+    atomic_store(&threads_override, n > MAX_THREADS ? MAX_THREADS : n);
 }
 
 ufn_host_loop ufn_host_pick_loop(const ufn_loop *loop, int isa)
