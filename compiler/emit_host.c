@@ -416,9 +416,10 @@ void emit_host(Buf *out, Module *m, const EmitOptions *opt)
         fatbin(&em);
     emit_line(&em, "/* ---- what libufnrt reads ---- */");
     emit_line(&em, "%s", "");
-    emit_line(&em, "static ufn_module %s = {UFN_ABI_VERSION, %s, %s, %zu, %s, %d, NULL};", sym(m, "module"),
+    emit_line(&em, "static ufn_module %s = {UFN_ABI_VERSION, %s, %s, %zu, %s, %d, %s, NULL};", sym(m, "module"),
               c_string_literal(m->name), opt->cuda && opt->fatbin_path ? sym(m, "fatbin") : "NULL",
-              opt->cuda ? opt->fatbin_size : (size_t)0, opt->sim ? sym(m, "sim_kernels") : "NULL", nsim);
+              opt->cuda ? opt->fatbin_size : (size_t)0, opt->sim ? sym(m, "sim_kernels") : "NULL", nsim,
+              m->recursive ? "UFN_RECURSION_FRAME" : "0");
     emit_line(&em, "%s", "");
     for (int i = 0; i < m->nkernels; i++)
         if (m->kernels[i]->ninstances)

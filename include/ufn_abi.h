@@ -98,6 +98,39 @@ typedef struct ufn_sim_kernel {
     const size_t *param_sizes;      /* nparams of them: sizeof each parameter */
 } ufn_sim_kernel;
 
+/* --- recursion ---------------------------------------------------------------------
+ * A recursive helper takes its depth as a hidden first parameter (0 where a
+ * non-recursive function calls it, ufn_depth + 1 where a recursive one
+ * does) and checks it first thing.  Past UFN_MAX_DEPTH nested calls it
+ * returns zero at once and reports it with ufn_depth_exceeded(): in host
+ * loops and in the simulator that sets a flag of the runtime's (on the
+ * thread that runs the code); in CUDA code the module's device variable
+ * ufn_depth_flag (ufn_kernel.h), which the runtime reads after the launch.
+ * The call then fails with UFN_ERR_RECURSION, on every backend alike,
+ * instead of overflowing a stack.  A module with recursive helpers says so
+ * in its table (ufn_module.recursion_frame), and the GPU's stack is sized
+ * for UFN_MAX_DEPTH calls of that many bytes each. */
+#define UFN_MAX_DEPTH 256
+#define UFN_RECURSION_FRAME 64   /* GPU stack bytes per call assumed (ptxas reports 24 for
+                                    a one-argument helper) */
+
+#if !defined(__CUDACC__)
+void ufn_depth_exceeded(void);   /* libufnrt */
+#endif
+
+#define UFN_DEPTH_CHECK(depth, T)                       \
+    if ((depth) >= UFN_MAX_DEPTH) {                     \
+        T ufn_zero_;                                    \
+        memset(&ufn_zero_, 0, sizeof ufn_zero_);        \
+        ufn_depth_exceeded();                           \
+        return ufn_zero_;                               \
+    }
+#define UFN_DEPTH_CHECK_VOID(depth)                     \
+    if ((depth) >= UFN_MAX_DEPTH) {                     \
+        ufn_depth_exceeded();                           \
+        return;                                         \
+    }
+
 /* --- descriptor tables ------------------------------------------------------------ */
 
 /* One signature ("loop") of a ufunc or gufunc. */
@@ -133,6 +166,7 @@ typedef struct ufn_module {
     size_t fatbin_size;
     const ufn_sim_kernel *sim_kernels; /* NULL without --target=sim */
     int nsim_kernels;
+    unsigned recursion_frame;       /* 0: no recursive helper; else UFN_RECURSION_FRAME */
     void *volatile state;           /* the runtime's, lazily created; starts NULL */
 } ufn_module;
 

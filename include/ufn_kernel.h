@@ -21,6 +21,20 @@
 #include "ufn_abi.h"
 #include "ufn_math.h"
 
+/* Recursive helpers report a call too deep here (ufn_abi.h, "recursion"):
+ * one flag per module and device, which the runtime reads and clears. */
+#if defined(__CUDACC__)
+extern "C" __device__ unsigned ufn_depth_flag;
+__device__ unsigned ufn_depth_flag;
+
+static __host__ __device__ __forceinline__ void ufn_depth_exceeded(void)
+{
+#if defined(__CUDA_ARCH__)
+    atomicOr(&ufn_depth_flag, 1u);
+#endif
+}
+#endif
+
 /* Threads per block: every kernel is built for at most this many. */
 #define UFN_BLOCK 256
 

@@ -54,6 +54,9 @@ void ufn_clear_error(void);
 int ufn_fail_prefix(int status, const char *prefix);
 /* The status of this thread's last failure (UFN_OK if none). */
 int ufn_error_status(void);
+/* Did generated code on this thread call ufn_depth_exceeded() since the last
+ * time?  Clears the flag. */
+bool ufn_depth_take(void);
 
 /* ==== trace.c ================================================================== */
 

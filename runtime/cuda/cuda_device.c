@@ -251,6 +251,54 @@ static int resolve_kernel(cuda_backend *b, cuda_device *d, cuda_modstate *ms,
     return 0;
 }
 
+/* A module with recursive helpers (ufn_abi.h, "recursion"): a stack deep
+ * enough for UFN_MAX_DEPTH calls on this device (raised, never lowered; the
+ * driver reserves it for every thread that can be resident), and the
+ * module's ufn_depth_flag, which launches of k report a call too deep in. */
+static int prepare_recursion(cuda_backend *b, cuda_device *d, cuda_modstate *ms,
+                             const ufn_module *m, cuda_kernel *k)
+{
+    const ufn_cudrv *drv = b->drv;
+    size_t need = (size_t)UFN_MAX_DEPTH * m->recursion_frame + 1024, have = 0;
+    CUresult r = drv->cuCtxGetLimit(&have, CU_LIMIT_STACK_SIZE);
+    if (r == CUDA_SUCCESS && have < need)
+        r = drv->cuCtxSetLimit(CU_LIMIT_STACK_SIZE, need);
+    if (r != CUDA_SUCCESS)
+        return ufn_cudrv_fail(drv, r, "cuCtxSetLimit(CU_LIMIT_STACK_SIZE, %zu bytes) for the "
+                              "recursive helpers of module '%s' on device %d", need,
+                              m->name ? m->name : "(unnamed)", d->ordinal);
+    size_t bytes = 0;
+    r = drv->cuLibraryGetGlobal(&k->depth_flag, &bytes, ms->lib, "ufn_depth_flag");
+    if (r == CUDA_SUCCESS && (!k->depth_flag || bytes < sizeof(unsigned)))
+        r = UFN_CUDA_NO_RESULT;
+    if (r != CUDA_SUCCESS)
+        return ufn_cudrv_fail(drv, r, "cuLibraryGetGlobal(ufn_depth_flag) of module '%s'",
+                              m->name ? m->name : "(unnamed)");
+    return 0;
+}
+
+int cuda_depth_check(cuda_backend *b, const cuda_kernel *k, CUstream stream, const char *name)
+{
+    if (!k->depth_flag)
+        return 0;
+    const ufn_cudrv *drv = b->drv;
+    unsigned flag = 0;
+    /* from and into pageable memory: the copies return when done */
+    CUresult r = drv->cuStreamSynchronize(stream);
+    if (r == CUDA_SUCCESS)
+        r = drv->cuMemcpyDtoHAsync(&flag, k->depth_flag, sizeof flag, stream);
+    if (r == CUDA_SUCCESS && flag) {
+        const unsigned zero = 0;
+        r = drv->cuMemcpyHtoDAsync(k->depth_flag, &zero, sizeof zero, stream);
+    }
+    if (r != CUDA_SUCCESS)
+        return ufn_cudrv_fail(drv, r, "reading ufn_depth_flag after %s", name);
+    if (flag)
+        return ufn_fail(UFN_ERR_RECURSION, "%s: a recursive helper went deeper than %d calls",
+                        name, UFN_MAX_DEPTH);
+    return 0;
+}
+
 int cuda_kernel_get(cuda_backend *b, cuda_device *d, const ufn_module *module,
                     const char *name, cuda_kernel **kernel)
 {
@@ -281,6 +329,9 @@ int cuda_kernel_get(cuda_backend *b, cuda_device *d, const ufn_module *module,
                 break;
         if (!k) {
             status = resolve_kernel(b, d, ms, module, name, &k);
+            if (status == 0 && module->recursion_frame &&
+                (status = prepare_recursion(b, d, ms, module, k)) != 0)
+                free(k);
             if (status == 0) {
                 k->next = ms->kernels;
                 ms->kernels = k;

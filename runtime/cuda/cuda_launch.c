@@ -227,6 +227,8 @@ int cuda_execute_device(cuda_backend *b, const ufn_plan *p, ufn_stream_impl *s)
         if (dim < 0 || status)
             break;
     }
+    if (status == 0)   /* a module that recurses: wait, and see whether it went too deep */
+        status = cuda_depth_check(b, k, stream, p->func->name);
     cuda_leave(b);
     return status;
 }

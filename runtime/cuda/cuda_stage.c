@@ -526,6 +526,8 @@ int cuda_execute_host(cuda_backend *b, const ufn_plan *p)
     }
     for (int i = 0; i < NSLOTS && status == 0; i++)
         status = slot_finish(b, &j, &st->slots[(c + i) % NSLOTS]);
+    if (status == 0)
+        status = cuda_depth_check(b, j.kernel, NULL, name);
     if (status)
         abandon(b, st);
     stager_put(d, st);

@@ -96,6 +96,11 @@ typedef enum CUdevice_attribute {
     CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76
 } CUdevice_attribute;
 
+/* cuCtxSetLimit / cuCtxGetLimit. */
+typedef enum CUlimit {
+    CU_LIMIT_STACK_SIZE = 0         /* bytes of stack per GPU thread */
+} CUlimit;
+
 /* cuPointerGetAttribute: what kind of memory a pointer is. */
 typedef enum CUpointer_attribute {
     CU_POINTER_ATTRIBUTE_MEMORY_TYPE = 2    /* an unsigned: CU_MEMORYTYPE_* */
@@ -139,12 +144,16 @@ typedef struct ufn_cudrv {
     CUresult (*cuCtxPushCurrent)(CUcontext ctx);                          /* 4000 (_v2) */
     CUresult (*cuCtxPopCurrent)(CUcontext *ctx);                          /* 4000 (_v2) */
     CUresult (*cuCtxSynchronize)(void);                                   /* 2000 */
+    CUresult (*cuCtxSetLimit)(CUlimit limit, size_t value);               /* 3010 */
+    CUresult (*cuCtxGetLimit)(size_t *value, CUlimit limit);              /* 3010 */
     CUresult (*cuLibraryLoadData)(CUlibrary *lib, const void *image, void *jit_options,
                                   void **jit_values, unsigned njit, void *lib_options,
                                   void **lib_values, unsigned nlib);       /* 12000 */
     CUresult (*cuLibraryGetKernel)(CUkernel *kernel, CUlibrary lib, const char *name); /* 12000 */
     CUresult (*cuKernelGetFunction)(CUfunction *fn, CUkernel kernel);     /* 12000 */
     CUresult (*cuLibraryUnload)(CUlibrary lib);                           /* 12000 */
+    CUresult (*cuLibraryGetGlobal)(CUdeviceptr *ptr, size_t *bytes, CUlibrary lib,
+                                   const char *name);                      /* 12000 */
     CUresult (*cuMemAlloc)(CUdeviceptr *ptr, size_t bytes);               /* 3020 (_v2) */
     CUresult (*cuMemFree)(CUdeviceptr ptr);                               /* 3020 (_v2) */
     CUresult (*cuMemAllocHost)(void **ptr, size_t bytes);                 /* 3020 (_v2) */
@@ -269,6 +278,7 @@ typedef struct cuda_kernel {
     CUfunction fn;
     int block;               /* threads per block (occupancy API, at most UFN_BLOCK_MAX) */
     unsigned max_grid;       /* SMs x active blocks per SM x 2: enough for grid-stride loops */
+    CUdeviceptr depth_flag;  /* the module's ufn_depth_flag if it recurses, else 0 */
 } cuda_kernel;
 
 #define UFN_BLOCK_MAX 256    /* generated kernels are built for 256 threads per block */
@@ -334,6 +344,10 @@ void cuda_modules_fork(ufn_fork_phase phase);
  * caller has entered d. */
 int cuda_kernel_get(cuda_backend *b, cuda_device *d, const ufn_module *module,
                     const char *name, cuda_kernel **kernel);
+/* After launches of k (queued on `stream`) whose module recurses: wait for
+ * them, and fail with UFN_ERR_RECURSION if a helper went deeper than
+ * UFN_MAX_DEPTH (the flag is cleared).  0 at once for other modules. */
+int cuda_depth_check(cuda_backend *b, const cuda_kernel *k, CUstream stream, const char *name);
 /* Can the driver run the module's code?  UFN_ERR_NO_DRIVER, with a message,
  * when the toolkit that built its fatbin is of a newer major version than
  * the driver (a CUDA 13 module on a 12.x driver). */

@@ -154,6 +154,8 @@ typedef struct exec {
     /* scalar expansion */
     int elsize[UFN_MAXARGS];
     bool expand[UFN_MAXARGS];
+    ufn_task_fn run;                    /* one of run_contig, run_expand, run_strided */
+    atomic_bool too_deep;               /* a task's recursion went past UFN_MAX_DEPTH */
 } exec;
 
 static void task_range(const exec *x, int64_t task, int64_t *b, int64_t *e)
@@ -264,6 +266,15 @@ static void run_strided(void *ctx, int64_t task)
     }
 }
 
+/* Any task, then whether the generated code said it recursed too deep. */
+static void run_checked(void *ctx, int64_t task)
+{
+    exec *x = ctx;
+    x->run(ctx, task);
+    if (ufn_depth_take())
+        atomic_store(&x->too_deep, true);
+}
+
 static int64_t sat_mul(int64_t a, int64_t b)
 {
     int64_t r;
@@ -342,9 +353,12 @@ int ufn_host_execute(const ufn_plan *p)
     x.chunk = chunk;
     ntasks = (p->n + chunk - 1) / chunk;
 
-    ufn_task_fn run = p->contiguous && p->ncore == 0 ? run_contig
-                      : expandable ? run_expand : run_strided;
-    ufn_pool_run(threads, ntasks, run, &x);
+    x.run = p->contiguous && p->ncore == 0 ? run_contig : expandable ? run_expand : run_strided;
+    atomic_init(&x.too_deep, false);
+    ufn_pool_run(threads, ntasks, run_checked, &x);
+    if (atomic_load(&x.too_deep))
+        return ufn_fail(UFN_ERR_RECURSION, "%s: a recursive helper went deeper than %d calls",
+                        p->func->name, UFN_MAX_DEPTH);
     return UFN_OK;
 }
 

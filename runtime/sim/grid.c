@@ -19,6 +19,7 @@ typedef struct launch_work {
     const ufn_sim_kernel *kernel;
     dim3 grid, block;
     void **params;
+    unsigned *depth_flag;
 } launch_work;
 
 /* Run every thread of the grid, one after another, on this thread. */
@@ -48,12 +49,17 @@ static void run_grid(const ufn_sim_kernel *kernel, dim3 grid, dim3 block, void *
 static void run_launch(sim_op *op)
 {
     launch_work *w = (launch_work *)op->data;
+    ufn_depth_take();
     run_grid(w->kernel, w->grid, w->block, w->params);
+    /* a recursive helper went too deep: what ufn_depth_exceeded() does on a GPU */
+    if (ufn_depth_take() && w->depth_flag)
+        *w->depth_flag = 1;
 }
 
 /* An op holding the launch and a copy of its parameters, laid out as
  * [launch_work][void *params[n]][the values, each 16-byte aligned]. */
-sim_op *sq_launch_op(const ufn_sim_kernel *kernel, dim3 grid, dim3 block, void **params)
+sim_op *sq_launch_op(const ufn_sim_kernel *kernel, dim3 grid, dim3 block, void **params,
+                     unsigned *depth_flag)
 {
     int n = kernel->nparams;
     size_t head = sizeof(launch_work) + (size_t)n * sizeof(void *), bytes = head;
@@ -64,7 +70,8 @@ sim_op *sq_launch_op(const ufn_sim_kernel *kernel, dim3 grid, dim3 block, void *
         return NULL;
     op->run = run_launch;
     launch_work *w = (launch_work *)op->data;
-    *w = (launch_work){ kernel, grid, block, (void **)(op->data + sizeof(launch_work)) };
+    *w = (launch_work){ kernel, grid, block, (void **)(op->data + sizeof(launch_work)),
+                        depth_flag };
     size_t off = head;
     for (int k = 0; k < n; k++) {
         off = (off + 15) / 16 * 16;

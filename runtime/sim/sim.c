@@ -22,6 +22,11 @@
  *              kernel table) and, when its turn comes, runs the grid block by
  *              block and thread by thread (grid.c)
  *
+ * Files: state.c (the state, what every entry checks), memory.c (memory and
+ * copies), library.c (libraries, kernels, launches), queue.c (streams and
+ * events), grid.c (running a grid); this one has the configuration,
+ * devices, contexts, streams and events, errors, the table and the hooks.
+ *
  * Test hooks (cudrv.h): statistics, a memory limit, a latency that holds
  * every operation back (so that a missing synchronisation shows), and a
  * failure injected into one driver call.
@@ -32,74 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <time.h>
-
 #include "simrt.h"
-#include "ufn_sim.h"
-
-#define SIM_SMS 108               /* multiprocessors of each device */
-#define SIM_THREADS_PER_SM 2048
-#define SIM_BLOCKS_PER_SM 32
-#define SIM_MAX_BLOCK 1024
-#define SIM_ALIGN 256
-#define SIM_DEFAULT_MEMORY ((size_t)4 << 30)
-#define SIM_MAX_CONTEXT_DEPTH 64
-
-struct CUctx_st {
-    int device;
-    int refs;                  /* primary context retain count */
-};
-
-struct CUfunc_st {
-    unsigned tag;
-    int device;
-    const ufn_sim_kernel *kernel;
-};
-
-struct CUkern_st {
-    unsigned tag;
-    const ufn_sim_kernel *kernel;
-    struct CUfunc_st func[SIM_MAX_DEVICES];   /* one per device (context) */
-};
-
-struct CUlib_st {
-    unsigned tag;
-    const ufn_module *module;
-    int nkernels;
-    struct CUkern_st *kernels;
-};
-
-typedef struct sim_alloc {
-    struct sim_alloc *next;
-    char *base;
-    size_t bytes;
-    int device;                /* -1: pinned host memory */
-} sim_alloc;
-
-typedef struct sim_device {
-    struct CUctx_st ctx;
-    size_t limit;
-    ufn_sim_stats stats;
-} sim_device;
-
-static struct {
-    pthread_once_t once;
-    pthread_mutex_t lock;
-    CUresult init;             /* result of the first cuInit */
-    bool ready;
-    char config_error[160];
-    int ndev;
-    sim_device dev[SIM_MAX_DEVICES];
-    sim_alloc *allocs;         /* device and pinned allocations */
-    uint64_t host_allocs;
-    /* ufn_sim_inject_failure: the call that fails, after `skip` more */
-    const char *fail_call;
-    int fail_skip;
-    CUresult fail_result;
-} sim = { .once = PTHREAD_ONCE_INIT, .lock = PTHREAD_MUTEX_INITIALIZER };
-
-static _Thread_local CUcontext ctx_stack[SIM_MAX_CONTEXT_DEPTH];
-static _Thread_local int ctx_depth;
 
 /* ---- configuration ---------------------------------------------------------------- */
 
@@ -128,27 +66,27 @@ static bool parse_size(const char *s, size_t *out)
 
 static void configure(void)
 {
-    sim.init = CUDA_SUCCESS;
-    sim.ndev = 2;
+    ufn_sim.init = CUDA_SUCCESS;
+    ufn_sim.ndev = 2;
     size_t memory = SIM_DEFAULT_MEMORY;
     const char *env = getenv("UFN_SIM_DEVICES");
     if (env && *env) {
         char *end;
         long n = strtol(env, &end, 10);
         if (*end || n < 0 || n > SIM_MAX_DEVICES) {
-            snprintf(sim.config_error, sizeof sim.config_error,
+            snprintf(ufn_sim.config_error, sizeof ufn_sim.config_error,
                      "UFN_SIM_DEVICES=%s is not a number of simulated devices (0 to %d)", env,
                      SIM_MAX_DEVICES);
-            sim.init = CUDA_ERROR_INVALID_VALUE;
+            ufn_sim.init = CUDA_ERROR_INVALID_VALUE;
             return;
         }
-        sim.ndev = (int)n;
+        ufn_sim.ndev = (int)n;
     }
     env = getenv("UFN_SIM_MEMORY");
     if (env && *env && !parse_size(env, &memory)) {
-        snprintf(sim.config_error, sizeof sim.config_error,
+        snprintf(ufn_sim.config_error, sizeof ufn_sim.config_error,
                  "UFN_SIM_MEMORY=%s is not a number of bytes (e.g. 1048576, 512M, 4G)", env);
-        sim.init = CUDA_ERROR_INVALID_VALUE;
+        ufn_sim.init = CUDA_ERROR_INVALID_VALUE;
         return;
     }
     env = getenv("UFN_SIM_LATENCY");
@@ -157,100 +95,24 @@ static void configure(void)
         errno = 0;
         unsigned long long us = strtoull(env, &end, 10);
         if (*end || errno || *env == '-' || us > 10000000) {
-            snprintf(sim.config_error, sizeof sim.config_error,
+            snprintf(ufn_sim.config_error, sizeof ufn_sim.config_error,
                      "UFN_SIM_LATENCY=%s is not a number of microseconds (0 to 10000000)", env);
-            sim.init = CUDA_ERROR_INVALID_VALUE;
+            ufn_sim.init = CUDA_ERROR_INVALID_VALUE;
             return;
         }
         sq_set_latency_ns((uint64_t)us * 1000);
     }
-    for (int i = 0; i < sim.ndev; i++) {
-        sim.dev[i].ctx.device = i;
-        sim.dev[i].limit = memory;
+    for (int i = 0; i < ufn_sim.ndev; i++) {
+        ufn_sim.dev[i].ctx.device = i;
+        ufn_sim.dev[i].limit = memory;
+        ufn_sim.dev[i].stack = 1024;   /* the driver's default */
     }
-    sim.ready = true;
+    ufn_sim.ready = true;
 }
 
 const char *ufn_sim_config_error(void)
 {
-    return sim.config_error[0] ? sim.config_error : NULL;
-}
-
-/* ---- checks ----------------------------------------------------------------------- */
-
-#define REQUIRE_INIT()                          \
-    do {                                        \
-        if (!sim.ready)                         \
-            return CUDA_ERROR_NOT_INITIALIZED;  \
-    } while (0)
-
-static CUcontext current(void)
-{
-    return ctx_depth > 0 ? ctx_stack[ctx_depth - 1] : NULL;
-}
-
-/* The current context's device, or -1 without one. */
-static int current_device(void)
-{
-    CUcontext c = current();
-    return c ? c->device : -1;
-}
-
-#define REQUIRE_CONTEXT(dev)                    \
-    REQUIRE_INIT();                             \
-    int dev = current_device();                 \
-    if (dev < 0)                                \
-        return CUDA_ERROR_INVALID_CONTEXT
-
-/* The failure ufn_sim_inject_failure asked for, if this call of `call` is
- * the one. */
-static CUresult injected(const char *call)
-{
-    if (!__atomic_load_n(&sim.fail_call, __ATOMIC_ACQUIRE))
-        return CUDA_SUCCESS;
-    CUresult r = CUDA_SUCCESS;
-    pthread_mutex_lock(&sim.lock);
-    if (sim.fail_call && strcmp(sim.fail_call, call) == 0 && sim.fail_skip-- == 0) {
-        r = sim.fail_result;
-        __atomic_store_n(&sim.fail_call, NULL, __ATOMIC_RELEASE);
-    }
-    pthread_mutex_unlock(&sim.lock);
-    return r;
-}
-
-#define INJECT(call)                                            \
-    do {                                                        \
-        CUresult inj_ = injected(call);                         \
-        if (inj_ != CUDA_SUCCESS)                               \
-            return inj_ == UFN_SIM_LAZY ? CUDA_SUCCESS : inj_;  \
-    } while (0)
-
-/* A stream usable from the current context (NULL is the default stream). */
-static CUresult check_stream(CUstream s, int device)
-{
-    if (!s)
-        return CUDA_SUCCESS;
-    if (s->tag != TAG_STREAM)
-        return CUDA_ERROR_INVALID_HANDLE;
-    return s->device == device ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
-}
-
-/* Is [p, p+bytes) inside one device allocation (device: true) or one
- * page-locked host allocation?  Caller holds the lock. */
-static sim_alloc *find_in(bool device, uintptr_t p, size_t bytes)
-{
-    for (sim_alloc *a = sim.allocs; a; a = a->next) {
-        uintptr_t base = (uintptr_t)a->base;
-        if ((a->device >= 0) == device && p >= base && p - base <= a->bytes &&
-            bytes <= a->bytes - (p - base))
-            return a;
-    }
-    return NULL;
-}
-
-static sim_alloc *find_range(CUdeviceptr p, size_t bytes)
-{
-    return find_in(true, (uintptr_t)p, bytes);
+    return ufn_sim.config_error[0] ? ufn_sim.config_error : NULL;
 }
 
 /* ---- initialisation and devices ------------------------------------------------------ */
@@ -259,8 +121,8 @@ static CUresult sim_init(unsigned flags)
 {
     if (flags != 0)
         return CUDA_ERROR_INVALID_VALUE;
-    pthread_once(&sim.once, configure);
-    return sim.init;
+    pthread_once(&ufn_sim.once, configure);
+    return ufn_sim.init;
 }
 
 static CUresult sim_driver_version(int *version)
@@ -276,7 +138,7 @@ static CUresult sim_device_count(int *count)
     REQUIRE_INIT();
     if (!count)
         return CUDA_ERROR_INVALID_VALUE;
-    *count = sim.ndev;
+    *count = ufn_sim.ndev;
     return CUDA_SUCCESS;
 }
 
@@ -285,7 +147,7 @@ static CUresult sim_device_get(CUdevice *dev, int ordinal)
     REQUIRE_INIT();
     if (!dev)
         return CUDA_ERROR_INVALID_VALUE;
-    if (ordinal < 0 || ordinal >= sim.ndev)
+    if (ordinal < 0 || ordinal >= ufn_sim.ndev)
         return CUDA_ERROR_INVALID_DEVICE;
     *dev = ordinal;
     return CUDA_SUCCESS;
@@ -296,7 +158,7 @@ static CUresult sim_device_attribute(int *value, CUdevice_attribute attr, CUdevi
     REQUIRE_INIT();
     if (!value)
         return CUDA_ERROR_INVALID_VALUE;
-    if (dev < 0 || dev >= sim.ndev)
+    if (dev < 0 || dev >= ufn_sim.ndev)
         return CUDA_ERROR_INVALID_DEVICE;
     switch (attr) {
     case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *value = SIM_MAX_BLOCK; break;
@@ -320,7 +182,7 @@ static CUresult sim_device_name(char *name, int len, CUdevice dev)
     REQUIRE_INIT();
     if (!name || len <= 0)
         return CUDA_ERROR_INVALID_VALUE;
-    if (dev < 0 || dev >= sim.ndev)
+    if (dev < 0 || dev >= ufn_sim.ndev)
         return CUDA_ERROR_INVALID_DEVICE;
     snprintf(name, (size_t)len, "ufn simulated GPU %d", dev);
     return CUDA_SUCCESS;
@@ -333,51 +195,28 @@ static CUresult sim_primary_retain(CUcontext *ctx, CUdevice dev)
     REQUIRE_INIT();
     if (!ctx)
         return CUDA_ERROR_INVALID_VALUE;
-    if (dev < 0 || dev >= sim.ndev)
+    if (dev < 0 || dev >= ufn_sim.ndev)
         return CUDA_ERROR_INVALID_DEVICE;
-    pthread_mutex_lock(&sim.lock);
-    sim.dev[dev].ctx.refs++;
-    pthread_mutex_unlock(&sim.lock);
-    *ctx = &sim.dev[dev].ctx;
+    pthread_mutex_lock(&ufn_sim.lock);
+    ufn_sim.dev[dev].ctx.refs++;
+    pthread_mutex_unlock(&ufn_sim.lock);
+    *ctx = &ufn_sim.dev[dev].ctx;
     return CUDA_SUCCESS;
 }
 
 static CUresult sim_primary_release(CUdevice dev)
 {
     REQUIRE_INIT();
-    if (dev < 0 || dev >= sim.ndev)
+    if (dev < 0 || dev >= ufn_sim.ndev)
         return CUDA_ERROR_INVALID_DEVICE;
     CUresult r = CUDA_SUCCESS;
-    pthread_mutex_lock(&sim.lock);
-    if (sim.dev[dev].ctx.refs > 0)
-        sim.dev[dev].ctx.refs--;
+    pthread_mutex_lock(&ufn_sim.lock);
+    if (ufn_sim.dev[dev].ctx.refs > 0)
+        ufn_sim.dev[dev].ctx.refs--;
     else
         r = CUDA_ERROR_INVALID_CONTEXT;
-    pthread_mutex_unlock(&sim.lock);
+    pthread_mutex_unlock(&ufn_sim.lock);
     return r;
-}
-
-static CUresult sim_ctx_push(CUcontext ctx)
-{
-    REQUIRE_INIT();
-    if (!ctx || ctx->device < 0 || ctx->device >= sim.ndev || ctx != &sim.dev[ctx->device].ctx ||
-        ctx->refs <= 0)
-        return CUDA_ERROR_INVALID_CONTEXT;
-    if (ctx_depth == SIM_MAX_CONTEXT_DEPTH)
-        return CUDA_ERROR_INVALID_VALUE;
-    ctx_stack[ctx_depth++] = ctx;
-    return CUDA_SUCCESS;
-}
-
-static CUresult sim_ctx_pop(CUcontext *ctx)
-{
-    REQUIRE_INIT();
-    if (ctx_depth == 0)
-        return CUDA_ERROR_INVALID_CONTEXT;
-    CUcontext c = ctx_stack[--ctx_depth];
-    if (ctx)
-        *ctx = c;
-    return CUDA_SUCCESS;
 }
 
 static CUresult sim_ctx_synchronize(void)
@@ -387,316 +226,26 @@ static CUresult sim_ctx_synchronize(void)
     return CUDA_SUCCESS;
 }
 
-/* ---- libraries and kernels ------------------------------------------------------------ */
-
-static CUresult sim_library_load(CUlibrary *lib, const void *image, void *jit_options,
-                                 void **jit_values, unsigned njit, void *lib_options,
-                                 void **lib_values, unsigned nlib)
-{
-    (void)jit_options, (void)jit_values, (void)njit;
-    (void)lib_options, (void)lib_values, (void)nlib;
-    REQUIRE_INIT();
-    if (!lib || !image)
-        return CUDA_ERROR_INVALID_VALUE;
-    INJECT("cuLibraryLoadData");
-    const ufn_module *m = image;
-    if (m->abi_version != UFN_ABI_VERSION || !m->sim_kernels || m->nsim_kernels < 0)
-        return CUDA_ERROR_INVALID_IMAGE;   /* e.g. a fatbin given to the simulator */
-    struct CUlib_st *l = calloc(1, sizeof *l);
-    struct CUkern_st *k = calloc((size_t)m->nsim_kernels + 1, sizeof *k);
-    if (!l || !k) {
-        free(l);
-        free(k);
-        return CUDA_ERROR_OUT_OF_MEMORY;
-    }
-    for (int i = 0; i < m->nsim_kernels; i++) {
-        const ufn_sim_kernel *sk = &m->sim_kernels[i];
-        if (!sk->name || !sk->entry || sk->nparams < 0 || (sk->nparams > 0 && !sk->param_sizes)) {
-            free(l);
-            free(k);
-            return CUDA_ERROR_INVALID_IMAGE;
-        }
-        k[i].tag = TAG_KERNEL;
-        k[i].kernel = &m->sim_kernels[i];
-        for (int d = 0; d < SIM_MAX_DEVICES; d++)
-            k[i].func[d] = (struct CUfunc_st){ TAG_FUNCTION, d, &m->sim_kernels[i] };
-    }
-    l->tag = TAG_LIBRARY;
-    l->module = m;
-    l->nkernels = m->nsim_kernels;
-    l->kernels = k;
-    *lib = l;
-    return CUDA_SUCCESS;
-}
-
-static CUresult sim_library_kernel(CUkernel *kernel, CUlibrary lib, const char *name)
-{
-    REQUIRE_INIT();
-    if (!kernel || !name)
-        return CUDA_ERROR_INVALID_VALUE;
-    if (!lib || lib->tag != TAG_LIBRARY)
-        return CUDA_ERROR_INVALID_HANDLE;
-    INJECT("cuLibraryGetKernel");
-    for (int i = 0; i < lib->nkernels; i++) {
-        if (strcmp(lib->kernels[i].kernel->name, name) == 0) {
-            *kernel = &lib->kernels[i];
-            return CUDA_SUCCESS;
-        }
-    }
-    return CUDA_ERROR_NOT_FOUND;
-}
-
-static CUresult sim_kernel_function(CUfunction *fn, CUkernel kernel)
+static CUresult sim_ctx_set_limit(CUlimit limit, size_t value)
 {
     REQUIRE_CONTEXT(dev);
-    if (!fn)
+    if (limit != CU_LIMIT_STACK_SIZE)
         return CUDA_ERROR_INVALID_VALUE;
-    if (!kernel || kernel->tag != TAG_KERNEL)
-        return CUDA_ERROR_INVALID_HANDLE;
-    INJECT("cuKernelGetFunction");
-    *fn = &kernel->func[dev];
+    pthread_mutex_lock(&ufn_sim.lock);
+    ufn_sim.dev[dev].stack = value;
+    pthread_mutex_unlock(&ufn_sim.lock);
     return CUDA_SUCCESS;
 }
 
-static CUresult sim_library_unload(CUlibrary lib)
-{
-    REQUIRE_INIT();
-    if (!lib || lib->tag != TAG_LIBRARY)
-        return CUDA_ERROR_INVALID_HANDLE;
-    sq_device_sync(-1);   /* launches of its kernels may be queued */
-    for (int i = 0; i < lib->nkernels; i++) {
-        lib->kernels[i].tag = TAG_DEAD;
-        for (int d = 0; d < SIM_MAX_DEVICES; d++)
-            lib->kernels[i].func[d].tag = TAG_DEAD;
-    }
-    lib->tag = TAG_DEAD;
-    free(lib->kernels);
-    free(lib);
-    return CUDA_SUCCESS;
-}
-
-/* ---- memory ------------------------------------------------------------------------- */
-
-static CUresult add_alloc(void *base, size_t bytes, int device)
-{
-    sim_alloc *a = malloc(sizeof *a);
-    if (!a)
-        return CUDA_ERROR_OUT_OF_MEMORY;
-    *a = (sim_alloc){ sim.allocs, base, bytes, device };
-    sim.allocs = a;
-    return CUDA_SUCCESS;
-}
-
-/* Remove the allocation that starts at base (of that kind); NULL if none. */
-static sim_alloc *take_alloc(const void *base, bool device)
-{
-    for (sim_alloc **p = &sim.allocs; *p; p = &(*p)->next) {
-        sim_alloc *a = *p;
-        if (a->base == base && (a->device >= 0) == device) {
-            *p = a->next;
-            return a;
-        }
-    }
-    return NULL;
-}
-
-static CUresult sim_mem_alloc(CUdeviceptr *ptr, size_t bytes)
+static CUresult sim_ctx_get_limit(size_t *value, CUlimit limit)
 {
     REQUIRE_CONTEXT(dev);
-    if (!ptr || bytes == 0)
+    if (!value || limit != CU_LIMIT_STACK_SIZE)
         return CUDA_ERROR_INVALID_VALUE;
-    INJECT("cuMemAlloc");
-    if (bytes > SIZE_MAX - SIM_ALIGN)
-        return CUDA_ERROR_OUT_OF_MEMORY;
-    size_t rounded = (bytes + SIM_ALIGN - 1) / SIM_ALIGN * SIM_ALIGN;
-    sim_device *sd = &sim.dev[dev];
-    pthread_mutex_lock(&sim.lock);
-    CUresult r = CUDA_ERROR_OUT_OF_MEMORY;
-    void *p = NULL;
-    if (sd->stats.mem_used <= sd->limit && rounded <= sd->limit - sd->stats.mem_used)
-        p = aligned_alloc(SIM_ALIGN, rounded);
-    if (p) {
-        r = add_alloc(p, rounded, dev);
-        if (r == CUDA_SUCCESS) {
-            sd->stats.mem_used += rounded;
-            sd->stats.mem_allocs++;
-        } else {
-            free(p);
-        }
-    }
-    pthread_mutex_unlock(&sim.lock);
-    if (r != CUDA_SUCCESS)
-        return r;
-    memset(p, 0xA5, rounded);
-    *ptr = (CUdeviceptr)(uintptr_t)p;
+    pthread_mutex_lock(&ufn_sim.lock);
+    *value = ufn_sim.dev[dev].stack;
+    pthread_mutex_unlock(&ufn_sim.lock);
     return CUDA_SUCCESS;
-}
-
-static CUresult sim_mem_free(CUdeviceptr ptr)
-{
-    REQUIRE_CONTEXT(dev);
-    if (ptr == 0)
-        return CUDA_SUCCESS;
-    sq_device_sync(dev);   /* as the driver's: queued work may still use it */
-    pthread_mutex_lock(&sim.lock);
-    sim_alloc *a = take_alloc((void *)(uintptr_t)ptr, true);
-    if (a) {
-        sim.dev[a->device].stats.mem_used -= a->bytes;
-        sim.dev[a->device].stats.mem_frees++;
-    }
-    pthread_mutex_unlock(&sim.lock);
-    if (!a)
-        return CUDA_ERROR_INVALID_VALUE;
-    free(a->base);
-    free(a);
-    return CUDA_SUCCESS;
-}
-
-static CUresult sim_mem_alloc_host(void **ptr, size_t bytes)
-{
-    REQUIRE_CONTEXT(dev);
-    (void)dev;
-    if (!ptr || bytes == 0)
-        return CUDA_ERROR_INVALID_VALUE;
-    INJECT("cuMemAllocHost");
-    void *p = NULL;
-    if (posix_memalign(&p, 4096, bytes) != 0)
-        return CUDA_ERROR_OUT_OF_MEMORY;
-    pthread_mutex_lock(&sim.lock);
-    CUresult r = add_alloc(p, bytes, -1);
-    if (r == CUDA_SUCCESS)
-        sim.host_allocs++;
-    pthread_mutex_unlock(&sim.lock);
-    if (r != CUDA_SUCCESS) {
-        free(p);
-        return r;
-    }
-    *ptr = p;
-    return CUDA_SUCCESS;
-}
-
-static CUresult sim_mem_free_host(void *ptr)
-{
-    REQUIRE_INIT();
-    sq_device_sync(-1);
-    pthread_mutex_lock(&sim.lock);
-    sim_alloc *a = ptr ? take_alloc(ptr, false) : NULL;
-    pthread_mutex_unlock(&sim.lock);
-    if (!a)
-        return CUDA_ERROR_INVALID_VALUE;
-    free(a->base);
-    free(a);
-    return CUDA_SUCCESS;
-}
-
-static CUresult sim_mem_info(size_t *free_bytes, size_t *total_bytes)
-{
-    REQUIRE_CONTEXT(dev);
-    if (!free_bytes || !total_bytes)
-        return CUDA_ERROR_INVALID_VALUE;
-    pthread_mutex_lock(&sim.lock);
-    sim_device *sd = &sim.dev[dev];
-    *total_bytes = sd->limit;
-    *free_bytes = sd->stats.mem_used < sd->limit ? sd->limit - sd->stats.mem_used : 0;
-    pthread_mutex_unlock(&sim.lock);
-    return CUDA_SUCCESS;
-}
-
-static CUresult sim_pointer_attribute(void *data, CUpointer_attribute attr, CUdeviceptr p)
-{
-    REQUIRE_INIT();
-    if (!data || attr != CU_POINTER_ATTRIBUTE_MEMORY_TYPE)
-        return CUDA_ERROR_INVALID_VALUE;
-    pthread_mutex_lock(&sim.lock);
-    unsigned type = find_in(false, (uintptr_t)p, 1) ? CU_MEMORYTYPE_HOST
-                    : find_range(p, 1)             ? CU_MEMORYTYPE_DEVICE
-                                                   : 0;
-    pthread_mutex_unlock(&sim.lock);
-    if (!type)
-        return CUDA_ERROR_INVALID_VALUE;   /* pageable memory: unknown to the driver */
-    *(unsigned *)data = type;
-    return CUDA_SUCCESS;
-}
-
-/* ---- copies ---------------------------------------------------------------------------- */
-
-enum copy_kind { H2D, D2H, D2D };
-
-typedef struct copy_work {
-    void *dst;
-    const void *src;
-    size_t bytes;
-} copy_work;
-
-static void run_copy(sim_op *op)
-{
-    copy_work *w = (copy_work *)op->data;
-    memmove(w->dst, w->src, w->bytes);
-}
-
-/* Queue a copy on s.  Host memory is read (H2D) when the copy runs if it is
- * page-locked, else now, into a snapshot, as the driver stages it; a copy
- * into pageable memory (D2H) returns when it has run. */
-static CUresult copy(enum copy_kind kind, void *dst, const void *src, size_t bytes, CUstream s)
-{
-    REQUIRE_CONTEXT(dev);
-    CUresult r = check_stream(s, dev);
-    if (r != CUDA_SUCCESS)
-        return r;
-    INJECT(kind == H2D ? "cuMemcpyHtoDAsync" : kind == D2H ? "cuMemcpyDtoHAsync"
-                                                            : "cuMemcpyDtoDAsync");
-    if (bytes == 0)
-        return CUDA_SUCCESS;
-    if (!dst || !src)
-        return CUDA_ERROR_INVALID_VALUE;
-    pthread_mutex_lock(&sim.lock);
-    bool ok = (kind == D2H || find_range((uintptr_t)dst, bytes)) &&
-              (kind == H2D || find_range((uintptr_t)src, bytes));
-    bool pinned = kind != D2D && find_in(false, (uintptr_t)(kind == H2D ? src : dst), bytes);
-    if (ok) {
-        ufn_sim_stats *st = &sim.dev[dev].stats;
-        switch (kind) {
-        case H2D: st->h2d++, st->h2d_bytes += bytes; break;
-        case D2H: st->d2h++, st->d2h_bytes += bytes; break;
-        case D2D: st->d2d++, st->d2d_bytes += bytes; break;
-        }
-    }
-    pthread_mutex_unlock(&sim.lock);
-    if (!ok)
-        return CUDA_ERROR_INVALID_VALUE;
-    sim_op *op = sq_op_new(sizeof(copy_work));
-    if (!op)
-        return CUDA_ERROR_OUT_OF_MEMORY;
-    op->run = run_copy;
-    *(copy_work *)op->data = (copy_work){ dst, src, bytes };
-    if (kind == H2D && !pinned) {
-        if (!(op->heap = malloc(bytes))) {
-            free(op);
-            return CUDA_ERROR_OUT_OF_MEMORY;
-        }
-        memcpy(op->heap, src, bytes);
-        ((copy_work *)op->data)->src = op->heap;
-    }
-    uint64_t seq;
-    r = sq_submit(s, dev, op, &seq);
-    if (r == CUDA_SUCCESS && kind == D2H && !pinned)
-        sq_wait_op(s, dev, seq);
-    return r;
-}
-
-static CUresult sim_copy_h2d(CUdeviceptr dst, const void *src, size_t bytes, CUstream s)
-{
-    return copy(H2D, (void *)(uintptr_t)dst, src, bytes, s);
-}
-
-static CUresult sim_copy_d2h(void *dst, CUdeviceptr src, size_t bytes, CUstream s)
-{
-    return copy(D2H, dst, (const void *)(uintptr_t)src, bytes, s);
-}
-
-static CUresult sim_copy_d2d(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream s)
-{
-    return copy(D2D, (void *)(uintptr_t)dst, (const void *)(uintptr_t)src, bytes, s);
 }
 
 /* ---- streams and events (queue.c runs them) ------------------------------------------------ */
@@ -735,7 +284,7 @@ static CUresult sim_stream_wait_event(CUstream s, CUevent e, unsigned flags)
         return CUDA_ERROR_INVALID_VALUE;
     if (!e || e->tag != TAG_EVENT)
         return CUDA_ERROR_INVALID_HANDLE;
-    CUresult r = check_stream(s, dev);
+    CUresult r = sim_check_stream(s, dev);
     return r != CUDA_SUCCESS ? r : sq_event_wait(s, dev, e);
 }
 
@@ -754,7 +303,7 @@ static CUresult sim_event_record(CUevent e, CUstream s)
     REQUIRE_CONTEXT(dev);
     if (!e || e->tag != TAG_EVENT)
         return CUDA_ERROR_INVALID_HANDLE;
-    CUresult r = check_stream(s, dev);
+    CUresult r = sim_check_stream(s, dev);
     if (r != CUDA_SUCCESS)
         return r;
     INJECT("cuEventRecord");
@@ -776,80 +325,6 @@ static CUresult sim_event_destroy(CUevent e)
     if (!e || e->tag != TAG_EVENT)
         return CUDA_ERROR_INVALID_HANDLE;
     sq_event_release(e);   /* freed once no queued work names it */
-    return CUDA_SUCCESS;
-}
-
-/* ---- launches ------------------------------------------------------------------------------- */
-
-static CUresult check_function(CUfunction f, int device)
-{
-    if (!f || f->tag != TAG_FUNCTION)
-        return CUDA_ERROR_INVALID_HANDLE;
-    return f->device == device ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
-}
-
-static CUresult sim_launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
-                           unsigned by, unsigned bz, unsigned shared, CUstream s,
-                           void **params, void **extra)
-{
-    REQUIRE_CONTEXT(dev);
-    CUresult r = check_function(f, dev);
-    if (r == CUDA_SUCCESS)
-        r = check_stream(s, dev);
-    if (r != CUDA_SUCCESS)
-        return r;
-    /* The real driver's limits; the simulator has no shared memory and no
-     * `extra` parameter packing. */
-    if (!params || extra || shared > 0 || gx == 0 || gy == 0 || gz == 0 || bx == 0 ||
-        by == 0 || bz == 0 || gx > 0x7fffffffu || gy > 65535 || gz > 65535 ||
-        bx > SIM_MAX_BLOCK || by > SIM_MAX_BLOCK || bz > 64 ||
-        (uint64_t)bx * by * bz > SIM_MAX_BLOCK)
-        return CUDA_ERROR_INVALID_VALUE;
-    INJECT("cuLaunchKernel");
-    sim_op *op = sq_launch_op(f->kernel, (dim3){ gx, gy, gz }, (dim3){ bx, by, bz }, params);
-    if (!op)
-        return CUDA_ERROR_OUT_OF_MEMORY;
-    uint64_t threads = (uint64_t)gx * gy * gz * bx * by * bz;
-    pthread_mutex_lock(&sim.lock);
-    sim.dev[dev].stats.launches++;
-    sim.dev[dev].stats.threads += threads;
-    pthread_mutex_unlock(&sim.lock);
-    return sq_submit(s, dev, op, NULL);
-}
-
-/* Plausible fixed answers: the generated kernels' 256 threads per block, and
- * as many resident blocks as 2048 threads per multiprocessor allow. */
-static CUresult sim_occupancy_block(int *min_grid, int *block, CUfunction f,
-                                    CUoccupancyB2DSize smem_of_block, size_t smem,
-                                    int block_limit)
-{
-    REQUIRE_CONTEXT(dev);
-    (void)smem_of_block, (void)smem;
-    if (!min_grid || !block || block_limit < 0)
-        return CUDA_ERROR_INVALID_VALUE;
-    CUresult r = check_function(f, dev);
-    if (r != CUDA_SUCCESS)
-        return r;
-    int b = 256;
-    if (block_limit > 0 && block_limit < b)
-        b = block_limit;
-    *block = b;
-    int per_sm = SIM_THREADS_PER_SM / b;
-    *min_grid = SIM_SMS * (per_sm < SIM_BLOCKS_PER_SM ? per_sm : SIM_BLOCKS_PER_SM);
-    return CUDA_SUCCESS;
-}
-
-static CUresult sim_occupancy_blocks(int *blocks, CUfunction f, int block, size_t smem)
-{
-    REQUIRE_CONTEXT(dev);
-    (void)smem;
-    if (!blocks || block <= 0)
-        return CUDA_ERROR_INVALID_VALUE;
-    CUresult r = check_function(f, dev);
-    if (r != CUDA_SUCCESS)
-        return r;
-    int per_sm = block > SIM_MAX_BLOCK ? 0 : SIM_THREADS_PER_SM / block;
-    *blocks = per_sm < SIM_BLOCKS_PER_SM ? per_sm : SIM_BLOCKS_PER_SM;
     return CUDA_SUCCESS;
 }
 
@@ -898,10 +373,13 @@ static const ufn_cudrv sim_driver = {
     .cuCtxPushCurrent = sim_ctx_push,
     .cuCtxPopCurrent = sim_ctx_pop,
     .cuCtxSynchronize = sim_ctx_synchronize,
+    .cuCtxSetLimit = sim_ctx_set_limit,
+    .cuCtxGetLimit = sim_ctx_get_limit,
     .cuLibraryLoadData = sim_library_load,
     .cuLibraryGetKernel = sim_library_kernel,
     .cuKernelGetFunction = sim_kernel_function,
     .cuLibraryUnload = sim_library_unload,
+    .cuLibraryGetGlobal = sim_library_global,
     .cuMemAlloc = sim_mem_alloc,
     .cuMemFree = sim_mem_free,
     .cuMemAllocHost = sim_mem_alloc_host,
@@ -929,7 +407,7 @@ static const ufn_cudrv sim_driver = {
 void ufn_sim_fork(ufn_fork_phase phase)
 {
     if (phase == UFN_FORK_PREPARE) {
-        pthread_mutex_lock(&sim.lock);
+        pthread_mutex_lock(&ufn_sim.lock);
         sq_fork(phase);
         return;
     }
@@ -937,10 +415,10 @@ void ufn_sim_fork(ufn_fork_phase phase)
     if (phase == UFN_FORK_CHILD) {
         /* The streams' threads did not come along: nothing queued would
          * run.  The driver is gone, as a real one is in a forked child. */
-        sim.ready = false;
-        sim.init = CUDA_ERROR_NOT_INITIALIZED;
+        ufn_sim.ready = false;
+        ufn_sim.init = CUDA_ERROR_NOT_INITIALIZED;
     }
-    pthread_mutex_unlock(&sim.lock);
+    pthread_mutex_unlock(&ufn_sim.lock);
 }
 
 const ufn_cudrv *ufn_sim_driver(void)
@@ -950,25 +428,25 @@ const ufn_cudrv *ufn_sim_driver(void)
 
 int ufn_sim_get_stats(int device, ufn_sim_stats *stats)
 {
-    if (!sim.ready || device < 0 || device >= sim.ndev || !stats)
+    if (!ufn_sim.ready || device < 0 || device >= ufn_sim.ndev || !stats)
         return ufn_fail(UFN_ERR_INVALID, "ufn_sim_get_stats: no simulated device %d", device);
-    pthread_mutex_lock(&sim.lock);
-    *stats = sim.dev[device].stats;
-    stats->mem_limit = sim.dev[device].limit;
-    stats->host_allocs = sim.host_allocs;
-    pthread_mutex_unlock(&sim.lock);
+    pthread_mutex_lock(&ufn_sim.lock);
+    *stats = ufn_sim.dev[device].stats;
+    stats->mem_limit = ufn_sim.dev[device].limit;
+    stats->host_allocs = ufn_sim.host_allocs;
+    pthread_mutex_unlock(&ufn_sim.lock);
     stats->pending = sq_pending(device);
     return 0;
 }
 
 int ufn_sim_set_memory_limit(int device, size_t bytes)
 {
-    if (!sim.ready || device < 0 || device >= sim.ndev)
+    if (!ufn_sim.ready || device < 0 || device >= ufn_sim.ndev)
         return ufn_fail(UFN_ERR_INVALID, "ufn_sim_set_memory_limit: no simulated device %d",
                         device);
-    pthread_mutex_lock(&sim.lock);
-    sim.dev[device].limit = bytes;
-    pthread_mutex_unlock(&sim.lock);
+    pthread_mutex_lock(&ufn_sim.lock);
+    ufn_sim.dev[device].limit = bytes;
+    pthread_mutex_unlock(&ufn_sim.lock);
     return 0;
 }
 
@@ -979,10 +457,10 @@ void ufn_sim_set_latency(unsigned usec)
 
 void ufn_sim_inject_failure(const char *call, int skip, int result)
 {
-    pthread_mutex_lock(&sim.lock);
-    sim.fail_skip = skip;
-    sim.fail_result = result;
-    __atomic_store_n(&sim.fail_call, call && result != CUDA_SUCCESS ? call : NULL,
+    pthread_mutex_lock(&ufn_sim.lock);
+    ufn_sim.fail_skip = skip;
+    ufn_sim.fail_result = result;
+    __atomic_store_n(&ufn_sim.fail_call, call && result != CUDA_SUCCESS ? call : NULL,
                      __ATOMIC_RELEASE);
-    pthread_mutex_unlock(&sim.lock);
+    pthread_mutex_unlock(&ufn_sim.lock);
 }

@@ -1,5 +1,12 @@
-/* simrt.h - the simulator's internal header, shared by sim.c (the driver's
- * entry points) and queue.c (streams, events and the work they queue).
+/* simrt.h - the simulator's internal header.  Its files, from the bottom:
+ *
+ *   queue.c    streams, events and the work queued on them (below)
+ *   grid.c     a launch: its copied parameters, the grid run thread by thread
+ *   state.c    the simulator's state and what every driver entry checks
+ *   memory.c   device and page-locked memory, copies
+ *   library.c  libraries, kernels, launches
+ *   sim.c      configuration, devices, contexts, streams and events, errors,
+ *              the driver table and the test hooks
  *
  * The simulated GPU is as asynchronous as a real one: every stream has a
  * thread of its own that runs the stream's work in order, while the host
@@ -27,6 +34,13 @@
 #include "ufn_sim.h"   /* dim3 */
 
 #define SIM_MAX_DEVICES 64
+#define SIM_SMS 108               /* multiprocessors of each device */
+#define SIM_THREADS_PER_SM 2048
+#define SIM_BLOCKS_PER_SM 32
+#define SIM_MAX_BLOCK 1024
+#define SIM_ALIGN 256
+#define SIM_DEFAULT_MEMORY ((size_t)4 << 30)
+#define SIM_MAX_CONTEXT_DEPTH 64
 
 typedef struct sim_op sim_op;
 typedef void (*sim_work)(sim_op *op);
@@ -79,11 +93,136 @@ struct CUevent_st {
     uint64_t reached;           /* records run */
 };
 
+/* ---- the driver's objects and state (state.c) ------------------------------------ */
+
+struct CUctx_st {
+    int device;
+    int refs;                  /* primary context retain count */
+};
+
+struct CUfunc_st {
+    unsigned tag;
+    int device;
+    const ufn_sim_kernel *kernel;
+    struct CUlib_st *lib;
+};
+
+struct CUkern_st {
+    unsigned tag;
+    const ufn_sim_kernel *kernel;
+    struct CUfunc_st func[SIM_MAX_DEVICES];   /* one per device (context) */
+};
+
+struct CUlib_st {
+    unsigned tag;
+    const ufn_module *module;
+    int nkernels;
+    struct CUkern_st *kernels;
+    /* ufn_depth_flag of a module with recursive helpers, one per device (the
+     * CUDA module's __device__ variable; made on first use) */
+    unsigned *depth_flag[SIM_MAX_DEVICES];
+};
+
+typedef struct sim_alloc {
+    struct sim_alloc *next;
+    char *base;
+    size_t bytes;
+    int device;                /* -1: pinned host memory */
+} sim_alloc;
+
+typedef struct sim_device {
+    struct CUctx_st ctx;
+    size_t limit;
+    size_t stack;              /* CU_LIMIT_STACK_SIZE (the simulator runs on its own stack) */
+    ufn_sim_stats stats;
+} sim_device;
+
+typedef struct sim_state {
+    pthread_once_t once;
+    pthread_mutex_t lock;
+    CUresult init;             /* result of the first cuInit */
+    bool ready;
+    char config_error[160];
+    int ndev;
+    sim_device dev[SIM_MAX_DEVICES];
+    sim_alloc *allocs;         /* device and pinned allocations */
+    uint64_t host_allocs;
+    /* ufn_sim_inject_failure: the call that fails, after `skip` more */
+    const char *fail_call;
+    int fail_skip;
+    CUresult fail_result;
+} sim_state;
+
+/* The simulator's state: devices, allocations, the injected failure. */
+extern sim_state ufn_sim;
+
+/* Every entry checks what the driver checks: an initialised driver, a
+ * current context (whose device it names `dev`), and for tests the failure
+ * ufn_sim_inject_failure asked for. */
+#define REQUIRE_INIT()                          \
+    do {                                        \
+        if (!ufn_sim.ready)                     \
+            return CUDA_ERROR_NOT_INITIALIZED;  \
+    } while (0)
+
+#define REQUIRE_CONTEXT(dev)                    \
+    REQUIRE_INIT();                             \
+    int dev = sim_current_device();             \
+    if (dev < 0)                                \
+        return CUDA_ERROR_INVALID_CONTEXT
+
+#define INJECT(call)                                            \
+    do {                                                        \
+        CUresult inj_ = sim_injected(call);                     \
+        if (inj_ != CUDA_SUCCESS)                               \
+            return inj_ == UFN_SIM_LAZY ? CUDA_SUCCESS : inj_;  \
+    } while (0)
+
+/* The current context's device, or -1 without one. */
+int sim_current_device(void);
+/* The failure ufn_sim_inject_failure asked for, if this call of `call` is it. */
+CUresult sim_injected(const char *call);
+/* A stream usable from the current context (NULL is the default stream). */
+CUresult sim_check_stream(CUstream s, int device);
+CUresult sim_ctx_push(CUcontext ctx);
+CUresult sim_ctx_pop(CUcontext *ctx);
+/* The allocations list, lock held: add one, take one out by its base, find
+ * the one that holds [p, p+bytes) (device: true) or page-locked memory. */
+CUresult sim_add_alloc(void *base, size_t bytes, int device);
+sim_alloc *sim_take_alloc(const void *base, bool device);
+sim_alloc *sim_find_in(bool device, uintptr_t p, size_t bytes);
+sim_alloc *sim_find_range(CUdeviceptr p, size_t bytes);
+
+/* ---- memory.c, library.c: driver entries the table in sim.c lists ---------------- */
+
+CUresult sim_mem_alloc(CUdeviceptr *ptr, size_t bytes);
+CUresult sim_mem_free(CUdeviceptr ptr);
+CUresult sim_mem_alloc_host(void **ptr, size_t bytes);
+CUresult sim_mem_free_host(void *ptr);
+CUresult sim_mem_info(size_t *free_bytes, size_t *total_bytes);
+CUresult sim_pointer_attribute(void *data, CUpointer_attribute attr, CUdeviceptr p);
+CUresult sim_copy_h2d(CUdeviceptr dst, const void *src, size_t bytes, CUstream s);
+CUresult sim_copy_d2h(void *dst, CUdeviceptr src, size_t bytes, CUstream s);
+CUresult sim_copy_d2d(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream s);
+CUresult sim_library_load(CUlibrary *lib, const void *image, void *jit_options, void **jit_values,
+                          unsigned njit, void *lib_options, void **lib_values, unsigned nlib);
+CUresult sim_library_kernel(CUkernel *kernel, CUlibrary lib, const char *name);
+CUresult sim_kernel_function(CUfunction *fn, CUkernel kernel);
+CUresult sim_library_unload(CUlibrary lib);
+CUresult sim_library_global(CUdeviceptr *ptr, size_t *bytes, CUlibrary lib, const char *name);
+CUresult sim_launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                    unsigned bz, unsigned shared, CUstream s, void **params, void **extra);
+CUresult sim_occupancy_block(int *min_grid, int *block, CUfunction f,
+                             CUoccupancyB2DSize smem_of_block, size_t smem, int block_limit);
+CUresult sim_occupancy_blocks(int *blocks, CUfunction f, int block, size_t smem);
+
 /* ---- grid.c ----------------------------------------------------------------------- */
 
 /* An operation that runs kernel over the grid, holding a copy of the launch's
- * parameters; NULL when out of memory. */
-sim_op *sq_launch_op(const ufn_sim_kernel *kernel, dim3 grid, dim3 block, void **params);
+ * parameters; NULL when out of memory.  depth_flag (or NULL): the module's
+ * ufn_depth_flag on this device, set when a thread's recursion went too deep. */
+sim_op *sq_launch_op(const ufn_sim_kernel *kernel, dim3 grid, dim3 block, void **params,
+                     unsigned *depth_flag);
 
 /* ---- queue.c ------------------------------------------------------------------ */
 

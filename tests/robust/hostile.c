@@ -459,6 +459,32 @@ static void test_fill_live_descriptor(void **state)
     ufn_free(&stale);
 }
 
+/* A recursive helper deeper than UFN_MAX_DEPTH calls: the call fails with
+ * UFN_ERR_RECURSION on every backend (a million calls deep overflowed the
+ * host's stack: SIGSEGV), and the next call works. */
+static void test_recursion_limit(void **state)
+{
+    (void)state;
+    int64_t n[4] = {10, UFN_MAX_DEPTH - 1, 3, 0}, out[4];
+    ufn_array a = ufn_host(n, UFN_INT64, 1, (int64_t[]){4});
+    ufn_array o = ufn_host(out, UFN_INT64, 1, (int64_t[]){4});
+    EXPECT(depth(&a, &o), UFN_OK, NULL);
+    assert_true(out[0] == 10 && out[1] == UFN_MAX_DEPTH - 1 && out[3] == 0);
+    n[2] = UFN_MAX_DEPTH;                    /* one call too many */
+    EXPECT(depth(&a, &o), UFN_ERR_RECURSION, "depth: a recursive helper went deeper than");
+    n[2] = 1000000;
+    EXPECT(depth(&a, &o), UFN_ERR_RECURSION, "deeper than 256 calls");
+    /* on device arrays too (the launch is waited for) */
+    ufn_array d, e = {0};
+    EXPECT(ufn_to_device(&a, &d), UFN_OK, NULL);
+    EXPECT(depth(&d, &e), UFN_ERR_RECURSION, "depth:");
+    assert_int_equal(e.memory, UFN_MEM_NONE);
+    ufn_free(&d);
+    n[2] = 3;
+    EXPECT(depth(&a, &o), UFN_OK, NULL);     /* nothing left over */
+    assert_true(out[2] == 3);
+}
+
 static void test_api_misuse(void **state)
 {
     (void)state;
@@ -787,7 +813,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest calls[] = {
         T(test_null_pointers), T(test_garbage_descriptors), T(test_ndim_and_shapes),
         T(test_typed_entries), T(test_unaligned), T(test_core_dims), T(test_wrong_dtypes),
-        T(test_aliasing), T(test_device_after_free), T(test_copy_to_host_overlap), T(test_overlapping_outputs), T(test_fill_live_descriptor), T(test_api_misuse), T(test_stream_misuse), T(test_host_out_of_memory),
+        T(test_aliasing), T(test_device_after_free), T(test_copy_to_host_overlap), T(test_overlapping_outputs), T(test_fill_live_descriptor), T(test_recursion_limit), T(test_api_misuse), T(test_stream_misuse), T(test_host_out_of_memory),
         T(test_threads),
     };
     const struct CMUnitTest sim_oom[] = {T(test_sim_out_of_memory)};

@@ -217,7 +217,7 @@ static const ufn_sim_kernel complex__sim_kernels[] = {
 
 /* ---- what libufnrt reads ---- */
 
-static ufn_module complex__module = {UFN_ABI_VERSION, "complex", NULL, 0, complex__sim_kernels, 6, NULL};
+static ufn_module complex__module = {UFN_ABI_VERSION, "complex", NULL, 0, complex__sim_kernels, 6, 0, NULL};
 
 static const ufn_dtype complex__rotate__types0[] = {UFN_COMPLEX64, UFN_FLOAT32, UFN_COMPLEX64};
 static const ufn_dtype complex__rotate__types1[] = {UFN_COMPLEX128, UFN_FLOAT64, UFN_COMPLEX128};

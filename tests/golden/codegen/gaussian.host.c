@@ -324,7 +324,7 @@ static const ufn_sim_kernel gaussian__sim_kernels[] = {
 
 /* ---- what libufnrt reads ---- */
 
-static ufn_module gaussian__module = {UFN_ABI_VERSION, "gaussian", NULL, 0, gaussian__sim_kernels, 12, NULL};
+static ufn_module gaussian__module = {UFN_ABI_VERSION, "gaussian", NULL, 0, gaussian__sim_kernels, 12, 0, NULL};
 
 static const ufn_dtype gaussian__gaussian_pdf__types0[] = {UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32};
 static const ufn_loop gaussian__gaussian_pdf__loops[] = {

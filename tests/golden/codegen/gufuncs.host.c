@@ -292,7 +292,7 @@ static const ufn_sim_kernel gufuncs__sim_kernels[] = {
 
 /* ---- what libufnrt reads ---- */
 
-static ufn_module gufuncs__module = {UFN_ABI_VERSION, "gufuncs", NULL, 0, gufuncs__sim_kernels, 5, NULL};
+static ufn_module gufuncs__module = {UFN_ABI_VERSION, "gufuncs", NULL, 0, gufuncs__sim_kernels, 5, 0, NULL};
 
 static const ufn_dtype gufuncs__matmul__types0[] = {UFN_FLOAT64, UFN_FLOAT64, UFN_FLOAT64};
 static const ufn_loop gufuncs__matmul__loops[] = {

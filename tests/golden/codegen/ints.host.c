@@ -323,7 +323,7 @@ static const ufn_sim_kernel ints__sim_kernels[] = {
 
 /* ---- what libufnrt reads ---- */
 
-static ufn_module ints__module = {UFN_ABI_VERSION, "ints", NULL, 0, ints__sim_kernels, 12, NULL};
+static ufn_module ints__module = {UFN_ABI_VERSION, "ints", NULL, 0, ints__sim_kernels, 12, 0, NULL};
 
 static const ufn_dtype ints__zero_suppress__types0[] = {UFN_INT16, UFN_INT16, UFN_INT16};
 static const ufn_loop ints__zero_suppress__loops[] = {

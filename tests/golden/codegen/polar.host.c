@@ -171,7 +171,7 @@ static const ufn_sim_kernel polar__sim_kernels[] = {
 
 /* ---- what libufnrt reads ---- */
 
-static ufn_module polar__module = {UFN_ABI_VERSION, "polar", NULL, 0, polar__sim_kernels, 3, NULL};
+static ufn_module polar__module = {UFN_ABI_VERSION, "polar", NULL, 0, polar__sim_kernels, 3, 0, NULL};
 
 static const ufn_dtype polar__gpu_arctan2__types0[] = {UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32};
 static const ufn_loop polar__gpu_arctan2__loops[] = {

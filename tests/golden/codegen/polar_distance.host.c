@@ -170,7 +170,7 @@ static const ufn_sim_kernel polar_distance__sim_kernels[] = {
 
 /* ---- what libufnrt reads ---- */
 
-static ufn_module polar_distance__module = {UFN_ABI_VERSION, "polar_distance", NULL, 0, polar_distance__sim_kernels, 2, NULL};
+static ufn_module polar_distance__module = {UFN_ABI_VERSION, "polar_distance", NULL, 0, polar_distance__sim_kernels, 2, 0, NULL};
 
 static const ufn_dtype polar_distance__polar_distance__types0[] = {UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32};
 static const ufn_loop polar_distance__polar_distance__loops[] = {

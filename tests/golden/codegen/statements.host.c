@@ -383,7 +383,7 @@ static const ufn_sim_kernel statements__sim_kernels[] = {
 
 /* ---- what libufnrt reads ---- */
 
-static ufn_module statements__module = {UFN_ABI_VERSION, "statements", NULL, 0, statements__sim_kernels, 12, NULL};
+static ufn_module statements__module = {UFN_ABI_VERSION, "statements", NULL, 0, statements__sim_kernels, 12, 0, NULL};
 
 static const ufn_dtype statements__collatz__types0[] = {UFN_INT64, UFN_INT64, UFN_INT64};
 static const ufn_loop statements__collatz__loops[] = {

@@ -1068,6 +1068,46 @@ static void test_success_without_result(void **state)
     free(h);
 }
 
+/* A module with recursive helpers gets a GPU stack for UFN_MAX_DEPTH calls
+ * of its frame, and its launches are waited for and their depth flag read
+ * (here never set: the test kernels do not recurse). */
+static void test_recursive_module(void **state)
+{
+    (void)state;
+    static ufn_module rec;
+    static ufn_func f;
+    rec = test_module;
+    rec.state = NULL;
+    rec.recursion_frame = UFN_RECURSION_FRAME;
+    f = test_add;
+    f.module = &rec;
+    float a[3] = { 1, 2, 3 }, out[3];
+    float *da = to_dev(a, sizeof a, 1), *dout = dev_alloc(sizeof out, 1);
+    ufn_plan p;
+    int64_t shape[] = { 3 };
+    plan_init(&p, &f, UFN_MEM_DEVICE, 1, 1, shape);
+    plan_arg(&p, 0, da, NULL);
+    plan_arg(&p, 1, da, NULL);
+    plan_arg(&p, 2, dout, NULL);
+    p.contiguous = true;
+    ufn_sim_set_latency(20000);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
+    ufn_sim_stats st;
+    ufn_sim_get_stats(1, &st);
+    assert_int_equal(st.pending, 0);   /* waited for */
+    ufn_sim_set_latency(0);
+    from_dev(out, dout, sizeof out, 1);
+    assert_float_equal(out[2], 6, 0);
+    cuda_backend *b = ufn_sim_backend_state();
+    size_t stack = 0;
+    assert_int_equal(cuda_enter(b, &b->devs[1]), 0);
+    assert_int_equal(b->drv->cuCtxGetLimit(&stack, CU_LIMIT_STACK_SIZE), CUDA_SUCCESS);
+    cuda_leave(b);
+    assert_true(stack >= (size_t)UFN_MAX_DEPTH * UFN_RECURSION_FRAME);
+    be->free(be, 1, da, NULL);
+    be->free(be, 1, dout, NULL);
+}
+
 static void test_second_device(void **state)
 {
     (void)state;
@@ -1275,6 +1315,7 @@ int main(void)
         cmocka_unit_test_teardown(test_concurrent_calls, teardown_each),
         cmocka_unit_test_teardown(test_allocator_threads, teardown_each),
         cmocka_unit_test_teardown(test_second_device, teardown_each),
+        cmocka_unit_test_teardown(test_recursive_module, teardown_each),
         cmocka_unit_test_teardown(test_success_without_result, teardown_each),
         cmocka_unit_test_teardown(test_streams, teardown_each),
         cmocka_unit_test_teardown(test_free_is_stream_ordered, teardown_each),
