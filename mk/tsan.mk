@@ -6,8 +6,9 @@
 #                     -fsanitize=thread: the host backend's pool (test_host,
 #                     test_backend), the cuda backend over the simulator,
 #                     whose streams are threads (test_cuda_backend,
-#                     test_sim_driver), and a compiled module called from
-#                     eight threads at once on host and on sim (hostile calls).
+#                     test_cuda_hardening, test_sim_driver), and a compiled
+#                     module called from eight threads at once on host and
+#                     on sim (hostile calls).
 #                     Any report fails the run.
 #
 # The modules ufnc compiles for these tests are not instrumented (the
@@ -18,7 +19,7 @@ TSAN_DIR     := $(BUILD)/tsan
 TSAN_SAN     := -fsanitize=thread -fno-omit-frame-pointer
 TSAN_RT_OBJ  := $(RUNTIME_SRC:runtime/%.c=$(TSAN_DIR)/rt/%.o)
 TSAN_RT      := $(TSAN_DIR)/libufnrt-tsan.a
-TSAN_UNIT    := test_host test_backend test_cuda_backend test_sim_driver
+TSAN_UNIT    := test_host test_backend test_cuda_backend test_cuda_hardening test_sim_driver
 TSAN_BINS    := $(TSAN_UNIT:%=$(TSAN_DIR)/%) $(TSAN_DIR)/hostile
 TSAN_SIM     := $(TSAN_DIR)/sim_kernels.o $(TSAN_DIR)/sim_module.o
 TSAN_ENV     := TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:exitcode=66:allocator_may_return_null=1
@@ -44,7 +45,8 @@ $(TSAN_DIR)/sim_module.o: tests/unit/runtime/sim_module.c
 	$(call say,CC,$@)
 	$(Q)$(CC) $(RTC_CPPFLAGS) -O1 -g $(TSAN_SAN) -std=c11 $(DEPFLAGS) -c -o $@ $<
 
-$(TSAN_UNIT:%=$(TSAN_DIR)/%): $(TSAN_DIR)/%: tests/unit/runtime/%.c $(TSAN_SIM) $(TSAN_RT)
+$(TSAN_UNIT:%=$(TSAN_DIR)/%): $(TSAN_DIR)/%: tests/unit/runtime/%.c tests/unit/runtime/cuda_test.h \
+                               $(TSAN_SIM) $(TSAN_RT)
 	$(call say,CC,$@)
 	$(Q)$(CC) $(RTC_CPPFLAGS) $(TEST_CFLAGS) -O1 $(TSAN_SAN) -o $@ $< $(TSAN_SIM) $(TSAN_RT) \
 	    -lcmocka $(LDLIBS_RT)
