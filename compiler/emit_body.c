@@ -547,6 +547,8 @@ static void emit_call(Emitter *em, const Node *e)
 {
     if (e->call.callee) {
         emit_text(em, "%s(", e->call.callee->cname);
+        if (e->call.callee->recursive)   /* the depth comes first (ufn_abi.h) */
+            emit_text(em, "%s%s", em->in_recursive ? "ufn_depth + 1" : "0", e->call.args.len ? ", " : "");
         emit_args(em, &e->call.args);
         emit_text(em, ")");
         return;
@@ -1069,10 +1071,13 @@ static void emit_block(Emitter *em, const NodeList *b)
 static void prototype(Emitter *em, const Instance *inst, bool decl)
 {
     Buf params = {0};
+    if (inst->recursive)
+        buf_printf(&params, "int ufn_depth");
     for (int i = 0; i < inst->nargs; i++) {
         Var *v = inst->vars[i];
         bool rebound = v->type != inst->args[i];
-        buf_printf(&params, "%s%s %s%s", i ? ", " : "", inst->args[i]->cname, v->cname, rebound ? "_arg" : "");
+        buf_printf(&params, "%s%s %s%s", i || inst->recursive ? ", " : "", inst->args[i]->cname, v->cname,
+                   rebound ? "_arg" : "");
     }
     emit_line(em, "%s %s %s(%s)%s", inst->recursive ? "UFN_RECURSIVE" : "UFN_BODY",
               inst->ret ? inst->ret->cname : "void", inst->cname,
@@ -1105,6 +1110,11 @@ static void emit_function(Emitter *em, const Instance *inst)
     prototype(em, inst, false);
     emit_line(em, "{");
     em->indent++;
+    em->in_recursive = inst->recursive;
+    if (inst->recursive && inst->ret)   /* too deep: zero, and the call fails (ufn_abi.h) */
+        emit_line(em, "UFN_DEPTH_CHECK(ufn_depth, %s)", inst->ret->cname);
+    else if (inst->recursive)
+        emit_line(em, "UFN_DEPTH_CHECK_VOID(ufn_depth)");
     for (int i = 0; i < inst->nvars; i++) {
         Var *v = inst->vars[i];
         if (!v->type)
@@ -1127,6 +1137,7 @@ static void emit_function(Emitter *em, const Instance *inst)
     }
     emit_block(em, &inst->body);
     em->indent--;
+    em->in_recursive = false;
     line_reset(em);
     emit_line(em, "}");
     emit_line(em, "%s", "");

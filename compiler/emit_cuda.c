@@ -183,9 +183,14 @@ static void ufunc_strided(Emitter *em, const Instance *inst)
     emit_line(em, "for (uint32_t ufn_i = UFN_FIRST_INDEX(); ufn_i < ufn_it.n; ufn_i += UFN_GRID_STRIDE()) {");
     em->indent++;
     offsets(em, nops, strides);
+    /* an input whose pointer is NULL is a scalar passed by value, in its strides (ufn_abi.h) */
     Buf call = {0};
-    for (int k = 0; k < inst->nargs; k++)
-        buf_printf(&call, "%s%s", k ? ", " : "", load(operand_type(inst, k), operand_name(inst, k), arena_printf("ufn_o%d", k)));
+    for (int k = 0; k < inst->nargs; k++) {
+        Type *t = operand_type(inst, k);
+        const char *nm = operand_name(inst, k);
+        buf_printf(&call, "%s%s ? %s : ufn_kscalar_%s(%s)", k ? ", " : "", nm, load(t, nm, arena_printf("ufn_o%d", k)),
+                   t->suffix, strides[k]);
+    }
     emit_line(em, "%s[ufn_o%d] = %s(%s);", operand_name(inst, nops - 1), nops - 1, inst->cname, call.data ? call.data : "");
     buf_free(&call);
     em->indent--;

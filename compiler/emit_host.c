@@ -183,6 +183,12 @@ static void trampoline(Emitter *em, const char *kname, int n, const char *const 
     emit_line(em, "static void %s__sim(void **p) { %s(%s); }", kname, kname, call.data);
     buf_free(&decl);
     buf_free(&call);
+    /* the simulator copies the parameters when a launch is queued */
+    Buf sizes = {0};
+    for (int i = 0; i < n; i++)
+        buf_printf(&sizes, "%ssizeof(%s)", i ? ", " : "", ctypes[i]);
+    emit_line(em, "static const size_t %s__sizes[] = {%s};", kname, sizes.data);
+    buf_free(&sizes);
 }
 
 static int trampolines(Emitter *em)
@@ -233,7 +239,8 @@ static int trampolines(Emitter *em)
             const char *const *v = f->kind == FK_VECTORIZE ? fu : gu;
             for (int k = 0; k < (f->kind == FK_VECTORIZE ? 2 : 1); k++) {
                 const char *kn = kernel_name(inst, v[k]);
-                emit_line(em, "    {\"%s\", %s__sim},", kn, kn);
+                emit_line(em, "    {.name = \"%s\", .entry = %s__sim, .param_sizes = %s__sizes,", kn, kn, kn);
+                emit_line(em, "     .nparams = (int)(sizeof %s__sizes / sizeof %s__sizes[0])},", kn, kn);
             }
         }
     }
@@ -409,9 +416,10 @@ void emit_host(Buf *out, Module *m, const EmitOptions *opt)
         fatbin(&em);
     emit_line(&em, "/* ---- what libufnrt reads ---- */");
     emit_line(&em, "%s", "");
-    emit_line(&em, "static ufn_module %s = {UFN_ABI_VERSION, %s, %s, %zu, %s, %d, NULL};", sym(m, "module"),
+    emit_line(&em, "static ufn_module %s = {UFN_ABI_VERSION, %s, %s, %zu, %s, %d, %s, NULL};", sym(m, "module"),
               c_string_literal(m->name), opt->cuda && opt->fatbin_path ? sym(m, "fatbin") : "NULL",
-              opt->cuda ? opt->fatbin_size : (size_t)0, opt->sim ? sym(m, "sim_kernels") : "NULL", nsim);
+              opt->cuda ? opt->fatbin_size : (size_t)0, opt->sim ? sym(m, "sim_kernels") : "NULL", nsim,
+              m->recursive ? "UFN_RECURSION_FRAME" : "0");
     emit_line(&em, "%s", "");
     for (int i = 0; i < m->nkernels; i++)
         if (m->kernels[i]->ninstances)

@@ -812,6 +812,7 @@ typedef struct Emitter {
     Module *mod;
     int indent;
     int loop_depth;                /* for unique loop counters */
+    bool in_recursive;             /* emitting a recursive helper: it has ufn_depth */
     const char *file_name;         /* of the generated file, for #line resets */
 } Emitter;
 

@@ -23,7 +23,7 @@ extern "C" {
 #pragma GCC visibility push(default)
 #endif
 
-#define UFN_ABI_VERSION 1
+#define UFN_ABI_VERSION 2
 
 typedef int64_t ufn_index;
 
@@ -57,7 +57,16 @@ enum {
  *
  * Operands come in signature order (inputs, then outputs).  The runtime
  * guarantees n < 2^31 for every launch (it splits larger calls), so kernels
- * index with 32-bit arithmetic; element offsets are formed in 64 bits. */
+ * index with 32-bit arithmetic; element offsets are formed in 64 bits.
+ *
+ * Scalars by value: in the strided ufunc form, an input whose pointer is
+ * NULL is a scalar passed by value (a Python number in a call on device
+ * arrays), and every iteration reads it; no device memory, copy or
+ * synchronisation for it.  Its value, in the input's type (16 bytes at
+ * most), is in its ufn_kstrides in 32-bit pieces: bits 32j..32j+31 of the
+ * little-endian value, zero-extended, in s[j].  (The kernel still forms
+ * offsets from these "strides"; pieces below 2^32 keep them from
+ * overflowing, as an index below 2^31 times them stays below 2^63.) */
 #define UFN_KMAXDIM 8    /* loop dimensions of one launch (the runtime splits more) */
 #define UFN_KMAXCORE 8   /* core dimensions of one operand */
 
@@ -77,13 +86,50 @@ typedef struct ufn_kcore {
 
 /* The simulator runs a kernel compiled for the CPU through a trampoline that
  * unpacks the cuLaunchKernel parameter array; the host stub generates one per
- * kernel and lists them by name. */
+ * kernel and lists them by name, with the size of each parameter: as the
+ * driver does, the simulator copies the parameters when the launch is
+ * queued and runs it later. */
 typedef void (*ufn_sim_entry)(void **params);
 
 typedef struct ufn_sim_kernel {
     const char *name;               /* the same name as in the fatbin */
     ufn_sim_entry entry;
+    int nparams;
+    const size_t *param_sizes;      /* nparams of them: sizeof each parameter */
 } ufn_sim_kernel;
+
+/* --- recursion ---------------------------------------------------------------------
+ * A recursive helper takes its depth as a hidden first parameter (0 where a
+ * non-recursive function calls it, ufn_depth + 1 where a recursive one
+ * does) and checks it first thing.  Past UFN_MAX_DEPTH nested calls it
+ * returns zero at once and reports it with ufn_depth_exceeded(): in host
+ * loops and in the simulator that sets a flag of the runtime's (on the
+ * thread that runs the code); in CUDA code the module's device variable
+ * ufn_depth_flag (ufn_kernel.h), which the runtime reads after the launch.
+ * The call then fails with UFN_ERR_RECURSION, on every backend alike,
+ * instead of overflowing a stack.  A module with recursive helpers says so
+ * in its table (ufn_module.recursion_frame), and the GPU's stack is sized
+ * for UFN_MAX_DEPTH calls of that many bytes each. */
+#define UFN_MAX_DEPTH 256
+#define UFN_RECURSION_FRAME 64   /* GPU stack bytes per call assumed (ptxas reports 24 for
+                                    a one-argument helper) */
+
+#if !defined(__CUDACC__)
+void ufn_depth_exceeded(void);   /* libufnrt */
+#endif
+
+#define UFN_DEPTH_CHECK(depth, T)                       \
+    if ((depth) >= UFN_MAX_DEPTH) {                     \
+        T ufn_zero_;                                    \
+        memset(&ufn_zero_, 0, sizeof ufn_zero_);        \
+        ufn_depth_exceeded();                           \
+        return ufn_zero_;                               \
+    }
+#define UFN_DEPTH_CHECK_VOID(depth)                     \
+    if ((depth) >= UFN_MAX_DEPTH) {                     \
+        ufn_depth_exceeded();                           \
+        return;                                         \
+    }
 
 /* --- descriptor tables ------------------------------------------------------------ */
 
@@ -120,6 +166,7 @@ typedef struct ufn_module {
     size_t fatbin_size;
     const ufn_sim_kernel *sim_kernels; /* NULL without --target=sim */
     int nsim_kernels;
+    unsigned recursion_frame;       /* 0: no recursive helper; else UFN_RECURSION_FRAME */
     void *volatile state;           /* the runtime's, lazily created; starts NULL */
 } ufn_module;
 

@@ -21,6 +21,20 @@
 #include "ufn_abi.h"
 #include "ufn_math.h"
 
+/* Recursive helpers report a call too deep here (ufn_abi.h, "recursion"):
+ * one flag per module and device, which the runtime reads and clears. */
+#if defined(__CUDACC__)
+extern "C" __device__ unsigned ufn_depth_flag;
+__device__ unsigned ufn_depth_flag;
+
+static __host__ __device__ __forceinline__ void ufn_depth_exceeded(void)
+{
+#if defined(__CUDA_ARCH__)
+    atomicOr(&ufn_depth_flag, 1u);
+#endif
+}
+#endif
+
 /* Threads per block: every kernel is built for at most this many. */
 #define UFN_BLOCK 256
 
@@ -56,6 +70,47 @@ UFN_DEFINE_MOVE(16, uint4)
 UFN_DEFINE_MOVE(8, uint2)
 UFN_DEFINE_MOVE(4, unsigned int)
 UFN_DEFINE_MOVE(2, unsigned short)
+
+/* Scalars passed by value to strided ufunc kernels (ufn_abi.h): the value
+ * lies in the input's ufn_kstrides in 32-bit pieces, s[j] holding bits
+ * 32j..32j+31.  One reader per element type, named by its suffix in kernel
+ * names. */
+UFN_DEVICE uint64_t ufn_kpiece64(ufn_kstrides s, int j)
+{
+    return (uint64_t)(uint32_t)s.s[j] | (uint64_t)(uint32_t)s.s[j + 1] << 32;
+}
+
+UFN_DEVICE bool ufn_kscalar_b1(ufn_kstrides s) { return (s.s[0] & 0xff) != 0; }
+UFN_DEVICE int8_t ufn_kscalar_i8(ufn_kstrides s) { return (int8_t)(uint8_t)s.s[0]; }
+UFN_DEVICE int16_t ufn_kscalar_i16(ufn_kstrides s) { return (int16_t)(uint16_t)s.s[0]; }
+UFN_DEVICE int32_t ufn_kscalar_i32(ufn_kstrides s) { return (int32_t)(uint32_t)s.s[0]; }
+UFN_DEVICE int64_t ufn_kscalar_i64(ufn_kstrides s) { return (int64_t)ufn_kpiece64(s, 0); }
+UFN_DEVICE uint8_t ufn_kscalar_u8(ufn_kstrides s) { return (uint8_t)s.s[0]; }
+UFN_DEVICE uint16_t ufn_kscalar_u16(ufn_kstrides s) { return (uint16_t)s.s[0]; }
+UFN_DEVICE uint32_t ufn_kscalar_u32(ufn_kstrides s) { return (uint32_t)s.s[0]; }
+UFN_DEVICE uint64_t ufn_kscalar_u64(ufn_kstrides s) { return ufn_kpiece64(s, 0); }
+UFN_DEVICE float ufn_kscalar_f32(ufn_kstrides s) { return __int_as_float((int)(uint32_t)s.s[0]); }
+
+UFN_DEVICE double ufn_kscalar_f64(ufn_kstrides s)
+{
+    return __longlong_as_double((long long)ufn_kpiece64(s, 0));
+}
+
+UFN_DEVICE ufn_c64 ufn_kscalar_c64(ufn_kstrides s)
+{
+    ufn_c64 v;
+    v.re = __int_as_float((int)(uint32_t)s.s[0]);
+    v.im = __int_as_float((int)(uint32_t)s.s[1]);
+    return v;
+}
+
+UFN_DEVICE ufn_c128 ufn_kscalar_c128(ufn_kstrides s)
+{
+    ufn_c128 v;
+    v.re = __longlong_as_double((long long)ufn_kpiece64(s, 0));
+    v.im = __longlong_as_double((long long)ufn_kpiece64(s, 2));
+    return v;
+}
 
 /* Is p aligned for a move of `bytes` (a power of two)? */
 UFN_DEVICE int ufn_aligned(const void *p, unsigned bytes)

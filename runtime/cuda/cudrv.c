@@ -39,15 +39,19 @@ static const struct {
     E(cuCtxPushCurrent, 4000),
     E(cuCtxPopCurrent, 4000),
     E(cuCtxSynchronize, 2000),
+    E(cuCtxSetLimit, 3010),
+    E(cuCtxGetLimit, 3010),
     E(cuLibraryLoadData, 12000),
     E(cuLibraryGetKernel, 12000),
     E(cuKernelGetFunction, 12000),
     E(cuLibraryUnload, 12000),
+    E(cuLibraryGetGlobal, 12000),
     E(cuMemAlloc, 3020),
     E(cuMemFree, 3020),
     E(cuMemAllocHost, 3020),
     E(cuMemFreeHost, 2000),
     E(cuMemGetInfo, 3020),
+    E(cuPointerGetAttribute, 4000),
     E(cuMemcpyHtoDAsync, 3020),
     E(cuMemcpyDtoHAsync, 3020),
     E(cuMemcpyDtoDAsync, 3020),
@@ -101,6 +105,8 @@ static const struct {
     { CUDA_ERROR_SYSTEM_DRIVER_MISMATCH, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH",
       "system has unsupported display driver / cuda driver combination" },
     { CUDA_ERROR_UNKNOWN, "CUDA_ERROR_UNKNOWN", "unknown error" },
+    { UFN_CUDA_NO_RESULT, "CUDA_SUCCESS without a result",
+      "the driver reported success but returned nothing: it is broken, or not a CUDA driver" },
 };
 
 static int result_index(CUresult r)
@@ -181,6 +187,7 @@ static int resolve(ufn_cudrv *drv, get_proc_fn get_proc, const char *path)
                 return stub_failure(path);
             if (r != CUDA_SUCCESS)
                 return ufn_cudrv_fail(drv, r, "cuDriverGetVersion");
+            drv->version = version;
             if (version < UFN_CUDA_MIN_DRIVER)
                 return ufn_fail(UFN_ERR_NO_DRIVER,
                                 "the CUDA driver %s is version %d.%d, too old: ufnc needs "

@@ -3,8 +3,10 @@
 # @jit function of the seed documents compiles: samples/*.ufn and the seed
 # modules of tests/golden/ast/ whose kernels are all in the subset, for the
 # host and the simulator, and with nvcc for one GPU (ptxas warnings are
-# errors there) when nvcc is installed.  The seeds' kernels outside the
-# subset are cases of tests/errors/.  One line per module, a summary.
+# errors there) when nvcc is installed - SEEDS_ARCH=default (make check-gpu)
+# builds them for ufnc's whole default architecture list instead.  The
+# seeds' kernels outside the subset are cases of tests/errors/.  One line
+# per module, a summary.
 set -u
 ufnc=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -12,7 +14,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/ufn-seeds.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
 export NO_COLOR=1
 nvcc_arch=
-if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then nvcc_arch=sm_80; fi
+if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then nvcc_arch=${SEEDS_ARCH:-sm_80}; fi
 [ -z "$nvcc_arch" ] && echo "seeds: nvcc part skipped: no nvcc"
 
 pass=0 fail=0 failed=
@@ -22,7 +24,9 @@ for f in "$top"/samples/*.ufn "$top"/tests/golden/ast/seed_000_intro.ufn \
     why=
     "$ufnc" "$f" --target=host,sim -o "$tmp/$name.o" 2>"$tmp/err" || why="host,sim"
     if [ -z "$why" ] && [ -n "$nvcc_arch" ]; then
-        "$ufnc" "$f" --arch=$nvcc_arch -o "$tmp/$name.gpu.o" 2>"$tmp/err" || why="cuda ($nvcc_arch)"
+        arch="--arch=$nvcc_arch"
+        [ "$nvcc_arch" = default ] && arch=
+        "$ufnc" "$f" $arch -o "$tmp/$name.gpu.o" 2>"$tmp/err" || why="cuda ($nvcc_arch)"
     fi
     # the kernels are in the object, by their typed entry points
     if [ -z "$why" ] && ! nm "$tmp/$name.o" | grep -q ' T .*_float\| T .*_int'; then why="no typed entry point in the object"; fi

@@ -117,7 +117,7 @@ UFN_KERNEL complex__rotate__c64_f32__strided(ufn_kiter ufn_it, const ufn_c64 *__
         ufn_o0 += (int64_t)ufn_r * ufn_s_z.s[0];
         ufn_o1 += (int64_t)ufn_r * ufn_s_angle.s[0];
         ufn_o2 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o2] = complex__rotate__c64_f32(z[ufn_o0], __ldg(angle + ufn_o1));
+        out[ufn_o2] = complex__rotate__c64_f32(z ? z[ufn_o0] : ufn_kscalar_c64(ufn_s_z), angle ? __ldg(angle + ufn_o1) : ufn_kscalar_f32(ufn_s_angle));
     }
 }
 
@@ -148,7 +148,7 @@ UFN_KERNEL complex__rotate__c128_f64__strided(ufn_kiter ufn_it, const ufn_c128 *
         ufn_o0 += (int64_t)ufn_r * ufn_s_z.s[0];
         ufn_o1 += (int64_t)ufn_r * ufn_s_angle.s[0];
         ufn_o2 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o2] = complex__rotate__c128_f64(z[ufn_o0], __ldg(angle + ufn_o1));
+        out[ufn_o2] = complex__rotate__c128_f64(z ? z[ufn_o0] : ufn_kscalar_c128(ufn_s_z), angle ? __ldg(angle + ufn_o1) : ufn_kscalar_f64(ufn_s_angle));
     }
 }
 
@@ -177,7 +177,7 @@ UFN_KERNEL complex__magnitude__c128__strided(ufn_kiter ufn_it, const ufn_c128 *_
         }
         ufn_o0 += (int64_t)ufn_r * ufn_s_z.s[0];
         ufn_o1 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o1] = complex__magnitude__c128(z[ufn_o0]);
+        out[ufn_o1] = complex__magnitude__c128(z ? z[ufn_o0] : ufn_kscalar_c128(ufn_s_z));
     }
 }
 

@@ -183,29 +183,41 @@ UFN_HOST_VARIANTS(complex__magnitude__c128__host)
 /* ---- the simulator runs the kernels of complex.cu compiled for the CPU ---- */
 void complex__rotate__c64_f32__contig(uint32_t, const ufn_c64 *, const float *, ufn_c64 *);
 static void complex__rotate__c64_f32__contig__sim(void **p) { complex__rotate__c64_f32__contig(*(uint32_t *)p[0], *(const ufn_c64 **)p[1], *(const float **)p[2], *(ufn_c64 **)p[3]); }
+static const size_t complex__rotate__c64_f32__contig__sizes[] = {sizeof(uint32_t), sizeof(const ufn_c64 *), sizeof(const float *), sizeof(ufn_c64 *)};
 void complex__rotate__c64_f32__strided(ufn_kiter, const ufn_c64 *, ufn_kstrides, const float *, ufn_kstrides, ufn_c64 *, ufn_kstrides);
 static void complex__rotate__c64_f32__strided__sim(void **p) { complex__rotate__c64_f32__strided(*(ufn_kiter *)p[0], *(const ufn_c64 **)p[1], *(ufn_kstrides *)p[2], *(const float **)p[3], *(ufn_kstrides *)p[4], *(ufn_c64 **)p[5], *(ufn_kstrides *)p[6]); }
+static const size_t complex__rotate__c64_f32__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const ufn_c64 *), sizeof(ufn_kstrides), sizeof(const float *), sizeof(ufn_kstrides), sizeof(ufn_c64 *), sizeof(ufn_kstrides)};
 void complex__rotate__c128_f64__contig(uint32_t, const ufn_c128 *, const double *, ufn_c128 *);
 static void complex__rotate__c128_f64__contig__sim(void **p) { complex__rotate__c128_f64__contig(*(uint32_t *)p[0], *(const ufn_c128 **)p[1], *(const double **)p[2], *(ufn_c128 **)p[3]); }
+static const size_t complex__rotate__c128_f64__contig__sizes[] = {sizeof(uint32_t), sizeof(const ufn_c128 *), sizeof(const double *), sizeof(ufn_c128 *)};
 void complex__rotate__c128_f64__strided(ufn_kiter, const ufn_c128 *, ufn_kstrides, const double *, ufn_kstrides, ufn_c128 *, ufn_kstrides);
 static void complex__rotate__c128_f64__strided__sim(void **p) { complex__rotate__c128_f64__strided(*(ufn_kiter *)p[0], *(const ufn_c128 **)p[1], *(ufn_kstrides *)p[2], *(const double **)p[3], *(ufn_kstrides *)p[4], *(ufn_c128 **)p[5], *(ufn_kstrides *)p[6]); }
+static const size_t complex__rotate__c128_f64__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const ufn_c128 *), sizeof(ufn_kstrides), sizeof(const double *), sizeof(ufn_kstrides), sizeof(ufn_c128 *), sizeof(ufn_kstrides)};
 void complex__magnitude__c128__contig(uint32_t, const ufn_c128 *, double *);
 static void complex__magnitude__c128__contig__sim(void **p) { complex__magnitude__c128__contig(*(uint32_t *)p[0], *(const ufn_c128 **)p[1], *(double **)p[2]); }
+static const size_t complex__magnitude__c128__contig__sizes[] = {sizeof(uint32_t), sizeof(const ufn_c128 *), sizeof(double *)};
 void complex__magnitude__c128__strided(ufn_kiter, const ufn_c128 *, ufn_kstrides, double *, ufn_kstrides);
 static void complex__magnitude__c128__strided__sim(void **p) { complex__magnitude__c128__strided(*(ufn_kiter *)p[0], *(const ufn_c128 **)p[1], *(ufn_kstrides *)p[2], *(double **)p[3], *(ufn_kstrides *)p[4]); }
+static const size_t complex__magnitude__c128__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const ufn_c128 *), sizeof(ufn_kstrides), sizeof(double *), sizeof(ufn_kstrides)};
 
 static const ufn_sim_kernel complex__sim_kernels[] = {
-    {"complex__rotate__c64_f32__contig", complex__rotate__c64_f32__contig__sim},
-    {"complex__rotate__c64_f32__strided", complex__rotate__c64_f32__strided__sim},
-    {"complex__rotate__c128_f64__contig", complex__rotate__c128_f64__contig__sim},
-    {"complex__rotate__c128_f64__strided", complex__rotate__c128_f64__strided__sim},
-    {"complex__magnitude__c128__contig", complex__magnitude__c128__contig__sim},
-    {"complex__magnitude__c128__strided", complex__magnitude__c128__strided__sim},
+    {.name = "complex__rotate__c64_f32__contig", .entry = complex__rotate__c64_f32__contig__sim, .param_sizes = complex__rotate__c64_f32__contig__sizes,
+     .nparams = (int)(sizeof complex__rotate__c64_f32__contig__sizes / sizeof complex__rotate__c64_f32__contig__sizes[0])},
+    {.name = "complex__rotate__c64_f32__strided", .entry = complex__rotate__c64_f32__strided__sim, .param_sizes = complex__rotate__c64_f32__strided__sizes,
+     .nparams = (int)(sizeof complex__rotate__c64_f32__strided__sizes / sizeof complex__rotate__c64_f32__strided__sizes[0])},
+    {.name = "complex__rotate__c128_f64__contig", .entry = complex__rotate__c128_f64__contig__sim, .param_sizes = complex__rotate__c128_f64__contig__sizes,
+     .nparams = (int)(sizeof complex__rotate__c128_f64__contig__sizes / sizeof complex__rotate__c128_f64__contig__sizes[0])},
+    {.name = "complex__rotate__c128_f64__strided", .entry = complex__rotate__c128_f64__strided__sim, .param_sizes = complex__rotate__c128_f64__strided__sizes,
+     .nparams = (int)(sizeof complex__rotate__c128_f64__strided__sizes / sizeof complex__rotate__c128_f64__strided__sizes[0])},
+    {.name = "complex__magnitude__c128__contig", .entry = complex__magnitude__c128__contig__sim, .param_sizes = complex__magnitude__c128__contig__sizes,
+     .nparams = (int)(sizeof complex__magnitude__c128__contig__sizes / sizeof complex__magnitude__c128__contig__sizes[0])},
+    {.name = "complex__magnitude__c128__strided", .entry = complex__magnitude__c128__strided__sim, .param_sizes = complex__magnitude__c128__strided__sizes,
+     .nparams = (int)(sizeof complex__magnitude__c128__strided__sizes / sizeof complex__magnitude__c128__strided__sizes[0])},
 };
 
 /* ---- what libufnrt reads ---- */
 
-static ufn_module complex__module = {UFN_ABI_VERSION, "complex", NULL, 0, complex__sim_kernels, 6, NULL};
+static ufn_module complex__module = {UFN_ABI_VERSION, "complex", NULL, 0, complex__sim_kernels, 6, 0, NULL};
 
 static const ufn_dtype complex__rotate__types0[] = {UFN_COMPLEX64, UFN_FLOAT32, UFN_COMPLEX64};
 static const ufn_dtype complex__rotate__types1[] = {UFN_COMPLEX128, UFN_FLOAT64, UFN_COMPLEX128};

@@ -135,7 +135,7 @@ UFN_KERNEL gaussian__gaussian_pdf__f32_f32_f32__strided(ufn_kiter ufn_it, const 
         ufn_o1 += (int64_t)ufn_r * ufn_s_mean.s[0];
         ufn_o2 += (int64_t)ufn_r * ufn_s_sigma.s[0];
         ufn_o3 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o3] = gaussian__gaussian_pdf__f32_f32_f32(__ldg(x + ufn_o0), __ldg(mean + ufn_o1), __ldg(sigma + ufn_o2));
+        out[ufn_o3] = gaussian__gaussian_pdf__f32_f32_f32(x ? __ldg(x + ufn_o0) : ufn_kscalar_f32(ufn_s_x), mean ? __ldg(mean + ufn_o1) : ufn_kscalar_f32(ufn_s_mean), sigma ? __ldg(sigma + ufn_o2) : ufn_kscalar_f32(ufn_s_sigma));
     }
 }
 
@@ -187,7 +187,7 @@ UFN_KERNEL gaussian__cpu_gaussian_pdf__i32_i32_i32__strided(ufn_kiter ufn_it, co
         ufn_o1 += (int64_t)ufn_r * ufn_s_mean.s[0];
         ufn_o2 += (int64_t)ufn_r * ufn_s_sigma.s[0];
         ufn_o3 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o3] = gaussian__cpu_gaussian_pdf__i32_i32_i32(__ldg(x + ufn_o0), __ldg(mean + ufn_o1), __ldg(sigma + ufn_o2));
+        out[ufn_o3] = gaussian__cpu_gaussian_pdf__i32_i32_i32(x ? __ldg(x + ufn_o0) : ufn_kscalar_i32(ufn_s_x), mean ? __ldg(mean + ufn_o1) : ufn_kscalar_i32(ufn_s_mean), sigma ? __ldg(sigma + ufn_o2) : ufn_kscalar_i32(ufn_s_sigma));
     }
 }
 
@@ -238,7 +238,7 @@ UFN_KERNEL gaussian__cpu_gaussian_pdf__i64_i64_i64__strided(ufn_kiter ufn_it, co
         ufn_o1 += (int64_t)ufn_r * ufn_s_mean.s[0];
         ufn_o2 += (int64_t)ufn_r * ufn_s_sigma.s[0];
         ufn_o3 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o3] = gaussian__cpu_gaussian_pdf__i64_i64_i64(__ldg(x + ufn_o0), __ldg(mean + ufn_o1), __ldg(sigma + ufn_o2));
+        out[ufn_o3] = gaussian__cpu_gaussian_pdf__i64_i64_i64(x ? __ldg(x + ufn_o0) : ufn_kscalar_i64(ufn_s_x), mean ? __ldg(mean + ufn_o1) : ufn_kscalar_i64(ufn_s_mean), sigma ? __ldg(sigma + ufn_o2) : ufn_kscalar_i64(ufn_s_sigma));
     }
 }
 
@@ -290,7 +290,7 @@ UFN_KERNEL gaussian__cpu_gaussian_pdf__f32_f32_f32__strided(ufn_kiter ufn_it, co
         ufn_o1 += (int64_t)ufn_r * ufn_s_mean.s[0];
         ufn_o2 += (int64_t)ufn_r * ufn_s_sigma.s[0];
         ufn_o3 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o3] = gaussian__cpu_gaussian_pdf__f32_f32_f32(__ldg(x + ufn_o0), __ldg(mean + ufn_o1), __ldg(sigma + ufn_o2));
+        out[ufn_o3] = gaussian__cpu_gaussian_pdf__f32_f32_f32(x ? __ldg(x + ufn_o0) : ufn_kscalar_f32(ufn_s_x), mean ? __ldg(mean + ufn_o1) : ufn_kscalar_f32(ufn_s_mean), sigma ? __ldg(sigma + ufn_o2) : ufn_kscalar_f32(ufn_s_sigma));
     }
 }
 
@@ -341,7 +341,7 @@ UFN_KERNEL gaussian__cpu_gaussian_pdf__f64_f64_f64__strided(ufn_kiter ufn_it, co
         ufn_o1 += (int64_t)ufn_r * ufn_s_mean.s[0];
         ufn_o2 += (int64_t)ufn_r * ufn_s_sigma.s[0];
         ufn_o3 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o3] = gaussian__cpu_gaussian_pdf__f64_f64_f64(__ldg(x + ufn_o0), __ldg(mean + ufn_o1), __ldg(sigma + ufn_o2));
+        out[ufn_o3] = gaussian__cpu_gaussian_pdf__f64_f64_f64(x ? __ldg(x + ufn_o0) : ufn_kscalar_f64(ufn_s_x), mean ? __ldg(mean + ufn_o1) : ufn_kscalar_f64(ufn_s_mean), sigma ? __ldg(sigma + ufn_o2) : ufn_kscalar_f64(ufn_s_sigma));
     }
 }
 
@@ -392,7 +392,7 @@ UFN_KERNEL gaussian__gaussian__f32_f32_f32__strided(ufn_kiter ufn_it, const floa
         ufn_o1 += (int64_t)ufn_r * ufn_s_x0.s[0];
         ufn_o2 += (int64_t)ufn_r * ufn_s_sigma.s[0];
         ufn_o3 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o3] = gaussian__gaussian__f32_f32_f32(__ldg(x + ufn_o0), __ldg(x0 + ufn_o1), __ldg(sigma + ufn_o2));
+        out[ufn_o3] = gaussian__gaussian__f32_f32_f32(x ? __ldg(x + ufn_o0) : ufn_kscalar_f32(ufn_s_x), x0 ? __ldg(x0 + ufn_o1) : ufn_kscalar_f32(ufn_s_x0), sigma ? __ldg(sigma + ufn_o2) : ufn_kscalar_f32(ufn_s_sigma));
     }
 }
 

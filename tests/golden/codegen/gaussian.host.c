@@ -260,47 +260,71 @@ UFN_HOST_VARIANTS(gaussian__gaussian__f32_f32_f32__host)
 /* ---- the simulator runs the kernels of gaussian.cu compiled for the CPU ---- */
 void gaussian__gaussian_pdf__f32_f32_f32__contig(uint32_t, const float *, const float *, const float *, float *);
 static void gaussian__gaussian_pdf__f32_f32_f32__contig__sim(void **p) { gaussian__gaussian_pdf__f32_f32_f32__contig(*(uint32_t *)p[0], *(const float **)p[1], *(const float **)p[2], *(const float **)p[3], *(float **)p[4]); }
+static const size_t gaussian__gaussian_pdf__f32_f32_f32__contig__sizes[] = {sizeof(uint32_t), sizeof(const float *), sizeof(const float *), sizeof(const float *), sizeof(float *)};
 void gaussian__gaussian_pdf__f32_f32_f32__strided(ufn_kiter, const float *, ufn_kstrides, const float *, ufn_kstrides, const float *, ufn_kstrides, float *, ufn_kstrides);
 static void gaussian__gaussian_pdf__f32_f32_f32__strided__sim(void **p) { gaussian__gaussian_pdf__f32_f32_f32__strided(*(ufn_kiter *)p[0], *(const float **)p[1], *(ufn_kstrides *)p[2], *(const float **)p[3], *(ufn_kstrides *)p[4], *(const float **)p[5], *(ufn_kstrides *)p[6], *(float **)p[7], *(ufn_kstrides *)p[8]); }
+static const size_t gaussian__gaussian_pdf__f32_f32_f32__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const float *), sizeof(ufn_kstrides), sizeof(const float *), sizeof(ufn_kstrides), sizeof(const float *), sizeof(ufn_kstrides), sizeof(float *), sizeof(ufn_kstrides)};
 void gaussian__cpu_gaussian_pdf__i32_i32_i32__contig(uint32_t, const int32_t *, const int32_t *, const int32_t *, double *);
 static void gaussian__cpu_gaussian_pdf__i32_i32_i32__contig__sim(void **p) { gaussian__cpu_gaussian_pdf__i32_i32_i32__contig(*(uint32_t *)p[0], *(const int32_t **)p[1], *(const int32_t **)p[2], *(const int32_t **)p[3], *(double **)p[4]); }
+static const size_t gaussian__cpu_gaussian_pdf__i32_i32_i32__contig__sizes[] = {sizeof(uint32_t), sizeof(const int32_t *), sizeof(const int32_t *), sizeof(const int32_t *), sizeof(double *)};
 void gaussian__cpu_gaussian_pdf__i32_i32_i32__strided(ufn_kiter, const int32_t *, ufn_kstrides, const int32_t *, ufn_kstrides, const int32_t *, ufn_kstrides, double *, ufn_kstrides);
 static void gaussian__cpu_gaussian_pdf__i32_i32_i32__strided__sim(void **p) { gaussian__cpu_gaussian_pdf__i32_i32_i32__strided(*(ufn_kiter *)p[0], *(const int32_t **)p[1], *(ufn_kstrides *)p[2], *(const int32_t **)p[3], *(ufn_kstrides *)p[4], *(const int32_t **)p[5], *(ufn_kstrides *)p[6], *(double **)p[7], *(ufn_kstrides *)p[8]); }
+static const size_t gaussian__cpu_gaussian_pdf__i32_i32_i32__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const int32_t *), sizeof(ufn_kstrides), sizeof(const int32_t *), sizeof(ufn_kstrides), sizeof(const int32_t *), sizeof(ufn_kstrides), sizeof(double *), sizeof(ufn_kstrides)};
 void gaussian__cpu_gaussian_pdf__i64_i64_i64__contig(uint32_t, const int64_t *, const int64_t *, const int64_t *, double *);
 static void gaussian__cpu_gaussian_pdf__i64_i64_i64__contig__sim(void **p) { gaussian__cpu_gaussian_pdf__i64_i64_i64__contig(*(uint32_t *)p[0], *(const int64_t **)p[1], *(const int64_t **)p[2], *(const int64_t **)p[3], *(double **)p[4]); }
+static const size_t gaussian__cpu_gaussian_pdf__i64_i64_i64__contig__sizes[] = {sizeof(uint32_t), sizeof(const int64_t *), sizeof(const int64_t *), sizeof(const int64_t *), sizeof(double *)};
 void gaussian__cpu_gaussian_pdf__i64_i64_i64__strided(ufn_kiter, const int64_t *, ufn_kstrides, const int64_t *, ufn_kstrides, const int64_t *, ufn_kstrides, double *, ufn_kstrides);
 static void gaussian__cpu_gaussian_pdf__i64_i64_i64__strided__sim(void **p) { gaussian__cpu_gaussian_pdf__i64_i64_i64__strided(*(ufn_kiter *)p[0], *(const int64_t **)p[1], *(ufn_kstrides *)p[2], *(const int64_t **)p[3], *(ufn_kstrides *)p[4], *(const int64_t **)p[5], *(ufn_kstrides *)p[6], *(double **)p[7], *(ufn_kstrides *)p[8]); }
+static const size_t gaussian__cpu_gaussian_pdf__i64_i64_i64__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const int64_t *), sizeof(ufn_kstrides), sizeof(const int64_t *), sizeof(ufn_kstrides), sizeof(const int64_t *), sizeof(ufn_kstrides), sizeof(double *), sizeof(ufn_kstrides)};
 void gaussian__cpu_gaussian_pdf__f32_f32_f32__contig(uint32_t, const float *, const float *, const float *, double *);
 static void gaussian__cpu_gaussian_pdf__f32_f32_f32__contig__sim(void **p) { gaussian__cpu_gaussian_pdf__f32_f32_f32__contig(*(uint32_t *)p[0], *(const float **)p[1], *(const float **)p[2], *(const float **)p[3], *(double **)p[4]); }
+static const size_t gaussian__cpu_gaussian_pdf__f32_f32_f32__contig__sizes[] = {sizeof(uint32_t), sizeof(const float *), sizeof(const float *), sizeof(const float *), sizeof(double *)};
 void gaussian__cpu_gaussian_pdf__f32_f32_f32__strided(ufn_kiter, const float *, ufn_kstrides, const float *, ufn_kstrides, const float *, ufn_kstrides, double *, ufn_kstrides);
 static void gaussian__cpu_gaussian_pdf__f32_f32_f32__strided__sim(void **p) { gaussian__cpu_gaussian_pdf__f32_f32_f32__strided(*(ufn_kiter *)p[0], *(const float **)p[1], *(ufn_kstrides *)p[2], *(const float **)p[3], *(ufn_kstrides *)p[4], *(const float **)p[5], *(ufn_kstrides *)p[6], *(double **)p[7], *(ufn_kstrides *)p[8]); }
+static const size_t gaussian__cpu_gaussian_pdf__f32_f32_f32__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const float *), sizeof(ufn_kstrides), sizeof(const float *), sizeof(ufn_kstrides), sizeof(const float *), sizeof(ufn_kstrides), sizeof(double *), sizeof(ufn_kstrides)};
 void gaussian__cpu_gaussian_pdf__f64_f64_f64__contig(uint32_t, const double *, const double *, const double *, double *);
 static void gaussian__cpu_gaussian_pdf__f64_f64_f64__contig__sim(void **p) { gaussian__cpu_gaussian_pdf__f64_f64_f64__contig(*(uint32_t *)p[0], *(const double **)p[1], *(const double **)p[2], *(const double **)p[3], *(double **)p[4]); }
+static const size_t gaussian__cpu_gaussian_pdf__f64_f64_f64__contig__sizes[] = {sizeof(uint32_t), sizeof(const double *), sizeof(const double *), sizeof(const double *), sizeof(double *)};
 void gaussian__cpu_gaussian_pdf__f64_f64_f64__strided(ufn_kiter, const double *, ufn_kstrides, const double *, ufn_kstrides, const double *, ufn_kstrides, double *, ufn_kstrides);
 static void gaussian__cpu_gaussian_pdf__f64_f64_f64__strided__sim(void **p) { gaussian__cpu_gaussian_pdf__f64_f64_f64__strided(*(ufn_kiter *)p[0], *(const double **)p[1], *(ufn_kstrides *)p[2], *(const double **)p[3], *(ufn_kstrides *)p[4], *(const double **)p[5], *(ufn_kstrides *)p[6], *(double **)p[7], *(ufn_kstrides *)p[8]); }
+static const size_t gaussian__cpu_gaussian_pdf__f64_f64_f64__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const double *), sizeof(ufn_kstrides), sizeof(const double *), sizeof(ufn_kstrides), sizeof(const double *), sizeof(ufn_kstrides), sizeof(double *), sizeof(ufn_kstrides)};
 void gaussian__gaussian__f32_f32_f32__contig(uint32_t, const float *, const float *, const float *, float *);
 static void gaussian__gaussian__f32_f32_f32__contig__sim(void **p) { gaussian__gaussian__f32_f32_f32__contig(*(uint32_t *)p[0], *(const float **)p[1], *(const float **)p[2], *(const float **)p[3], *(float **)p[4]); }
+static const size_t gaussian__gaussian__f32_f32_f32__contig__sizes[] = {sizeof(uint32_t), sizeof(const float *), sizeof(const float *), sizeof(const float *), sizeof(float *)};
 void gaussian__gaussian__f32_f32_f32__strided(ufn_kiter, const float *, ufn_kstrides, const float *, ufn_kstrides, const float *, ufn_kstrides, float *, ufn_kstrides);
 static void gaussian__gaussian__f32_f32_f32__strided__sim(void **p) { gaussian__gaussian__f32_f32_f32__strided(*(ufn_kiter *)p[0], *(const float **)p[1], *(ufn_kstrides *)p[2], *(const float **)p[3], *(ufn_kstrides *)p[4], *(const float **)p[5], *(ufn_kstrides *)p[6], *(float **)p[7], *(ufn_kstrides *)p[8]); }
+static const size_t gaussian__gaussian__f32_f32_f32__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const float *), sizeof(ufn_kstrides), sizeof(const float *), sizeof(ufn_kstrides), sizeof(const float *), sizeof(ufn_kstrides), sizeof(float *), sizeof(ufn_kstrides)};
 
 static const ufn_sim_kernel gaussian__sim_kernels[] = {
-    {"gaussian__gaussian_pdf__f32_f32_f32__contig", gaussian__gaussian_pdf__f32_f32_f32__contig__sim},
-    {"gaussian__gaussian_pdf__f32_f32_f32__strided", gaussian__gaussian_pdf__f32_f32_f32__strided__sim},
-    {"gaussian__cpu_gaussian_pdf__i32_i32_i32__contig", gaussian__cpu_gaussian_pdf__i32_i32_i32__contig__sim},
-    {"gaussian__cpu_gaussian_pdf__i32_i32_i32__strided", gaussian__cpu_gaussian_pdf__i32_i32_i32__strided__sim},
-    {"gaussian__cpu_gaussian_pdf__i64_i64_i64__contig", gaussian__cpu_gaussian_pdf__i64_i64_i64__contig__sim},
-    {"gaussian__cpu_gaussian_pdf__i64_i64_i64__strided", gaussian__cpu_gaussian_pdf__i64_i64_i64__strided__sim},
-    {"gaussian__cpu_gaussian_pdf__f32_f32_f32__contig", gaussian__cpu_gaussian_pdf__f32_f32_f32__contig__sim},
-    {"gaussian__cpu_gaussian_pdf__f32_f32_f32__strided", gaussian__cpu_gaussian_pdf__f32_f32_f32__strided__sim},
-    {"gaussian__cpu_gaussian_pdf__f64_f64_f64__contig", gaussian__cpu_gaussian_pdf__f64_f64_f64__contig__sim},
-    {"gaussian__cpu_gaussian_pdf__f64_f64_f64__strided", gaussian__cpu_gaussian_pdf__f64_f64_f64__strided__sim},
-    {"gaussian__gaussian__f32_f32_f32__contig", gaussian__gaussian__f32_f32_f32__contig__sim},
-    {"gaussian__gaussian__f32_f32_f32__strided", gaussian__gaussian__f32_f32_f32__strided__sim},
+    {.name = "gaussian__gaussian_pdf__f32_f32_f32__contig", .entry = gaussian__gaussian_pdf__f32_f32_f32__contig__sim, .param_sizes = gaussian__gaussian_pdf__f32_f32_f32__contig__sizes,
+     .nparams = (int)(sizeof gaussian__gaussian_pdf__f32_f32_f32__contig__sizes / sizeof gaussian__gaussian_pdf__f32_f32_f32__contig__sizes[0])},
+    {.name = "gaussian__gaussian_pdf__f32_f32_f32__strided", .entry = gaussian__gaussian_pdf__f32_f32_f32__strided__sim, .param_sizes = gaussian__gaussian_pdf__f32_f32_f32__strided__sizes,
+     .nparams = (int)(sizeof gaussian__gaussian_pdf__f32_f32_f32__strided__sizes / sizeof gaussian__gaussian_pdf__f32_f32_f32__strided__sizes[0])},
+    {.name = "gaussian__cpu_gaussian_pdf__i32_i32_i32__contig", .entry = gaussian__cpu_gaussian_pdf__i32_i32_i32__contig__sim, .param_sizes = gaussian__cpu_gaussian_pdf__i32_i32_i32__contig__sizes,
+     .nparams = (int)(sizeof gaussian__cpu_gaussian_pdf__i32_i32_i32__contig__sizes / sizeof gaussian__cpu_gaussian_pdf__i32_i32_i32__contig__sizes[0])},
+    {.name = "gaussian__cpu_gaussian_pdf__i32_i32_i32__strided", .entry = gaussian__cpu_gaussian_pdf__i32_i32_i32__strided__sim, .param_sizes = gaussian__cpu_gaussian_pdf__i32_i32_i32__strided__sizes,
+     .nparams = (int)(sizeof gaussian__cpu_gaussian_pdf__i32_i32_i32__strided__sizes / sizeof gaussian__cpu_gaussian_pdf__i32_i32_i32__strided__sizes[0])},
+    {.name = "gaussian__cpu_gaussian_pdf__i64_i64_i64__contig", .entry = gaussian__cpu_gaussian_pdf__i64_i64_i64__contig__sim, .param_sizes = gaussian__cpu_gaussian_pdf__i64_i64_i64__contig__sizes,
+     .nparams = (int)(sizeof gaussian__cpu_gaussian_pdf__i64_i64_i64__contig__sizes / sizeof gaussian__cpu_gaussian_pdf__i64_i64_i64__contig__sizes[0])},
+    {.name = "gaussian__cpu_gaussian_pdf__i64_i64_i64__strided", .entry = gaussian__cpu_gaussian_pdf__i64_i64_i64__strided__sim, .param_sizes = gaussian__cpu_gaussian_pdf__i64_i64_i64__strided__sizes,
+     .nparams = (int)(sizeof gaussian__cpu_gaussian_pdf__i64_i64_i64__strided__sizes / sizeof gaussian__cpu_gaussian_pdf__i64_i64_i64__strided__sizes[0])},
+    {.name = "gaussian__cpu_gaussian_pdf__f32_f32_f32__contig", .entry = gaussian__cpu_gaussian_pdf__f32_f32_f32__contig__sim, .param_sizes = gaussian__cpu_gaussian_pdf__f32_f32_f32__contig__sizes,
+     .nparams = (int)(sizeof gaussian__cpu_gaussian_pdf__f32_f32_f32__contig__sizes / sizeof gaussian__cpu_gaussian_pdf__f32_f32_f32__contig__sizes[0])},
+    {.name = "gaussian__cpu_gaussian_pdf__f32_f32_f32__strided", .entry = gaussian__cpu_gaussian_pdf__f32_f32_f32__strided__sim, .param_sizes = gaussian__cpu_gaussian_pdf__f32_f32_f32__strided__sizes,
+     .nparams = (int)(sizeof gaussian__cpu_gaussian_pdf__f32_f32_f32__strided__sizes / sizeof gaussian__cpu_gaussian_pdf__f32_f32_f32__strided__sizes[0])},
+    {.name = "gaussian__cpu_gaussian_pdf__f64_f64_f64__contig", .entry = gaussian__cpu_gaussian_pdf__f64_f64_f64__contig__sim, .param_sizes = gaussian__cpu_gaussian_pdf__f64_f64_f64__contig__sizes,
+     .nparams = (int)(sizeof gaussian__cpu_gaussian_pdf__f64_f64_f64__contig__sizes / sizeof gaussian__cpu_gaussian_pdf__f64_f64_f64__contig__sizes[0])},
+    {.name = "gaussian__cpu_gaussian_pdf__f64_f64_f64__strided", .entry = gaussian__cpu_gaussian_pdf__f64_f64_f64__strided__sim, .param_sizes = gaussian__cpu_gaussian_pdf__f64_f64_f64__strided__sizes,
+     .nparams = (int)(sizeof gaussian__cpu_gaussian_pdf__f64_f64_f64__strided__sizes / sizeof gaussian__cpu_gaussian_pdf__f64_f64_f64__strided__sizes[0])},
+    {.name = "gaussian__gaussian__f32_f32_f32__contig", .entry = gaussian__gaussian__f32_f32_f32__contig__sim, .param_sizes = gaussian__gaussian__f32_f32_f32__contig__sizes,
+     .nparams = (int)(sizeof gaussian__gaussian__f32_f32_f32__contig__sizes / sizeof gaussian__gaussian__f32_f32_f32__contig__sizes[0])},
+    {.name = "gaussian__gaussian__f32_f32_f32__strided", .entry = gaussian__gaussian__f32_f32_f32__strided__sim, .param_sizes = gaussian__gaussian__f32_f32_f32__strided__sizes,
+     .nparams = (int)(sizeof gaussian__gaussian__f32_f32_f32__strided__sizes / sizeof gaussian__gaussian__f32_f32_f32__strided__sizes[0])},
 };
 
 /* ---- what libufnrt reads ---- */
 
-static ufn_module gaussian__module = {UFN_ABI_VERSION, "gaussian", NULL, 0, gaussian__sim_kernels, 12, NULL};
+static ufn_module gaussian__module = {UFN_ABI_VERSION, "gaussian", NULL, 0, gaussian__sim_kernels, 12, 0, NULL};
 
 static const ufn_dtype gaussian__gaussian_pdf__types0[] = {UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32};
 static const ufn_loop gaussian__gaussian_pdf__loops[] = {

@@ -263,26 +263,36 @@ UFN_HOST_VARIANTS(gufuncs__axpy__f32_a1_f32_a1_f32__host)
 /* ---- the simulator runs the kernels of gufuncs.cu compiled for the CPU ---- */
 void gufuncs__matmul__a2_f64_a2_f64_a2_f64__gufunc(ufn_kiter, ufn_kcore, double *, ufn_kstrides, ufn_kstrides, double *, ufn_kstrides, ufn_kstrides, double *, ufn_kstrides, ufn_kstrides);
 static void gufuncs__matmul__a2_f64_a2_f64_a2_f64__gufunc__sim(void **p) { gufuncs__matmul__a2_f64_a2_f64_a2_f64__gufunc(*(ufn_kiter *)p[0], *(ufn_kcore *)p[1], *(double **)p[2], *(ufn_kstrides *)p[3], *(ufn_kstrides *)p[4], *(double **)p[5], *(ufn_kstrides *)p[6], *(ufn_kstrides *)p[7], *(double **)p[8], *(ufn_kstrides *)p[9], *(ufn_kstrides *)p[10]); }
+static const size_t gufuncs__matmul__a2_f64_a2_f64_a2_f64__gufunc__sizes[] = {sizeof(ufn_kiter), sizeof(ufn_kcore), sizeof(double *), sizeof(ufn_kstrides), sizeof(ufn_kstrides), sizeof(double *), sizeof(ufn_kstrides), sizeof(ufn_kstrides), sizeof(double *), sizeof(ufn_kstrides), sizeof(ufn_kstrides)};
 void gufuncs__cross__a1_f32_a1_f32_a1_f32__gufunc(ufn_kiter, ufn_kcore, float *, ufn_kstrides, ufn_kstrides, float *, ufn_kstrides, ufn_kstrides, float *, ufn_kstrides, ufn_kstrides);
 static void gufuncs__cross__a1_f32_a1_f32_a1_f32__gufunc__sim(void **p) { gufuncs__cross__a1_f32_a1_f32_a1_f32__gufunc(*(ufn_kiter *)p[0], *(ufn_kcore *)p[1], *(float **)p[2], *(ufn_kstrides *)p[3], *(ufn_kstrides *)p[4], *(float **)p[5], *(ufn_kstrides *)p[6], *(ufn_kstrides *)p[7], *(float **)p[8], *(ufn_kstrides *)p[9], *(ufn_kstrides *)p[10]); }
+static const size_t gufuncs__cross__a1_f32_a1_f32_a1_f32__gufunc__sizes[] = {sizeof(ufn_kiter), sizeof(ufn_kcore), sizeof(float *), sizeof(ufn_kstrides), sizeof(ufn_kstrides), sizeof(float *), sizeof(ufn_kstrides), sizeof(ufn_kstrides), sizeof(float *), sizeof(ufn_kstrides), sizeof(ufn_kstrides)};
 void gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__gufunc(ufn_kiter, ufn_kcore, int32_t *, ufn_kstrides, ufn_kstrides, int64_t *, ufn_kstrides, ufn_kstrides, double *, ufn_kstrides, ufn_kstrides);
 static void gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__gufunc__sim(void **p) { gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__gufunc(*(ufn_kiter *)p[0], *(ufn_kcore *)p[1], *(int32_t **)p[2], *(ufn_kstrides *)p[3], *(ufn_kstrides *)p[4], *(int64_t **)p[5], *(ufn_kstrides *)p[6], *(ufn_kstrides *)p[7], *(double **)p[8], *(ufn_kstrides *)p[9], *(ufn_kstrides *)p[10]); }
+static const size_t gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__gufunc__sizes[] = {sizeof(ufn_kiter), sizeof(ufn_kcore), sizeof(int32_t *), sizeof(ufn_kstrides), sizeof(ufn_kstrides), sizeof(int64_t *), sizeof(ufn_kstrides), sizeof(ufn_kstrides), sizeof(double *), sizeof(ufn_kstrides), sizeof(ufn_kstrides)};
 void gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__gufunc(ufn_kiter, ufn_kcore, float *, ufn_kstrides, ufn_kstrides, float *, ufn_kstrides, ufn_kstrides, float *, ufn_kstrides, ufn_kstrides);
 static void gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__gufunc__sim(void **p) { gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__gufunc(*(ufn_kiter *)p[0], *(ufn_kcore *)p[1], *(float **)p[2], *(ufn_kstrides *)p[3], *(ufn_kstrides *)p[4], *(float **)p[5], *(ufn_kstrides *)p[6], *(ufn_kstrides *)p[7], *(float **)p[8], *(ufn_kstrides *)p[9], *(ufn_kstrides *)p[10]); }
+static const size_t gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__gufunc__sizes[] = {sizeof(ufn_kiter), sizeof(ufn_kcore), sizeof(float *), sizeof(ufn_kstrides), sizeof(ufn_kstrides), sizeof(float *), sizeof(ufn_kstrides), sizeof(ufn_kstrides), sizeof(float *), sizeof(ufn_kstrides), sizeof(ufn_kstrides)};
 void gufuncs__axpy__f32_a1_f32_a1_f32__gufunc(ufn_kiter, ufn_kcore, float *, ufn_kstrides, ufn_kstrides, float *, ufn_kstrides, ufn_kstrides, float *, ufn_kstrides, ufn_kstrides);
 static void gufuncs__axpy__f32_a1_f32_a1_f32__gufunc__sim(void **p) { gufuncs__axpy__f32_a1_f32_a1_f32__gufunc(*(ufn_kiter *)p[0], *(ufn_kcore *)p[1], *(float **)p[2], *(ufn_kstrides *)p[3], *(ufn_kstrides *)p[4], *(float **)p[5], *(ufn_kstrides *)p[6], *(ufn_kstrides *)p[7], *(float **)p[8], *(ufn_kstrides *)p[9], *(ufn_kstrides *)p[10]); }
+static const size_t gufuncs__axpy__f32_a1_f32_a1_f32__gufunc__sizes[] = {sizeof(ufn_kiter), sizeof(ufn_kcore), sizeof(float *), sizeof(ufn_kstrides), sizeof(ufn_kstrides), sizeof(float *), sizeof(ufn_kstrides), sizeof(ufn_kstrides), sizeof(float *), sizeof(ufn_kstrides), sizeof(ufn_kstrides)};
 
 static const ufn_sim_kernel gufuncs__sim_kernels[] = {
-    {"gufuncs__matmul__a2_f64_a2_f64_a2_f64__gufunc", gufuncs__matmul__a2_f64_a2_f64_a2_f64__gufunc__sim},
-    {"gufuncs__cross__a1_f32_a1_f32_a1_f32__gufunc", gufuncs__cross__a1_f32_a1_f32_a1_f32__gufunc__sim},
-    {"gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__gufunc", gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__gufunc__sim},
-    {"gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__gufunc", gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__gufunc__sim},
-    {"gufuncs__axpy__f32_a1_f32_a1_f32__gufunc", gufuncs__axpy__f32_a1_f32_a1_f32__gufunc__sim},
+    {.name = "gufuncs__matmul__a2_f64_a2_f64_a2_f64__gufunc", .entry = gufuncs__matmul__a2_f64_a2_f64_a2_f64__gufunc__sim, .param_sizes = gufuncs__matmul__a2_f64_a2_f64_a2_f64__gufunc__sizes,
+     .nparams = (int)(sizeof gufuncs__matmul__a2_f64_a2_f64_a2_f64__gufunc__sizes / sizeof gufuncs__matmul__a2_f64_a2_f64_a2_f64__gufunc__sizes[0])},
+    {.name = "gufuncs__cross__a1_f32_a1_f32_a1_f32__gufunc", .entry = gufuncs__cross__a1_f32_a1_f32_a1_f32__gufunc__sim, .param_sizes = gufuncs__cross__a1_f32_a1_f32_a1_f32__gufunc__sizes,
+     .nparams = (int)(sizeof gufuncs__cross__a1_f32_a1_f32_a1_f32__gufunc__sizes / sizeof gufuncs__cross__a1_f32_a1_f32_a1_f32__gufunc__sizes[0])},
+    {.name = "gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__gufunc", .entry = gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__gufunc__sim, .param_sizes = gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__gufunc__sizes,
+     .nparams = (int)(sizeof gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__gufunc__sizes / sizeof gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__gufunc__sizes[0])},
+    {.name = "gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__gufunc", .entry = gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__gufunc__sim, .param_sizes = gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__gufunc__sizes,
+     .nparams = (int)(sizeof gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__gufunc__sizes / sizeof gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__gufunc__sizes[0])},
+    {.name = "gufuncs__axpy__f32_a1_f32_a1_f32__gufunc", .entry = gufuncs__axpy__f32_a1_f32_a1_f32__gufunc__sim, .param_sizes = gufuncs__axpy__f32_a1_f32_a1_f32__gufunc__sizes,
+     .nparams = (int)(sizeof gufuncs__axpy__f32_a1_f32_a1_f32__gufunc__sizes / sizeof gufuncs__axpy__f32_a1_f32_a1_f32__gufunc__sizes[0])},
 };
 
 /* ---- what libufnrt reads ---- */
 
-static ufn_module gufuncs__module = {UFN_ABI_VERSION, "gufuncs", NULL, 0, gufuncs__sim_kernels, 5, NULL};
+static ufn_module gufuncs__module = {UFN_ABI_VERSION, "gufuncs", NULL, 0, gufuncs__sim_kernels, 5, 0, NULL};
 
 static const ufn_dtype gufuncs__matmul__types0[] = {UFN_FLOAT64, UFN_FLOAT64, UFN_FLOAT64};
 static const ufn_loop gufuncs__matmul__loops[] = {

@@ -137,7 +137,7 @@ UFN_KERNEL ints__zero_suppress__i16_i16__strided(ufn_kiter ufn_it, const int16_t
         ufn_o0 += (int64_t)ufn_r * ufn_s_waveform_value.s[0];
         ufn_o1 += (int64_t)ufn_r * ufn_s_threshold.s[0];
         ufn_o2 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o2] = ints__zero_suppress__i16_i16(__ldg(waveform_value + ufn_o0), __ldg(threshold + ufn_o1));
+        out[ufn_o2] = ints__zero_suppress__i16_i16(waveform_value ? __ldg(waveform_value + ufn_o0) : ufn_kscalar_i16(ufn_s_waveform_value), threshold ? __ldg(threshold + ufn_o1) : ufn_kscalar_i16(ufn_s_threshold));
     }
 }
 
@@ -184,7 +184,7 @@ UFN_KERNEL ints__wrapping_add__u8_u8__strided(ufn_kiter ufn_it, const uint8_t *_
         ufn_o0 += (int64_t)ufn_r * ufn_s_a.s[0];
         ufn_o1 += (int64_t)ufn_r * ufn_s_b.s[0];
         ufn_o2 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o2] = ints__wrapping_add__u8_u8(__ldg(a + ufn_o0), __ldg(b + ufn_o1));
+        out[ufn_o2] = ints__wrapping_add__u8_u8(a ? __ldg(a + ufn_o0) : ufn_kscalar_u8(ufn_s_a), b ? __ldg(b + ufn_o1) : ufn_kscalar_u8(ufn_s_b));
     }
 }
 
@@ -231,7 +231,7 @@ UFN_KERNEL ints__wrapping_add__i8_i8__strided(ufn_kiter ufn_it, const int8_t *__
         ufn_o0 += (int64_t)ufn_r * ufn_s_a.s[0];
         ufn_o1 += (int64_t)ufn_r * ufn_s_b.s[0];
         ufn_o2 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o2] = ints__wrapping_add__i8_i8(__ldg(a + ufn_o0), __ldg(b + ufn_o1));
+        out[ufn_o2] = ints__wrapping_add__i8_i8(a ? __ldg(a + ufn_o0) : ufn_kscalar_i8(ufn_s_a), b ? __ldg(b + ufn_o1) : ufn_kscalar_i8(ufn_s_b));
     }
 }
 
@@ -277,7 +277,7 @@ UFN_KERNEL ints__is_even__i32__strided(ufn_kiter ufn_it, const int32_t *__restri
         }
         ufn_o0 += (int64_t)ufn_r * ufn_s_n.s[0];
         ufn_o1 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o1] = ints__is_even__i32(__ldg(n + ufn_o0));
+        out[ufn_o1] = ints__is_even__i32(n ? __ldg(n + ufn_o0) : ufn_kscalar_i32(ufn_s_n));
     }
 }
 
@@ -338,7 +338,7 @@ UFN_KERNEL ints__less__u64_i64__strided(ufn_kiter ufn_it, const uint64_t *__rest
         ufn_o0 += (int64_t)ufn_r * ufn_s_a.s[0];
         ufn_o1 += (int64_t)ufn_r * ufn_s_b.s[0];
         ufn_o2 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o2] = ints__less__u64_i64(__ldg(a + ufn_o0), __ldg(b + ufn_o1));
+        out[ufn_o2] = ints__less__u64_i64(a ? __ldg(a + ufn_o0) : ufn_kscalar_u64(ufn_s_a), b ? __ldg(b + ufn_o1) : ufn_kscalar_i64(ufn_s_b));
     }
 }
 
@@ -385,7 +385,7 @@ UFN_KERNEL ints__less__u8_i8__strided(ufn_kiter ufn_it, const uint8_t *__restric
         ufn_o0 += (int64_t)ufn_r * ufn_s_a.s[0];
         ufn_o1 += (int64_t)ufn_r * ufn_s_b.s[0];
         ufn_o2 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o2] = ints__less__u8_i8(__ldg(a + ufn_o0), __ldg(b + ufn_o1));
+        out[ufn_o2] = ints__less__u8_i8(a ? __ldg(a + ufn_o0) : ufn_kscalar_u8(ufn_s_a), b ? __ldg(b + ufn_o1) : ufn_kscalar_i8(ufn_s_b));
     }
 }
 

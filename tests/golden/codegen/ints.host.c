@@ -259,47 +259,71 @@ UFN_HOST_VARIANTS(ints__less__u8_i8__host)
 /* ---- the simulator runs the kernels of ints.cu compiled for the CPU ---- */
 void ints__zero_suppress__i16_i16__contig(uint32_t, const int16_t *, const int16_t *, int16_t *);
 static void ints__zero_suppress__i16_i16__contig__sim(void **p) { ints__zero_suppress__i16_i16__contig(*(uint32_t *)p[0], *(const int16_t **)p[1], *(const int16_t **)p[2], *(int16_t **)p[3]); }
+static const size_t ints__zero_suppress__i16_i16__contig__sizes[] = {sizeof(uint32_t), sizeof(const int16_t *), sizeof(const int16_t *), sizeof(int16_t *)};
 void ints__zero_suppress__i16_i16__strided(ufn_kiter, const int16_t *, ufn_kstrides, const int16_t *, ufn_kstrides, int16_t *, ufn_kstrides);
 static void ints__zero_suppress__i16_i16__strided__sim(void **p) { ints__zero_suppress__i16_i16__strided(*(ufn_kiter *)p[0], *(const int16_t **)p[1], *(ufn_kstrides *)p[2], *(const int16_t **)p[3], *(ufn_kstrides *)p[4], *(int16_t **)p[5], *(ufn_kstrides *)p[6]); }
+static const size_t ints__zero_suppress__i16_i16__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const int16_t *), sizeof(ufn_kstrides), sizeof(const int16_t *), sizeof(ufn_kstrides), sizeof(int16_t *), sizeof(ufn_kstrides)};
 void ints__wrapping_add__u8_u8__contig(uint32_t, const uint8_t *, const uint8_t *, uint8_t *);
 static void ints__wrapping_add__u8_u8__contig__sim(void **p) { ints__wrapping_add__u8_u8__contig(*(uint32_t *)p[0], *(const uint8_t **)p[1], *(const uint8_t **)p[2], *(uint8_t **)p[3]); }
+static const size_t ints__wrapping_add__u8_u8__contig__sizes[] = {sizeof(uint32_t), sizeof(const uint8_t *), sizeof(const uint8_t *), sizeof(uint8_t *)};
 void ints__wrapping_add__u8_u8__strided(ufn_kiter, const uint8_t *, ufn_kstrides, const uint8_t *, ufn_kstrides, uint8_t *, ufn_kstrides);
 static void ints__wrapping_add__u8_u8__strided__sim(void **p) { ints__wrapping_add__u8_u8__strided(*(ufn_kiter *)p[0], *(const uint8_t **)p[1], *(ufn_kstrides *)p[2], *(const uint8_t **)p[3], *(ufn_kstrides *)p[4], *(uint8_t **)p[5], *(ufn_kstrides *)p[6]); }
+static const size_t ints__wrapping_add__u8_u8__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const uint8_t *), sizeof(ufn_kstrides), sizeof(const uint8_t *), sizeof(ufn_kstrides), sizeof(uint8_t *), sizeof(ufn_kstrides)};
 void ints__wrapping_add__i8_i8__contig(uint32_t, const int8_t *, const int8_t *, int8_t *);
 static void ints__wrapping_add__i8_i8__contig__sim(void **p) { ints__wrapping_add__i8_i8__contig(*(uint32_t *)p[0], *(const int8_t **)p[1], *(const int8_t **)p[2], *(int8_t **)p[3]); }
+static const size_t ints__wrapping_add__i8_i8__contig__sizes[] = {sizeof(uint32_t), sizeof(const int8_t *), sizeof(const int8_t *), sizeof(int8_t *)};
 void ints__wrapping_add__i8_i8__strided(ufn_kiter, const int8_t *, ufn_kstrides, const int8_t *, ufn_kstrides, int8_t *, ufn_kstrides);
 static void ints__wrapping_add__i8_i8__strided__sim(void **p) { ints__wrapping_add__i8_i8__strided(*(ufn_kiter *)p[0], *(const int8_t **)p[1], *(ufn_kstrides *)p[2], *(const int8_t **)p[3], *(ufn_kstrides *)p[4], *(int8_t **)p[5], *(ufn_kstrides *)p[6]); }
+static const size_t ints__wrapping_add__i8_i8__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const int8_t *), sizeof(ufn_kstrides), sizeof(const int8_t *), sizeof(ufn_kstrides), sizeof(int8_t *), sizeof(ufn_kstrides)};
 void ints__is_even__i32__contig(uint32_t, const int32_t *, bool *);
 static void ints__is_even__i32__contig__sim(void **p) { ints__is_even__i32__contig(*(uint32_t *)p[0], *(const int32_t **)p[1], *(bool **)p[2]); }
+static const size_t ints__is_even__i32__contig__sizes[] = {sizeof(uint32_t), sizeof(const int32_t *), sizeof(bool *)};
 void ints__is_even__i32__strided(ufn_kiter, const int32_t *, ufn_kstrides, bool *, ufn_kstrides);
 static void ints__is_even__i32__strided__sim(void **p) { ints__is_even__i32__strided(*(ufn_kiter *)p[0], *(const int32_t **)p[1], *(ufn_kstrides *)p[2], *(bool **)p[3], *(ufn_kstrides *)p[4]); }
+static const size_t ints__is_even__i32__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const int32_t *), sizeof(ufn_kstrides), sizeof(bool *), sizeof(ufn_kstrides)};
 void ints__less__u64_i64__contig(uint32_t, const uint64_t *, const int64_t *, bool *);
 static void ints__less__u64_i64__contig__sim(void **p) { ints__less__u64_i64__contig(*(uint32_t *)p[0], *(const uint64_t **)p[1], *(const int64_t **)p[2], *(bool **)p[3]); }
+static const size_t ints__less__u64_i64__contig__sizes[] = {sizeof(uint32_t), sizeof(const uint64_t *), sizeof(const int64_t *), sizeof(bool *)};
 void ints__less__u64_i64__strided(ufn_kiter, const uint64_t *, ufn_kstrides, const int64_t *, ufn_kstrides, bool *, ufn_kstrides);
 static void ints__less__u64_i64__strided__sim(void **p) { ints__less__u64_i64__strided(*(ufn_kiter *)p[0], *(const uint64_t **)p[1], *(ufn_kstrides *)p[2], *(const int64_t **)p[3], *(ufn_kstrides *)p[4], *(bool **)p[5], *(ufn_kstrides *)p[6]); }
+static const size_t ints__less__u64_i64__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const uint64_t *), sizeof(ufn_kstrides), sizeof(const int64_t *), sizeof(ufn_kstrides), sizeof(bool *), sizeof(ufn_kstrides)};
 void ints__less__u8_i8__contig(uint32_t, const uint8_t *, const int8_t *, bool *);
 static void ints__less__u8_i8__contig__sim(void **p) { ints__less__u8_i8__contig(*(uint32_t *)p[0], *(const uint8_t **)p[1], *(const int8_t **)p[2], *(bool **)p[3]); }
+static const size_t ints__less__u8_i8__contig__sizes[] = {sizeof(uint32_t), sizeof(const uint8_t *), sizeof(const int8_t *), sizeof(bool *)};
 void ints__less__u8_i8__strided(ufn_kiter, const uint8_t *, ufn_kstrides, const int8_t *, ufn_kstrides, bool *, ufn_kstrides);
 static void ints__less__u8_i8__strided__sim(void **p) { ints__less__u8_i8__strided(*(ufn_kiter *)p[0], *(const uint8_t **)p[1], *(ufn_kstrides *)p[2], *(const int8_t **)p[3], *(ufn_kstrides *)p[4], *(bool **)p[5], *(ufn_kstrides *)p[6]); }
+static const size_t ints__less__u8_i8__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const uint8_t *), sizeof(ufn_kstrides), sizeof(const int8_t *), sizeof(ufn_kstrides), sizeof(bool *), sizeof(ufn_kstrides)};
 
 static const ufn_sim_kernel ints__sim_kernels[] = {
-    {"ints__zero_suppress__i16_i16__contig", ints__zero_suppress__i16_i16__contig__sim},
-    {"ints__zero_suppress__i16_i16__strided", ints__zero_suppress__i16_i16__strided__sim},
-    {"ints__wrapping_add__u8_u8__contig", ints__wrapping_add__u8_u8__contig__sim},
-    {"ints__wrapping_add__u8_u8__strided", ints__wrapping_add__u8_u8__strided__sim},
-    {"ints__wrapping_add__i8_i8__contig", ints__wrapping_add__i8_i8__contig__sim},
-    {"ints__wrapping_add__i8_i8__strided", ints__wrapping_add__i8_i8__strided__sim},
-    {"ints__is_even__i32__contig", ints__is_even__i32__contig__sim},
-    {"ints__is_even__i32__strided", ints__is_even__i32__strided__sim},
-    {"ints__less__u64_i64__contig", ints__less__u64_i64__contig__sim},
-    {"ints__less__u64_i64__strided", ints__less__u64_i64__strided__sim},
-    {"ints__less__u8_i8__contig", ints__less__u8_i8__contig__sim},
-    {"ints__less__u8_i8__strided", ints__less__u8_i8__strided__sim},
+    {.name = "ints__zero_suppress__i16_i16__contig", .entry = ints__zero_suppress__i16_i16__contig__sim, .param_sizes = ints__zero_suppress__i16_i16__contig__sizes,
+     .nparams = (int)(sizeof ints__zero_suppress__i16_i16__contig__sizes / sizeof ints__zero_suppress__i16_i16__contig__sizes[0])},
+    {.name = "ints__zero_suppress__i16_i16__strided", .entry = ints__zero_suppress__i16_i16__strided__sim, .param_sizes = ints__zero_suppress__i16_i16__strided__sizes,
+     .nparams = (int)(sizeof ints__zero_suppress__i16_i16__strided__sizes / sizeof ints__zero_suppress__i16_i16__strided__sizes[0])},
+    {.name = "ints__wrapping_add__u8_u8__contig", .entry = ints__wrapping_add__u8_u8__contig__sim, .param_sizes = ints__wrapping_add__u8_u8__contig__sizes,
+     .nparams = (int)(sizeof ints__wrapping_add__u8_u8__contig__sizes / sizeof ints__wrapping_add__u8_u8__contig__sizes[0])},
+    {.name = "ints__wrapping_add__u8_u8__strided", .entry = ints__wrapping_add__u8_u8__strided__sim, .param_sizes = ints__wrapping_add__u8_u8__strided__sizes,
+     .nparams = (int)(sizeof ints__wrapping_add__u8_u8__strided__sizes / sizeof ints__wrapping_add__u8_u8__strided__sizes[0])},
+    {.name = "ints__wrapping_add__i8_i8__contig", .entry = ints__wrapping_add__i8_i8__contig__sim, .param_sizes = ints__wrapping_add__i8_i8__contig__sizes,
+     .nparams = (int)(sizeof ints__wrapping_add__i8_i8__contig__sizes / sizeof ints__wrapping_add__i8_i8__contig__sizes[0])},
+    {.name = "ints__wrapping_add__i8_i8__strided", .entry = ints__wrapping_add__i8_i8__strided__sim, .param_sizes = ints__wrapping_add__i8_i8__strided__sizes,
+     .nparams = (int)(sizeof ints__wrapping_add__i8_i8__strided__sizes / sizeof ints__wrapping_add__i8_i8__strided__sizes[0])},
+    {.name = "ints__is_even__i32__contig", .entry = ints__is_even__i32__contig__sim, .param_sizes = ints__is_even__i32__contig__sizes,
+     .nparams = (int)(sizeof ints__is_even__i32__contig__sizes / sizeof ints__is_even__i32__contig__sizes[0])},
+    {.name = "ints__is_even__i32__strided", .entry = ints__is_even__i32__strided__sim, .param_sizes = ints__is_even__i32__strided__sizes,
+     .nparams = (int)(sizeof ints__is_even__i32__strided__sizes / sizeof ints__is_even__i32__strided__sizes[0])},
+    {.name = "ints__less__u64_i64__contig", .entry = ints__less__u64_i64__contig__sim, .param_sizes = ints__less__u64_i64__contig__sizes,
+     .nparams = (int)(sizeof ints__less__u64_i64__contig__sizes / sizeof ints__less__u64_i64__contig__sizes[0])},
+    {.name = "ints__less__u64_i64__strided", .entry = ints__less__u64_i64__strided__sim, .param_sizes = ints__less__u64_i64__strided__sizes,
+     .nparams = (int)(sizeof ints__less__u64_i64__strided__sizes / sizeof ints__less__u64_i64__strided__sizes[0])},
+    {.name = "ints__less__u8_i8__contig", .entry = ints__less__u8_i8__contig__sim, .param_sizes = ints__less__u8_i8__contig__sizes,
+     .nparams = (int)(sizeof ints__less__u8_i8__contig__sizes / sizeof ints__less__u8_i8__contig__sizes[0])},
+    {.name = "ints__less__u8_i8__strided", .entry = ints__less__u8_i8__strided__sim, .param_sizes = ints__less__u8_i8__strided__sizes,
+     .nparams = (int)(sizeof ints__less__u8_i8__strided__sizes / sizeof ints__less__u8_i8__strided__sizes[0])},
 };
 
 /* ---- what libufnrt reads ---- */
 
-static ufn_module ints__module = {UFN_ABI_VERSION, "ints", NULL, 0, ints__sim_kernels, 12, NULL};
+static ufn_module ints__module = {UFN_ABI_VERSION, "ints", NULL, 0, ints__sim_kernels, 12, 0, NULL};
 
 static const ufn_dtype ints__zero_suppress__types0[] = {UFN_INT16, UFN_INT16, UFN_INT16};
 static const ufn_loop ints__zero_suppress__loops[] = {

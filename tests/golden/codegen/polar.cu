@@ -108,7 +108,7 @@ UFN_KERNEL polar__gpu_arctan2__f32_f32__strided(ufn_kiter ufn_it, const float *_
         ufn_o0 += (int64_t)ufn_r * ufn_s_y.s[0];
         ufn_o1 += (int64_t)ufn_r * ufn_s_x.s[0];
         ufn_o2 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o2] = polar__gpu_arctan2__f32_f32(__ldg(y + ufn_o0), __ldg(x + ufn_o1));
+        out[ufn_o2] = polar__gpu_arctan2__f32_f32(y ? __ldg(y + ufn_o0) : ufn_kscalar_f32(ufn_s_y), x ? __ldg(x + ufn_o1) : ufn_kscalar_f32(ufn_s_x));
     }
 }
 

@@ -152,20 +152,26 @@ UFN_HOST_VARIANTS(polar__gpu_polar__a1_f32_a1_f32__host)
 /* ---- the simulator runs the kernels of polar.cu compiled for the CPU ---- */
 void polar__gpu_arctan2__f32_f32__contig(uint32_t, const float *, const float *, float *);
 static void polar__gpu_arctan2__f32_f32__contig__sim(void **p) { polar__gpu_arctan2__f32_f32__contig(*(uint32_t *)p[0], *(const float **)p[1], *(const float **)p[2], *(float **)p[3]); }
+static const size_t polar__gpu_arctan2__f32_f32__contig__sizes[] = {sizeof(uint32_t), sizeof(const float *), sizeof(const float *), sizeof(float *)};
 void polar__gpu_arctan2__f32_f32__strided(ufn_kiter, const float *, ufn_kstrides, const float *, ufn_kstrides, float *, ufn_kstrides);
 static void polar__gpu_arctan2__f32_f32__strided__sim(void **p) { polar__gpu_arctan2__f32_f32__strided(*(ufn_kiter *)p[0], *(const float **)p[1], *(ufn_kstrides *)p[2], *(const float **)p[3], *(ufn_kstrides *)p[4], *(float **)p[5], *(ufn_kstrides *)p[6]); }
+static const size_t polar__gpu_arctan2__f32_f32__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const float *), sizeof(ufn_kstrides), sizeof(const float *), sizeof(ufn_kstrides), sizeof(float *), sizeof(ufn_kstrides)};
 void polar__gpu_polar__a1_f32_a1_f32__gufunc(ufn_kiter, ufn_kcore, float *, ufn_kstrides, ufn_kstrides, float *, ufn_kstrides, ufn_kstrides);
 static void polar__gpu_polar__a1_f32_a1_f32__gufunc__sim(void **p) { polar__gpu_polar__a1_f32_a1_f32__gufunc(*(ufn_kiter *)p[0], *(ufn_kcore *)p[1], *(float **)p[2], *(ufn_kstrides *)p[3], *(ufn_kstrides *)p[4], *(float **)p[5], *(ufn_kstrides *)p[6], *(ufn_kstrides *)p[7]); }
+static const size_t polar__gpu_polar__a1_f32_a1_f32__gufunc__sizes[] = {sizeof(ufn_kiter), sizeof(ufn_kcore), sizeof(float *), sizeof(ufn_kstrides), sizeof(ufn_kstrides), sizeof(float *), sizeof(ufn_kstrides), sizeof(ufn_kstrides)};
 
 static const ufn_sim_kernel polar__sim_kernels[] = {
-    {"polar__gpu_arctan2__f32_f32__contig", polar__gpu_arctan2__f32_f32__contig__sim},
-    {"polar__gpu_arctan2__f32_f32__strided", polar__gpu_arctan2__f32_f32__strided__sim},
-    {"polar__gpu_polar__a1_f32_a1_f32__gufunc", polar__gpu_polar__a1_f32_a1_f32__gufunc__sim},
+    {.name = "polar__gpu_arctan2__f32_f32__contig", .entry = polar__gpu_arctan2__f32_f32__contig__sim, .param_sizes = polar__gpu_arctan2__f32_f32__contig__sizes,
+     .nparams = (int)(sizeof polar__gpu_arctan2__f32_f32__contig__sizes / sizeof polar__gpu_arctan2__f32_f32__contig__sizes[0])},
+    {.name = "polar__gpu_arctan2__f32_f32__strided", .entry = polar__gpu_arctan2__f32_f32__strided__sim, .param_sizes = polar__gpu_arctan2__f32_f32__strided__sizes,
+     .nparams = (int)(sizeof polar__gpu_arctan2__f32_f32__strided__sizes / sizeof polar__gpu_arctan2__f32_f32__strided__sizes[0])},
+    {.name = "polar__gpu_polar__a1_f32_a1_f32__gufunc", .entry = polar__gpu_polar__a1_f32_a1_f32__gufunc__sim, .param_sizes = polar__gpu_polar__a1_f32_a1_f32__gufunc__sizes,
+     .nparams = (int)(sizeof polar__gpu_polar__a1_f32_a1_f32__gufunc__sizes / sizeof polar__gpu_polar__a1_f32_a1_f32__gufunc__sizes[0])},
 };
 
 /* ---- what libufnrt reads ---- */
 
-static ufn_module polar__module = {UFN_ABI_VERSION, "polar", NULL, 0, polar__sim_kernels, 3, NULL};
+static ufn_module polar__module = {UFN_ABI_VERSION, "polar", NULL, 0, polar__sim_kernels, 3, 0, NULL};
 
 static const ufn_dtype polar__gpu_arctan2__types0[] = {UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32};
 static const ufn_loop polar__gpu_arctan2__loops[] = {

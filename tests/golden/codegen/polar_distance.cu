@@ -129,7 +129,7 @@ UFN_KERNEL polar_distance__polar_distance__f32_f32_f32_f32__strided(ufn_kiter uf
         ufn_o2 += (int64_t)ufn_r * ufn_s_rho2.s[0];
         ufn_o3 += (int64_t)ufn_r * ufn_s_theta2.s[0];
         ufn_o4 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o4] = polar_distance__polar_distance__f32_f32_f32_f32(__ldg(rho1 + ufn_o0), __ldg(theta1 + ufn_o1), __ldg(rho2 + ufn_o2), __ldg(theta2 + ufn_o3));
+        out[ufn_o4] = polar_distance__polar_distance__f32_f32_f32_f32(rho1 ? __ldg(rho1 + ufn_o0) : ufn_kscalar_f32(ufn_s_rho1), theta1 ? __ldg(theta1 + ufn_o1) : ufn_kscalar_f32(ufn_s_theta1), rho2 ? __ldg(rho2 + ufn_o2) : ufn_kscalar_f32(ufn_s_rho2), theta2 ? __ldg(theta2 + ufn_o3) : ufn_kscalar_f32(ufn_s_theta2));
     }
 }
 

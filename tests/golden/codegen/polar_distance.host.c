@@ -156,17 +156,21 @@ UFN_HOST_VARIANTS(polar_distance__polar_distance__f32_f32_f32_f32__host)
 /* ---- the simulator runs the kernels of polar_distance.cu compiled for the CPU ---- */
 void polar_distance__polar_distance__f32_f32_f32_f32__contig(uint32_t, const float *, const float *, const float *, const float *, float *);
 static void polar_distance__polar_distance__f32_f32_f32_f32__contig__sim(void **p) { polar_distance__polar_distance__f32_f32_f32_f32__contig(*(uint32_t *)p[0], *(const float **)p[1], *(const float **)p[2], *(const float **)p[3], *(const float **)p[4], *(float **)p[5]); }
+static const size_t polar_distance__polar_distance__f32_f32_f32_f32__contig__sizes[] = {sizeof(uint32_t), sizeof(const float *), sizeof(const float *), sizeof(const float *), sizeof(const float *), sizeof(float *)};
 void polar_distance__polar_distance__f32_f32_f32_f32__strided(ufn_kiter, const float *, ufn_kstrides, const float *, ufn_kstrides, const float *, ufn_kstrides, const float *, ufn_kstrides, float *, ufn_kstrides);
 static void polar_distance__polar_distance__f32_f32_f32_f32__strided__sim(void **p) { polar_distance__polar_distance__f32_f32_f32_f32__strided(*(ufn_kiter *)p[0], *(const float **)p[1], *(ufn_kstrides *)p[2], *(const float **)p[3], *(ufn_kstrides *)p[4], *(const float **)p[5], *(ufn_kstrides *)p[6], *(const float **)p[7], *(ufn_kstrides *)p[8], *(float **)p[9], *(ufn_kstrides *)p[10]); }
+static const size_t polar_distance__polar_distance__f32_f32_f32_f32__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const float *), sizeof(ufn_kstrides), sizeof(const float *), sizeof(ufn_kstrides), sizeof(const float *), sizeof(ufn_kstrides), sizeof(const float *), sizeof(ufn_kstrides), sizeof(float *), sizeof(ufn_kstrides)};
 
 static const ufn_sim_kernel polar_distance__sim_kernels[] = {
-    {"polar_distance__polar_distance__f32_f32_f32_f32__contig", polar_distance__polar_distance__f32_f32_f32_f32__contig__sim},
-    {"polar_distance__polar_distance__f32_f32_f32_f32__strided", polar_distance__polar_distance__f32_f32_f32_f32__strided__sim},
+    {.name = "polar_distance__polar_distance__f32_f32_f32_f32__contig", .entry = polar_distance__polar_distance__f32_f32_f32_f32__contig__sim, .param_sizes = polar_distance__polar_distance__f32_f32_f32_f32__contig__sizes,
+     .nparams = (int)(sizeof polar_distance__polar_distance__f32_f32_f32_f32__contig__sizes / sizeof polar_distance__polar_distance__f32_f32_f32_f32__contig__sizes[0])},
+    {.name = "polar_distance__polar_distance__f32_f32_f32_f32__strided", .entry = polar_distance__polar_distance__f32_f32_f32_f32__strided__sim, .param_sizes = polar_distance__polar_distance__f32_f32_f32_f32__strided__sizes,
+     .nparams = (int)(sizeof polar_distance__polar_distance__f32_f32_f32_f32__strided__sizes / sizeof polar_distance__polar_distance__f32_f32_f32_f32__strided__sizes[0])},
 };
 
 /* ---- what libufnrt reads ---- */
 
-static ufn_module polar_distance__module = {UFN_ABI_VERSION, "polar_distance", NULL, 0, polar_distance__sim_kernels, 2, NULL};
+static ufn_module polar_distance__module = {UFN_ABI_VERSION, "polar_distance", NULL, 0, polar_distance__sim_kernels, 2, 0, NULL};
 
 static const ufn_dtype polar_distance__polar_distance__types0[] = {UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32};
 static const ufn_loop polar_distance__polar_distance__loops[] = {

@@ -28,12 +28,13 @@
 
 /* ---- scalar bodies: the same code for the GPU, the simulator and the host ---- */
 
-UFN_RECURSIVE int64_t recursion__lucas__i64(int64_t n);
+UFN_RECURSIVE int64_t recursion__lucas__i64(int ufn_depth, int64_t n);
 UFN_BODY int64_t recursion__lucas_ufunc__i64(int64_t n);
 
 /* recursion.ufn:6: def lucas, helper (int64) -> int64 */
-UFN_RECURSIVE int64_t recursion__lucas__i64(int64_t n)
+UFN_RECURSIVE int64_t recursion__lucas__i64(int ufn_depth, int64_t n)
 {
+    UFN_DEPTH_CHECK(ufn_depth, int64_t)
 #line 7 "recursion.ufn"
     if (n == 0) {
 #line 8 "recursion.ufn"
@@ -45,18 +46,18 @@ UFN_RECURSIVE int64_t recursion__lucas__i64(int64_t n)
             return 1;
         } else {
 #line 12 "recursion.ufn"
-            return ufn_add_i64(recursion__lucas__i64(ufn_sub_i64(n, 1)), recursion__lucas__i64(ufn_sub_i64(n, 2)));
+            return ufn_add_i64(recursion__lucas__i64(ufn_depth + 1, ufn_sub_i64(n, 1)), recursion__lucas__i64(ufn_depth + 1, ufn_sub_i64(n, 2)));
         }
     }
-#line 52 "recursion.cu"
+#line 53 "recursion.cu"
 }
 
 /* recursion.ufn:16: def lucas_ufunc, @vectorize 'int64(int64)' */
 UFN_BODY int64_t recursion__lucas_ufunc__i64(int64_t n)
 {
 #line 17 "recursion.ufn"
-    return recursion__lucas__i64(n);
-#line 60 "recursion.cu"
+    return recursion__lucas__i64(0, n);
+#line 61 "recursion.cu"
 }
 
 /* ---- kernels ---- */
@@ -100,7 +101,7 @@ UFN_KERNEL recursion__lucas_ufunc__i64__strided(ufn_kiter ufn_it, const int64_t 
         }
         ufn_o0 += (int64_t)ufn_r * ufn_s_n.s[0];
         ufn_o1 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o1] = recursion__lucas_ufunc__i64(__ldg(n + ufn_o0));
+        out[ufn_o1] = recursion__lucas_ufunc__i64(n ? __ldg(n + ufn_o0) : ufn_kscalar_i64(ufn_s_n));
     }
 }
 

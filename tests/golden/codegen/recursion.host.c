@@ -83,12 +83,13 @@ __attribute__((simd("notinbranch"))) double hypot(double, double); __attribute__
 
 /* ---- scalar bodies: the same code for the GPU, the simulator and the host ---- */
 
-UFN_RECURSIVE int64_t recursion__lucas__i64(int64_t n);
+UFN_RECURSIVE int64_t recursion__lucas__i64(int ufn_depth, int64_t n);
 UFN_BODY int64_t recursion__lucas_ufunc__i64(int64_t n);
 
 /* recursion.ufn:6: def lucas, helper (int64) -> int64 */
-UFN_RECURSIVE int64_t recursion__lucas__i64(int64_t n)
+UFN_RECURSIVE int64_t recursion__lucas__i64(int ufn_depth, int64_t n)
 {
+    UFN_DEPTH_CHECK(ufn_depth, int64_t)
 #line 7 "recursion.ufn"
     if (n == 0) {
 #line 8 "recursion.ufn"
@@ -100,18 +101,18 @@ UFN_RECURSIVE int64_t recursion__lucas__i64(int64_t n)
             return 1;
         } else {
 #line 12 "recursion.ufn"
-            return ufn_add_i64(recursion__lucas__i64(ufn_sub_i64(n, 1)), recursion__lucas__i64(ufn_sub_i64(n, 2)));
+            return ufn_add_i64(recursion__lucas__i64(ufn_depth + 1, ufn_sub_i64(n, 1)), recursion__lucas__i64(ufn_depth + 1, ufn_sub_i64(n, 2)));
         }
     }
-#line 107 "recursion.host.c"
+#line 108 "recursion.host.c"
 }
 
 /* recursion.ufn:16: def lucas_ufunc, @vectorize 'int64(int64)' */
 UFN_BODY int64_t recursion__lucas_ufunc__i64(int64_t n)
 {
 #line 17 "recursion.ufn"
-    return recursion__lucas__i64(n);
-#line 115 "recursion.host.c"
+    return recursion__lucas__i64(0, n);
+#line 116 "recursion.host.c"
 }
 
 /* ---- host loops ---- */
@@ -136,17 +137,21 @@ UFN_HOST_VARIANTS(recursion__lucas_ufunc__i64__host)
 /* ---- the simulator runs the kernels of recursion.cu compiled for the CPU ---- */
 void recursion__lucas_ufunc__i64__contig(uint32_t, const int64_t *, int64_t *);
 static void recursion__lucas_ufunc__i64__contig__sim(void **p) { recursion__lucas_ufunc__i64__contig(*(uint32_t *)p[0], *(const int64_t **)p[1], *(int64_t **)p[2]); }
+static const size_t recursion__lucas_ufunc__i64__contig__sizes[] = {sizeof(uint32_t), sizeof(const int64_t *), sizeof(int64_t *)};
 void recursion__lucas_ufunc__i64__strided(ufn_kiter, const int64_t *, ufn_kstrides, int64_t *, ufn_kstrides);
 static void recursion__lucas_ufunc__i64__strided__sim(void **p) { recursion__lucas_ufunc__i64__strided(*(ufn_kiter *)p[0], *(const int64_t **)p[1], *(ufn_kstrides *)p[2], *(int64_t **)p[3], *(ufn_kstrides *)p[4]); }
+static const size_t recursion__lucas_ufunc__i64__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const int64_t *), sizeof(ufn_kstrides), sizeof(int64_t *), sizeof(ufn_kstrides)};
 
 static const ufn_sim_kernel recursion__sim_kernels[] = {
-    {"recursion__lucas_ufunc__i64__contig", recursion__lucas_ufunc__i64__contig__sim},
-    {"recursion__lucas_ufunc__i64__strided", recursion__lucas_ufunc__i64__strided__sim},
+    {.name = "recursion__lucas_ufunc__i64__contig", .entry = recursion__lucas_ufunc__i64__contig__sim, .param_sizes = recursion__lucas_ufunc__i64__contig__sizes,
+     .nparams = (int)(sizeof recursion__lucas_ufunc__i64__contig__sizes / sizeof recursion__lucas_ufunc__i64__contig__sizes[0])},
+    {.name = "recursion__lucas_ufunc__i64__strided", .entry = recursion__lucas_ufunc__i64__strided__sim, .param_sizes = recursion__lucas_ufunc__i64__strided__sizes,
+     .nparams = (int)(sizeof recursion__lucas_ufunc__i64__strided__sizes / sizeof recursion__lucas_ufunc__i64__strided__sizes[0])},
 };
 
 /* ---- what libufnrt reads ---- */
 
-static ufn_module recursion__module = {UFN_ABI_VERSION, "recursion", NULL, 0, recursion__sim_kernels, 2, NULL};
+static ufn_module recursion__module = {UFN_ABI_VERSION, "recursion", NULL, 0, recursion__sim_kernels, 2, UFN_RECURSION_FRAME, NULL};
 
 static const ufn_dtype recursion__lucas_ufunc__types0[] = {UFN_INT64, UFN_INT64};
 static const ufn_loop recursion__lucas_ufunc__loops[] = {

@@ -194,7 +194,7 @@ UFN_KERNEL statements__collatz__i64_i64__strided(ufn_kiter ufn_it, const int64_t
         ufn_o0 += (int64_t)ufn_r * ufn_s_n.s[0];
         ufn_o1 += (int64_t)ufn_r * ufn_s_limit.s[0];
         ufn_o2 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o2] = statements__collatz__i64_i64(__ldg(n + ufn_o0), __ldg(limit + ufn_o1));
+        out[ufn_o2] = statements__collatz__i64_i64(n ? __ldg(n + ufn_o0) : ufn_kscalar_i64(ufn_s_n), limit ? __ldg(limit + ufn_o1) : ufn_kscalar_i64(ufn_s_limit));
     }
 }
 
@@ -245,7 +245,7 @@ UFN_KERNEL statements__clamp__f32_f32_f32__strided(ufn_kiter ufn_it, const float
         ufn_o1 += (int64_t)ufn_r * ufn_s_lo.s[0];
         ufn_o2 += (int64_t)ufn_r * ufn_s_hi.s[0];
         ufn_o3 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o3] = statements__clamp__f32_f32_f32(__ldg(x + ufn_o0), __ldg(lo + ufn_o1), __ldg(hi + ufn_o2));
+        out[ufn_o3] = statements__clamp__f32_f32_f32(x ? __ldg(x + ufn_o0) : ufn_kscalar_f32(ufn_s_x), lo ? __ldg(lo + ufn_o1) : ufn_kscalar_f32(ufn_s_lo), hi ? __ldg(hi + ufn_o2) : ufn_kscalar_f32(ufn_s_hi));
     }
 }
 
@@ -294,7 +294,7 @@ UFN_KERNEL statements__series__f64_i32__strided(ufn_kiter ufn_it, const double *
         ufn_o0 += (int64_t)ufn_r * ufn_s_x.s[0];
         ufn_o1 += (int64_t)ufn_r * ufn_s_n.s[0];
         ufn_o2 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o2] = statements__series__f64_i32(__ldg(x + ufn_o0), __ldg(n + ufn_o1));
+        out[ufn_o2] = statements__series__f64_i32(x ? __ldg(x + ufn_o0) : ufn_kscalar_f64(ufn_s_x), n ? __ldg(n + ufn_o1) : ufn_kscalar_i32(ufn_s_n));
     }
 }
 
@@ -354,7 +354,7 @@ UFN_KERNEL statements__between__f32_f32_f32__strided(ufn_kiter ufn_it, const flo
         ufn_o1 += (int64_t)ufn_r * ufn_s_lo.s[0];
         ufn_o2 += (int64_t)ufn_r * ufn_s_hi.s[0];
         ufn_o3 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o3] = statements__between__f32_f32_f32(__ldg(x + ufn_o0), __ldg(lo + ufn_o1), __ldg(hi + ufn_o2));
+        out[ufn_o3] = statements__between__f32_f32_f32(x ? __ldg(x + ufn_o0) : ufn_kscalar_f32(ufn_s_x), lo ? __ldg(lo + ufn_o1) : ufn_kscalar_f32(ufn_s_lo), hi ? __ldg(hi + ufn_o2) : ufn_kscalar_f32(ufn_s_hi));
     }
 }
 
@@ -401,7 +401,7 @@ UFN_KERNEL statements__bits__i32_i32__strided(ufn_kiter ufn_it, const int32_t *_
         ufn_o0 += (int64_t)ufn_r * ufn_s_a.s[0];
         ufn_o1 += (int64_t)ufn_r * ufn_s_b.s[0];
         ufn_o2 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o2] = statements__bits__i32_i32(__ldg(a + ufn_o0), __ldg(b + ufn_o1));
+        out[ufn_o2] = statements__bits__i32_i32(a ? __ldg(a + ufn_o0) : ufn_kscalar_i32(ufn_s_a), b ? __ldg(b + ufn_o1) : ufn_kscalar_i32(ufn_s_b));
     }
 }
 
@@ -448,7 +448,7 @@ UFN_KERNEL statements__mixed__f32_f32__strided(ufn_kiter ufn_it, const float *__
         ufn_o0 += (int64_t)ufn_r * ufn_s_x.s[0];
         ufn_o1 += (int64_t)ufn_r * ufn_s_y.s[0];
         ufn_o2 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o2] = statements__mixed__f32_f32(__ldg(x + ufn_o0), __ldg(y + ufn_o1));
+        out[ufn_o2] = statements__mixed__f32_f32(x ? __ldg(x + ufn_o0) : ufn_kscalar_f32(ufn_s_x), y ? __ldg(y + ufn_o1) : ufn_kscalar_f32(ufn_s_y));
     }
 }
 

@@ -319,47 +319,71 @@ UFN_HOST_VARIANTS(statements__mixed__f32_f32__host)
 /* ---- the simulator runs the kernels of statements.cu compiled for the CPU ---- */
 void statements__collatz__i64_i64__contig(uint32_t, const int64_t *, const int64_t *, int64_t *);
 static void statements__collatz__i64_i64__contig__sim(void **p) { statements__collatz__i64_i64__contig(*(uint32_t *)p[0], *(const int64_t **)p[1], *(const int64_t **)p[2], *(int64_t **)p[3]); }
+static const size_t statements__collatz__i64_i64__contig__sizes[] = {sizeof(uint32_t), sizeof(const int64_t *), sizeof(const int64_t *), sizeof(int64_t *)};
 void statements__collatz__i64_i64__strided(ufn_kiter, const int64_t *, ufn_kstrides, const int64_t *, ufn_kstrides, int64_t *, ufn_kstrides);
 static void statements__collatz__i64_i64__strided__sim(void **p) { statements__collatz__i64_i64__strided(*(ufn_kiter *)p[0], *(const int64_t **)p[1], *(ufn_kstrides *)p[2], *(const int64_t **)p[3], *(ufn_kstrides *)p[4], *(int64_t **)p[5], *(ufn_kstrides *)p[6]); }
+static const size_t statements__collatz__i64_i64__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const int64_t *), sizeof(ufn_kstrides), sizeof(const int64_t *), sizeof(ufn_kstrides), sizeof(int64_t *), sizeof(ufn_kstrides)};
 void statements__clamp__f32_f32_f32__contig(uint32_t, const float *, const float *, const float *, float *);
 static void statements__clamp__f32_f32_f32__contig__sim(void **p) { statements__clamp__f32_f32_f32__contig(*(uint32_t *)p[0], *(const float **)p[1], *(const float **)p[2], *(const float **)p[3], *(float **)p[4]); }
+static const size_t statements__clamp__f32_f32_f32__contig__sizes[] = {sizeof(uint32_t), sizeof(const float *), sizeof(const float *), sizeof(const float *), sizeof(float *)};
 void statements__clamp__f32_f32_f32__strided(ufn_kiter, const float *, ufn_kstrides, const float *, ufn_kstrides, const float *, ufn_kstrides, float *, ufn_kstrides);
 static void statements__clamp__f32_f32_f32__strided__sim(void **p) { statements__clamp__f32_f32_f32__strided(*(ufn_kiter *)p[0], *(const float **)p[1], *(ufn_kstrides *)p[2], *(const float **)p[3], *(ufn_kstrides *)p[4], *(const float **)p[5], *(ufn_kstrides *)p[6], *(float **)p[7], *(ufn_kstrides *)p[8]); }
+static const size_t statements__clamp__f32_f32_f32__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const float *), sizeof(ufn_kstrides), sizeof(const float *), sizeof(ufn_kstrides), sizeof(const float *), sizeof(ufn_kstrides), sizeof(float *), sizeof(ufn_kstrides)};
 void statements__series__f64_i32__contig(uint32_t, const double *, const int32_t *, double *);
 static void statements__series__f64_i32__contig__sim(void **p) { statements__series__f64_i32__contig(*(uint32_t *)p[0], *(const double **)p[1], *(const int32_t **)p[2], *(double **)p[3]); }
+static const size_t statements__series__f64_i32__contig__sizes[] = {sizeof(uint32_t), sizeof(const double *), sizeof(const int32_t *), sizeof(double *)};
 void statements__series__f64_i32__strided(ufn_kiter, const double *, ufn_kstrides, const int32_t *, ufn_kstrides, double *, ufn_kstrides);
 static void statements__series__f64_i32__strided__sim(void **p) { statements__series__f64_i32__strided(*(ufn_kiter *)p[0], *(const double **)p[1], *(ufn_kstrides *)p[2], *(const int32_t **)p[3], *(ufn_kstrides *)p[4], *(double **)p[5], *(ufn_kstrides *)p[6]); }
+static const size_t statements__series__f64_i32__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const double *), sizeof(ufn_kstrides), sizeof(const int32_t *), sizeof(ufn_kstrides), sizeof(double *), sizeof(ufn_kstrides)};
 void statements__between__f32_f32_f32__contig(uint32_t, const float *, const float *, const float *, bool *);
 static void statements__between__f32_f32_f32__contig__sim(void **p) { statements__between__f32_f32_f32__contig(*(uint32_t *)p[0], *(const float **)p[1], *(const float **)p[2], *(const float **)p[3], *(bool **)p[4]); }
+static const size_t statements__between__f32_f32_f32__contig__sizes[] = {sizeof(uint32_t), sizeof(const float *), sizeof(const float *), sizeof(const float *), sizeof(bool *)};
 void statements__between__f32_f32_f32__strided(ufn_kiter, const float *, ufn_kstrides, const float *, ufn_kstrides, const float *, ufn_kstrides, bool *, ufn_kstrides);
 static void statements__between__f32_f32_f32__strided__sim(void **p) { statements__between__f32_f32_f32__strided(*(ufn_kiter *)p[0], *(const float **)p[1], *(ufn_kstrides *)p[2], *(const float **)p[3], *(ufn_kstrides *)p[4], *(const float **)p[5], *(ufn_kstrides *)p[6], *(bool **)p[7], *(ufn_kstrides *)p[8]); }
+static const size_t statements__between__f32_f32_f32__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const float *), sizeof(ufn_kstrides), sizeof(const float *), sizeof(ufn_kstrides), sizeof(const float *), sizeof(ufn_kstrides), sizeof(bool *), sizeof(ufn_kstrides)};
 void statements__bits__i32_i32__contig(uint32_t, const int32_t *, const int32_t *, int32_t *);
 static void statements__bits__i32_i32__contig__sim(void **p) { statements__bits__i32_i32__contig(*(uint32_t *)p[0], *(const int32_t **)p[1], *(const int32_t **)p[2], *(int32_t **)p[3]); }
+static const size_t statements__bits__i32_i32__contig__sizes[] = {sizeof(uint32_t), sizeof(const int32_t *), sizeof(const int32_t *), sizeof(int32_t *)};
 void statements__bits__i32_i32__strided(ufn_kiter, const int32_t *, ufn_kstrides, const int32_t *, ufn_kstrides, int32_t *, ufn_kstrides);
 static void statements__bits__i32_i32__strided__sim(void **p) { statements__bits__i32_i32__strided(*(ufn_kiter *)p[0], *(const int32_t **)p[1], *(ufn_kstrides *)p[2], *(const int32_t **)p[3], *(ufn_kstrides *)p[4], *(int32_t **)p[5], *(ufn_kstrides *)p[6]); }
+static const size_t statements__bits__i32_i32__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const int32_t *), sizeof(ufn_kstrides), sizeof(const int32_t *), sizeof(ufn_kstrides), sizeof(int32_t *), sizeof(ufn_kstrides)};
 void statements__mixed__f32_f32__contig(uint32_t, const float *, const float *, float *);
 static void statements__mixed__f32_f32__contig__sim(void **p) { statements__mixed__f32_f32__contig(*(uint32_t *)p[0], *(const float **)p[1], *(const float **)p[2], *(float **)p[3]); }
+static const size_t statements__mixed__f32_f32__contig__sizes[] = {sizeof(uint32_t), sizeof(const float *), sizeof(const float *), sizeof(float *)};
 void statements__mixed__f32_f32__strided(ufn_kiter, const float *, ufn_kstrides, const float *, ufn_kstrides, float *, ufn_kstrides);
 static void statements__mixed__f32_f32__strided__sim(void **p) { statements__mixed__f32_f32__strided(*(ufn_kiter *)p[0], *(const float **)p[1], *(ufn_kstrides *)p[2], *(const float **)p[3], *(ufn_kstrides *)p[4], *(float **)p[5], *(ufn_kstrides *)p[6]); }
+static const size_t statements__mixed__f32_f32__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const float *), sizeof(ufn_kstrides), sizeof(const float *), sizeof(ufn_kstrides), sizeof(float *), sizeof(ufn_kstrides)};
 
 static const ufn_sim_kernel statements__sim_kernels[] = {
-    {"statements__collatz__i64_i64__contig", statements__collatz__i64_i64__contig__sim},
-    {"statements__collatz__i64_i64__strided", statements__collatz__i64_i64__strided__sim},
-    {"statements__clamp__f32_f32_f32__contig", statements__clamp__f32_f32_f32__contig__sim},
-    {"statements__clamp__f32_f32_f32__strided", statements__clamp__f32_f32_f32__strided__sim},
-    {"statements__series__f64_i32__contig", statements__series__f64_i32__contig__sim},
-    {"statements__series__f64_i32__strided", statements__series__f64_i32__strided__sim},
-    {"statements__between__f32_f32_f32__contig", statements__between__f32_f32_f32__contig__sim},
-    {"statements__between__f32_f32_f32__strided", statements__between__f32_f32_f32__strided__sim},
-    {"statements__bits__i32_i32__contig", statements__bits__i32_i32__contig__sim},
-    {"statements__bits__i32_i32__strided", statements__bits__i32_i32__strided__sim},
-    {"statements__mixed__f32_f32__contig", statements__mixed__f32_f32__contig__sim},
-    {"statements__mixed__f32_f32__strided", statements__mixed__f32_f32__strided__sim},
+    {.name = "statements__collatz__i64_i64__contig", .entry = statements__collatz__i64_i64__contig__sim, .param_sizes = statements__collatz__i64_i64__contig__sizes,
+     .nparams = (int)(sizeof statements__collatz__i64_i64__contig__sizes / sizeof statements__collatz__i64_i64__contig__sizes[0])},
+    {.name = "statements__collatz__i64_i64__strided", .entry = statements__collatz__i64_i64__strided__sim, .param_sizes = statements__collatz__i64_i64__strided__sizes,
+     .nparams = (int)(sizeof statements__collatz__i64_i64__strided__sizes / sizeof statements__collatz__i64_i64__strided__sizes[0])},
+    {.name = "statements__clamp__f32_f32_f32__contig", .entry = statements__clamp__f32_f32_f32__contig__sim, .param_sizes = statements__clamp__f32_f32_f32__contig__sizes,
+     .nparams = (int)(sizeof statements__clamp__f32_f32_f32__contig__sizes / sizeof statements__clamp__f32_f32_f32__contig__sizes[0])},
+    {.name = "statements__clamp__f32_f32_f32__strided", .entry = statements__clamp__f32_f32_f32__strided__sim, .param_sizes = statements__clamp__f32_f32_f32__strided__sizes,
+     .nparams = (int)(sizeof statements__clamp__f32_f32_f32__strided__sizes / sizeof statements__clamp__f32_f32_f32__strided__sizes[0])},
+    {.name = "statements__series__f64_i32__contig", .entry = statements__series__f64_i32__contig__sim, .param_sizes = statements__series__f64_i32__contig__sizes,
+     .nparams = (int)(sizeof statements__series__f64_i32__contig__sizes / sizeof statements__series__f64_i32__contig__sizes[0])},
+    {.name = "statements__series__f64_i32__strided", .entry = statements__series__f64_i32__strided__sim, .param_sizes = statements__series__f64_i32__strided__sizes,
+     .nparams = (int)(sizeof statements__series__f64_i32__strided__sizes / sizeof statements__series__f64_i32__strided__sizes[0])},
+    {.name = "statements__between__f32_f32_f32__contig", .entry = statements__between__f32_f32_f32__contig__sim, .param_sizes = statements__between__f32_f32_f32__contig__sizes,
+     .nparams = (int)(sizeof statements__between__f32_f32_f32__contig__sizes / sizeof statements__between__f32_f32_f32__contig__sizes[0])},
+    {.name = "statements__between__f32_f32_f32__strided", .entry = statements__between__f32_f32_f32__strided__sim, .param_sizes = statements__between__f32_f32_f32__strided__sizes,
+     .nparams = (int)(sizeof statements__between__f32_f32_f32__strided__sizes / sizeof statements__between__f32_f32_f32__strided__sizes[0])},
+    {.name = "statements__bits__i32_i32__contig", .entry = statements__bits__i32_i32__contig__sim, .param_sizes = statements__bits__i32_i32__contig__sizes,
+     .nparams = (int)(sizeof statements__bits__i32_i32__contig__sizes / sizeof statements__bits__i32_i32__contig__sizes[0])},
+    {.name = "statements__bits__i32_i32__strided", .entry = statements__bits__i32_i32__strided__sim, .param_sizes = statements__bits__i32_i32__strided__sizes,
+     .nparams = (int)(sizeof statements__bits__i32_i32__strided__sizes / sizeof statements__bits__i32_i32__strided__sizes[0])},
+    {.name = "statements__mixed__f32_f32__contig", .entry = statements__mixed__f32_f32__contig__sim, .param_sizes = statements__mixed__f32_f32__contig__sizes,
+     .nparams = (int)(sizeof statements__mixed__f32_f32__contig__sizes / sizeof statements__mixed__f32_f32__contig__sizes[0])},
+    {.name = "statements__mixed__f32_f32__strided", .entry = statements__mixed__f32_f32__strided__sim, .param_sizes = statements__mixed__f32_f32__strided__sizes,
+     .nparams = (int)(sizeof statements__mixed__f32_f32__strided__sizes / sizeof statements__mixed__f32_f32__strided__sizes[0])},
 };
 
 /* ---- what libufnrt reads ---- */
 
-static ufn_module statements__module = {UFN_ABI_VERSION, "statements", NULL, 0, statements__sim_kernels, 12, NULL};
+static ufn_module statements__module = {UFN_ABI_VERSION, "statements", NULL, 0, statements__sim_kernels, 12, 0, NULL};
 
 static const ufn_dtype statements__collatz__types0[] = {UFN_INT64, UFN_INT64, UFN_INT64};
 static const ufn_loop statements__collatz__loops[] = {
