@@ -66,7 +66,11 @@ typedef enum ufn_status {
     UFN_ERR_NO_CODE = -14,       /* the module was built without code for this backend */
     UFN_ERR_BACKEND = -15,       /* UFN_BACKEND names no backend */
     UFN_ERR_OUTPUT = -16,        /* an output that is read-only, wrong dtype or shape */
-    UFN_ERR_ALIGN = -17          /* a data pointer not aligned to its element size */
+    UFN_ERR_ALIGN = -17,         /* a data pointer not aligned to its element size */
+    UFN_ERR_LAUNCH = -18,        /* a kernel launch the device cannot run: a zero or too
+                                    large dimension, too much shared memory */
+    UFN_ERR_KERNEL = -19         /* a kernel failed while running: a check of the simulator
+                                    (bounds, race, barrier) or a fault the GPU reported */
 } ufn_status;
 
 /* Complex elements, as stored in UFN_COMPLEX64 / UFN_COMPLEX128 arrays (the

@@ -23,7 +23,7 @@ extern "C" {
 #pragma GCC visibility push(default)
 #endif
 
-#define UFN_ABI_VERSION 1
+#define UFN_ABI_VERSION 2
 
 typedef int64_t ufn_index;
 
@@ -83,7 +83,106 @@ typedef void (*ufn_sim_entry)(void **params);
 typedef struct ufn_sim_kernel {
     const char *name;               /* the same name as in the fatbin */
     ufn_sim_entry entry;
+    /* @cuda.jit kernels only (0 for ufunc kernels), as the driver learns
+     * them from a fatbin: what the kernel uses (UFN_KF_*) and the bytes of
+     * its static shared arrays (ufn_ksig has the same two). */
+    uint32_t flags;
+    uint32_t static_shared;
 } ufn_sim_kernel;
+
+/* --- @cuda.jit kernels -------------------------------------------------------------
+ * A kernel is launched explicitly (ufn_launch_kernel below) and takes its
+ * parameters in the order of the Python function, each as:
+ *
+ *   a scalar            its C value: bool (1 byte), int8_t ... uint64_t, float, double
+ *   an array of ndim N  a struct passed by value, element strides:
+ *                           struct { T *data; int64_t shape[N]; int64_t stride[N]; }
+ *                       (the layout of the gufunc views, ufn_view_f32_1 and its kind)
+ *
+ * The runtime builds the parameter array (a void ** with one pointer per
+ * parameter, cuLaunchKernel's kernelParams) from the ufn_array arguments
+ * for every backend: the cuda driver copies it into the kernel's parameter
+ * space, the simulator's trampoline (ufn_sim_entry) unpacks it, and the host
+ * backend hands it to the signature's host code.
+ *
+ * Shared memory: the compiler places a kernel's static shared arrays at
+ * byte offsets of its own choosing (UFN_SHARED_ARRAY in ufn_kernel.h; each
+ * aligned to 16), `static_shared` bytes in all; dynamic shared memory (the
+ * launch's shared_bytes) starts at UFN_KDYN_OFFSET(static_shared).  On the
+ * GPU nvcc lays static arrays out itself; the offsets serve the CPU. */
+
+#define UFN_KDYN_OFFSET(static_bytes) (((size_t)(static_bytes) + 15u) & ~(size_t)15u)
+
+/* The layout an array parameter demands, as Numba's signatures spell it. */
+typedef enum ufn_layout {
+    UFN_LAYOUT_A = 0,               /* float32[:, :]: any strides */
+    UFN_LAYOUT_C = 1,               /* float32[:, ::1]: C-contiguous */
+    UFN_LAYOUT_F = 2                /* float32[::1, :]: Fortran-contiguous */
+} ufn_layout;
+
+/* One parameter of a signature. */
+typedef struct ufn_kparam {
+    ufn_dtype dtype;
+    int ndim;                       /* 0: a scalar */
+    ufn_layout layout;              /* arrays only */
+} ufn_kparam;
+
+/* What a signature's code uses (ufn_ksig.flags, ufn_sim_kernel.flags).  The
+ * engine runs a kernel with barriers or warp functions as fibers and any
+ * other thread after thread, so the first two must be right. */
+enum {
+    UFN_KF_BARRIER = 1,             /* syncthreads, _count, _and, _or */
+    UFN_KF_WARP = 2,                /* warp functions, syncwarp, activemask */
+    UFN_KF_ATOMIC = 4,              /* atomics */
+    UFN_KF_PRINT = 8,               /* print */
+    UFN_KF_DYN_SHARED = 16          /* dynamic shared memory */
+};
+
+/* The blocks a host block runner runs, and the memory they run in. */
+typedef struct ufn_kblocks {
+    uint32_t grid[3];               /* the launch: blocks per grid, x y z (none 0) */
+    uint32_t block[3];              /* threads per block */
+    uint64_t first, end;            /* linear block ids [first, end), x fastest */
+    unsigned char *shared;          /* one block's shared memory (static, then dynamic) */
+    size_t dynamic_bytes;           /* of dynamic shared memory */
+    unsigned char *ctx;             /* host_ctx_bytes per thread of a block */
+} ufn_kblocks;
+
+/* Host code of a signature, in one of two forms the compiler chooses:
+ *
+ *   a block runner   runs blocks [first, end) with the threads of a block as
+ *                    loops; barriers split the loops into regions, and the
+ *                    values that live across a barrier are kept per thread in
+ *                    ctx; must not call barriers or warp functions
+ *   a thread entry   the kernel for one thread, as the simulator's, compiled
+ *                    with UFN_CHECKS 0; the runtime runs it on its fiber engine
+ *                    (for barriers in divergent code and warp functions)
+ *
+ * Either may be called on several CPU threads at once, for different blocks. */
+typedef void (*ufn_block_runner)(void **params, const ufn_kblocks *blocks);
+
+/* One signature of a kernel. */
+typedef struct ufn_ksig {
+    const char *signature;          /* as Numba writes it: "void(float32[::1], int64)" */
+    const ufn_kparam *params;       /* nparams of them (the kernel's) */
+    const char *kernel;             /* the symbol, in the fatbin and in sim_kernels */
+    uint32_t static_shared;         /* bytes of static shared memory */
+    uint32_t flags;                 /* UFN_KF_* */
+    ufn_block_runner host_blocks[UFN_ISA_COUNT];   /* form (a), per ISA; NULL: not built */
+    uint32_t host_ctx_bytes;        /* per thread, for host_blocks */
+    ufn_sim_entry host_thread;      /* form (b), or NULL */
+} ufn_ksig;
+
+/* A @cuda.jit kernel: its signatures, in declaration order (dispatch takes
+ * the first that matches best). */
+typedef struct ufn_kernel {
+    const char *name;               /* the public C name */
+    struct ufn_module *module;
+    int nparams;
+    const char *const *param_names; /* for messages */
+    int nsigs;
+    const ufn_ksig *sigs;
+} ufn_kernel;
 
 /* --- descriptor tables ------------------------------------------------------------ */
 

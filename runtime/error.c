@@ -80,6 +80,8 @@ const char *ufn_status_name(int status)
     case UFN_ERR_BACKEND: return "UFN_ERR_BACKEND";
     case UFN_ERR_OUTPUT: return "UFN_ERR_OUTPUT";
     case UFN_ERR_ALIGN: return "UFN_ERR_ALIGN";
+    case UFN_ERR_LAUNCH: return "UFN_ERR_LAUNCH";
+    case UFN_ERR_KERNEL: return "UFN_ERR_KERNEL";
     }
     return "UFN_ERR_UNKNOWN";
 }
