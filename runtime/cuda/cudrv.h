@@ -64,6 +64,12 @@ enum {
     CUDA_ERROR_NOT_READY = 600,
     CUDA_ERROR_ILLEGAL_ADDRESS = 700,
     CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES = 701,
+    CUDA_ERROR_LAUNCH_TIMEOUT = 702,
+    CUDA_ERROR_ASSERT = 710,
+    CUDA_ERROR_HARDWARE_STACK_ERROR = 714,
+    CUDA_ERROR_ILLEGAL_INSTRUCTION = 715,
+    CUDA_ERROR_MISALIGNED_ADDRESS = 716,
+    CUDA_ERROR_INVALID_PC = 718,
     CUDA_ERROR_LAUNCH_FAILED = 719,
     CUDA_ERROR_NOT_SUPPORTED = 801,
     CUDA_ERROR_SYSTEM_DRIVER_MISMATCH = 803,
@@ -74,7 +80,11 @@ enum {
 typedef enum CUdevice_attribute {
     CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1,
     CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X = 2,
+    CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y = 3,
+    CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z = 4,
     CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X = 5,
+    CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y = 6,
+    CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z = 7,
     CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK = 8,
     CU_DEVICE_ATTRIBUTE_WARP_SIZE = 10,
     CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16,
@@ -82,8 +92,16 @@ typedef enum CUdevice_attribute {
     CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT = 40,
     CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING = 41,
     CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
-    CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76
+    CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
+    CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97
 } CUdevice_attribute;
+
+/* CUfunction_attribute values that the kernel launch path uses. */
+typedef enum CUfunction_attribute {
+    CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0,
+    CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1,
+    CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
+} CUfunction_attribute;
 
 enum {
     CU_STREAM_DEFAULT = 0,
@@ -109,6 +127,11 @@ typedef struct ufn_cudrv {
     const char *name;     /* "cuda" or "sim": the backend name in traces */
     bool sim;             /* images are ufn_module tables, not fatbins */
     void *dl;             /* dlopen handle (real driver) */
+    /* The simulator only (NULL for the real driver): take the report of
+     * the check that failed the last launch on the current context's
+     * device, if there is one (true), so that the failure reads as what
+     * the check found, not as a bare CUDA_ERROR_LAUNCH_FAILED. */
+    bool (*sim_report)(char *buf, size_t size);
     CUresult (*cuInit)(unsigned flags);                                   /* 2000 */
     CUresult (*cuDriverGetVersion)(int *version);                         /* 2020 */
     CUresult (*cuDeviceGetCount)(int *count);                             /* 2000 */
@@ -152,6 +175,8 @@ typedef struct ufn_cudrv {
                                                  size_t smem, int block_limit); /* 6050 */
     CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int *blocks, CUfunction f,
                                                             int block, size_t smem); /* 6050 */
+    CUresult (*cuFuncGetAttribute)(int *value, CUfunction_attribute attr, CUfunction f); /* 2020 */
+    CUresult (*cuFuncSetAttribute)(CUfunction f, CUfunction_attribute attr, int value); /* 9000 */
     CUresult (*cuGetErrorName)(CUresult r, const char **name);            /* 6000 */
     CUresult (*cuGetErrorString)(CUresult r, const char **text);          /* 6000 */
 } ufn_cudrv;
@@ -172,7 +197,10 @@ const char *ufn_cudrv_error_text(const ufn_cudrv *drv, CUresult r);
 /* Turn a failed driver call into a ufn_status: the message names the call
  * (the printf-style `call`, e.g. "cuMemAlloc(%zu bytes)") and the result:
  * "cuMemAlloc(400 bytes) failed: CUDA_ERROR_OUT_OF_MEMORY (out of memory)".
- * UFN_ERR_DEVICE_NOMEM for out-of-memory, else UFN_ERR_DRIVER. */
+ * UFN_ERR_DEVICE_NOMEM for out-of-memory, UFN_ERR_KERNEL for a fault of a
+ * kernel (an illegal address, a launch failure, ...: on the simulator the
+ * message is then the report of the check that failed), else
+ * UFN_ERR_DRIVER. */
 int ufn_cudrv_fail(const ufn_cudrv *drv, CUresult r, const char *call, ...) UFN_PRINTF(3, 4);
 
 /* ==== sim.c ===================================================================== */

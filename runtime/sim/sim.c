@@ -14,9 +14,15 @@
  *   streams    every operation runs when it is enqueued, so each stream stays
  *              in order and events are complete once recorded
  *   kernels    the image of cuLibraryLoadData is the ufn_module itself; a
- *              launch runs the grid block by block and thread by thread,
- *              setting threadIdx/blockIdx/blockDim/gridDim before each call
- *              of the kernel's trampoline
+ *              launch runs the grid block by block through the thread engine
+ *              (simt.c): thread after thread, or as fibers for kernels with
+ *              barriers or warp functions, with shared memory per block and
+ *              the checks of compute-sanitizer unless UFN_SIM_CHECK=0.  A
+ *              check that fails stops the launch, which returns
+ *              CUDA_ERROR_ILLEGAL_ADDRESS (an index out of bounds) or
+ *              CUDA_ERROR_LAUNCH_FAILED (a race, a barrier), and leaves its
+ *              report for the backend (the table's sim_report).  Unlike a
+ *              GPU's, the context survives the fault.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -25,19 +31,15 @@
 #include <string.h>
 
 #include "cuda/cudrv.h"
-#include "ufn_sim.h"
-
-/* The coordinates of the simulated thread being run (see ufn_sim.h). */
-__attribute__((visibility("default"))) _Thread_local uint3 ufn_sim_threadIdx;
-__attribute__((visibility("default"))) _Thread_local uint3 ufn_sim_blockIdx;
-__attribute__((visibility("default"))) _Thread_local dim3 ufn_sim_blockDim;
-__attribute__((visibility("default"))) _Thread_local dim3 ufn_sim_gridDim;
+#include "sim/simt.h"
 
 #define SIM_MAX_DEVICES 64
 #define SIM_SMS 108               /* multiprocessors of each device */
 #define SIM_THREADS_PER_SM 2048
 #define SIM_BLOCKS_PER_SM 32
 #define SIM_MAX_BLOCK 1024
+#define SIM_SHARED 49152          /* shared memory per block without opt-in */
+#define SIM_SHARED_OPTIN 166912   /* with it (163 KiB, an A100's) */
 #define SIM_ALIGN 256
 #define SIM_DEFAULT_MEMORY ((size_t)4 << 30)
 #define SIM_MAX_CONTEXT_DEPTH 64
@@ -70,6 +72,7 @@ struct CUfunc_st {
     unsigned tag;
     int device;
     const ufn_sim_kernel *kernel;
+    int max_dynamic;           /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES */
 };
 
 struct CUkern_st {
@@ -96,6 +99,8 @@ typedef struct sim_device {
     struct CUctx_st ctx;
     size_t limit;
     ufn_sim_stats stats;
+    bool has_report;           /* a failed check's report, not yet taken */
+    char report[512];
 } sim_device;
 
 static struct {
@@ -103,6 +108,7 @@ static struct {
     pthread_mutex_t lock;
     CUresult init;             /* result of the first cuInit */
     bool ready;
+    bool checks;               /* UFN_SIM_CHECK: 1 (default) or 0 */
     char config_error[160];
     int ndev;
     sim_device dev[SIM_MAX_DEVICES];
@@ -155,6 +161,17 @@ static void configure(void)
             return;
         }
         sim.ndev = (int)n;
+    }
+    env = getenv("UFN_SIM_CHECK");
+    sim.checks = true;
+    if (env && *env) {
+        if (strcmp(env, "0") != 0 && strcmp(env, "1") != 0) {
+            snprintf(sim.config_error, sizeof sim.config_error,
+                     "UFN_SIM_CHECK=%s is neither 1 (check kernels, the default) nor 0", env);
+            sim.init = CUDA_ERROR_INVALID_VALUE;
+            return;
+        }
+        sim.checks = env[0] == '1';
     }
     env = getenv("UFN_SIM_MEMORY");
     if (env && *env && !parse_size(env, &memory)) {
@@ -270,8 +287,13 @@ static CUresult sim_device_attribute(int *value, CUdevice_attribute attr, CUdevi
     switch (attr) {
     case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *value = SIM_MAX_BLOCK; break;
     case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X: *value = SIM_MAX_BLOCK; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y: *value = SIM_MAX_BLOCK; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z: *value = 64; break;
     case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: *value = 0x7fffffff; break;
-    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: *value = 49152; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y: *value = 65535; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z: *value = 65535; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: *value = SIM_SHARED; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: *value = SIM_SHARED_OPTIN; break;
     case CU_DEVICE_ATTRIBUTE_WARP_SIZE: *value = 32; break;
     case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *value = SIM_SMS; break;
     case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR: *value = SIM_THREADS_PER_SM; break;
@@ -385,8 +407,10 @@ static CUresult sim_library_load(CUlibrary *lib, const void *image, void *jit_op
         }
         k[i].tag = TAG_KERNEL;
         k[i].kernel = &m->sim_kernels[i];
+        int stat = (int)m->sim_kernels[i].static_shared;
         for (int d = 0; d < SIM_MAX_DEVICES; d++)
-            k[i].func[d] = (struct CUfunc_st){ TAG_FUNCTION, d, &m->sim_kernels[i] };
+            k[i].func[d] = (struct CUfunc_st){ TAG_FUNCTION, d, &m->sim_kernels[i],
+                                               stat < SIM_SHARED ? SIM_SHARED - stat : 0 };
     }
     l->tag = TAG_LIBRARY;
     l->module = m;
@@ -701,6 +725,32 @@ static CUresult check_function(CUfunction f, int device)
     return f->device == device ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
 }
 
+/* A check failed the launch: keep its report for the backend. */
+static CUresult launch_fault(int dev, const ufn_simt_launch *run)
+{
+    if (run->fault == UFN_SIMT_NOMEM)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    pthread_mutex_lock(&sim.lock);
+    sim.dev[dev].has_report = true;
+    snprintf(sim.dev[dev].report, sizeof sim.dev[dev].report, "%s", run->report);
+    pthread_mutex_unlock(&sim.lock);
+    return run->fault == UFN_SIMT_BOUNDS ? CUDA_ERROR_ILLEGAL_ADDRESS : CUDA_ERROR_LAUNCH_FAILED;
+}
+
+static bool sim_take_report(char *buf, size_t size)
+{
+    int dev = current_device();
+    if (dev < 0 || size == 0)
+        return false;
+    pthread_mutex_lock(&sim.lock);
+    bool had = sim.dev[dev].has_report;
+    if (had)
+        snprintf(buf, size, "%s", sim.dev[dev].report);
+    sim.dev[dev].has_report = false;
+    pthread_mutex_unlock(&sim.lock);
+    return had;
+}
+
 static CUresult sim_launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                            unsigned by, unsigned bz, unsigned shared, CUstream s,
                            void **params, void **extra)
@@ -711,39 +761,68 @@ static CUresult sim_launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, 
         r = check_stream(s, dev);
     if (r != CUDA_SUCCESS)
         return r;
-    /* The real driver's limits; the simulator has no shared memory and no
-     * `extra` parameter packing. */
-    if (!params || extra || shared > 0 || gx == 0 || gy == 0 || gz == 0 || bx == 0 ||
-        by == 0 || bz == 0 || gx > 0x7fffffffu || gy > 65535 || gz > 65535 ||
-        bx > SIM_MAX_BLOCK || by > SIM_MAX_BLOCK || bz > 64 ||
+    /* The real driver's limits; the simulator has no `extra` parameter
+     * packing. */
+    if (!params || extra || shared > (unsigned)__atomic_load_n(&f->max_dynamic, __ATOMIC_RELAXED) || gx == 0 || gy == 0 ||
+        gz == 0 || bx == 0 || by == 0 || bz == 0 || gx > 0x7fffffffu || gy > 65535 ||
+        gz > 65535 || bx > SIM_MAX_BLOCK || by > SIM_MAX_BLOCK || bz > 64 ||
         (uint64_t)bx * by * bz > SIM_MAX_BLOCK)
         return CUDA_ERROR_INVALID_VALUE;
 
-    uint64_t threads = (uint64_t)gx * gy * gz * bx * by * bz;
+    uint64_t blocks = (uint64_t)gx * gy * gz;
     pthread_mutex_lock(&sim.lock);
     sim.dev[dev].stats.launches++;
-    sim.dev[dev].stats.threads += threads;
+    sim.dev[dev].stats.threads += blocks * bx * by * bz;
     pthread_mutex_unlock(&sim.lock);
 
-    ufn_sim_entry entry = f->kernel->entry;
-    uint3 saved[4] = { ufn_sim_threadIdx, ufn_sim_blockIdx, ufn_sim_blockDim, ufn_sim_gridDim };
-    ufn_sim_gridDim = (dim3){ gx, gy, gz };
-    ufn_sim_blockDim = (dim3){ bx, by, bz };
-    for (unsigned z = 0; z < gz; z++)
-        for (unsigned y = 0; y < gy; y++)
-            for (unsigned x = 0; x < gx; x++) {
-                ufn_sim_blockIdx = (uint3){ x, y, z };
-                for (unsigned tz = 0; tz < bz; tz++)
-                    for (unsigned ty = 0; ty < by; ty++)
-                        for (unsigned tx = 0; tx < bx; tx++) {
-                            ufn_sim_threadIdx = (uint3){ tx, ty, tz };
-                            entry(params);
-                        }
-            }
-    ufn_sim_threadIdx = saved[0];
-    ufn_sim_blockIdx = saved[1];
-    ufn_sim_blockDim = saved[2];
-    ufn_sim_gridDim = saved[3];
+    const ufn_sim_kernel *k = f->kernel;
+    ufn_simt_launch run = {
+        .kernel = k->name,
+        .entry = k->entry,
+        .params = params,
+        .grid = { gx, gy, gz },
+        .block = { bx, by, bz },
+        .static_shared = k->static_shared,
+        .dynamic_shared = shared,
+        .fibers = (k->flags & (UFN_KF_BARRIER | UFN_KF_WARP)) != 0,
+        .checks = sim.checks,
+        .first = 0,
+        .end = blocks,
+    };
+    return ufn_simt_run(&run) ? launch_fault(dev, &run) : CUDA_SUCCESS;
+}
+
+static CUresult sim_func_get_attribute(int *value, CUfunction_attribute attr, CUfunction f)
+{
+    REQUIRE_CONTEXT(dev);
+    CUresult r = check_function(f, dev);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (!value)
+        return CUDA_ERROR_INVALID_VALUE;
+    switch (attr) {
+    case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *value = SIM_MAX_BLOCK; break;
+    case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *value = (int)f->kernel->static_shared; break;
+    case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
+        *value = __atomic_load_n(&f->max_dynamic, __ATOMIC_RELAXED);
+        break;
+    default: return CUDA_ERROR_INVALID_VALUE;
+    }
+    return CUDA_SUCCESS;
+}
+
+/* Only the dynamic shared memory limit can be set: up to the opt-in
+ * maximum less the static shared memory, as on a GPU. */
+static CUresult sim_func_set_attribute(CUfunction f, CUfunction_attribute attr, int value)
+{
+    REQUIRE_CONTEXT(dev);
+    CUresult r = check_function(f, dev);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (attr != CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES || value < 0 ||
+        (int64_t)value + f->kernel->static_shared > SIM_SHARED_OPTIN)
+        return CUDA_ERROR_INVALID_VALUE;
+    __atomic_store_n(&f->max_dynamic, value, __ATOMIC_RELAXED);
     return CUDA_SUCCESS;
 }
 
@@ -816,6 +895,7 @@ static CUresult sim_error_string(CUresult r, const char **text)
 static const ufn_cudrv sim_driver = {
     .name = "sim",
     .sim = true,
+    .sim_report = sim_take_report,
     .cuInit = sim_init,
     .cuDriverGetVersion = sim_driver_version,
     .cuDeviceGetCount = sim_device_count,
@@ -850,6 +930,8 @@ static const ufn_cudrv sim_driver = {
     .cuLaunchKernel = sim_launch,
     .cuOccupancyMaxPotentialBlockSize = sim_occupancy_block,
     .cuOccupancyMaxActiveBlocksPerMultiprocessor = sim_occupancy_blocks,
+    .cuFuncGetAttribute = sim_func_get_attribute,
+    .cuFuncSetAttribute = sim_func_set_attribute,
     .cuGetErrorName = sim_error_name,
     .cuGetErrorString = sim_error_string,
 };
