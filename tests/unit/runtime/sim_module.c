@@ -77,14 +77,14 @@ static void run_coords(void **p)
 }
 
 static const ufn_sim_kernel sim_kernels[] = {
-    { "ufn_test_add_f32_contig", run_add_contig },
-    { "ufn_test_add_f32_strided", run_add_strided },
-    { "ufn_test_half_i16_contig", run_half_contig },
-    { "ufn_test_half_i16_strided", run_half_strided },
-    { "ufn_test_divmod_i32_strided", run_divmod_strided },
-    { "ufn_test_l2_norm_f32", run_l2_norm },
-    { "ufn_test_cumsum_f64", run_cumsum },
-    { "ufn_test_coords", run_coords },
+    { .name = "ufn_test_add_f32_contig", .entry = run_add_contig },
+    { .name = "ufn_test_add_f32_strided", .entry = run_add_strided },
+    { .name = "ufn_test_half_i16_contig", .entry = run_half_contig },
+    { .name = "ufn_test_half_i16_strided", .entry = run_half_strided },
+    { .name = "ufn_test_divmod_i32_strided", .entry = run_divmod_strided },
+    { .name = "ufn_test_l2_norm_f32", .entry = run_l2_norm },
+    { .name = "ufn_test_cumsum_f64", .entry = run_cumsum },
+    { .name = "ufn_test_coords", .entry = run_coords },
 };
 
 ufn_module test_module = {
