@@ -164,6 +164,27 @@ int ufn_copy_to_host(const ufn_array *dev, ufn_array *host);
  * and empty arrays are left alone.  Safe to call twice. */
 void ufn_free(ufn_array *a);
 
+/* --- kernel launches ----------------------------------------------------------- */
+
+/* The launch configuration of a @cuda.jit kernel, the first argument of its
+ * generated entry (Numba's kernel[grid, block, stream, shared_bytes]); the
+ * stream is the thread's current one (ufn_set_stream). */
+typedef struct ufn_dim3 {
+    uint32_t x, y, z;
+} ufn_dim3;
+
+typedef struct ufn_launch {
+    ufn_dim3 grid;          /* blocks per grid   (0 in y or z means 1) */
+    ufn_dim3 block;         /* threads per block (0 in y or z means 1) */
+    size_t shared_bytes;    /* dynamic shared memory per block */
+} ufn_launch;
+
+/* kernel[blocks, threads], kernel[(bx, by), (tx, ty)], and any shape. */
+ufn_launch ufn_launch_1d(uint32_t blocks, uint32_t threads);
+ufn_launch ufn_launch_2d(uint32_t blocks_x, uint32_t blocks_y, uint32_t threads_x,
+                         uint32_t threads_y);
+ufn_launch ufn_launch_3d(ufn_dim3 grid, ufn_dim3 block);
+
 /* --- streams and synchronisation ---------------------------------------------- */
 
 typedef struct ufn_stream_s *ufn_stream;   /* NULL is the default stream */

@@ -228,6 +228,12 @@ typedef struct ufn_module {
  * choice, allocation of empty outputs.  in[nin], out[nout]. */
 int ufn_call(const ufn_func *f, const ufn_array *const *in, ufn_array *const *out);
 
+/* A kernel launch: choose the signature by the arguments (dtypes, ndims,
+ * layouts; scalars are 0-d arrays), check the launch against the device's
+ * limits, copy host arrays to the device and back, run the kernel on the
+ * calling thread's stream.  args[k] is parameter k (k < k->nparams). */
+int ufn_launch_kernel(const ufn_kernel *k, const ufn_launch *launch, ufn_array *const *args);
+
 /* A typed entry: loop `loop`, n iterations of contiguous host data;
  * core[] holds the core dimension sizes (gufuncs), ptrs[] one pointer per
  * operand in signature order. */

@@ -471,6 +471,17 @@ static int cuda_sdestroy(ufn_stream s) { return op_stream_destroy(&cuda_state, s
 static int cuda_ssync(ufn_stream s) { return op_stream_synchronize(&cuda_state, s); }
 static int cuda_sync(void) { return op_synchronize(&cuda_state); }
 
+/* One function each for both tables: the table is the first member of its
+ * cuda_backend (cuda_kernel.c checks). */
+static int klimits(const ufn_backend_ops *be, int dev, ufn_klimits *out)
+{
+    return cuda_kernel_limits((cuda_backend *)be, dev, out);
+}
+static int klaunch(const ufn_backend_ops *be, const ufn_kplan *p, ufn_stream s)
+{
+    return cuda_launch_kernel((cuda_backend *)be, p, s);
+}
+
 static int sim_count(void) { return sim_state.ndev; }
 static int sim_default(void) { return sim_state.current; }
 static int sim_alloc(int dev, size_t n, void **p) { return op_alloc(&sim_state, dev, n, p); }
@@ -508,6 +519,8 @@ static const ufn_backend_ops cuda_ops = {
     .stream_destroy = cuda_sdestroy,
     .stream_synchronize = cuda_ssync,
     .synchronize = cuda_sync,
+    .kernel_limits = klimits,
+    .launch_kernel = klaunch,
 };
 
 static const ufn_backend_ops sim_ops = {
@@ -525,6 +538,8 @@ static const ufn_backend_ops sim_ops = {
     .stream_destroy = sim_sdestroy,
     .stream_synchronize = sim_ssync,
     .synchronize = sim_sync,
+    .kernel_limits = klimits,
+    .launch_kernel = klaunch,
 };
 
 /* ---- initialisation ---------------------------------------------------------------------- */

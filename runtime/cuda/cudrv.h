@@ -19,6 +19,7 @@
  *   backend_cuda.c        backend state: devices, contexts, modules, kernels
  *   cuda_alloc.c          the caching device allocator
  *   cuda_launch.c         plans over device arrays: launch configuration, splitting
+ *   cuda_kernel.c         @cuda.jit kernels: limits, dynamic shared memory, launches
  *   cuda_stage.c          plans and copies over host memory: the pinned staging ring
  */
 #ifndef UFN_CUDRV_H
@@ -339,6 +340,13 @@ int cuda_launch(cuda_backend *b, cuda_device *d, cuda_kernel *k, uint32_t n, voi
  * (default 2^31).  0 restores the default. */
 void ufn_cuda_set_split_limit(int64_t limit);
 int64_t ufn_cuda_split_limit(void);
+
+/* ==== cuda_kernel.c ======================================================================== */
+
+/* @cuda.jit kernels: a device's launch limits (its attributes), and a
+ * launch of a plan kernel.c built (see ufnrt.h). */
+int cuda_kernel_limits(cuda_backend *b, int device, ufn_klimits *out);
+int cuda_launch_kernel(cuda_backend *b, const ufn_kplan *plan, ufn_stream s);
 
 /* ==== cuda_stage.c ========================================================================= */
 

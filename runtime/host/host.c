@@ -423,4 +423,6 @@ const ufn_backend_ops ufn_backend_host = {
     .stream_destroy = host_stream_nop,
     .stream_synchronize = host_stream_nop,
     .synchronize = host_sync,
+    .kernel_limits = ufn_host_kernel_limits,
+    .launch_kernel = ufn_host_launch_kernel,
 };
