@@ -3,16 +3,49 @@
 #
 # check.mk runs every tests/unit/runtime/test_*.c in `make check-unit`; the
 # ones here need more than their one file, so they get explicit rules:
-#   test_fiber            the context switch (fiber.c) of this machine
-#   test_fiber_ucontext   the same test, with fiber.c built for the ucontext
+#   kernel_kernels.cu     hand-written kernels in the form ufnc is to emit,
+#                         compiled as C11 twice: for the simulator (checks
+#                         on, -Werror: ufn_sim.h must keep generated code
+#                         warning-free) and for the host backend's thread
+#                         entries (-DUFN_HOST_ENTRY)
+#   kernel_module.c       their host side: trampolines, block runners, tables
+#   test_kernel_launch    ufn_launch_kernel on the host and sim backends
+#   test_fiber_ucontext   test_fiber with fiber.c built for the ucontext
 #                         fallback (-DUFN_FIBER_UCONTEXT) and linked in directly
-#   test_simt             the thread engine: barriers, warps, checks
 #
-# `make check-kernelsrt` (in make check) runs test_fiber_ucontext.
+# `make check-kernelsrt` (in make check) runs test_fiber_ucontext and, when
+# nvcc is found, builds kernel_kernels.cu into a fatbin for sm_75 and sm_90
+# (which proves the file is valid CUDA) and prints ptxas's register counts.
 
 KRT_SRC := tests/unit/runtime
 KRT_OUT := $(BUILD)/tests/runtime
 KRT_UCONTEXT := $(KRT_OUT)/test_fiber_ucontext
+KRT_OBJ := $(KRT_OUT)/kernel_kernels.sim.o $(KRT_OUT)/kernel_kernels.host.o \
+           $(KRT_OUT)/kernel_module.o
+KRT_FATBIN := $(if $(NVCC),$(KRT_OUT)/kernel_kernels.fatbin)
+KRT_HDRS := include/ufn_kernel.h include/ufn_sim.h include/ufn_abi.h $(KRT_SRC)/kernel_module.h
+
+$(KRT_OUT)/kernel_kernels.sim.o: $(KRT_SRC)/kernel_kernels.cu $(KRT_HDRS)
+	@mkdir -p $(dir $@)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS) -I$(KRT_SRC) $(CFLAGS) -std=c11 -Wall -Wextra -Werror $(DEPFLAGS) -x c -c -o $@ $<
+
+$(KRT_OUT)/kernel_kernels.host.o: $(KRT_SRC)/kernel_kernels.cu $(KRT_HDRS)
+	@mkdir -p $(dir $@)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS) -I$(KRT_SRC) $(CFLAGS) -std=c11 -Wall -Wextra -Werror -DUFN_HOST_ENTRY \
+	    $(DEPFLAGS) -x c -c -o $@ $<
+
+$(KRT_OUT)/kernel_module.o: $(KRT_SRC)/kernel_module.c $(KRT_HDRS)
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CPPFLAGS) $(TEST_CFLAGS) -Werror $(DEPFLAGS) -c -o $@ $<
+
+$(KRT_OUT)/test_kernel_launch: $(KRT_SRC)/test_kernel_launch.c $(KRT_OBJ) $(LIBUFNRT_A)
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CPPFLAGS) $(TEST_CFLAGS) $(DEPFLAGS) -o $@ $< $(KRT_OBJ) $(LIBUFNRT_A) \
+	    -lcmocka $(LDLIBS_RT)
 
 $(KRT_UCONTEXT): $(KRT_SRC)/test_fiber.c runtime/sim/fiber.c runtime/sim/simt.h
 	@mkdir -p $(dir $@)
@@ -20,8 +53,22 @@ $(KRT_UCONTEXT): $(KRT_SRC)/test_fiber.c runtime/sim/fiber.c runtime/sim/simt.h
 	$(Q)$(CC) $(CPPFLAGS) $(TEST_CFLAGS) -DUFN_FIBER_UCONTEXT $(DEPFLAGS) -o $@ \
 	    $(KRT_SRC)/test_fiber.c runtime/sim/fiber.c -lcmocka
 
+# The fatbin, and ptxas's resource usage of each kernel beside it.
+$(KRT_OUT)/kernel_kernels.fatbin: $(KRT_SRC)/kernel_kernels.cu $(KRT_HDRS)
+	@mkdir -p $(dir $@)
+	$(call say,NVCC,$<)
+	$(Q)$(NVCC) --fatbin -gencode arch=compute_75,code=sm_75 -gencode arch=compute_90,code=sm_90 \
+	    -Iinclude -I$(KRT_SRC) -Xptxas -v -Werror all-warnings -o $@ $< 2> $@.ptxas || \
+	    { cat $@.ptxas; rm -f $@; exit 1; }
+
 CHECK_SUITES += kernelsrt
 
 .PHONY: check-kernelsrt
-check-kernelsrt: $(KRT_UCONTEXT)
+check-kernelsrt: $(KRT_UCONTEXT) $(KRT_FATBIN)
 	$(Q)tests/run-unit.sh $(KRT_UCONTEXT)
+	$(Q)if [ -n "$(KRT_FATBIN)" ]; then \
+	  echo "nvcc: kernel_kernels.cu built for sm_75 and sm_90; ptxas:"; \
+	  awk '/Compiling entry function/ { k = $$7; a = $$9; gsub(/\047/, "", k); gsub(/\047/, "", a) } \
+	       /Used [0-9]+ registers/ { sub(/.*Used /, ""); printf "  %-6s %-24s %s\n", a, k, $$0 }' \
+	      $(KRT_FATBIN).ptxas; \
+	else echo "nvcc: skipped (no CUDA toolkit): kernel_kernels.cu not built for the GPU"; fi
