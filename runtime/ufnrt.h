@@ -343,10 +343,11 @@ ufn_host_loop ufn_host_pick_loop(const ufn_loop *loop, int isa);
 /* Run a plan with host loops, on the calling thread and the pool.  Any
  * backend whose memory the CPU can address may use it. */
 int ufn_host_execute(const ufn_plan *plan);
-/* kernel_host.c: @cuda.jit kernels on the host backend; its limits are a
- * GPU's (those of the simulated device), so that what runs here runs there. */
+/* kernel_host.c: @cuda.jit kernels on the host backend, with the ISA and the
+ * threads host.c chose; its limits are a GPU's (those of the simulated
+ * device), so that what runs here runs there. */
 int ufn_host_kernel_limits(const ufn_backend_ops *be, int device, ufn_klimits *out);
-int ufn_host_launch_kernel(const ufn_backend_ops *be, const ufn_kplan *plan, ufn_stream s);
+int ufn_host_run_kernel(const ufn_kplan *plan, int isa, int threads);
 
 /* pool.c: a persistent pool of worker threads. */
 typedef void (*ufn_task_fn)(void *ctx, int64_t task);

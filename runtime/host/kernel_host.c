@@ -77,7 +77,7 @@ static void run_runner(void *ctx, int64_t task)
     const ufn_kplan *p = h->p;
     size_t shared = (h->shared_bytes + 63) & ~(size_t)63;
     unsigned char *mem = NULL;
-    if (shared + h->ctx_bytes > 0 && !(mem = ufn_host_memalign(shared + h->ctx_bytes))) {
+    if (shared + h->ctx_bytes > 0 && posix_memalign((void **)&mem, 64, shared + h->ctx_bytes)) {
         fail_task(h, task, "out of host memory for a block's shared memory");
         return;
     }
@@ -115,20 +115,19 @@ static void run_engine(void *ctx, int64_t task)
         fail_task(h, task, run.report);
 }
 
-/* The block runner for the ISA in use, or the best lower one built. */
-static ufn_block_runner pick_runner(const ufn_ksig *sig)
+/* The block runner for the ISA, or the best lower one built. */
+static ufn_block_runner pick_runner(const ufn_ksig *sig, int isa)
 {
-    for (int isa = ufn_host_isa(); isa >= 0; isa--)
-        if (sig->host_blocks[isa])
+    for (; isa >= 0; isa--)
+        if (isa < UFN_ISA_COUNT && sig->host_blocks[isa])
             return sig->host_blocks[isa];
     return NULL;
 }
 
-int ufn_host_launch_kernel(const ufn_backend_ops *be, const ufn_kplan *p, ufn_stream s)
+int ufn_host_run_kernel(const ufn_kplan *p, int isa, int nthreads)
 {
-    (void)be, (void)s;
     const ufn_ksig *sig = p->sig;
-    hrun h = { .p = p, .runner = pick_runner(sig), .lock = PTHREAD_MUTEX_INITIALIZER };
+    hrun h = { .p = p, .runner = pick_runner(sig, isa), .lock = PTHREAD_MUTEX_INITIALIZER };
     if (!h.runner && !sig->host_thread)
         return ufn_fail(UFN_ERR_NO_CODE, "kernel %s was built without host code: compile its "
                         "module with ufnc --target=host (the default has it)", sig->kernel);
@@ -138,7 +137,7 @@ int ufn_host_launch_kernel(const ufn_backend_ops *be, const ufn_kplan *p, ufn_st
     h.shared_bytes = p->dynamic_shared > 0 || sig->static_shared > 0
                          ? UFN_KDYN_OFFSET(sig->static_shared) + p->dynamic_shared : 0;
     h.ctx_bytes = (size_t)sig->host_ctx_bytes * per_block;
-    int threads = h.blocks * per_block < SERIAL_THREADS ? 1 : ufn_host_threads();
+    int threads = h.blocks * per_block < SERIAL_THREADS ? 1 : nthreads;
     uint64_t ntasks = (uint64_t)threads * TASKS_PER_THREAD;
     if (ntasks > h.blocks)
         ntasks = h.blocks;
