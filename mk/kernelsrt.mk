@@ -10,6 +10,7 @@
 #                         entries (-DUFN_HOST_ENTRY)
 #   kernel_module.c       their host side: trampolines, block runners, tables
 #   test_kernel_launch    ufn_launch_kernel on the host and sim backends
+#   test_kernel_driver    the simulated driver's side of kernels
 #   test_fiber_ucontext   test_fiber with fiber.c built for the ucontext
 #                         fallback (-DUFN_FIBER_UCONTEXT) and linked in directly
 #
@@ -41,7 +42,9 @@ $(KRT_OUT)/kernel_module.o: $(KRT_SRC)/kernel_module.c $(KRT_HDRS)
 	$(call say,CC,$<)
 	$(Q)$(CC) $(CPPFLAGS) $(TEST_CFLAGS) -Werror $(DEPFLAGS) -c -o $@ $<
 
-$(KRT_OUT)/test_kernel_launch: $(KRT_SRC)/test_kernel_launch.c $(KRT_OBJ) $(LIBUFNRT_A)
+KRT_TESTS := $(KRT_OUT)/test_kernel_launch $(KRT_OUT)/test_kernel_driver
+
+$(KRT_TESTS): $(KRT_OUT)/%: $(KRT_SRC)/%.c $(KRT_OBJ) $(LIBUFNRT_A)
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)
 	$(Q)$(CC) $(CPPFLAGS) $(TEST_CFLAGS) $(DEPFLAGS) -o $@ $< $(KRT_OBJ) $(LIBUFNRT_A) \

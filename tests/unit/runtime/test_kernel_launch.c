@@ -43,12 +43,14 @@ typedef struct results {
     int32_t fill_f[FILL_W][FILL_H];   /* an F-order (FILL_H, FILL_W) array's memory */
 } results;
 
-enum { HOST_RUNNERS, HOST_FIBERS, SIM, NRUNS };
-static const char *const run_names[NRUNS] = { "host (block runners)", "host (fibers)", "sim" };
+/* The runs that compute results, then two that only check UFN_SIM_CHECK. */
+enum { HOST_RUNNERS, HOST_FIBERS, SIM, NRUNS, SIM_UNCHECKED = NRUNS, SIM_BAD_ENV, NCHILDREN };
+static const char *const run_names[NCHILDREN] = { "host (block runners)", "host (fibers)", "sim",
+                                                  "sim, UFN_SIM_CHECK=0", "sim, UFN_SIM_CHECK=yes" };
 
 static struct {
     results r[NRUNS];
-    int failures[NRUNS];
+    int failures[NCHILDREN];
 } *shared;
 
 static float x_add[N_ADD], y_add[N_ADD];
@@ -414,14 +416,39 @@ static void test_trace(void **state)
     assert_string_equal(seen.name, "ktest__add__f32");
 }
 
+/* UFN_SIM_CHECK=0: the racy and the divergent kernel run to the end. */
+static void test_sim_unchecked(void **state)
+{
+    (void)state;
+    int64_t n64 = 64;
+    float x[64] = { 0 }, out[64];
+    ufn_array bx = ufn_host(x, UFN_FLOAT32, 1, &n64), bo = ufn_host(out, UFN_FLOAT32, 1, &n64);
+    ufn_array *args[2] = { &bx, &bo };
+    ufn_launch l = ufn_launch_1d(1, 64);
+    assert_int_equal(ufn_launch_kernel(&ktest_race, &l, args), 0);
+    args[0] = &bo;
+    assert_int_equal(ufn_launch_kernel(&ktest_divergent, &l, args), 0);
+    assert_true(out[63] == 63.0f);
+}
+
 /* ---- one backend per child ------------------------------------------------------------------------ */
 
 static int run_child(int run)
 {
     which = run;
-    const char *backend = run == SIM ? "sim" : "host";
+    const char *backend = run >= SIM ? "sim" : "host";
     printf("---- %s\n", run_names[run]);
     fflush(stdout);
+    if (run == SIM_UNCHECKED)
+        setenv("UFN_SIM_CHECK", "0", 1);
+    if (run == SIM_BAD_ENV) {
+        setenv("UFN_SIM_CHECK", "yes", 1);
+        int st = ufn_init(backend);
+        printf("ufn_init(sim): %s\n", ufn_error());
+        return st != UFN_ERR_INVALID ||
+               strcmp(ufn_error(), "ufn_init: UFN_SIM_CHECK=yes is neither 1 (check kernels, "
+                                   "the default) nor 0") != 0;
+    }
     if (ufn_init(backend) != 0) {
         printf("ufn_init(%s): %s\n", backend, ufn_error());
         return 1;
@@ -441,6 +468,10 @@ static int run_child(int run)
         cmocka_unit_test(test_trace),
         cmocka_unit_test(test_sim_checks),
     };
+    if (run == SIM_UNCHECKED) {
+        const struct CMUnitTest unchecked[] = { cmocka_unit_test(test_sim_unchecked) };
+        return cmocka_run_group_tests(unchecked, NULL, NULL);
+    }
     /* the checks need the simulator; the forms need only run their kernels */
     size_t count = run == SIM ? 12 : run == HOST_FIBERS ? 6 : 11;
     return _cmocka_run_group_tests(run_names[run], all, count, NULL, NULL);
@@ -451,7 +482,7 @@ static int run_child(int run)
 static void test_runs_passed(void **state)
 {
     (void)state;
-    for (int r = 0; r < NRUNS; r++)
+    for (int r = 0; r < NCHILDREN; r++)
         if (shared->failures[r])
             fail_msg("%s: %d failures", run_names[r], shared->failures[r]);
 }
@@ -519,7 +550,7 @@ int main(void)
     shared = mmap(NULL, sizeof *shared, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (shared == MAP_FAILED)
         return 1;
-    for (int r = 0; r < NRUNS; r++) {
+    for (int r = 0; r < NCHILDREN; r++) {
         fflush(NULL);
         pid_t pid = fork();
         if (pid == 0)
