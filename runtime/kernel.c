@@ -499,7 +499,7 @@ static int run(klaunch *c)
     size_t total = 0;
     for (int i = 0; i < c->nargs; i++)
         total += param_bytes(&c->sig->params[i]);
-    unsigned char *buf = aligned_alloc(16, total ? total : 16);
+    unsigned char *buf = aligned_alloc(16, (total + 16) & ~(size_t)15);
     void **params = malloc(((size_t)c->nargs + 1) * sizeof *params);
     int st = buf && params ? 0 : ufn_fail(UFN_ERR_NOMEM, "out of host memory");
     if (st == 0)
