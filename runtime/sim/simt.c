@@ -78,6 +78,16 @@ typedef struct sthread {
 #define MAX_THREADS 1024
 #define WARPS (MAX_THREADS / 32)
 
+/* Who in a warp is where, one bit per lane, so that a warp function can
+ * tell in one test whether its last lane has come. */
+typedef struct swarp {
+    unsigned exist;            /* lanes the block has */
+    unsigned done;             /* exited */
+    unsigned parked;           /* waiting: at a barrier, in a warp function, in activemask */
+    unsigned waiting;          /* in a warp function (not activemask) */
+    unsigned active;           /* in activemask */
+} swarp;
+
 typedef struct engine {
     bool running;
     ufn_simt_launch *l;
@@ -96,6 +106,7 @@ typedef struct engine {
     bool racecheck;
     uint32_t epoch;            /* barrier interval; never 0 (a zeroed shadow entry is old) */
     uint32_t warp_syncs[WARPS];
+    swarp warps[WARPS];
     jmp_buf out;
 } engine;
 
@@ -200,6 +211,20 @@ __attribute__((format(printf, 3, 4))) _Noreturn static void fail(engine *e, int 
 }
 
 /* ---- scheduling ------------------------------------------------------------------------------ */
+
+/* Every change of a fiber's state goes through here (t->op set first for
+ * T_WARP), to keep its warp's bits. */
+static void set_state(engine *e, sthread *t, int state)
+{
+    swarp *w = &e->warps[t->id / 32];
+    unsigned bit = 1u << (t->id & 31u);
+    t->state = state;
+    w->parked = state == T_BAR || state == T_WARP ? w->parked | bit : w->parked & ~bit;
+    w->waiting = state == T_WARP && t->op != OP_ACTIVEMASK ? w->waiting | bit : w->waiting & ~bit;
+    w->active = state == T_WARP && t->op == OP_ACTIVEMASK ? w->active | bit : w->active & ~bit;
+    if (state == T_DONE)
+        w->done |= bit;
+}
 
 static void switch_to(engine *e, sthread *from, sthread *to)
 {
@@ -313,7 +338,7 @@ static void release_barrier(engine *e)
         case UFN_SIM_BAR_OR: t->result = count > 0; break;
         default: t->result = 0; break;
         }
-        t->state = T_RUN;
+        set_state(e, t, T_RUN);
     }
     e->arrived = 0;
     next_epoch(e);
@@ -329,8 +354,8 @@ EXPORT int ufn_sim_barrier(int op, int pred, const char *file, int line)
              "kernel %s waits at a barrier (%s:%d), but its table entry does not say "
              "UFN_KF_BARRIER", e->l->kernel, file, line);
     sthread *t = e->cur;
-    t->state = T_BAR;
     t->op = op;
+    set_state(e, t, T_BAR);
     t->pred = pred != 0;
     t->file = file;
     t->line = line;
@@ -377,6 +402,12 @@ _Noreturn static void absent_lane(engine *e, const sthread *t, uint32_t id)
  * compute their results and let them go on. */
 static bool warp_resolve(engine *e, uint32_t w, unsigned mask, const sthread *caller)
 {
+    const swarp *wp = &e->warps[w];
+    unsigned absent = mask & (~wp->exist | wp->done);
+    if (absent && e->l->checks)
+        absent_lane(e, caller, w * 32 + (uint32_t)__builtin_ctz(absent));
+    if (mask & ~absent & ~wp->waiting)
+        return false;                  /* some lane has yet to come */
     uint32_t base = w * 32;
     unsigned in = 0;
     const sthread *first = NULL;
@@ -423,7 +454,7 @@ static bool warp_resolve(engine *e, uint32_t w, unsigned mask, const sthread *ca
             break;
         }
         }
-        s->state = T_RUN;
+        set_state(e, s, T_RUN);
     }
     e->warp_syncs[w]++;
     return true;
@@ -449,8 +480,8 @@ EXPORT uint64_t ufn_sim_warp(int op, unsigned mask, uint64_t value, unsigned arg
                  block_here().text, mask, t->id & 31u);
         mask |= own;
     }
-    t->state = T_WARP;
     t->op = op;
+    set_state(e, t, T_WARP);
     t->mask = mask;
     t->value = value;
     t->arg = arg;
@@ -472,16 +503,10 @@ EXPORT uint64_t ufn_sim_warp(int op, unsigned mask, uint64_t value, unsigned arg
  * are not either. */
 static void active_resolve(engine *e, uint32_t w)
 {
+    const swarp *wp = &e->warps[w];
+    if (!wp->active || (wp->exist & ~wp->done & ~wp->parked))
+        return;                        /* nobody asks, or somebody is still on its way */
     uint32_t base = w * 32;
-    bool waiters = false;
-    for (uint32_t lane = 0; lane < 32 && (int)(base + lane) < e->n; lane++) {
-        const sthread *s = &e->t[base + lane];
-        if (s->state == T_RUN)
-            return;                    /* still on its way somewhere */
-        waiters |= s->state == T_WARP && s->op == OP_ACTIVEMASK;
-    }
-    if (!waiters)
-        return;
     for (uint32_t lane = 0; lane < 32 && (int)(base + lane) < e->n; lane++) {
         sthread *s = &e->t[base + lane];
         if (s->state != T_WARP || s->op != OP_ACTIVEMASK)
@@ -498,7 +523,7 @@ static void active_resolve(engine *e, uint32_t w)
     for (uint32_t lane = 0; lane < 32 && (int)(base + lane) < e->n; lane++) {
         sthread *s = &e->t[base + lane];
         if (s->state == T_WARP && s->op == OP_ACTIVEMASK)
-            s->state = T_RUN;
+            set_state(e, s, T_RUN);
     }
 }
 
@@ -512,8 +537,8 @@ EXPORT unsigned ufn_sim_activemask_at(const char *file, int line)
              "kernel %s calls activemask (%s:%d), but its table entry does not say UFN_KF_WARP",
              e->l->kernel, file, line);
     sthread *t = e->cur;
-    t->state = T_WARP;
     t->op = OP_ACTIVEMASK;
+    set_state(e, t, T_WARP);
     t->mask = 0;
     t->file = file;
     t->line = line;
@@ -527,6 +552,8 @@ EXPORT unsigned ufn_sim_activemask_at(const char *file, int line)
  * unchecked), or one they will wait for in vain (when checked). */
 static void warp_exit(engine *e, const sthread *t)
 {
+    if (!e->warps[t->id / 32].waiting)
+        return;
     uint32_t base = t->id & ~31u;
     for (uint32_t lane = 0; lane < 32; lane++) {
         uint32_t id = base + lane;
@@ -545,7 +572,7 @@ static void warp_exit(engine *e, const sthread *t)
 
 _Noreturn static void thread_exit(engine *e, sthread *t)
 {
-    t->state = T_DONE;
+    set_state(e, t, T_DONE);
     if (--e->live == 0)
         ufn_fiber_exit(&t->fiber, &e->main);
     if (e->arrived > 0 && e->arrived == e->live)
@@ -687,12 +714,17 @@ static void run_fibers(engine *e)
 {
     e->live = e->n;
     e->arrived = 0;
+    memset(e->warps, 0, sizeof e->warps);
     for (int i = 0; i < e->n; i++) {
         sthread *t = &e->t[i];
         t->id = (uint32_t)i;
         t->tid = unlinear((uint64_t)i, e->l->block);
         t->state = T_RUN;
-        ufn_fiber_make(&t->fiber, ufn_stack_at(&e->stacks, i), e->stacks.size, thread_main, t);
+        e->warps[i / 32].exist |= 1u << (i & 31);
+        /* Stack tops 64 bytes apart modulo 4 KiB: at the same page offset
+         * every fiber's first frames would fall into one cache set. */
+        ufn_fiber_make(&t->fiber, ufn_stack_at(&e->stacks, i),
+                       e->stacks.size - (size_t)(i & 63) * 64, thread_main, t);
     }
     e->cur = &e->t[0];
     ufn_sim_threadIdx = e->t[0].tid;
@@ -702,13 +734,16 @@ static void run_fibers(engine *e)
 static void run_threads(engine *e)
 {
     sthread *t = &e->one;
+    const uint32_t *b = e->l->block;
     e->cur = t;
-    for (int i = 0; i < e->n; i++) {
-        t->id = (uint32_t)i;
-        t->tid = unlinear((uint64_t)i, e->l->block);
-        ufn_sim_threadIdx = t->tid;
-        e->l->entry(e->l->params);
-    }
+    t->id = 0;
+    for (uint32_t z = 0; z < b[2]; z++)
+        for (uint32_t y = 0; y < b[1]; y++)
+            for (uint32_t x = 0; x < b[0]; x++, t->id++) {
+                t->tid = (uint3){ x, y, z };
+                ufn_sim_threadIdx = t->tid;
+                e->l->entry(e->l->params);
+            }
 }
 
 static void run_blocks(engine *e)
