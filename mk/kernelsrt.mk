@@ -75,3 +75,33 @@ check-kernelsrt: $(KRT_UCONTEXT) $(KRT_FATBIN)
 	       /Used [0-9]+ registers/ { sub(/.*Used /, ""); printf "  %-6s %-24s %s\n", a, k, $$0 }' \
 	      $(KRT_FATBIN).ptxas; \
 	else echo "nvcc: skipped (no CUDA toolkit): kernel_kernels.cu not built for the GPU"; fi
+
+# ---- make bench-engine: the thread engine's costs, into bench/engine.md -----------------
+# (part of make bench; report.py puts bench/engine.md into bench/RESULTS.md)
+
+KRT_BENCH := $(BUILD)/bench/engine
+
+$(KRT_BENCH)/engine: bench/engine/engine.c $(KRT_OBJ) $(LIBUFNRT_A)
+	@mkdir -p $(dir $@)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS) -I$(KRT_SRC) -O2 -g -std=c11 -Wall -Wextra -o $@ $< $(KRT_OBJ) \
+	    $(LIBUFNRT_A) $(LDLIBS_RT)
+
+$(KRT_BENCH)/engine-ucontext: bench/engine/engine.c runtime/sim/fiber.c runtime/sim/simt.h
+	@mkdir -p $(dir $@)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS) -O2 -g -std=c11 -Wall -Wextra -DSWITCH_ONLY -DUFN_FIBER_UCONTEXT \
+	    -o $@ bench/engine/engine.c runtime/sim/fiber.c
+
+.PHONY: bench-engine
+bench-engine: $(KRT_BENCH)/engine $(KRT_BENCH)/engine-ucontext
+	$(Q)numba=$$(/usr/bin/python3 bench/engine/numba_sim.py 10000 2>/dev/null || echo 0); \
+	uc=$$($(KRT_BENCH)/engine-ucontext); \
+	{ echo "## The thread engine of @cuda.jit kernels"; echo; \
+	  echo "\`make bench-engine\` (bench/engine/engine.c) on $$(date -u +%Y-%m-%d), $$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $$(nproc) CPUs; one CPU thread, best of 5. Costs per simulated thread unless said otherwise; a barrier's and a shuffle's are what they add to a fiber's."; \
+	  echo; $(KRT_BENCH)/engine $$numba $$uc; echo; \
+	  echo "A barrier costs a context switch plus the engine's bookkeeping (states, the release of the block, the warps' bits); a kernel without barriers or warp functions never pays it. The host backend runs the reduction as loops split at its barriers (its block runner) wherever the compiler can split a kernel, and as fibers only where it cannot. reference/kernels.md 2.4 measured Numba's simulator at 192-202 µs per thread on the same kind of kernel."; \
+	} > bench/engine.md.tmp && mv bench/engine.md.tmp bench/engine.md
+	$(Q)cat bench/engine.md
+
+bench: bench-engine
