@@ -360,7 +360,12 @@ EXPORT int ufn_sim_barrier(int op, int pred, const char *file, int line)
     t->file = file;
     t->line = line;
     if (++e->arrived == e->live) {
+        /* everybody goes on, in id order: output of a barrier interval
+         * comes in thread order */
         release_barrier(e);
+        sthread *first = next_runnable(e, &e->t[e->n - 1]);
+        if (first != t)
+            switch_to(e, t, first);
     } else {
         active_resolve(e, t->id / 32);
         wait_here(e, t);

@@ -302,6 +302,22 @@ UFN_JIT_KERNEL UFN_KNAME(ktest__fill__i32)(ufn_view_i32_2 a, int32_t v)
     }
 }
 
+/* The same source, compiled for another signature (dispatch tests):
+ * 'void(float64[:, ::1], int64)' */
+UFN_JIT_KERNEL UFN_KNAME(ktest__fill__f64_i64)(ufn_view_f64_2 a, int64_t v)
+{
+    int64_t i = 0, j = 0;
+#line 78 "kernels.ufn"
+    i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+#line 78 "kernels.ufn"
+    j = (int64_t)blockIdx.y * blockDim.y + threadIdx.y;
+#line 79 "kernels.ufn"
+    if (i < a.shape[0] && j < a.shape[1]) {
+#line 80 "kernels.ufn"
+        UFN_STORE(double, &a.data[UFN_BOUNDS(i, a.shape[0], 0, "a") * a.stride[0] + UFN_BOUNDS(j, a.shape[1], 1, "a") * a.stride[1]], (double)(v + 10 * i + j));
+    }
+}
+
 /* kernels.ufn:83
  * @cuda.jit
  * def oob(x, out):

@@ -25,6 +25,7 @@
     void ktest__block_sum__f32##S(ufn_view_f32_1 x, ufn_view_f32_1 out);                  \
     void ktest__fill__f64##S(ufn_view_f64_2 a, double v);                                 \
     void ktest__fill__i32##S(ufn_view_i32_2 a, int32_t v);                                \
+    void ktest__fill__f64_i64##S(ufn_view_f64_2 a, int64_t v);                            \
     void ktest__oob__f32##S(ufn_view_f32_1 x, ufn_view_f32_1 out);                        \
     void ktest__race__f32##S(ufn_view_f32_1 x, ufn_view_f32_1 out);                       \
     void ktest__divergent__f32##S(ufn_view_f32_1 x);
@@ -63,6 +64,7 @@ KERNELS(__host)
     }                                                                                     \
     static void fill_f64##T(void **p) { ktest__fill__f64##S(ARG(ufn_view_f64_2, 0), ARG(double, 1)); } \
     static void fill_i32##T(void **p) { ktest__fill__i32##S(ARG(ufn_view_i32_2, 0), ARG(int32_t, 1)); } \
+    static void fill_f64_i64##T(void **p) { ktest__fill__f64_i64##S(ARG(ufn_view_f64_2, 0), ARG(int64_t, 1)); } \
     static void oob##T(void **p) { ktest__oob__f32##S(ARG(ufn_view_f32_1, 0), ARG(ufn_view_f32_1, 1)); } \
     static void race##T(void **p) { ktest__race__f32##S(ARG(ufn_view_f32_1, 0), ARG(ufn_view_f32_1, 1)); } \
     static void divergent##T(void **p) { ktest__divergent__f32##S(ARG(ufn_view_f32_1, 0)); }
@@ -233,6 +235,7 @@ static const ufn_sim_kernel sim_kernels[] = {
       .flags = UFN_KF_BARRIER | UFN_KF_WARP | UFN_KF_DYN_SHARED },
     { .name = "ktest__fill__f64", .entry = fill_f64_sim },
     { .name = "ktest__fill__i32", .entry = fill_i32_sim },
+    { .name = "ktest__fill__f64_i64", .entry = fill_f64_i64_sim },
     { .name = "ktest__oob__f32", .entry = oob_sim },
     { .name = "ktest__race__f32", .entry = race_sim, .static_shared = 256 },
     { .name = "ktest__divergent__f32", .entry = divergent_sim, .flags = UFN_KF_BARRIER },
@@ -266,6 +269,8 @@ static const ufn_kparam pair_f32_params[] = { A1(UFN_FLOAT32), A1(UFN_FLOAT32) }
 static const ufn_kparam one_f32_params[] = { A1(UFN_FLOAT32) };
 static const ufn_kparam fill_f64_params[] = { { .dtype = UFN_FLOAT64, .ndim = 2, .layout = UFN_LAYOUT_C },
                                               SCALAR(UFN_FLOAT64) };
+static const ufn_kparam fill_f64_i64_params[] = { { .dtype = UFN_FLOAT64, .ndim = 2, .layout = UFN_LAYOUT_C },
+                                                  SCALAR(UFN_INT64) };
 static const ufn_kparam fill_i32_params[] = { { .dtype = UFN_INT32, .ndim = 2, .layout = UFN_LAYOUT_F },
                                               SCALAR(UFN_INT32) };
 
@@ -321,6 +326,15 @@ static const ufn_ksig fill_sigs[] = {
       .kernel = "ktest__fill__i32", .host_blocks = { fill_i32_blocks }, .host_thread = fill_i32__host },
 };
 
+/* fill for float64 arrays with a float64 or an int64 value: which one an
+ * argument picks is dispatch's choice (the thread entry only). */
+static const ufn_ksig pick_sigs[] = {
+    { .signature = "void(float64[:, ::1], float64)", .params = fill_f64_params,
+      .kernel = "ktest__fill__f64", .host_thread = fill_f64__host },
+    { .signature = "void(float64[:, ::1], int64)", .params = fill_f64_i64_params,
+      .kernel = "ktest__fill__f64_i64", .host_thread = fill_f64_i64__host },
+};
+
 #define KERNEL(var, name_, names, n, sigs_, module_)                                              \
     const ufn_kernel var = { .name = name_, .module = &module_, .nparams = n,                   \
                              .param_names = names, .nsigs = sizeof sigs_ / sizeof sigs_[0],   \
@@ -335,6 +349,7 @@ KERNEL(ktest_hist, "hist", hist_names, 4, hist_sigs, ktest_module);
 KERNEL(ktest_hist_fibers, "hist", hist_names, 4, hist_sigs_fibers, ktest_module);
 KERNEL(ktest_block_sum, "block_sum", pair_names, 2, block_sum_sigs, ktest_module);
 KERNEL(ktest_fill, "fill", fill_names, 2, fill_sigs, ktest_module);
+KERNEL(ktest_pick, "fill", fill_names, 2, pick_sigs, ktest_module);
 KERNEL(ktest_oob, "oob", pair_names, 2, oob_sigs, ktest_module);
 KERNEL(ktest_race, "race", pair_names, 2, race_sigs, ktest_module);
 KERNEL(ktest_divergent, "divergent", pair_names, 1, divergent_sigs, ktest_module);

@@ -38,6 +38,8 @@ extern const ufn_kernel ktest_block_sum;
 /* fill(a, v): a[i, j] = v + 10 i + j; void(float64[:, ::1], float64) and
  * void(int32[::1, :], int32) */
 extern const ufn_kernel ktest_fill;
+/* fill again: void(float64[:, ::1], float64), void(float64[:, ::1], int64) */
+extern const ufn_kernel ktest_pick;
 /* checks: reads x[i] for every thread with no guard; shared-memory race;
  * barrier at two sites */
 extern const ufn_kernel ktest_oob, ktest_race, ktest_divergent;

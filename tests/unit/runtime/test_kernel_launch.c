@@ -225,6 +225,51 @@ static void test_fill_dispatch(void **state)
     assert_int_equal(run_kernel(&ktest_fill, l, 2, &f, &w), 0);
 }
 
+/* Which signature an argument picks, seen in the trace's kernel name. */
+static char picked[64];
+
+static void pick_hook(const ufn_event *ev, void *ctx)
+{
+    (void)ctx;
+    if (ev->kind == UFN_EV_KERNEL)
+        snprintf(picked, sizeof picked, "%s", ev->name);
+}
+
+static const char *pick(ufn_array *v, int expect)
+{
+    double d[FILL_H * FILL_W];
+    int64_t shape[2] = { FILL_H, FILL_W };
+    ufn_array c = ufn_host(d, UFN_FLOAT64, 2, shape);
+    ufn_array *args[2] = { &c, v };
+    ufn_launch l = ufn_launch_2d(2, 2, 4, 4);
+    picked[0] = '\0';
+    ufn_set_trace_hook(pick_hook, NULL);
+    int st = ufn_launch_kernel(&ktest_pick, &l, args);
+    ufn_set_trace_hook(NULL, NULL);
+    assert_int_equal(st, expect);
+    if (st == 0)
+        assert_true(d[FILL_W + 2] == 12.0);    /* a[1, 2] = 0 + 10 + 2 */
+    return picked;
+}
+
+static void test_fewest_conversions(void **state)
+{
+    (void)state;
+    /* a Python int: exact for int64, a conversion for float64 */
+    ufn_array i = ufn_scalar_int64(0);
+    assert_string_equal(pick(&i, 0), "ktest__fill__f64_i64");
+    /* a Python float: float64 only */
+    ufn_array f = ufn_scalar_float64(0.0);
+    assert_string_equal(pick(&f, 0), "ktest__fill__f64");
+    /* a typed int32 0-d array casts safely to both: the first declared */
+    int32_t zero = 0;
+    ufn_array t = ufn_host(&zero, UFN_INT32, 0, NULL);
+    assert_string_equal(pick(&t, 0), "ktest__fill__f64");
+    /* a bool goes only into bool */
+    ufn_array b = ufn_scalar_bool(1);
+    pick(&b, UFN_ERR_DTYPE);
+}
+
 static void test_dispatch_errors(void **state)
 {
     (void)state;
@@ -386,7 +431,7 @@ static void test_sim_checks(void **state)
 
 /* The trace names each launch and its threads. */
 static struct {
-    int kernels;
+    int kernels, h2d, d2h;
     size_t threads;
     char name[64];
 } seen;
@@ -394,6 +439,8 @@ static struct {
 static void hook(const ufn_event *ev, void *ctx)
 {
     (void)ctx;
+    seen.h2d += ev->kind == UFN_EV_H2D;
+    seen.d2h += ev->kind == UFN_EV_D2H;
     if (ev->kind == UFN_EV_KERNEL) {
         seen.kernels++;
         seen.threads = ev->bytes;
@@ -414,6 +461,9 @@ static void test_trace(void **state)
     assert_int_equal(seen.kernels, 1);
     assert_int_equal(seen.threads, 192);
     assert_string_equal(seen.name, "ktest__add__f32");
+    /* x passed twice is one device array: two arrays in, two back */
+    assert_int_equal(seen.h2d, which == SIM ? 2 : 0);
+    assert_int_equal(seen.d2h, which == SIM ? 2 : 0);
 }
 
 /* UFN_SIM_CHECK=0: the racy and the divergent kernel run to the end. */
@@ -462,6 +512,7 @@ static int run_child(int run)
         cmocka_unit_test(test_hist),
         cmocka_unit_test(test_block_sum),
         cmocka_unit_test(test_fill_dispatch),
+        cmocka_unit_test(test_fewest_conversions),
         cmocka_unit_test(test_dispatch_errors),
         cmocka_unit_test(test_launch_limits),
         cmocka_unit_test(test_host_without_code),
@@ -473,7 +524,7 @@ static int run_child(int run)
         return cmocka_run_group_tests(unchecked, NULL, NULL);
     }
     /* the checks need the simulator; the forms need only run their kernels */
-    size_t count = run == SIM ? 12 : run == HOST_FIBERS ? 6 : 11;
+    size_t count = run == SIM ? 13 : run == HOST_FIBERS ? 6 : 12;
     return _cmocka_run_group_tests(run_names[run], all, count, NULL, NULL);
 }
 

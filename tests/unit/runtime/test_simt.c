@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -166,6 +167,49 @@ static void test_early_exit(void **state)
         assert_int_equal(s.after[t], t < 40 ? 40 : 0);
 }
 
+/* print: block after block, in thread order between two barriers. */
+static void k_print(void **p)
+{
+    int barrier = **(int **)p;
+    printf("a%u.%u ", blockIdx.x, threadIdx.x);
+    if (barrier)
+        ufn_syncthreads();
+    printf("b%u.%u ", blockIdx.x, threadIdx.x);
+}
+
+/* Run l with standard output going into buf. */
+static void capture(ufn_simt_launch *l, char *buf, size_t size)
+{
+    fflush(stdout);
+    FILE *tmp = tmpfile();
+    assert_non_null(tmp);
+    int saved = dup(1);
+    dup2(fileno(tmp), 1);
+    int st = ufn_simt_run(l);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    assert_int_equal(st, 0);
+    rewind(tmp);
+    size_t n = fread(buf, 1, size - 1, tmp);
+    buf[n] = '\0';
+    fclose(tmp);
+}
+
+static void test_print_order(void **state)
+{
+    (void)state;
+    char out[256];
+    int barrier = 0;
+    ufn_simt_launch l = launch(k_print, &barrier, 2, 3, 1, false);
+    capture(&l, out, sizeof out);
+    assert_string_equal(out, "a0.0 b0.0 a0.1 b0.1 a0.2 b0.2 a1.0 b1.0 a1.1 b1.1 a1.2 b1.2 ");
+    barrier = 1;
+    l.fibers = true;
+    capture(&l, out, sizeof out);
+    assert_string_equal(out, "a0.0 a0.1 a0.2 b0.0 b0.1 b0.2 a1.0 a1.1 a1.2 b1.0 b1.1 b1.2 ");
+}
+
 /* ---- warps ---------------------------------------------------------------------------------- */
 
 typedef struct warp_state {
@@ -305,7 +349,7 @@ static void test_activemask(void **state)
 
 typedef struct dyn_state {
     uintptr_t base, dyn;
-    uint32_t bytes;
+    uint32_t bytes, poison;
     float sum;
 } dyn_state;
 
@@ -319,6 +363,8 @@ static void k_dynamic(void **p)
     UFN_STORE(float, &d[t], (float)t);
     ufn_syncthreads();
     if (t == 0) {
+        UFN_SHARED_ARRAY(uint32_t, unwritten, 5, 0);
+        st->poison = UFN_LOAD(uint32_t, &unwritten[4]);
         float s = 0;
         for (uint32_t i = 0; i < n; i++)
             s += UFN_LOAD(float, &d[i]);
@@ -341,6 +387,7 @@ static void test_dynamic_shared(void **state)
     assert_int_equal(s.bytes, 256);
     assert_int_equal(s.dyn - s.base, UFN_KDYN_OFFSET(20));
     assert_int_equal(s.dyn - s.base, 32);
+    assert_int_equal(s.poison, 0xA5A5A5A5u);    /* shared memory starts poisoned */
 }
 
 /* ---- checks ------------------------------------------------------------------------------------ */
@@ -603,6 +650,7 @@ int main(void)
         cmocka_unit_test(test_barrier_reduction),
         cmocka_unit_test(test_barrier_predicates),
         cmocka_unit_test(test_early_exit),
+        cmocka_unit_test(test_print_order),
         cmocka_unit_test(test_warp_functions),
         cmocka_unit_test(test_partial_masks),
         cmocka_unit_test(test_partial_warp),
