@@ -14,9 +14,11 @@
 #   test_fiber_ucontext   test_fiber with fiber.c built for the ucontext
 #                         fallback (-DUFN_FIBER_UCONTEXT) and linked in directly
 #
-# `make check-kernelsrt` (in make check) runs test_fiber_ucontext and, when
-# nvcc is found, builds kernel_kernels.cu into a fatbin for sm_75 and sm_90
-# (which proves the file is valid CUDA) and prints ptxas's register counts.
+# `make check-kernelsrt` (in make check) runs test_fiber_ucontext; when
+# aarch64-linux-gnu-gcc and qemu-aarch64 are installed, the aarch64 switch
+# (fiber_cross.c, static, under qemu-user); and when nvcc is found, builds
+# kernel_kernels.cu into a fatbin for sm_75 and sm_90 (which proves the file
+# is valid CUDA) and prints ptxas's register counts.
 
 KRT_SRC := tests/unit/runtime
 KRT_OUT := $(BUILD)/tests/runtime
@@ -64,11 +66,23 @@ $(KRT_OUT)/kernel_kernels.fatbin: $(KRT_SRC)/kernel_kernels.cu $(KRT_HDRS)
 	    -Iinclude -I$(KRT_SRC) -Xptxas -v -Werror all-warnings -o $@ $< 2> $@.ptxas || \
 	    { cat $@.ptxas; rm -f $@; exit 1; }
 
+KRT_CROSS_CC := $(shell command -v aarch64-linux-gnu-gcc 2>/dev/null)
+KRT_QEMU := $(shell command -v qemu-aarch64 2>/dev/null)
+KRT_CROSS := $(if $(and $(KRT_CROSS_CC),$(KRT_QEMU)),$(KRT_OUT)/fiber_cross_aarch64)
+
+$(KRT_OUT)/fiber_cross_aarch64: $(KRT_SRC)/fiber_cross.c runtime/sim/fiber.c runtime/sim/simt.h
+	@mkdir -p $(dir $@)
+	$(call say,CC,$@)
+	$(Q)$(KRT_CROSS_CC) -O2 -std=c11 -Wall -Wextra -D_GNU_SOURCE -Iinclude -Iruntime -static \
+	    -o $@ $(KRT_SRC)/fiber_cross.c runtime/sim/fiber.c
+
 CHECK_SUITES += kernelsrt
 
 .PHONY: check-kernelsrt
-check-kernelsrt: $(KRT_UCONTEXT) $(KRT_FATBIN)
+check-kernelsrt: $(KRT_UCONTEXT) $(KRT_FATBIN) $(KRT_CROSS)
 	$(Q)tests/run-unit.sh $(KRT_UCONTEXT)
+	$(Q)if [ -n "$(KRT_CROSS)" ]; then $(KRT_QEMU) $(KRT_CROSS); \
+	else echo "aarch64: skipped (no aarch64-linux-gnu-gcc or qemu-aarch64)"; fi
 	$(Q)if [ -n "$(KRT_FATBIN)" ]; then \
 	  echo "nvcc: kernel_kernels.cu built for sm_75 and sm_90; ptxas:"; \
 	  awk '/Compiling entry function/ { k = $$7; a = $$9; gsub(/\047/, "", k); gsub(/\047/, "", a) } \
