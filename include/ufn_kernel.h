@@ -3,8 +3,10 @@
  * nvcc compiles a generated .cu for the GPU.  The simulator backend compiles
  * the very same file as C11 for the CPU: then ufn_sim.h stands in for CUDA's
  * built-ins (threadIdx, __global__, __ldg, uint4, ...) and the runtime runs
- * each kernel block by block, thread by thread.  So everything here, and all
- * generated device code, is written in the common subset of CUDA C++ and C11.
+ * each kernel block by block: thread after thread, or each thread of a block
+ * as a fiber when the kernel has barriers or warp functions.  So everything
+ * here, and all generated device code, is written in the common subset of
+ * CUDA C++ and C11.
  *
  * The scalar bodies themselves use ufn_math.h, which the host stub shares.
  */

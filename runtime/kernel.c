@@ -569,9 +569,10 @@ int ufn_launch_kernel(const ufn_kernel *k, const ufn_launch *l, ufn_array *const
     int st = check_kernel(k);
     if (st < 0)
         return st;
-    karg arg[k->nparams > 0 ? k->nparams : 1];
-    memset(arg, 0, sizeof arg);
+    /* on the heap: an argument holds a descriptor of half a kilobyte */
+    karg *arg = calloc(k->nparams > 0 ? (size_t)k->nparams : 1, sizeof *arg);
     klaunch c = { .k = k, .nargs = k->nparams, .arg = arg };
-    st = launch(&c, l, args);
+    st = arg ? launch(&c, l, args) : ufn_fail(UFN_ERR_NOMEM, "out of host memory");
+    free(arg);
     return st < 0 ? ufn_fail_prefix(st, k->name ? k->name : "kernel") : st;
 }
