@@ -388,3 +388,149 @@ UFN_JIT_KERNEL UFN_KNAME(ktest__divergent__f32)(ufn_view_f32_1 x)
 #line 104 "kernels.ufn"
     UFN_STORE(float, &x.data[UFN_BOUNDS(t, x.shape[0], 0, "x") * x.stride[0]], (float)t);
 }
+
+/* ---- the rest of the device API, each call at least once (so that nvcc
+ * builds all of it, and the C builds are tested against it) ------------------ */
+
+/* kernels.ufn:107, 32 threads of one block
+ * @cuda.jit
+ * def atomics(i32, i64, u32, u64, f32, f64, old):
+ *     t = cuda.threadIdx.x
+ *     for a in (i32, i64): add v = t + 1 to a[0], subtract it from a[1],
+ *         max and min of t - 16 into a[2], a[3], and a[4] with ~(1 << t),
+ *         or a[5] with 1 << t, xor a[6] with t * t
+ *     for a in (u32, u64): the same with t for max and min, and
+ *         inc(a, 8, 10), dec(a, 9, 10)
+ *     for a in (f32, f64): add t + 1 to a[0], subtract it from a[1],
+ *         max and min of t - 16.5 into a[2], a[3]
+ *     if t == 0: exch and compare_and_swap on element 7 of every integer
+ *         array, and the NaN rules of max, nanmax and nanmin on the float
+ *         arrays' elements 4 to 7; each old value into old[]
+ */
+#define KTEST_ATOMIC_INTS(A, T, S, MAXV)                                                    \
+    (void)ufn_atomic_add_##S(&A.data[0], (T)(t + 1));                                       \
+    (void)ufn_atomic_sub_##S(&A.data[1 * A.stride[0]], (T)(t + 1));                         \
+    (void)ufn_atomic_max_##S(&A.data[2 * A.stride[0]], (T)(MAXV));                          \
+    (void)ufn_atomic_min_##S(&A.data[3 * A.stride[0]], (T)(MAXV));                          \
+    (void)ufn_atomic_and_##S(&A.data[4 * A.stride[0]], (T)~((uint64_t)1 << t));             \
+    (void)ufn_atomic_or_##S(&A.data[5 * A.stride[0]], (T)((uint64_t)1 << t));               \
+    (void)ufn_atomic_xor_##S(&A.data[6 * A.stride[0]], (T)(t * t))
+#define KTEST_ATOMIC_SWAPS(A, T, S, K)                                                      \
+    UFN_STORE(int64_t, &old.data[(K) * old.stride[0]], (int64_t)ufn_atomic_exch_##S(&A.data[7 * A.stride[0]], (T)5)); \
+    UFN_STORE(int64_t, &old.data[((K) + 1) * old.stride[0]], (int64_t)ufn_atomic_cas_##S(&A.data[7 * A.stride[0]], (T)5, (T)9)); \
+    UFN_STORE(int64_t, &old.data[((K) + 2) * old.stride[0]], (int64_t)ufn_atomic_cas_##S(&A.data[7 * A.stride[0]], (T)5, (T)11))
+#define KTEST_ATOMIC_FLOATS(A, T, S, K)                                                     \
+    UFN_STORE(double, &oldf.data[(K) * oldf.stride[0]], (double)ufn_atomic_max_##S(&A.data[4 * A.stride[0]], (T)NAN)); \
+    UFN_STORE(double, &oldf.data[((K) + 1) * oldf.stride[0]], (double)ufn_atomic_max_##S(&A.data[5 * A.stride[0]], (T)2)); \
+    UFN_STORE(double, &oldf.data[((K) + 2) * oldf.stride[0]], (double)ufn_atomic_nanmax_##S(&A.data[6 * A.stride[0]], (T)3)); \
+    (void)ufn_atomic_nanmax_##S(&A.data[6 * A.stride[0]], (T)NAN);                          \
+    (void)ufn_atomic_nanmin_##S(&A.data[7 * A.stride[0]], (T)4);                            \
+    (void)ufn_atomic_nanmin_##S(&A.data[7 * A.stride[0]], (T)NAN)
+
+UFN_JIT_KERNEL UFN_KNAME(ktest__atomics)(ufn_view_i32_1 i32, ufn_view_i64_1 i64, ufn_view_u32_1 u32, ufn_view_u64_1 u64, ufn_view_f32_1 f32, ufn_view_f64_1 f64, ufn_view_i64_1 old, ufn_view_f64_1 oldf)
+{
+    int64_t t = threadIdx.x;
+    (void)oldf;
+#line 120 "kernels.ufn"
+    KTEST_ATOMIC_INTS(i32, int32_t, i32, t - 16);
+#line 121 "kernels.ufn"
+    KTEST_ATOMIC_INTS(i64, int64_t, i64, t - 16);
+#line 122 "kernels.ufn"
+    KTEST_ATOMIC_INTS(u32, uint32_t, u32, t);
+#line 123 "kernels.ufn"
+    KTEST_ATOMIC_INTS(u64, uint64_t, u64, t);
+#line 124 "kernels.ufn"
+    (void)ufn_atomic_inc_u32(&u32.data[8 * u32.stride[0]], 10u); (void)ufn_atomic_dec_u32(&u32.data[9 * u32.stride[0]], 10u);
+#line 125 "kernels.ufn"
+    (void)ufn_atomic_inc_u64(&u64.data[8 * u64.stride[0]], 10u); (void)ufn_atomic_dec_u64(&u64.data[9 * u64.stride[0]], 10u);
+#line 126 "kernels.ufn"
+    (void)ufn_atomic_add_f32(&f32.data[0], (float)(t + 1)); (void)ufn_atomic_sub_f32(&f32.data[f32.stride[0]], (float)(t + 1));
+#line 127 "kernels.ufn"
+    (void)ufn_atomic_max_f32(&f32.data[2 * f32.stride[0]], (float)t - 16.5f); (void)ufn_atomic_min_f32(&f32.data[3 * f32.stride[0]], (float)t - 16.5f);
+#line 128 "kernels.ufn"
+    (void)ufn_atomic_add_f64(&f64.data[0], (double)(t + 1)); (void)ufn_atomic_sub_f64(&f64.data[f64.stride[0]], (double)(t + 1));
+#line 129 "kernels.ufn"
+    (void)ufn_atomic_max_f64(&f64.data[2 * f64.stride[0]], (double)t - 16.5); (void)ufn_atomic_min_f64(&f64.data[3 * f64.stride[0]], (double)t - 16.5);
+#line 130 "kernels.ufn"
+    if (t == 0) {
+#line 131 "kernels.ufn"
+        KTEST_ATOMIC_SWAPS(i32, int32_t, i32, 0);
+#line 132 "kernels.ufn"
+        KTEST_ATOMIC_SWAPS(i64, int64_t, i64, 3);
+#line 133 "kernels.ufn"
+        KTEST_ATOMIC_SWAPS(u32, uint32_t, u32, 6);
+#line 134 "kernels.ufn"
+        KTEST_ATOMIC_SWAPS(u64, uint64_t, u64, 9);
+#line 135 "kernels.ufn"
+        KTEST_ATOMIC_FLOATS(f32, float, f32, 0);
+#line 136 "kernels.ufn"
+        KTEST_ATOMIC_FLOATS(f64, double, f64, 3);
+    }
+}
+
+/* kernels.ufn:139, 64 threads of one block (two warps)
+ * @cuda.jit
+ * def warps(out):    # out[t, k] for k in 0..13
+ *     lane id, lane mask below it, a shuffle of each type and kind, a ballot,
+ *     all and any, activemask, syncwarp and the fences, syncthreads_count,
+ *     _and and _or
+ */
+
+UFN_JIT_KERNEL UFN_KNAME(ktest__warps)(ufn_view_i64_1 out)
+{
+    int64_t t = threadIdx.x;
+    int64_t *o = &out.data[UFN_BOUNDS(t * KTEST_WARPS, out.shape[0], 0, "out") * out.stride[0]];
+    unsigned full = 0xffffffffu;
+#line 142 "kernels.ufn"
+    UFN_STORE(int64_t, &o[0], (int64_t)ufn_laneid());
+#line 143 "kernels.ufn"
+    UFN_STORE(int64_t, &o[1], (int64_t)ufn_lanemask_lt());
+#line 144 "kernels.ufn"
+    UFN_STORE(int64_t, &o[2], (int64_t)ufn_shfl_sync_i32(full, (int32_t)(t * 3), 5));
+#line 145 "kernels.ufn"
+    UFN_STORE(int64_t, &o[3], (int64_t)ufn_shfl_up_sync_i64(full, (int64_t)t << 33, 3));
+#line 146 "kernels.ufn"
+    UFN_STORE(int64_t, &o[4], (int64_t)ufn_shfl_down_sync_u32(full, (uint32_t)(t + 7), 4));
+#line 147 "kernels.ufn"
+    UFN_STORE(int64_t, &o[5], (int64_t)ufn_shfl_xor_sync_u64(full, (uint64_t)t << 40, 31));
+#line 148 "kernels.ufn"
+    UFN_STORE(int64_t, &o[6], (int64_t)(ufn_shfl_sync_f32(full, (float)t * 0.5f, 31) * 2.0f));
+#line 149 "kernels.ufn"
+    UFN_STORE(int64_t, &o[7], (int64_t)(ufn_shfl_down_sync_f64(full, (double)t * 0.25, 1) * 4.0));
+#line 150 "kernels.ufn"
+    UFN_STORE(int64_t, &o[8], (int64_t)ufn_ballot_sync(full, ufn_laneid() % 2));
+#line 151 "kernels.ufn"
+    UFN_STORE(int64_t, &o[9], (int64_t)(ufn_all_sync(full, t >= 0) + 2 * ufn_any_sync(full, t == 5)));
+#line 152 "kernels.ufn"
+    UFN_STORE(int64_t, &o[10], (int64_t)ufn_activemask());
+#line 153 "kernels.ufn"
+    ufn_syncwarp(full);
+    ufn_threadfence();
+    ufn_threadfence_block();
+    ufn_threadfence_system();
+#line 154 "kernels.ufn"
+    UFN_STORE(int64_t, &o[11], (int64_t)ufn_syncthreads_count(t % 3 == 0));
+#line 155 "kernels.ufn"
+    UFN_STORE(int64_t, &o[12], (int64_t)ufn_syncthreads_and(t < 64));
+#line 156 "kernels.ufn"
+    UFN_STORE(int64_t, &o[13], (int64_t)ufn_syncthreads_or(t == 63));
+}
+
+/* kernels.ufn:159
+ * @cuda.jit
+ * def hello(n):
+ *     i = cuda.grid(1)
+ *     if i < n:
+ *         print("thread", i, "of", n)
+ */
+UFN_JIT_KERNEL UFN_KNAME(ktest__hello)(int64_t n)
+{
+    int64_t i = 0;
+#line 161 "kernels.ufn"
+    i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+#line 162 "kernels.ufn"
+    if (i < n) {
+#line 163 "kernels.ufn"
+        printf("%s %lld %s %lld\n", "thread", (long long)i, "of", (long long)n);
+    }
+}

@@ -28,7 +28,12 @@
     void ktest__fill__f64_i64##S(ufn_view_f64_2 a, int64_t v);                            \
     void ktest__oob__f32##S(ufn_view_f32_1 x, ufn_view_f32_1 out);                        \
     void ktest__race__f32##S(ufn_view_f32_1 x, ufn_view_f32_1 out);                       \
-    void ktest__divergent__f32##S(ufn_view_f32_1 x);
+    void ktest__divergent__f32##S(ufn_view_f32_1 x);                                     \
+    void ktest__atomics##S(ufn_view_i32_1 i32, ufn_view_i64_1 i64, ufn_view_u32_1 u32,      \
+                           ufn_view_u64_1 u64, ufn_view_f32_1 f32, ufn_view_f64_1 f64,      \
+                           ufn_view_i64_1 old, ufn_view_f64_1 oldf);                        \
+    void ktest__warps##S(ufn_view_i64_1 out);                                               \
+    void ktest__hello##S(int64_t n);
 KERNELS()
 KERNELS(__host)
 #undef KERNELS
@@ -67,7 +72,15 @@ KERNELS(__host)
     static void fill_f64_i64##T(void **p) { ktest__fill__f64_i64##S(ARG(ufn_view_f64_2, 0), ARG(int64_t, 1)); } \
     static void oob##T(void **p) { ktest__oob__f32##S(ARG(ufn_view_f32_1, 0), ARG(ufn_view_f32_1, 1)); } \
     static void race##T(void **p) { ktest__race__f32##S(ARG(ufn_view_f32_1, 0), ARG(ufn_view_f32_1, 1)); } \
-    static void divergent##T(void **p) { ktest__divergent__f32##S(ARG(ufn_view_f32_1, 0)); }
+    static void divergent##T(void **p) { ktest__divergent__f32##S(ARG(ufn_view_f32_1, 0)); } \
+    static void atomics##T(void **p)                                                      \
+    {                                                                                     \
+        ktest__atomics##S(ARG(ufn_view_i32_1, 0), ARG(ufn_view_i64_1, 1), ARG(ufn_view_u32_1, 2), \
+                          ARG(ufn_view_u64_1, 3), ARG(ufn_view_f32_1, 4), ARG(ufn_view_f64_1, 5), \
+                          ARG(ufn_view_i64_1, 6), ARG(ufn_view_f64_1, 7));                \
+    }                                                                                     \
+    static void warps##T(void **p) { ktest__warps##S(ARG(ufn_view_i64_1, 0)); }           \
+    static void hello##T(void **p) { ktest__hello##S(ARG(int64_t, 0)); }
 TRAMPOLINES(_sim, )
 TRAMPOLINES(__host, __host)
 #undef TRAMPOLINES
@@ -239,6 +252,9 @@ static const ufn_sim_kernel sim_kernels[] = {
     { .name = "ktest__oob__f32", .entry = oob_sim },
     { .name = "ktest__race__f32", .entry = race_sim, .static_shared = 256 },
     { .name = "ktest__divergent__f32", .entry = divergent_sim, .flags = UFN_KF_BARRIER },
+    { .name = "ktest__atomics", .entry = atomics_sim, .flags = UFN_KF_ATOMIC },
+    { .name = "ktest__warps", .entry = warps_sim, .flags = UFN_KF_BARRIER | UFN_KF_WARP },
+    { .name = "ktest__hello", .entry = hello_sim, .flags = UFN_KF_PRINT },
 };
 
 ufn_module ktest_module = {
@@ -273,6 +289,12 @@ static const ufn_kparam fill_f64_i64_params[] = { { .dtype = UFN_FLOAT64, .ndim 
                                                   SCALAR(UFN_INT64) };
 static const ufn_kparam fill_i32_params[] = { { .dtype = UFN_INT32, .ndim = 2, .layout = UFN_LAYOUT_F },
                                               SCALAR(UFN_INT32) };
+
+static const ufn_kparam atomics_params[] = { A1(UFN_INT32), A1(UFN_INT64), A1(UFN_UINT32),
+                                             A1(UFN_UINT64), A1(UFN_FLOAT32), A1(UFN_FLOAT64),
+                                             A1(UFN_INT64), A1(UFN_FLOAT64) };
+static const ufn_kparam warps_params[] = { A1(UFN_INT64) };
+static const ufn_kparam hello_params[] = { SCALAR(UFN_INT64) };
 
 static const char *const add_names[] = { "x", "y", "out" };
 static const char *const grey_names[] = { "rgb", "out" };
@@ -316,6 +338,13 @@ ONE_SIG(race_sigs, "void(float32[:], float32[:])", pair_f32_params, "ktest__race
         0, NULL, race__host);
 ONE_SIG(divergent_sigs, "void(float32[:])", one_f32_params, "ktest__divergent__f32",
         UFN_KF_BARRIER, 0, 0, NULL, divergent__host);
+ONE_SIG(atomics_sigs, "void(int32[:], int64[:], uint32[:], uint64[:], float32[:], float64[:], "
+        "int64[:], float64[:])", atomics_params, "ktest__atomics", UFN_KF_ATOMIC, 0, 0, NULL,
+        atomics__host);
+ONE_SIG(warps_sigs, "void(int64[:])", warps_params, "ktest__warps",
+        UFN_KF_BARRIER | UFN_KF_WARP, 0, 0, NULL, warps__host);
+ONE_SIG(hello_sigs, "void(int64)", hello_params, "ktest__hello", UFN_KF_PRINT, 0, 0, NULL,
+        hello__host);
 ONE_SIG(no_host_sigs, "void(float32[:], float32[:], float32[:])", add_f32_params,
         "ktest__add__f32", 0, 0, 0, NULL, NULL);
 
@@ -353,4 +382,11 @@ KERNEL(ktest_pick, "fill", fill_names, 2, pick_sigs, ktest_module);
 KERNEL(ktest_oob, "oob", pair_names, 2, oob_sigs, ktest_module);
 KERNEL(ktest_race, "race", pair_names, 2, race_sigs, ktest_module);
 KERNEL(ktest_divergent, "divergent", pair_names, 1, divergent_sigs, ktest_module);
+static const char *const atomics_names[] = { "i32", "i64", "u32", "u64", "f32", "f64", "old",
+                                            "oldf" };
+static const char *const out_names[] = { "out" };
+static const char *const n_names[] = { "n" };
+KERNEL(ktest_atomics, "atomics", atomics_names, 8, atomics_sigs, ktest_module);
+KERNEL(ktest_warps, "warps", out_names, 1, warps_sigs, ktest_module);
+KERNEL(ktest_hello, "hello", n_names, 1, hello_sigs, ktest_module);
 KERNEL(ktest_no_host, "add_kernel", add_names, 3, no_host_sigs, ktest_module_no_host);

@@ -18,8 +18,13 @@ typedef struct { float *data; int64_t shape[3]; int64_t stride[3]; } ufn_view_f3
 typedef struct { int32_t *data; int64_t shape[1]; int64_t stride[1]; } ufn_view_i32_1;
 typedef struct { int32_t *data; int64_t shape[2]; int64_t stride[2]; } ufn_view_i32_2;
 typedef struct { double *data; int64_t shape[2]; int64_t stride[2]; } ufn_view_f64_2;
+typedef struct { double *data; int64_t shape[1]; int64_t stride[1]; } ufn_view_f64_1;
+typedef struct { int64_t *data; int64_t shape[1]; int64_t stride[1]; } ufn_view_i64_1;
+typedef struct { uint32_t *data; int64_t shape[1]; int64_t stride[1]; } ufn_view_u32_1;
+typedef struct { uint64_t *data; int64_t shape[1]; int64_t stride[1]; } ufn_view_u64_1;
 
 #define KTEST_TPB 16     /* the tiled matmul's tile edge */
+#define KTEST_WARPS 14   /* values warps() records per thread */
 
 #ifndef __CUDACC__
 extern ufn_module ktest_module;
@@ -43,6 +48,10 @@ extern const ufn_kernel ktest_pick;
 /* checks: reads x[i] for every thread with no guard; shared-memory race;
  * barrier at two sites */
 extern const ufn_kernel ktest_oob, ktest_race, ktest_divergent;
+/* the rest of the device API (thread entries only): atomics(i32, i64, u32,
+ * u64, f32, f64, old, oldf) with 32 threads, warps(out) with 64, hello(n),
+ * which prints */
+extern const ufn_kernel ktest_atomics, ktest_warps, ktest_hello;
 /* one kernel whose module was built without host code */
 extern const ufn_kernel ktest_no_host;
 #endif

@@ -41,6 +41,17 @@ typedef struct results {
     float sums[SUM_BLOCKS];
     double fill[FILL_H][FILL_W];
     int32_t fill_f[FILL_W][FILL_H];   /* an F-order (FILL_H, FILL_W) array's memory */
+    /* the rest of the device API */
+    int32_t at_i32[8];
+    int64_t at_i64[8];
+    uint32_t at_u32[10];
+    uint64_t at_u64[10];
+    float at_f32[8];
+    double at_f64[8];
+    int64_t at_old[12];
+    double at_oldf[6];
+    int64_t warps[64 * KTEST_WARPS];
+    char hello[128];
 } results;
 
 /* The runs that compute results, then two that only check UFN_SIM_CHECK. */
@@ -207,6 +218,64 @@ static void test_block_sum(void **state)
     l.shared_bytes = 64 << 10;
     assert_int_equal(run_kernel(&ktest_block_sum, l, 2, &x, &out2), 0);
     assert_memory_equal(again, shared->r[which].sums, sizeof again);
+}
+
+/* Standard output of f() in buf. */
+static void capture(void (*f)(void), char *buf, size_t size)
+{
+    fflush(stdout);
+    FILE *tmp = tmpfile();
+    assert_non_null(tmp);
+    int saved = dup(1);
+    dup2(fileno(tmp), 1);
+    f();
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    rewind(tmp);
+    size_t n = fread(buf, 1, size - 1, tmp);
+    buf[n] = '\0';
+    fclose(tmp);
+}
+
+static int hello_status;
+
+static void say_hello(void)
+{
+    ufn_array n = ufn_scalar_int64(5);
+    hello_status = run_kernel(&ktest_hello, ufn_launch_1d(2, 4), 1, &n);
+}
+
+/* Atomics, warp functions, barriers with predicates, fences, print: each
+ * call of ufn_kernel.h's list at least once. */
+static void test_device_api(void **state)
+{
+    (void)state;
+    results *r = &shared->r[which];
+    for (int k = 0; k < 8; k++) {
+        r->at_i32[k] = k == 4 ? -1 : k == 7 ? 7 : 0;
+        r->at_i64[k] = k == 4 ? -1 : k == 7 ? 7 : 0;
+        r->at_u32[k] = k == 4 ? UINT32_MAX : k == 3 ? 100 : k == 7 ? 7 : 0;
+        r->at_u64[k] = k == 4 ? UINT64_MAX : k == 3 ? 100 : k == 7 ? 7 : 0;
+        double f = k == 4 ? 1.0 : k == 5 || k == 6 ? NAN : k == 7 ? 5.0 : 0.0;
+        r->at_f32[k] = (float)f;
+        r->at_f64[k] = f;
+    }
+    r->at_u32[8] = r->at_u32[9] = 0;
+    r->at_u64[8] = r->at_u64[9] = 0;
+    int64_t n8 = 8, n10 = 10, n12 = 12, n6 = 6, nw = 64 * KTEST_WARPS;
+    ufn_array a[8] = {
+        ufn_host(r->at_i32, UFN_INT32, 1, &n8), ufn_host(r->at_i64, UFN_INT64, 1, &n8),
+        ufn_host(r->at_u32, UFN_UINT32, 1, &n10), ufn_host(r->at_u64, UFN_UINT64, 1, &n10),
+        ufn_host(r->at_f32, UFN_FLOAT32, 1, &n8), ufn_host(r->at_f64, UFN_FLOAT64, 1, &n8),
+        ufn_host(r->at_old, UFN_INT64, 1, &n12), ufn_host(r->at_oldf, UFN_FLOAT64, 1, &n6),
+    };
+    assert_int_equal(run_kernel(&ktest_atomics, ufn_launch_1d(1, 32), 8, &a[0], &a[1], &a[2],
+                                &a[3], &a[4], &a[5], &a[6], &a[7]), 0);
+    ufn_array w = ufn_host(r->warps, UFN_INT64, 1, &nw);
+    assert_int_equal(run_kernel(&ktest_warps, ufn_launch_1d(1, 64), 1, &w), 0);
+    capture(say_hello, r->hello, sizeof r->hello);
+    assert_int_equal(hello_status, 0);
 }
 
 /* The scalar conversions of dispatch, and the F layout. */
@@ -511,6 +580,7 @@ static int run_child(int run)
         cmocka_unit_test(test_matmul),
         cmocka_unit_test(test_hist),
         cmocka_unit_test(test_block_sum),
+        cmocka_unit_test(test_device_api),
         cmocka_unit_test(test_fill_dispatch),
         cmocka_unit_test(test_fewest_conversions),
         cmocka_unit_test(test_dispatch_errors),
@@ -524,7 +594,7 @@ static int run_child(int run)
         return cmocka_run_group_tests(unchecked, NULL, NULL);
     }
     /* the checks need the simulator; the forms need only run their kernels */
-    size_t count = run == SIM ? 13 : run == HOST_FIBERS ? 6 : 12;
+    size_t count = run == SIM ? 14 : run == HOST_FIBERS ? 7 : 13;
     return _cmocka_run_group_tests(run_names[run], all, count, NULL, NULL);
 }
 
@@ -548,6 +618,16 @@ static void test_runs_agree(void **state)
         assert_memory_equal(a->mat, b->mat, sizeof a->mat);
         assert_memory_equal(a->hist, b->hist, sizeof a->hist);
         assert_memory_equal(a->sums, b->sums, sizeof a->sums);
+        assert_memory_equal(a->at_i32, b->at_i32, sizeof a->at_i32);
+        assert_memory_equal(a->at_i64, b->at_i64, sizeof a->at_i64);
+        assert_memory_equal(a->at_u32, b->at_u32, sizeof a->at_u32);
+        assert_memory_equal(a->at_u64, b->at_u64, sizeof a->at_u64);
+        assert_memory_equal(a->at_f32, b->at_f32, sizeof a->at_f32);
+        assert_memory_equal(a->at_f64, b->at_f64, sizeof a->at_f64);
+        assert_memory_equal(a->at_old, b->at_old, sizeof a->at_old);
+        assert_memory_equal(a->at_oldf, b->at_oldf, sizeof a->at_oldf);
+        assert_memory_equal(a->warps, b->warps, sizeof a->warps);
+        assert_string_equal(a->hello, b->hello);
         if (r != HOST_FIBERS) {
             assert_memory_equal(a->add_i32, b->add_i32, sizeof a->add_i32);
             assert_memory_equal(a->fill, b->fill, sizeof a->fill);
@@ -595,6 +675,68 @@ static void test_reference(void **state)
         }
 }
 
+/* What atomics(), warps() and hello() must leave, worked out here. */
+static void test_device_api_reference(void **state)
+{
+    (void)state;
+    const results *r = &shared->r[SIM];
+    int64_t x = 0;
+    for (int t = 0; t < 32; t++)
+        x ^= (int64_t)t * t;
+    /* add, sub, max, min, and, or, xor, then 5 / 9 / 9 after exch and two cas */
+    const int64_t i32[8] = { 528, -528, 15, -16, 0, -1, x, 9 };
+    const int64_t i64[8] = { 528, -528, 15, -16, (int64_t)0xFFFFFFFF00000000ull, 0xFFFFFFFF, x, 9 };
+    for (int k = 0; k < 8; k++) {
+        assert_int_equal(r->at_i32[k], i32[k]);
+        assert_int_equal(r->at_i64[k], i64[k]);
+    }
+    uint64_t inc = 0, dec = 0;
+    for (int t = 0; t < 32; t++) {
+        inc = inc >= 10 ? 0 : inc + 1;
+        dec = dec == 0 || dec > 10 ? 10 : dec - 1;
+    }
+    const uint64_t u32[10] = { 528, (uint32_t)-528, 31, 0, 0, 0xFFFFFFFF, (uint64_t)x, 9, inc, dec };
+    const uint64_t u64[10] = { 528, (uint64_t)-528, 31, 0, 0xFFFFFFFF00000000ull, 0xFFFFFFFF,
+                               (uint64_t)x, 9, inc, dec };
+    for (int k = 0; k < 10; k++) {
+        assert_int_equal(r->at_u32[k], u32[k]);
+        assert_int_equal(r->at_u64[k], u64[k]);
+    }
+    static const int64_t olds[3] = { 7, 5, 9 };
+    for (int k = 0; k < 12; k++)
+        assert_int_equal(r->at_old[k], olds[k % 3]);
+    /* max with a NaN stores nothing, nor does max into a NaN; nanmax and
+     * nanmin replace a NaN in memory and ignore a NaN value */
+    const double f[8] = { 528, -528, 14.5, -16.5, 1.0, NAN, 3.0, 4.0 };
+    for (int k = 0; k < 8; k++) {
+        if (isnan(f[k])) {
+            assert_true(isnan(r->at_f32[k]) && isnan(r->at_f64[k]));
+        } else {
+            assert_true(r->at_f32[k] == (float)f[k]);
+            assert_true(r->at_f64[k] == f[k]);
+        }
+    }
+    for (int k = 0; k < 6; k++)
+        assert_true(k % 3 == 0 ? r->at_oldf[k] == 1.0 : isnan(r->at_oldf[k]));
+    for (int t = 0; t < 64; t++) {
+        const int64_t *o = &r->warps[t * KTEST_WARPS];
+        int l = t % 32, base = t - l;
+        int64_t want[KTEST_WARPS] = {
+            l, ((int64_t)1 << l) - 1, (base + 5) * 3,
+            l >= 3 ? (int64_t)(t - 3) << 33 : (int64_t)t << 33,
+            l + 4 < 32 ? t + 4 + 7 : t + 7, (int64_t)(base + (l ^ 31)) << 40,
+            base + 31, l < 31 ? t + 1 : t, 0xAAAAAAAA, base == 0 ? 3 : 1, 0xFFFFFFFF,
+            22, 1, 1,
+        };
+        for (int k = 0; k < KTEST_WARPS; k++)
+            if (o[k] != want[k])
+                fail_msg("warps: thread %d, value %d: %lld, not %lld", t, k, (long long)o[k],
+                         (long long)want[k]);
+    }
+    assert_string_equal(r->hello, "thread 0 of 5\nthread 1 of 5\nthread 2 of 5\nthread 3 of 5\n"
+                                  "thread 4 of 5\n");
+}
+
 int main(void)
 {
     make_inputs();
@@ -616,6 +758,7 @@ int main(void)
         cmocka_unit_test(test_runs_passed),
         cmocka_unit_test(test_runs_agree),
         cmocka_unit_test(test_reference),
+        cmocka_unit_test(test_device_api_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
