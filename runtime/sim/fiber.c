@@ -49,6 +49,15 @@
 #include <sanitizer/tsan_interface.h>
 #endif
 
+/* valgrind must know every stack, or it takes a fiber's frames for writes
+ * below the stack pointer (its client requests cost nothing without it). */
+#if defined(__has_include)
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#define UFN_VALGRIND 1
+#endif
+#endif
+
 #if defined(UFN_FIBER_UCONTEXT) || !defined(__ELF__) || \
     !(defined(__x86_64__) || defined(__aarch64__))
 #define USE_UCONTEXT 1
@@ -327,11 +336,23 @@ int ufn_stacks_alloc(ufn_stacks *s, int n, size_t size)
     s->stride = stride;
     s->size = size;
     s->n = n;
+#ifdef UFN_VALGRIND
+    if (RUNNING_ON_VALGRIND && (s->valgrind = calloc((size_t)n, sizeof *s->valgrind)) != NULL)
+        for (int i = 0; i < n; i++) {
+            char *lo = ufn_stack_at(s, i);
+            s->valgrind[i] = VALGRIND_STACK_REGISTER(lo, lo + size);
+        }
+#endif
     return 0;
 }
 
 void ufn_stacks_free(ufn_stacks *s)
 {
+#ifdef UFN_VALGRIND
+    for (int i = 0; s->valgrind && i < s->n; i++)
+        VALGRIND_STACK_DEREGISTER(s->valgrind[i]);
+#endif
+    free(s->valgrind);
     if (s->base)
         munmap(s->base, s->bytes);
     memset(s, 0, sizeof *s);

@@ -55,6 +55,7 @@ typedef struct ufn_stacks {
     size_t stride;             /* guard + stack */
     size_t size;               /* usable bytes of each */
     int n;
+    unsigned *valgrind;        /* valgrind's id of each stack (when built with its header) */
 } ufn_stacks;
 
 int ufn_stacks_alloc(ufn_stacks *s, int n, size_t size);
