@@ -91,8 +91,19 @@ typedef struct ufn_sim_kernel {
 } ufn_sim_kernel;
 
 /* --- @cuda.jit kernels -------------------------------------------------------------
- * A kernel is launched explicitly (ufn_launch_kernel below) and takes its
- * parameters in the order of the Python function, each as:
+ * A kernel is launched explicitly.  Its entry in the generated header takes
+ * the launch first, then one array per parameter, and its body in the host
+ * stub is one call:
+ *
+ *     int add_kernel(ufn_launch launch, ufn_array *x, ufn_array *y, ufn_array *out)
+ *     {
+ *         ufn_array *args[3] = { x, y, out };
+ *         return ufn_launch_kernel(&mod__add_kernel, &launch, args);
+ *     }
+ *
+ * where mod__add_kernel is the kernel's ufn_kernel table (below).  The
+ * kernel itself (ufn_kernel.h's UFN_JIT_KERNEL) takes its parameters in
+ * the order of the Python function, each as:
  *
  *   a scalar            its C value: bool (1 byte), int8_t ... uint64_t, float, double
  *   an array of ndim N  a struct passed by value, element strides:
@@ -143,7 +154,9 @@ typedef struct ufn_kblocks {
     uint32_t grid[3];               /* the launch: blocks per grid, x y z (none 0) */
     uint32_t block[3];              /* threads per block */
     uint64_t first, end;            /* linear block ids [first, end), x fastest */
-    unsigned char *shared;          /* one block's shared memory (static, then dynamic) */
+    unsigned char *shared;          /* one block's shared memory, 64-byte aligned: static
+                                       arrays, then dynamic at UFN_KDYN_OFFSET; reused
+                                       from block to block, never cleared */
     size_t dynamic_bytes;           /* of dynamic shared memory */
     unsigned char *ctx;             /* host_ctx_bytes per thread of a block */
 } ufn_kblocks;
@@ -154,9 +167,12 @@ typedef struct ufn_kblocks {
  *                    loops; barriers split the loops into regions, and the
  *                    values that live across a barrier are kept per thread in
  *                    ctx; must not call barriers or warp functions
- *   a thread entry   the kernel for one thread, as the simulator's, compiled
- *                    with UFN_CHECKS 0; the runtime runs it on its fiber engine
- *                    (for barriers in divergent code and warp functions)
+ *   a thread entry   the kernel for one thread: the .cu compiled once more as
+ *                    C with UFN_HOST_ENTRY (no checks; UFN_KNAME(x) is
+ *                    x__host), behind a trampoline like the simulator's; the
+ *                    runtime runs it on its thread engine, as fibers when the
+ *                    flags say barriers or warp functions (for kernels that
+ *                    cannot be split: barriers in divergent code, warps)
  *
  * Either may be called on several CPU threads at once, for different blocks. */
 typedef void (*ufn_block_runner)(void **params, const ufn_kblocks *blocks);
