@@ -98,6 +98,8 @@ const char *ufn_status_name(int status)
     case UFN_ERR_OUTPUT: return "UFN_ERR_OUTPUT";
     case UFN_ERR_ALIGN: return "UFN_ERR_ALIGN";
     case UFN_ERR_RECURSION: return "UFN_ERR_RECURSION";
+    case UFN_ERR_LAUNCH: return "UFN_ERR_LAUNCH";
+    case UFN_ERR_KERNEL: return "UFN_ERR_KERNEL";
     }
     return "UFN_ERR_UNKNOWN";
 }

@@ -64,6 +64,7 @@ const char *ufn_event_name(ufn_event_kind kind)
     case UFN_EV_HOST_LOOP: return "host-loop";
     case UFN_EV_SYNC: return "sync";
     case UFN_EV_CHOICE: return "choice";
+    case UFN_EV_KERNEL: return "kernel";
     }
     return "?";
 }
@@ -74,7 +75,8 @@ void ufn_trace(const ufn_event *ev)
         return;
     if (atomic_load_explicit(&env_trace, memory_order_relaxed)) {
         const char *unit = ev->kind == UFN_EV_LAUNCH || ev->kind == UFN_EV_HOST_LOOP
-                               ? "elements" : "bytes";
+                               ? "elements"
+                           : ev->kind == UFN_EV_KERNEL ? "threads" : "bytes";
         /* One fprintf per line, so that lines of several threads do not mix. */
         if (ev->kind == UFN_EV_SYNC)
             fprintf(stderr, "ufn: %-4s %-9s device %d\n", ev->backend ? ev->backend : "?",

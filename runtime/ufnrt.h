@@ -69,7 +69,8 @@ typedef enum ufn_event_kind {
     UFN_EV_LAUNCH,     /* a kernel launch (cuda, sim) */
     UFN_EV_HOST_LOOP,  /* a call executed by host loops */
     UFN_EV_SYNC,
-    UFN_EV_CHOICE      /* UFN_BACKEND=auto chose a backend; name says why */
+    UFN_EV_CHOICE,     /* UFN_BACKEND=auto chose a backend; name says why */
+    UFN_EV_KERNEL      /* a @cuda.jit kernel launch (any backend); bytes: threads */
 } ufn_event_kind;
 
 typedef struct ufn_event {
@@ -255,6 +256,41 @@ int ufn_choose_loop(const ufn_func *f, const ufn_array *const *in);
  * contiguous.  plan->ndim, shape and strides must be filled. */
 void ufn_plan_simplify(ufn_plan *plan);
 
+/* ==== kernel.c: what a @cuda.jit launch hands to a backend ============================
+ *
+ * kernel.c has chosen the signature, checked the launch against the
+ * device's limits (ufn_klimits, from the backend), moved host arrays to the
+ * device (device backends) and built the parameter array before it calls
+ * backend->launch_kernel(backend, plan, ufn_get_stream()).  A backend may
+ * rely on: every dimension >= 1 and within the limits; params[k] points at
+ * parameter k as the kernel takes it (ufn_abi.h: a scalar's value, an
+ * array's {data, shape, stride} with data in this backend's device memory,
+ * or host memory for the host backend); params and what they point at are
+ * the caller's only until launch_kernel returns (a device backend copies
+ * them when it queues the launch, as cuLaunchKernel does).  It may leave
+ * the launch queued on the stream: kernel.c synchronises the stream before
+ * it copies results back, and frees its device copies stream-ordered.  A
+ * fault of the kernel is UFN_ERR_KERNEL, from the launch or from the call
+ * that next waits for the stream. */
+
+/* A device's launch limits (CUDA's device attributes). */
+typedef struct ufn_klimits {
+    uint32_t threads;                   /* per block */
+    uint32_t block[3];                  /* per block dimension */
+    uint32_t grid[3];                   /* per grid dimension */
+    size_t shared;                      /* bytes of shared memory per block, by default */
+    size_t shared_optin;                /* ... at most, once the kernel opts in */
+} ufn_klimits;
+
+typedef struct ufn_kplan {
+    const ufn_kernel *kernel;
+    const ufn_ksig *sig;
+    int device;
+    uint32_t grid[3], block[3];
+    size_t dynamic_shared;
+    void **params;                      /* kernel->nparams of them */
+} ufn_kplan;
+
 /* ==== backend.c ======================================================================= */
 
 /* A stream as the backends see it.  The program's ufn_stream is a checked
@@ -304,6 +340,11 @@ typedef struct ufn_backend {
     /* NULL stream: the default one */
     int (*stream_synchronize)(const struct ufn_backend *be, ufn_stream_impl *s);
     int (*synchronize)(const struct ufn_backend *be);   /* every stream */
+    /* @cuda.jit kernels (see "kernel.c" above): a device's limits, and a
+     * launch queued on stream s. */
+    int (*kernel_limits)(const struct ufn_backend *be, int device, ufn_klimits *out);
+    int (*launch_kernel)(const struct ufn_backend *be, const ufn_kplan *plan,
+                         ufn_stream_impl *s);
 } ufn_backend_ops;
 
 extern const ufn_backend_ops ufn_backend_host;
@@ -380,6 +421,11 @@ ufn_host_loop ufn_host_pick_loop(const ufn_loop *loop, int isa);
 /* Run a plan with host loops, on the calling thread and the pool.  Any
  * backend whose memory the CPU can address may use it. */
 int ufn_host_execute(const ufn_plan *plan);
+/* kernel_host.c: @cuda.jit kernels on the host backend, with the ISA and the
+ * threads host.c chose; its limits are a GPU's (those of the simulated
+ * device), so that what runs here runs there. */
+int ufn_host_kernel_limits(const ufn_backend_ops *be, int device, ufn_klimits *out);
+int ufn_host_run_kernel(const ufn_kplan *plan, int isa, int threads);
 
 /* pool.c: a persistent pool of worker threads. */
 typedef void (*ufn_task_fn)(void *ctx, int64_t task);

@@ -243,6 +243,17 @@ static int op_default_device(const ufn_backend_ops *ops)
     return self(ops)->current;
 }
 
+static int op_kernel_limits(const ufn_backend_ops *ops, int device, ufn_klimits *out)
+{
+    return cuda_kernel_limits(self(ops), device, out);
+}
+
+static int op_launch_kernel(const ufn_backend_ops *ops, const ufn_kplan *plan,
+                            ufn_stream_impl *s)
+{
+    return cuda_launch_kernel(self(ops), plan, s);
+}
+
 /* ---- the operations table ------------------------------------------------------------------
  * One for both backends: start() copies it into the backend and names it. */
 
@@ -261,6 +272,8 @@ static const ufn_backend_ops cuda_ops = {
     .stream_destroy = op_stream_destroy,
     .stream_synchronize = op_stream_synchronize,
     .synchronize = op_synchronize,
+    .kernel_limits = op_kernel_limits,
+    .launch_kernel = op_launch_kernel,
 };
 
 /* ---- initialisation ---------------------------------------------------------------------- */

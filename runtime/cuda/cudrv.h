@@ -22,6 +22,7 @@
  *   cuda_alloc.c          the caching device allocator
  *   cuda_launch.c         plans over device arrays: the parameter array, launch
  *                         configuration, splitting
+ *   cuda_kernel.c         @cuda.jit kernels: limits, dynamic shared memory, launches
  *   cuda_stage.c          plans and copies over host memory: the pinned staging ring
  *   backend_cuda.c        the operations table the runtime calls, initialisation
  *
@@ -70,6 +71,12 @@ enum {
     CUDA_ERROR_NOT_READY = 600,
     CUDA_ERROR_ILLEGAL_ADDRESS = 700,
     CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES = 701,
+    CUDA_ERROR_LAUNCH_TIMEOUT = 702,
+    CUDA_ERROR_ASSERT = 710,
+    CUDA_ERROR_HARDWARE_STACK_ERROR = 714,
+    CUDA_ERROR_ILLEGAL_INSTRUCTION = 715,
+    CUDA_ERROR_MISALIGNED_ADDRESS = 716,
+    CUDA_ERROR_INVALID_PC = 718,
     CUDA_ERROR_LAUNCH_FAILED = 719,
     CUDA_ERROR_NOT_SUPPORTED = 801,
     CUDA_ERROR_SYSTEM_DRIVER_MISMATCH = 803,
@@ -85,7 +92,11 @@ enum {
 typedef enum CUdevice_attribute {
     CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1,
     CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X = 2,
+    CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y = 3,
+    CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z = 4,
     CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X = 5,
+    CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y = 6,
+    CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z = 7,
     CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK = 8,
     CU_DEVICE_ATTRIBUTE_WARP_SIZE = 10,
     CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16,
@@ -93,7 +104,8 @@ typedef enum CUdevice_attribute {
     CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT = 40,
     CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING = 41,
     CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
-    CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76
+    CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
+    CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97
 } CUdevice_attribute;
 
 /* cuCtxSetLimit / cuCtxGetLimit. */
@@ -105,6 +117,13 @@ typedef enum CUlimit {
 typedef enum CUpointer_attribute {
     CU_POINTER_ATTRIBUTE_MEMORY_TYPE = 2    /* an unsigned: CU_MEMORYTYPE_* */
 } CUpointer_attribute;
+
+/* CUfunction_attribute values that the kernel launch path uses. */
+typedef enum CUfunction_attribute {
+    CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0,
+    CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1,
+    CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
+} CUfunction_attribute;
 
 enum {
     CU_MEMORYTYPE_HOST = 1,         /* page-locked (cuMemAllocHost, cuMemHostRegister) */
@@ -133,6 +152,11 @@ typedef struct ufn_cudrv {
     bool sim;             /* images are ufn_module tables, not fatbins */
     void *dl;             /* dlopen handle (real driver) */
     int version;          /* cuDriverGetVersion: 12040 is CUDA 12.4 */
+    /* The simulator only (NULL for the real driver): take the report of
+     * the failed check whose fault the last call on this thread returned,
+     * if there is one (true), so that the failure reads as what the check
+     * found, not as a bare CUDA_ERROR_LAUNCH_FAILED. */
+    bool (*sim_report)(char *buf, size_t size);
     CUresult (*cuInit)(unsigned flags);                                   /* 2000 */
     CUresult (*cuDriverGetVersion)(int *version);                         /* 2020 */
     CUresult (*cuDeviceGetCount)(int *count);                             /* 2000 */
@@ -181,6 +205,8 @@ typedef struct ufn_cudrv {
                                                  size_t smem, int block_limit); /* 6050 */
     CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int *blocks, CUfunction f,
                                                             int block, size_t smem); /* 6050 */
+    CUresult (*cuFuncGetAttribute)(int *value, CUfunction_attribute attr, CUfunction f); /* 2020 */
+    CUresult (*cuFuncSetAttribute)(CUfunction f, CUfunction_attribute attr, int value); /* 9000 */
     CUresult (*cuGetErrorName)(CUresult r, const char **name);            /* 6000 */
     CUresult (*cuGetErrorString)(CUresult r, const char **text);          /* 6000 */
 } ufn_cudrv;
@@ -201,7 +227,10 @@ const char *ufn_cudrv_error_text(const ufn_cudrv *drv, CUresult r);
 /* Turn a failed driver call into a ufn_status: the message names the call
  * (the printf-style `call`, e.g. "cuMemAlloc(%zu bytes)") and the result:
  * "cuMemAlloc(400 bytes) failed: CUDA_ERROR_OUT_OF_MEMORY (out of memory)".
- * UFN_ERR_DEVICE_NOMEM for out-of-memory, else UFN_ERR_DRIVER. */
+ * UFN_ERR_DEVICE_NOMEM for out-of-memory, UFN_ERR_KERNEL for a fault of a
+ * kernel (an illegal address, a launch failure, ...: on the simulator the
+ * message is then the report of the check that failed), else
+ * UFN_ERR_DRIVER. */
 int ufn_cudrv_fail(const ufn_cudrv *drv, CUresult r, const char *call, ...) UFN_PRINTF(3, 4);
 
 /* ==== fatbin.c ================================================================== */
@@ -215,14 +244,16 @@ int ufn_fatbin_toolkit(const void *image, size_t size);
 /* The simulated driver: device memory is host memory (a CUdeviceptr is the
  * address); each stream runs its work (copies, launches, event records) on
  * a thread of its own, in order and after the call that queued it returned,
- * as a GPU does; cuLaunchKernel runs the grid block by block, thread by
- * thread through the kernel's trampoline.  The image given to
+ * as a GPU does; a launch runs the grid block by block through the thread
+ * engine (sim/simt.h), with the checks of compute-sanitizer, whose first
+ * failure the next synchronising call returns.  The image given to
  * cuLibraryLoadData is the ufn_module itself; its sim_kernels are looked up
  * by name.  Configured when cuInit first runs:
  *   UFN_SIM_DEVICES  number of devices (default 2, 0 for none, at most 64)
  *   UFN_SIM_MEMORY   bytes of memory per device (suffixes K, M, G; default 4G)
  *   UFN_SIM_LATENCY  microseconds every queued operation waits before it may
- *                    start (default 0), so that the host runs ahead */
+ *                    start (default 0), so that the host runs ahead
+ *   UFN_SIM_CHECK    1 (default): check kernels (bounds, races, barriers); 0: not */
 const ufn_cudrv *ufn_sim_driver(void);
 
 /* Why the simulator's cuInit failed: UFN_SIM_DEVICES or UFN_SIM_MEMORY
@@ -415,6 +446,13 @@ int cuda_launch(cuda_backend *b, cuda_device *d, cuda_kernel *k, uint32_t n, voi
  * (default 2^31).  0 restores the default. */
 void ufn_cuda_set_split_limit(int64_t limit);
 int64_t ufn_cuda_split_limit(void);
+
+/* ==== cuda_kernel.c ======================================================================== */
+
+/* @cuda.jit kernels: a device's launch limits (its attributes), and a
+ * launch of a plan kernel.c built (see ufnrt.h). */
+int cuda_kernel_limits(cuda_backend *b, int device, ufn_klimits *out);
+int cuda_launch_kernel(cuda_backend *b, const ufn_kplan *plan, ufn_stream_impl *s);
 
 /* ==== cuda_stage.c ========================================================================= */
 

@@ -439,6 +439,13 @@ static int host_execute(const ufn_backend_ops *be, const ufn_plan *plan, ufn_str
     return ufn_host_execute(plan);
 }
 
+static int host_launch_kernel(const ufn_backend_ops *be, const ufn_kplan *plan,
+                              ufn_stream_impl *s)
+{
+    (void)be, (void)s;    /* every launch runs to completion */
+    return ufn_host_run_kernel(plan, ufn_host_isa(), ufn_host_threads());
+}
+
 static int host_stream_nop(const ufn_backend_ops *be, ufn_stream_impl *s)
 {
     (void)be, (void)s;
@@ -465,4 +472,6 @@ const ufn_backend_ops ufn_backend_host = {
     .stream_destroy = host_stream_nop,
     .stream_synchronize = host_stream_nop,
     .synchronize = host_sync,
+    .kernel_limits = ufn_host_kernel_limits,
+    .launch_kernel = host_launch_kernel,
 };

@@ -1,66 +1,57 @@
 /* grid.c - how the simulator runs a kernel launch: the parameters copied
- * when it is queued, then, on the stream's thread, every thread of the grid
- * one after another, each a call of the kernel's trampoline with threadIdx,
- * blockIdx, blockDim and gridDim set. */
+ * when it is queued, then, on the stream's thread, the grid through the
+ * thread engine (simt.c), which sets threadIdx, blockIdx, blockDim and
+ * gridDim for each thread: thread after thread, or as fibers for kernels
+ * whose table entry says they use barriers or warp functions, with shared
+ * memory per block and, unless UFN_SIM_CHECK=0, the checks of
+ * compute-sanitizer.  A check that fails stops the launch and is recorded
+ * for the device (state.c), since the call that launched has returned. */
 #include <string.h>
 
 #include "simrt.h"
-#include "ufn_sim.h"
+#include "simt.h"
 
-/* The coordinates of the simulated thread being run (see ufn_sim.h). */
-__attribute__((visibility("default"))) _Thread_local uint3 ufn_sim_threadIdx;
-__attribute__((visibility("default"))) _Thread_local uint3 ufn_sim_blockIdx;
-__attribute__((visibility("default"))) _Thread_local dim3 ufn_sim_blockDim;
-__attribute__((visibility("default"))) _Thread_local dim3 ufn_sim_gridDim;
-
-/* A launch as queued: the kernel, the configuration, and a copy of every
- * parameter (params[k] points at the k-th copy, in the op's data). */
+/* A launch as queued, and params[k] pointing at the k-th parameter's copy
+ * in the op's data. */
 typedef struct launch_work {
-    const ufn_sim_kernel *kernel;
-    dim3 grid, block;
+    sim_grid g;
     void **params;
-    unsigned *depth_flag;
 } launch_work;
-
-/* Run every thread of the grid, one after another, on this thread. */
-static void run_grid(const ufn_sim_kernel *kernel, dim3 grid, dim3 block, void **params)
-{
-    ufn_sim_entry entry = kernel->entry;
-    uint3 saved[4] = { ufn_sim_threadIdx, ufn_sim_blockIdx, ufn_sim_blockDim, ufn_sim_gridDim };
-    ufn_sim_gridDim = grid;
-    ufn_sim_blockDim = block;
-    for (unsigned z = 0; z < grid.z; z++)
-        for (unsigned y = 0; y < grid.y; y++)
-            for (unsigned x = 0; x < grid.x; x++) {
-                ufn_sim_blockIdx = (uint3){ x, y, z };
-                for (unsigned tz = 0; tz < block.z; tz++)
-                    for (unsigned ty = 0; ty < block.y; ty++)
-                        for (unsigned tx = 0; tx < block.x; tx++) {
-                            ufn_sim_threadIdx = (uint3){ tx, ty, tz };
-                            entry(params);
-                        }
-            }
-    ufn_sim_threadIdx = saved[0];
-    ufn_sim_blockIdx = saved[1];
-    ufn_sim_blockDim = saved[2];
-    ufn_sim_gridDim = saved[3];
-}
 
 static void run_launch(sim_op *op)
 {
     launch_work *w = (launch_work *)op->data;
+    const sim_grid *g = &w->g;
+    ufn_simt_launch run = {
+        .kernel = g->kernel->name,
+        .entry = g->kernel->entry,
+        .params = w->params,
+        .grid = { g->grid.x, g->grid.y, g->grid.z },
+        .block = { g->block.x, g->block.y, g->block.z },
+        .static_shared = g->kernel->static_shared,
+        .dynamic_shared = g->dynamic_shared,
+        .fibers = (g->kernel->flags & (UFN_KF_BARRIER | UFN_KF_WARP)) != 0,
+        .checks = g->checks,
+        .first = 0,
+        .end = (uint64_t)g->grid.x * g->grid.y * g->grid.z,
+    };
     ufn_depth_take();
-    run_grid(w->kernel, w->grid, w->block, w->params);
+    if (ufn_simt_run(&run) != UFN_SIMT_OK)
+        sim_fault_record(g->device,
+                         run.fault == UFN_SIMT_NOMEM    ? CUDA_ERROR_OUT_OF_MEMORY
+                         : run.fault == UFN_SIMT_BOUNDS ? CUDA_ERROR_ILLEGAL_ADDRESS
+                                                        : CUDA_ERROR_LAUNCH_FAILED,
+                         run.report);
     /* a recursive helper went too deep: what ufn_depth_exceeded() does on a GPU */
-    if (ufn_depth_take() && w->depth_flag)
-        *w->depth_flag = 1;
+    if (ufn_depth_take() && g->depth_flag)
+        *g->depth_flag = 1;
 }
 
 /* An op holding the launch and a copy of its parameters, laid out as
  * [launch_work][void *params[n]][the values, each 16-byte aligned]. */
-sim_op *sq_launch_op(const ufn_sim_kernel *kernel, dim3 grid, dim3 block, void **params,
-                     unsigned *depth_flag)
+sim_op *sq_launch_op(const sim_grid *g, void **params)
 {
+    const ufn_sim_kernel *kernel = g->kernel;
     int n = kernel->nparams;
     size_t head = sizeof(launch_work) + (size_t)n * sizeof(void *), bytes = head;
     for (int k = 0; k < n; k++)
@@ -70,8 +61,7 @@ sim_op *sq_launch_op(const ufn_sim_kernel *kernel, dim3 grid, dim3 block, void *
         return NULL;
     op->run = run_launch;
     launch_work *w = (launch_work *)op->data;
-    *w = (launch_work){ kernel, grid, block, (void **)(op->data + sizeof(launch_work)),
-                        depth_flag };
+    *w = (launch_work){ *g, (void **)(op->data + sizeof(launch_work)) };
     size_t off = head;
     for (int k = 0; k < n; k++) {
         off = (off + 15) / 16 * 16;
@@ -81,4 +71,3 @@ sim_op *sq_launch_op(const ufn_sim_kernel *kernel, dim3 grid, dim3 block, void *
     }
     return op;
 }
-

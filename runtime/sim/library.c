@@ -1,7 +1,9 @@
 /* library.c - the simulator's libraries, kernels and launches: the image of
  * cuLibraryLoadData is the ufn_module itself, whose sim_kernels are found
- * by name; a launch is checked against the driver's limits and queued with
- * a copy of its parameters (grid.c runs it). */
+ * by name (with, for @cuda.jit kernels, their flags and static shared
+ * memory, which the driver reads from a fatbin); a launch is checked
+ * against the driver's limits, the function's dynamic shared memory
+ * included, and queued with a copy of its parameters (grid.c runs it). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,9 +39,11 @@ CUresult sim_library_load(CUlibrary *lib, const void *image, void *jit_options,
             return CUDA_ERROR_INVALID_IMAGE;
         }
         k[i].tag = TAG_KERNEL;
-        k[i].kernel = &m->sim_kernels[i];
+        k[i].kernel = sk;
+        /* the default limit of dynamic shared memory: what static leaves of 48 KiB */
+        int dynamic = sk->static_shared < SIM_SHARED ? SIM_SHARED - (int)sk->static_shared : 0;
         for (int d = 0; d < SIM_MAX_DEVICES; d++)
-            k[i].func[d] = (struct CUfunc_st){ TAG_FUNCTION, d, &m->sim_kernels[i], l };
+            k[i].func[d] = (struct CUfunc_st){ TAG_FUNCTION, d, sk, l, dynamic };
     }
     l->tag = TAG_LIBRARY;
     l->module = m;
@@ -163,10 +167,11 @@ CUresult sim_launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigne
         r = sim_check_stream(s, dev);
     if (r != CUDA_SUCCESS)
         return r;
-    /* The real driver's limits; the simulator has no shared memory and no
-     * `extra` parameter packing. */
-    if (!params || extra || shared > 0 || gx == 0 || gy == 0 || gz == 0 || bx == 0 ||
-        by == 0 || bz == 0 || gx > 0x7fffffffu || gy > 65535 || gz > 65535 ||
+    /* The real driver's limits; the simulator has no `extra` parameter
+     * packing. */
+    unsigned max_dynamic = (unsigned)__atomic_load_n(&f->max_dynamic, __ATOMIC_RELAXED);
+    if (!params || extra || shared > max_dynamic || gx == 0 || gy == 0 || gz == 0 ||
+        bx == 0 || by == 0 || bz == 0 || gx > 0x7fffffffu || gy > 65535 || gz > 65535 ||
         bx > SIM_MAX_BLOCK || by > SIM_MAX_BLOCK || bz > 64 ||
         (uint64_t)bx * by * bz > SIM_MAX_BLOCK)
         return CUDA_ERROR_INVALID_VALUE;
@@ -177,7 +182,16 @@ CUresult sim_launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigne
         depth = depth_word(f->lib, dev);
         pthread_mutex_unlock(&ufn_sim.lock);
     }
-    sim_op *op = sq_launch_op(f->kernel, (dim3){ gx, gy, gz }, (dim3){ bx, by, bz }, params, depth);
+    sim_grid g = {
+        .kernel = f->kernel,
+        .device = dev,
+        .grid = { gx, gy, gz },
+        .block = { bx, by, bz },
+        .dynamic_shared = shared,
+        .checks = ufn_sim.checks,
+        .depth_flag = depth,
+    };
+    sim_op *op = sq_launch_op(&g, params);
     if (!op)
         return CUDA_ERROR_OUT_OF_MEMORY;
     uint64_t threads = (uint64_t)gx * gy * gz * bx * by * bz;
@@ -186,6 +200,40 @@ CUresult sim_launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigne
     ufn_sim.dev[dev].stats.threads += threads;
     pthread_mutex_unlock(&ufn_sim.lock);
     return sq_submit(s, dev, op, NULL);
+}
+
+CUresult sim_func_get_attribute(int *value, CUfunction_attribute attr, CUfunction f)
+{
+    REQUIRE_CONTEXT(dev);
+    CUresult r = check_function(f, dev);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (!value)
+        return CUDA_ERROR_INVALID_VALUE;
+    switch (attr) {
+    case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *value = SIM_MAX_BLOCK; break;
+    case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *value = (int)f->kernel->static_shared; break;
+    case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
+        *value = __atomic_load_n(&f->max_dynamic, __ATOMIC_RELAXED);
+        break;
+    default: return CUDA_ERROR_INVALID_VALUE;
+    }
+    return CUDA_SUCCESS;
+}
+
+/* Only the dynamic shared memory limit can be set: up to the opt-in
+ * maximum less the static shared memory, as on a GPU. */
+CUresult sim_func_set_attribute(CUfunction f, CUfunction_attribute attr, int value)
+{
+    REQUIRE_CONTEXT(dev);
+    CUresult r = check_function(f, dev);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (attr != CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES || value < 0 ||
+        (int64_t)value + f->kernel->static_shared > SIM_SHARED_OPTIN)
+        return CUDA_ERROR_INVALID_VALUE;
+    __atomic_store_n(&f->max_dynamic, value, __ATOMIC_RELAXED);
+    return CUDA_SUCCESS;
 }
 
 /* Plausible fixed answers: the generated kernels' 256 threads per block, and

@@ -189,8 +189,10 @@ static CUresult copy(enum copy_kind kind, void *dst, const void *src, size_t byt
     }
     uint64_t seq;
     r = sq_submit(s, dev, op, &seq);
-    if (r == CUDA_SUCCESS && kind == D2H && !pinned)
+    if (r == CUDA_SUCCESS && kind == D2H && !pinned) {
         sq_wait_op(s, dev, seq);
+        r = sim_fault_take(dev);   /* it waited: a kernel's fault shows here */
+    }
     return r;
 }
 

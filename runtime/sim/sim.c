@@ -20,7 +20,15 @@
  *   kernels    the image of cuLibraryLoadData is the ufn_module itself; a
  *              launch copies its parameters (their sizes are in the module's
  *              kernel table) and, when its turn comes, runs the grid block by
- *              block and thread by thread (grid.c)
+ *              block through the thread engine (grid.c, simt.c): thread after
+ *              thread, or as fibers for kernels with barriers or warp
+ *              functions, with shared memory per block and the checks of
+ *              compute-sanitizer unless UFN_SIM_CHECK=0.  A check that fails
+ *              stops the launch; the next call that waits for the device
+ *              returns CUDA_ERROR_ILLEGAL_ADDRESS (an index out of bounds) or
+ *              CUDA_ERROR_LAUNCH_FAILED (a race, a barrier), once, and leaves
+ *              the check's report for the backend (the table's sim_report).
+ *              Unlike a GPU's, the context survives the fault.
  *
  * Files: state.c (the state, what every entry checks), memory.c (memory and
  * copies), library.c (libraries, kernels, launches), queue.c (streams and
@@ -81,6 +89,17 @@ static void configure(void)
             return;
         }
         ufn_sim.ndev = (int)n;
+    }
+    env = getenv("UFN_SIM_CHECK");
+    ufn_sim.checks = true;
+    if (env && *env) {
+        if (strcmp(env, "0") != 0 && strcmp(env, "1") != 0) {
+            snprintf(ufn_sim.config_error, sizeof ufn_sim.config_error,
+                     "UFN_SIM_CHECK=%s is neither 1 (check kernels, the default) nor 0", env);
+            ufn_sim.init = CUDA_ERROR_INVALID_VALUE;
+            return;
+        }
+        ufn_sim.checks = env[0] == '1';
     }
     env = getenv("UFN_SIM_MEMORY");
     if (env && *env && !parse_size(env, &memory)) {
@@ -163,8 +182,13 @@ static CUresult sim_device_attribute(int *value, CUdevice_attribute attr, CUdevi
     switch (attr) {
     case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *value = SIM_MAX_BLOCK; break;
     case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X: *value = SIM_MAX_BLOCK; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y: *value = SIM_MAX_BLOCK; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z: *value = 64; break;
     case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: *value = 0x7fffffff; break;
-    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: *value = 49152; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y: *value = 65535; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z: *value = 65535; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: *value = SIM_SHARED; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: *value = SIM_SHARED_OPTIN; break;
     case CU_DEVICE_ATTRIBUTE_WARP_SIZE: *value = 32; break;
     case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *value = SIM_SMS; break;
     case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR: *value = SIM_THREADS_PER_SM; break;
@@ -223,7 +247,7 @@ static CUresult sim_ctx_synchronize(void)
 {
     REQUIRE_CONTEXT(dev);
     sq_device_sync(dev);
-    return CUDA_SUCCESS;
+    return sim_fault_take(dev);
 }
 
 static CUresult sim_ctx_set_limit(CUlimit limit, size_t value)
@@ -273,8 +297,9 @@ static CUresult sim_stream_synchronize(CUstream s)
     REQUIRE_CONTEXT(dev);
     if (s && s->tag != TAG_STREAM)
         return CUDA_ERROR_INVALID_HANDLE;
-    sq_stream_sync(s, s ? s->device : dev);   /* any context may wait for any stream */
-    return CUDA_SUCCESS;
+    int device = s ? s->device : dev;   /* any context may wait for any stream */
+    sq_stream_sync(s, device);
+    return sim_fault_take(device);
 }
 
 static CUresult sim_stream_wait_event(CUstream s, CUevent e, unsigned flags)
@@ -316,7 +341,7 @@ static CUresult sim_event_synchronize(CUevent e)
     if (!e || e->tag != TAG_EVENT)
         return CUDA_ERROR_INVALID_HANDLE;
     sq_event_sync(e);
-    return CUDA_SUCCESS;
+    return sim_fault_take(sim_current_device());   /* none without a context */
 }
 
 static CUresult sim_event_destroy(CUevent e)
@@ -362,6 +387,7 @@ static const ufn_cudrv sim_driver = {
     .name = "sim",
     .sim = true,
     .version = 13000,
+    .sim_report = sim_report_take,
     .cuInit = sim_init,
     .cuDriverGetVersion = sim_driver_version,
     .cuDeviceGetCount = sim_device_count,
@@ -400,6 +426,8 @@ static const ufn_cudrv sim_driver = {
     .cuLaunchKernel = sim_launch,
     .cuOccupancyMaxPotentialBlockSize = sim_occupancy_block,
     .cuOccupancyMaxActiveBlocksPerMultiprocessor = sim_occupancy_blocks,
+    .cuFuncGetAttribute = sim_func_get_attribute,
+    .cuFuncSetAttribute = sim_func_set_attribute,
     .cuGetErrorName = sim_error_name,
     .cuGetErrorString = sim_error_string,
 };

@@ -1,8 +1,10 @@
 /* simrt.h - the simulator's internal header.  Its files, from the bottom:
  *
  *   queue.c    streams, events and the work queued on them (below)
- *   grid.c     a launch: its copied parameters, the grid run thread by thread
- *   state.c    the simulator's state and what every driver entry checks
+ *   state.c    the simulator's state and what every driver entry checks, the
+ *              faults of kernels until a synchronising call reports them
+ *   grid.c     a launch: its copied parameters, the grid run by the thread
+ *              engine (simt.c: thread after thread, or as fibers)
  *   memory.c   device and page-locked memory, copies
  *   library.c  libraries, kernels, launches
  *   sim.c      configuration, devices, contexts, streams and events, errors,
@@ -38,6 +40,8 @@
 #define SIM_THREADS_PER_SM 2048
 #define SIM_BLOCKS_PER_SM 32
 #define SIM_MAX_BLOCK 1024
+#define SIM_SHARED 49152          /* shared memory per block without opt-in */
+#define SIM_SHARED_OPTIN 166912   /* with it (163 KiB, an A100's) */
 #define SIM_ALIGN 256
 #define SIM_DEFAULT_MEMORY ((size_t)4 << 30)
 #define SIM_MAX_CONTEXT_DEPTH 64
@@ -105,6 +109,7 @@ struct CUfunc_st {
     int device;
     const ufn_sim_kernel *kernel;
     struct CUlib_st *lib;
+    int max_dynamic;           /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES (atomic) */
 };
 
 struct CUkern_st {
@@ -135,6 +140,10 @@ typedef struct sim_device {
     size_t limit;
     size_t stack;              /* CU_LIMIT_STACK_SIZE (the simulator runs on its own stack) */
     ufn_sim_stats stats;
+    /* The first check that failed a kernel on this device since the last
+     * synchronising call reported one (CUDA_SUCCESS: none). */
+    CUresult fault;
+    char report[512];
 } sim_device;
 
 typedef struct sim_state {
@@ -142,6 +151,7 @@ typedef struct sim_state {
     pthread_mutex_t lock;
     CUresult init;             /* result of the first cuInit */
     bool ready;
+    bool checks;               /* UFN_SIM_CHECK: 1 (default) or 0 */
     char config_error[160];
     int ndev;
     sim_device dev[SIM_MAX_DEVICES];
@@ -193,6 +203,17 @@ sim_alloc *sim_take_alloc(const void *base, bool device);
 sim_alloc *sim_find_in(bool device, uintptr_t p, size_t bytes);
 sim_alloc *sim_find_range(CUdeviceptr p, size_t bytes);
 
+/* Kernel faults.  A launch runs after cuLaunchKernel returned, as on a GPU,
+ * so a check that fails it (grid.c) is recorded for its device, the first
+ * one only, and the next call that waits for the device's work
+ * (cuStreamSynchronize, cuCtxSynchronize, cuEventSynchronize, a copy into
+ * pageable memory) returns it, once: sim_fault_take moves the report to
+ * the calling thread, where ufn_cudrv_fail finds it (the table's
+ * sim_report).  Unlike a GPU's, the context survives. */
+void sim_fault_record(int device, CUresult r, const char *report);
+CUresult sim_fault_take(int device);
+bool sim_report_take(char *buf, size_t size);
+
 /* ---- memory.c, library.c: driver entries the table in sim.c lists ---------------- */
 
 CUresult sim_mem_alloc(CUdeviceptr *ptr, size_t bytes);
@@ -215,14 +236,26 @@ CUresult sim_launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigne
 CUresult sim_occupancy_block(int *min_grid, int *block, CUfunction f,
                              CUoccupancyB2DSize smem_of_block, size_t smem, int block_limit);
 CUresult sim_occupancy_blocks(int *blocks, CUfunction f, int block, size_t smem);
+CUresult sim_func_get_attribute(int *value, CUfunction_attribute attr, CUfunction f);
+CUresult sim_func_set_attribute(CUfunction f, CUfunction_attribute attr, int value);
 
 /* ---- grid.c ----------------------------------------------------------------------- */
 
-/* An operation that runs kernel over the grid, holding a copy of the launch's
- * parameters; NULL when out of memory.  depth_flag (or NULL): the module's
- * ufn_depth_flag on this device, set when a thread's recursion went too deep. */
-sim_op *sq_launch_op(const ufn_sim_kernel *kernel, dim3 grid, dim3 block, void **params,
-                     unsigned *depth_flag);
+/* A launch as cuLaunchKernel queues it. */
+typedef struct sim_grid {
+    const ufn_sim_kernel *kernel;
+    int device;
+    dim3 grid, block;
+    unsigned dynamic_shared;   /* bytes */
+    bool checks;               /* UFN_SIM_CHECK */
+    unsigned *depth_flag;      /* the module's ufn_depth_flag on the device, or NULL: set
+                                  when a thread's recursion went too deep */
+} sim_grid;
+
+/* An operation that runs the grid, holding a copy of the launch's
+ * parameters; NULL when out of memory.  A check that fails is recorded
+ * with sim_fault_record. */
+sim_op *sq_launch_op(const sim_grid *g, void **params);
 
 /* ---- queue.c ------------------------------------------------------------------ */
 

@@ -1,7 +1,9 @@
 /* state.c - the simulator's state, and what every driver entry checks: the
  * current context (a stack per thread, as the driver's), the injected
  * failure of the tests, streams, and the list of allocations that copies
- * must stay inside. */
+ * must stay inside; and the faults of kernels until a synchronising call
+ * reports them. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -117,3 +119,43 @@ sim_alloc *sim_take_alloc(const void *base, bool device)
     return NULL;
 }
 
+
+/* ---- kernel faults ---------------------------------------------------------------- */
+
+/* The report of the fault the last sim_fault_take on this thread returned. */
+static _Thread_local char taken_report[512];
+
+void sim_fault_record(int device, CUresult r, const char *report)
+{
+    pthread_mutex_lock(&ufn_sim.lock);
+    sim_device *sd = &ufn_sim.dev[device];
+    if (sd->fault == CUDA_SUCCESS) {
+        sd->fault = r;
+        snprintf(sd->report, sizeof sd->report, "%s", report);
+    }
+    pthread_mutex_unlock(&ufn_sim.lock);
+}
+
+CUresult sim_fault_take(int device)
+{
+    if (device < 0)
+        return CUDA_SUCCESS;
+    pthread_mutex_lock(&ufn_sim.lock);
+    sim_device *sd = &ufn_sim.dev[device];
+    CUresult r = sd->fault;
+    sd->fault = CUDA_SUCCESS;
+    /* out of memory is the driver's own words; a check has a report */
+    snprintf(taken_report, sizeof taken_report, "%s",
+             r == CUDA_SUCCESS || r == CUDA_ERROR_OUT_OF_MEMORY ? "" : sd->report);
+    pthread_mutex_unlock(&ufn_sim.lock);
+    return r;
+}
+
+bool sim_report_take(char *buf, size_t size)
+{
+    if (!taken_report[0] || size == 0)
+        return false;
+    snprintf(buf, size, "%s", taken_report);
+    taken_report[0] = '\0';
+    return true;
+}

@@ -152,10 +152,11 @@ static void test_staging_failure_waits(void **state)
     ufn_sim_stats st;
     assert_int_equal(be->execute(be, &p, NULL), 0);   /* the ring's memory, allocated */
 
-    /* the first chunk's launch fails after its inputs were queued */
+    /* the first chunk's launch fails after its inputs were queued (a
+     * launch failure is a fault of the kernel: UFN_ERR_KERNEL) */
     ufn_sim_set_latency(20000);
     ufn_sim_inject_failure("cuLaunchKernel", 0, CUDA_ERROR_LAUNCH_FAILED);
-    assert_int_equal(be->execute(be, &p, NULL), UFN_ERR_DRIVER);
+    assert_int_equal(be->execute(be, &p, NULL), UFN_ERR_KERNEL);
     assert_non_null(strstr(ufn_error(), "cuLaunchKernel"));
     ufn_sim_get_stats(0, &st);
     assert_int_equal(st.pending, 0);
@@ -169,7 +170,7 @@ static void test_staging_failure_waits(void **state)
     assert_int_equal(be->copy_h2d(be, 0, d, h, n, NULL), 0);
     ufn_sim_set_latency(20000);
     ufn_sim_inject_failure("cuEventRecord", 1, CUDA_ERROR_LAUNCH_FAILED);
-    assert_int_equal(be->copy_h2d(be, 0, d, h, n, NULL), UFN_ERR_DRIVER);
+    assert_int_equal(be->copy_h2d(be, 0, d, h, n, NULL), UFN_ERR_KERNEL);
     ufn_sim_get_stats(0, &st);
     assert_int_equal(st.pending, 0);
 

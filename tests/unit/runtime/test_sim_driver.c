@@ -268,8 +268,8 @@ static void test_launch(void **state)
     assert_int_equal(id, n);
 
     /* What the driver refuses. */
-    assert_int_equal(drv->cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 16, NULL, args, NULL),
-                     CUDA_ERROR_INVALID_VALUE);   /* shared memory */
+    assert_int_equal(drv->cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 49153, NULL, args, NULL),
+                     CUDA_ERROR_INVALID_VALUE);   /* shared memory beyond 48 KiB */
     assert_int_equal(drv->cuLaunchKernel(f, 1, 1, 1, 1025, 1, 1, 0, NULL, args, NULL),
                      CUDA_ERROR_INVALID_VALUE);   /* > 1024 threads */
     assert_int_equal(drv->cuLaunchKernel(f, 1, 1, 1, 64, 32, 1, 0, NULL, args, NULL),
