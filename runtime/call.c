@@ -72,9 +72,8 @@ static int check_func(const ufn_func *f)
     if (!f)
         return ufn_fail(UFN_ERR_INVALID, "the ufunc descriptor is NULL");
     const char *name = f->name ? f->name : "ufunc";
-    if (f->module && f->module->abi_version != UFN_ABI_VERSION)
-        return ufn_fail(UFN_ERR_INVALID, "%s: the module was built for ABI version %d, the "
-                        "runtime has version %d", name, f->module->abi_version, UFN_ABI_VERSION);
+    if (ufn_check_module(f->module, name) < 0)
+        return UFN_ERR_INVALID;
     if (f->nin < 0 || f->nout < 1 || f->nin + f->nout > UFN_MAXARGS)
         return ufn_fail(UFN_ERR_INVALID, "%s: %d inputs and %d outputs are not supported", name,
                         f->nin, f->nout);

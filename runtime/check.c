@@ -31,10 +31,12 @@ void ufn_c_strides(int ndim, const int64_t *shape, int64_t *strides)
     }
 }
 
-bool ufn_is_c_contiguous(const ufn_array *a)
+/* Dense in C order (first = ndim - 1, step -1) or Fortran order (0, +1):
+ * extents of 1 may have any stride, an empty array is dense. */
+static bool dense_from(const ufn_array *a, int first, int step)
 {
     int64_t s = 1;
-    for (int d = a->ndim - 1; d >= 0; d--) {
+    for (int i = 0, d = first; i < a->ndim; i++, d += step) {
         if (a->shape[d] == 0)
             return true;
         if (a->shape[d] != 1 && a->strides[d] != s)
@@ -42,6 +44,24 @@ bool ufn_is_c_contiguous(const ufn_array *a)
         s *= a->shape[d];
     }
     return true;
+}
+
+bool ufn_is_c_contiguous(const ufn_array *a)
+{
+    return dense_from(a, a->ndim - 1, -1);
+}
+
+bool ufn_is_f_contiguous(const ufn_array *a)
+{
+    return dense_from(a, 0, 1);
+}
+
+int ufn_check_module(const ufn_module *m, const char *name)
+{
+    if (m && m->abi_version != UFN_ABI_VERSION)
+        return ufn_fail(UFN_ERR_INVALID, "%s: the module was built for ABI version %d, the "
+                        "runtime has version %d", name, m->abi_version, UFN_ABI_VERSION);
+    return UFN_OK;
 }
 
 int ufn_owner_tag(const ufn_array *where, uint64_t id)

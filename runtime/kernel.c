@@ -101,9 +101,8 @@ static int check_kernel(const ufn_kernel *k)
     if (!k)
         return ufn_fail(UFN_ERR_INVALID, "the kernel descriptor is NULL");
     const char *name = k->name ? k->name : "kernel";
-    if (k->module && k->module->abi_version != UFN_ABI_VERSION)
-        return ufn_fail(UFN_ERR_INVALID, "%s: the module was built for ABI version %d, the "
-                        "runtime has version %d", name, k->module->abi_version, UFN_ABI_VERSION);
+    if (ufn_check_module(k->module, name) < 0)
+        return UFN_ERR_INVALID;
     if (k->nparams < 0 || k->nparams > MAX_PARAMS)
         return ufn_fail(UFN_ERR_INVALID, "%s: %d parameters (at most %d)", name, k->nparams,
                         MAX_PARAMS);
@@ -159,19 +158,6 @@ static int choose_device(klaunch *c)
 }
 
 /* ---- 3. dispatch ------------------------------------------------------------------------------ */
-
-static bool f_contiguous(const ufn_array *a)
-{
-    int64_t s = 1;
-    for (int d = 0; d < a->ndim; d++) {
-        if (a->shape[d] == 0)
-            return true;
-        if (a->shape[d] != 1 && a->strides[d] != s)
-            return false;
-        s *= a->shape[d];
-    }
-    return true;
-}
 
 /* Does the integer value of a 0-d argument fit dtype t? */
 static bool int_fits(const ufn_array *a, ufn_dtype t)
@@ -229,7 +215,7 @@ static int sig_match(const klaunch *c, const ufn_ksig *s)
             conversions += m;
         } else if (a->ndim != p->ndim || a->dtype != p->dtype ||
                    (p->layout == UFN_LAYOUT_C && !ufn_is_c_contiguous(a)) ||
-                   (p->layout == UFN_LAYOUT_F && !f_contiguous(a))) {
+                   (p->layout == UFN_LAYOUT_F && !ufn_is_f_contiguous(a))) {
             return -1;
         }
     }
@@ -242,7 +228,7 @@ static void describe(const ufn_array *a, char *buf, size_t size)
     size_t n = (size_t)snprintf(buf, size, "%s", ufn_dtype_name(a->dtype));
     if (a->ndim == 0 || n >= size)
         return;
-    bool c = ufn_is_c_contiguous(a), f = !c && f_contiguous(a);
+    bool c = ufn_is_c_contiguous(a), f = !c && ufn_is_f_contiguous(a);
     n += (size_t)snprintf(buf + n, size - n, "[");
     for (int d = 0; d < a->ndim && n < size; d++) {
         bool unit = (c && d == a->ndim - 1) || (f && d == 0);
@@ -335,7 +321,7 @@ static int check_launch(klaunch *c, const ufn_launch *l)
  * F-contiguous and not C-contiguous (a copy keeps a signature's F layout). */
 static void dense_strides(const ufn_array *a, int64_t *out)
 {
-    if (!ufn_is_c_contiguous(a) && f_contiguous(a)) {
+    if (!ufn_is_c_contiguous(a) && ufn_is_f_contiguous(a)) {
         int64_t s = 1;
         for (int d = 0; d < a->ndim; d++) {
             out[d] = s;

@@ -148,6 +148,10 @@ void ufn_array_extent(const ufn_array *a, int64_t *lo, int64_t *hi);
 /* Where the first element is: a->data, or the inline value of a 0-d scalar. */
 const void *ufn_array_ptr(const ufn_array *a);
 bool ufn_is_c_contiguous(const ufn_array *a);
+bool ufn_is_f_contiguous(const ufn_array *a);
+/* A ufunc's or kernel's module (NULL: none) is of this runtime's ABI version,
+ * or fail with UFN_ERR_INVALID, naming `name`. */
+int ufn_check_module(const ufn_module *m, const char *name);
 /* The strides in BYTES, and the bytes its elements fill (elements times the
  * element size), of a checked array. */
 void ufn_byte_strides(const ufn_array *a, int64_t *out);
