@@ -10,7 +10,9 @@
  * per function and shared by every thread, so it is only ever raised, under
  * a lock: a launch never lowers what another one needs (reference/kernels.md
  * 5.2).  Faults of the kernel surface as UFN_ERR_KERNEL, from the launch or
- * from the next synchronising call (ufn_cudrv_fail).
+ * from the next synchronising call (ufn_cudrv_fail).  A kernel of a module
+ * with recursive helpers is waited for, to see whether one went too deep
+ * (cuda_depth_check), as ufunc launches are.
  */
 #include "cudrv.h"
 
@@ -99,6 +101,7 @@ int cuda_launch_kernel(cuda_backend *b, const ufn_kplan *p, ufn_stream_impl *s)
         uint64_t threads = (uint64_t)p->grid[0] * p->grid[1] * p->grid[2] * p->block[0] *
                            p->block[1] * p->block[2];
         cuda_trace(b, UFN_EV_KERNEL, p->sig->kernel, (size_t)threads, p->device);
+        st = cuda_depth_check(b, k, stream, p->kernel->name ? p->kernel->name : k->name);
     }
     cuda_leave(b);
     return st;

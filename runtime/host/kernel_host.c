@@ -13,7 +13,10 @@
  *                 fibers for barriers in divergent code and warp functions;
  *                 every pool thread has its own engine
  *
- * Atomics are the CPU's, so blocks may run at the same time.  The launch
+ * Atomics are the CPU's, so blocks may run at the same time.  A recursive
+ * helper that went too deep (ufn_abi.h, "recursion") sets a flag of the
+ * pool thread it ran on: each task takes it, so that the launch fails with
+ * UFN_ERR_RECURSION and no later call on that thread sees it.  The launch
  * limits are those of a GPU (the simulated device's), so that a program
  * that runs here runs on one.  Launches are synchronous: the host backend
  * runs every call to completion.
@@ -51,6 +54,7 @@ typedef struct hrun {
     uint64_t blocks, per_task;
     size_t shared_bytes, ctx_bytes;
     atomic_int_fast64_t failed; /* the first task that failed, or INT64_MAX */
+    atomic_bool too_deep;       /* a recursive helper went deeper than UFN_MAX_DEPTH */
     pthread_mutex_t lock;
     char report[512];           /* that task's report */
 } hrun;
@@ -115,6 +119,18 @@ static void run_engine(void *ctx, int64_t task)
         fail_task(h, task, run.report);
 }
 
+/* Either form, then whether the kernel's code recursed too deep. */
+static void run_task(void *ctx, int64_t task)
+{
+    hrun *h = ctx;
+    if (h->runner)
+        run_runner(ctx, task);
+    else
+        run_engine(ctx, task);
+    if (ufn_depth_take())
+        atomic_store(&h->too_deep, true);
+}
+
 /* The block runner for the ISA, or the best lower one built. */
 static ufn_block_runner pick_runner(const ufn_ksig *sig, int isa)
 {
@@ -132,6 +148,7 @@ int ufn_host_run_kernel(const ufn_kplan *p, int isa, int nthreads)
         return ufn_fail(UFN_ERR_NO_CODE, "kernel %s was built without host code: compile its "
                         "module with ufnc --target=host (the default has it)", sig->kernel);
     atomic_init(&h.failed, INT64_MAX);
+    atomic_init(&h.too_deep, false);
     h.blocks = (uint64_t)p->grid[0] * p->grid[1] * p->grid[2];
     uint64_t per_block = (uint64_t)p->block[0] * p->block[1] * p->block[2];
     h.shared_bytes = p->dynamic_shared > 0 || sig->static_shared > 0
@@ -144,9 +161,12 @@ int ufn_host_run_kernel(const ufn_kplan *p, int isa, int nthreads)
     h.per_task = (h.blocks + ntasks - 1) / ntasks;
     ntasks = (h.blocks + h.per_task - 1) / h.per_task;
     ufn_emit(UFN_EV_KERNEL, "host", sig->kernel, (size_t)(h.blocks * per_block), p->device);
-    ufn_pool_run(threads, (int64_t)ntasks, h.runner ? run_runner : run_engine, &h);
+    ufn_pool_run(threads, (int64_t)ntasks, run_task, &h);
     pthread_mutex_destroy(&h.lock);
     if (atomic_load(&h.failed) != INT64_MAX)
         return ufn_fail(UFN_ERR_KERNEL, "%s", h.report);
+    if (atomic_load(&h.too_deep))
+        return ufn_fail(UFN_ERR_RECURSION, "a recursive helper went deeper than %d calls",
+                        UFN_MAX_DEPTH);
     return 0;
 }

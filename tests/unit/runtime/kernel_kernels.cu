@@ -534,3 +534,47 @@ UFN_JIT_KERNEL UFN_KNAME(ktest__hello)(int64_t n)
         printf("%s %lld %s %lld\n", "thread", (long long)i, "of", (long long)n);
     }
 }
+
+/* kernels.ufn:166 (a module of its own: ufn_module.recursion_frame says it
+ * recurses)
+ * @cuda.jit(device=True)
+ * def depth(n):
+ *     if n == 0:
+ *         return 0
+ *     return 1 + depth(n - 1)
+ *
+ * @cuda.jit
+ * def deep(n, out):
+ *     i = cuda.grid(1)
+ *     if i < out.shape[0]:
+ *         out[i] = depth(n)
+ */
+#if defined(__CUDACC__)
+#define UFN_RECURSIVE static __host__ __device__
+#else
+#define UFN_RECURSIVE static
+#endif
+
+UFN_RECURSIVE int64_t ktest__depth__i64(int ufn_depth, int64_t n)
+{
+    UFN_DEPTH_CHECK(ufn_depth, int64_t)
+#line 169 "kernels.ufn"
+    if (n == 0) {
+#line 170 "kernels.ufn"
+        return 0;
+    }
+#line 171 "kernels.ufn"
+    return ufn_add_i64(1, ktest__depth__i64(ufn_depth + 1, ufn_sub_i64(n, 1)));
+}
+
+UFN_JIT_KERNEL UFN_KNAME(ktest__deep)(int64_t n, ufn_view_i64_1 out)
+{
+    int64_t i = 0;
+#line 176 "kernels.ufn"
+    i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+#line 177 "kernels.ufn"
+    if (i < out.shape[0]) {
+#line 178 "kernels.ufn"
+        UFN_STORE(int64_t, &out.data[UFN_BOUNDS(i, out.shape[0], 0, "out") * out.stride[0]], ktest__depth__i64(0, n));
+    }
+}

@@ -33,7 +33,8 @@
                            ufn_view_u64_1 u64, ufn_view_f32_1 f32, ufn_view_f64_1 f64,      \
                            ufn_view_i64_1 old, ufn_view_f64_1 oldf);                        \
     void ktest__warps##S(ufn_view_i64_1 out);                                               \
-    void ktest__hello##S(int64_t n);
+    void ktest__hello##S(int64_t n);                                                      \
+    void ktest__deep##S(int64_t n, ufn_view_i64_1 out);
 KERNELS()
 KERNELS(__host)
 #undef KERNELS
@@ -80,7 +81,8 @@ KERNELS(__host)
                           ARG(ufn_view_i64_1, 6), ARG(ufn_view_f64_1, 7));                \
     }                                                                                     \
     static void warps##T(void **p) { ktest__warps##S(ARG(ufn_view_i64_1, 0)); }           \
-    static void hello##T(void **p) { ktest__hello##S(ARG(int64_t, 0)); }
+    static void hello##T(void **p) { ktest__hello##S(ARG(int64_t, 0)); }                 \
+    static void deep##T(void **p) { ktest__deep##S(ARG(int64_t, 0), ARG(ufn_view_i64_1, 1)); }
 TRAMPOLINES(_sim, )
 TRAMPOLINES(__host, __host)
 #undef TRAMPOLINES
@@ -255,6 +257,7 @@ static const size_t v2_i64[] = { V2, sizeof(int64_t) };
 static const size_t v1[] = { V1 };
 static const size_t v1_x8[] = { V1, V1, V1, V1, V1, V1, V1, V1 };
 static const size_t i64[] = { sizeof(int64_t) };
+static const size_t i64_v1[] = { sizeof(int64_t), V1 };
 #define SIZES(a) .nparams = (int)(sizeof a / sizeof a[0]), .param_sizes = a
 
 static const ufn_sim_kernel sim_kernels[] = {
@@ -277,11 +280,25 @@ static const ufn_sim_kernel sim_kernels[] = {
     { .name = "ktest__hello", .entry = hello_sim, SIZES(i64), .flags = UFN_KF_PRINT },
 };
 
+/* deep() calls a recursive helper: its module says so, as a generated
+ * module with recursive helpers does. */
+static const ufn_sim_kernel rec_sim_kernels[] = {
+    { .name = "ktest__deep", .entry = deep_sim, SIZES(i64_v1) },
+};
+
 ufn_module ktest_module = {
     .abi_version = UFN_ABI_VERSION,
     .name = "ktest",
     .sim_kernels = sim_kernels,
     .nsim_kernels = sizeof sim_kernels / sizeof sim_kernels[0],
+};
+
+static ufn_module ktest_rec_module = {
+    .abi_version = UFN_ABI_VERSION,
+    .name = "ktest_rec",
+    .sim_kernels = rec_sim_kernels,
+    .nsim_kernels = 1,
+    .recursion_frame = UFN_RECURSION_FRAME,
 };
 
 static ufn_module ktest_module_no_host = {
@@ -315,6 +332,7 @@ static const ufn_kparam atomics_params[] = { A1(UFN_INT32), A1(UFN_INT64), A1(UF
                                              A1(UFN_INT64), A1(UFN_FLOAT64) };
 static const ufn_kparam warps_params[] = { A1(UFN_INT64) };
 static const ufn_kparam hello_params[] = { SCALAR(UFN_INT64) };
+static const ufn_kparam deep_params[] = { SCALAR(UFN_INT64), A1(UFN_INT64) };
 
 static const char *const add_names[] = { "x", "y", "out" };
 static const char *const grey_names[] = { "rgb", "out" };
@@ -365,6 +383,8 @@ ONE_SIG(warps_sigs, "void(int64[:])", warps_params, "ktest__warps",
         UFN_KF_BARRIER | UFN_KF_WARP, 0, 0, NULL, warps__host);
 ONE_SIG(hello_sigs, "void(int64)", hello_params, "ktest__hello", UFN_KF_PRINT, 0, 0, NULL,
         hello__host);
+ONE_SIG(deep_sigs, "void(int64, int64[:])", deep_params, "ktest__deep", 0, 0, 0, NULL,
+        deep__host);
 ONE_SIG(no_host_sigs, "void(float32[:], float32[:], float32[:])", add_f32_params,
         "ktest__add__f32", 0, 0, 0, NULL, NULL);
 
@@ -409,4 +429,6 @@ static const char *const n_names[] = { "n" };
 KERNEL(ktest_atomics, "atomics", atomics_names, 8, atomics_sigs, ktest_module);
 KERNEL(ktest_warps, "warps", out_names, 1, warps_sigs, ktest_module);
 KERNEL(ktest_hello, "hello", n_names, 1, hello_sigs, ktest_module);
+static const char *const deep_names[] = { "n", "out" };
+KERNEL(ktest_deep, "deep", deep_names, 2, deep_sigs, ktest_rec_module);
 KERNEL(ktest_no_host, "add_kernel", add_names, 3, no_host_sigs, ktest_module_no_host);

@@ -52,6 +52,9 @@ extern const ufn_kernel ktest_oob, ktest_race, ktest_divergent;
  * u64, f32, f64, old, oldf) with 32 threads, warps(out) with 64, hello(n),
  * which prints */
 extern const ufn_kernel ktest_atomics, ktest_warps, ktest_hello;
+/* deep(n, out): out[i] = depth(n), a recursive helper n calls deep, in a
+ * module of its own that says it recurses: void(int64, int64[:]) */
+extern const ufn_kernel ktest_deep;
 /* one kernel whose module was built without host code */
 extern const ufn_kernel ktest_no_host;
 #endif

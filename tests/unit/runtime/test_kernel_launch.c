@@ -284,6 +284,25 @@ static void test_device_api(void **state)
     assert_int_equal(hello_status, 0);
 }
 
+/* A recursive helper deeper than UFN_MAX_DEPTH: the launch fails with
+ * UFN_ERR_RECURSION on every backend (the deepest call returned 0), as a
+ * ufunc's call does, and the next launch works. */
+static void test_recursion(void **state)
+{
+    (void)state;
+    int64_t n = 64, out[64];
+    ufn_array ao = ufn_host(out, UFN_INT64, 1, &n);
+    ufn_array deep = ufn_scalar_int64(UFN_MAX_DEPTH + 10), shallow = ufn_scalar_int64(100);
+    ufn_array *args[2] = { &deep, &ao };
+    ufn_launch l = ufn_launch_1d(2, 32);
+    assert_int_equal(ufn_launch_kernel(&ktest_deep, &l, args), UFN_ERR_RECURSION);
+    assert_string_equal(ufn_error(), "deep: a recursive helper went deeper than 256 calls");
+    args[0] = &shallow;
+    assert_int_equal(ufn_launch_kernel(&ktest_deep, &l, args), 0);
+    for (int i = 0; i < 64; i++)
+        assert_int_equal(out[i], 100);
+}
+
 /* The scalar conversions of dispatch, and the F layout. */
 static void test_fill_dispatch(void **state)
 {
@@ -650,6 +669,7 @@ static int run_child(int run)
         cmocka_unit_test(test_hist),
         cmocka_unit_test(test_block_sum),
         cmocka_unit_test(test_device_api),
+        cmocka_unit_test(test_recursion),
         cmocka_unit_test(test_fill_dispatch),
         cmocka_unit_test(test_fewest_conversions),
         cmocka_unit_test(test_dispatch_errors),
@@ -665,7 +685,7 @@ static int run_child(int run)
         return cmocka_run_group_tests(unchecked, NULL, NULL);
     }
     /* the checks need the simulator; the forms need only run their kernels */
-    size_t count = run == SIM ? 16 : run == HOST_FIBERS ? 7 : 13;
+    size_t count = run == SIM ? 17 : run == HOST_FIBERS ? 8 : 14;
     return _cmocka_run_group_tests(run_names[run], all, count, NULL, NULL);
 }
 
