@@ -288,8 +288,14 @@ int cuda_depth_check(cuda_backend *b, const cuda_kernel *k, CUstream stream, con
     if (r == CUDA_SUCCESS)
         r = drv->cuMemcpyDtoHAsync(&flag, k->depth_flag, sizeof flag, stream);
     if (r == CUDA_SUCCESS && flag) {
+        /* From pageable memory the copy returns once the driver holds the
+         * value, not once it is written: wait for it, or a launch queued
+         * next on a stream that does not wait for this one (the staging
+         * ring's) may set the flag before the clear lands, and lose it. */
         const unsigned zero = 0;
         r = drv->cuMemcpyHtoDAsync(k->depth_flag, &zero, sizeof zero, stream);
+        if (r == CUDA_SUCCESS)
+            r = drv->cuStreamSynchronize(stream);
     }
     if (r != CUDA_SUCCESS)
         return ufn_cudrv_fail(drv, r, "reading ufn_depth_flag after %s", name);

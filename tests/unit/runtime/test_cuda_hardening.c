@@ -325,6 +325,35 @@ static void test_recursive_module(void **state)
     be->free(be, 1, dout, NULL);
 }
 
+/* A helper that went too deep is reported once: the flag is cleared, and
+ * the clear has landed when the check returns.  Queued behind the host, it
+ * landed after the next call's launch on a staging stream (which does not
+ * wait for the default stream) and wiped that launch's report: hostile's
+ * test_recursion_limit failed now and then. */
+static void test_depth_clear_lands(void **state)
+{
+    (void)state;
+    static ufn_module rec;
+    rec = test_module;
+    rec.state = NULL;
+    rec.recursion_frame = UFN_RECURSION_FRAME;
+    cuda_backend *b = ufn_sim_backend_state();
+    cuda_kernel *k;
+    assert_int_equal(cuda_enter(b, &b->devs[0]), 0);
+    assert_int_equal(cuda_kernel_get(b, &b->devs[0], &rec, "ufn_test_add_f32_contig", &k), 0);
+    volatile unsigned *flag = (unsigned *)(uintptr_t)k->depth_flag;
+    *flag = 1;                        /* what a launch that went too deep leaves */
+    ufn_sim_set_latency(20000);
+    assert_int_equal(cuda_depth_check(b, k, NULL, "add"), UFN_ERR_RECURSION);
+    assert_int_equal(*flag, 0);
+    ufn_sim_stats st;
+    ufn_sim_get_stats(0, &st);
+    assert_int_equal(st.pending, 0);
+    ufn_sim_set_latency(0);
+    assert_int_equal(cuda_depth_check(b, k, NULL, "add"), 0);
+    cuda_leave(b);
+}
+
 static double seconds(void)
 {
     struct timespec t;
@@ -376,6 +405,7 @@ int main(void)
         cmocka_unit_test_teardown(test_allocator_threads, teardown_each),
         cmocka_unit_test_teardown(test_success_without_result, teardown_each),
         cmocka_unit_test_teardown(test_recursive_module, teardown_each),
+        cmocka_unit_test_teardown(test_depth_clear_lands, teardown_each),
         cmocka_unit_test_teardown(test_free_is_stream_ordered, teardown_each),
     };
     unsetenv("UFN_SIM_DEVICES");
