@@ -6,7 +6,8 @@
  *
  *   1. check the ufunc's tables and every descriptor (check.c);
  *   2. decide where the call runs: on the device when any operand is a
- *      device array (all on one device), else on the host;
+ *      device array (all on one device), else on the host (staged through
+ *      the default device on a device backend);
  *   3. bind core dimensions and broadcast (broadcast.c);
  *   4. choose the signature (dispatch.c), then check dtypes the loop cannot
  *      take: device inputs must match exactly (weak scalars excepted), given
@@ -506,6 +507,10 @@ static int run(call *c, const ufn_array *const *in, ufn_array *const *out, int f
     if ((st = ufn_get_backend_for(f->module, &c->be)) < 0 ||
         (st = ufn_current_stream(&c->stream)) < 0)
         return st;
+    /* Host operands only: a device backend stages them through its default
+     * device (UFN_DEVICE), known once the backend is. */
+    if (c->memory == UFN_MEM_HOST)
+        c->device = ufn_current_device();
     for (int k = 0; k < c->nargs; k++)
         c->sh.arg[k] = c->op[k].user;
     if ((st = ufn_broadcast(f, &c->sh)) < 0)
