@@ -218,6 +218,23 @@ int ufn_init(const char *backend);
 /* The number of devices of the backend (1 for host). */
 int ufn_device_count(void);
 
+/* --- several devices ------------------------------------------------------------ */
+
+/* The devices calls spread over (UFN_DEVICES=all, or a list such as 0,2):
+ * a call on host arrays is split into one slab per device, all running at
+ * once, and new sharded arrays are spread over them.  n == 0 goes back to
+ * the default device alone.  Ordinals are below 64.  The host backend has
+ * one device: there any ordinals are accepted and the set stays {0}. */
+int ufn_set_devices(const int *ordinals, int n);
+/* The set in ascending order: stores up to `max` ordinals and returns how
+ * many there are (1 and the default device when none was set). */
+int ufn_get_devices(int *ordinals, int max);
+/* The block distribution that splits calls, shards arrays and (ufn_mpi.h)
+ * assigns rows to ranks: n rows in `parts` parts, the first n % parts of
+ * them one row longer.  Part `part` (0-based) holds `count` rows from row
+ * `first`.  (A part or count out of range gives 0 rows.) */
+void ufn_block_range(int64_t n, int parts, int part, int64_t *first, int64_t *count);
+
 #if defined(__GNUC__)
 #pragma GCC visibility pop
 #endif

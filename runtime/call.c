@@ -23,7 +23,8 @@
  *   6. copy inputs an output overlaps, unless (for ufuncs) they are the
  *      same elements in the same order - NumPy's semantics;
  *   7. build the plan, merge dimensions (plan.c), execute it on the current
- *      stream, copy results back, give back the temporaries (device ones
+ *      stream (or, host operands over a device set, one slab per device:
+ *      multi_split.c), copy results back, give back the temporaries (device ones
  *      stream-ordered: the call does not wait for its kernels).
  */
 #include <stdio.h>
@@ -530,7 +531,7 @@ static int run(call *c, const ufn_array *const *in, ufn_array *const *out, int f
         if ((st = route_inputs(c)) == UFN_OK && (st = resolve_overlap(c)) == UFN_OK) {
             ufn_plan plan;
             build_plan(c, &plan);
-            st = c->be->execute(c->be, &plan, c->stream);
+            st = ufn_multi_execute(c->be, &plan, c->stream);
             if (st == UFN_OK)
                 st = copy_back(c);
         }

@@ -379,6 +379,34 @@ void ufn_cuda_fork(ufn_fork_phase phase);
 /* The device ordinal new device arrays go to (UFN_DEVICE, default 0). */
 int ufn_current_device(void);
 
+/* ==== multi_devices.c: the device set ==================================================== */
+
+/* Ordinals of a device set are below this (one bit each in a word). */
+#define UFN_MAX_SET 64
+
+/* Read UFN_DEVICES for the backend just chosen: unset, "all", or a list of
+ * ordinals ("0,2"); a value that means nothing, or names a device the
+ * backend lacks, fails (backend.c then refuses the choice). */
+int ufn_devices_configure(const ufn_backend_ops *be);
+/* ufn_set_devices(): n == 0 empties the set (back to the default device). */
+int ufn_devices_set(const ufn_backend_ops *be, const int *ordinals, int n);
+/* The set, one bit per ordinal; 0 when none is set (calls use the default
+ * device alone).  Always 0 on the host backend. */
+uint64_t ufn_device_mask(void);
+/* The ordinals of a mask in ascending order (at most UFN_MAX_SET); their count. */
+int ufn_mask_devices(uint64_t mask, int *ordinals);
+
+/* ==== multi_split.c: host-array calls over the device set ================================ */
+
+/* Execute a plan: on the backend as it is, or - a plan over host memory,
+ * a device backend, a device set - cut into one slab per device of the
+ * set, each run on a thread of its own; returns when all are done.  The
+ * first failure (in device order) is the call's, "device N: ...". */
+int ufn_multi_execute(const ufn_backend_ops *be, const ufn_plan *plan, ufn_stream_impl *s);
+/* Test hook: the fewest operand bytes of one slab (default 4 MiB); 0
+ * restores the default. */
+void ufn_multi_set_min_slab(size_t bytes);
+
 /* ==== stream.c ========================================================================== */
 
 /* The object of this thread's current stream (NULL: the default one), or

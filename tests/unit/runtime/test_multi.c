@@ -13,9 +13,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
+/* cuda_test.h's plan helpers serve the backend's own tests, not all of them these */
+#pragma GCC diagnostic ignored "-Wunused-function"
 #include "cuda_test.h"
 
 #define NDEV 4
@@ -57,6 +60,230 @@ static void test_host_call_on_default_device(void **state)
     free(a);
 }
 
+/* ---- the device set ---------------------------------------------------------------------- */
+
+static void test_device_set(void **state)
+{
+    (void)state;
+    int d[8];
+    assert_int_equal(ufn_get_devices(d, 8), 1);       /* none set: the default device */
+    assert_int_equal(d[0], 1);
+    assert_int_equal(ufn_set_devices((int[]){ 3, 0, 3 }, 3), 0);
+    assert_int_equal(ufn_get_devices(d, 8), 2);
+    assert_int_equal(d[0], 0);
+    assert_int_equal(d[1], 3);
+    assert_int_equal(ufn_get_devices(d, 1), 2);       /* the count, whatever fits */
+    assert_int_equal(ufn_set_devices((int[]){ 0, 4 }, 2), UFN_ERR_NO_DEVICE);
+    assert_non_null(strstr(ufn_error(), "no sim device 4: there are 4 (0 to 3)"));
+    assert_int_equal(ufn_set_devices((int[]){ -1 }, 1), UFN_ERR_INVALID);
+    assert_int_equal(ufn_set_devices(NULL, 2), UFN_ERR_INVALID);
+    assert_int_equal(ufn_set_devices(d, -1), UFN_ERR_INVALID);
+    assert_int_equal(ufn_get_devices(NULL, 2), UFN_ERR_INVALID);
+    assert_int_equal(ufn_get_devices(d, 8), 2);       /* a refused set changes nothing */
+    assert_int_equal(ufn_set_devices(NULL, 0), 0);
+    assert_int_equal(ufn_get_devices(d, 8), 1);
+    assert_int_equal(d[0], 1);
+}
+
+/* UFN_DEVICES, as backend.c reads it when it chooses the backend. */
+static void test_devices_variable(void **state)
+{
+    (void)state;
+    const ufn_backend_ops *sim = ufn_active_backend();
+    int d[8];
+    setenv("UFN_DEVICES", "all", 1);
+    assert_int_equal(ufn_devices_configure(sim), 0);
+    assert_int_equal(ufn_get_devices(d, 8), 4);
+    setenv("UFN_DEVICES", "2,0", 1);
+    assert_int_equal(ufn_devices_configure(sim), 0);
+    assert_int_equal(ufn_get_devices(d, 8), 2);
+    assert_int_equal(d[0] * 10 + d[1], 2);
+    setenv("UFN_DEVICES", "1,,2", 1);
+    assert_int_equal(ufn_devices_configure(sim), UFN_ERR_INVALID);
+    assert_non_null(strstr(ufn_error(), "UFN_DEVICES=1,,2 is neither \"all\" nor a list"));
+    setenv("UFN_DEVICES", "0,9", 1);
+    assert_int_equal(ufn_devices_configure(sim), UFN_ERR_NO_DEVICE);
+    assert_non_null(strstr(ufn_error(), "UFN_DEVICES=0,9: no sim device 9"));
+    /* the host backend has one device: a list is accepted, the set stays empty */
+    assert_int_equal(ufn_devices_configure(&ufn_backend_host), 0);
+    assert_int_equal(ufn_device_mask(), 0);
+    unsetenv("UFN_DEVICES");
+    assert_int_equal(ufn_devices_configure(sim), 0);
+    assert_int_equal(ufn_device_mask(), 0);
+}
+
+static void test_block_range(void **state)
+{
+    (void)state;
+    int64_t first, count, next = 0;
+    for (int i = 0; i < 3; i++) {     /* 100 rows on 3: 34, 33, 33 */
+        ufn_block_range(100, 3, i, &first, &count);
+        assert_int_equal(first, next);
+        assert_int_equal(count, i == 0 ? 34 : 33);
+        next += count;
+    }
+    ufn_block_range(2, 4, 3, &first, &count);   /* fewer rows than parts */
+    assert_int_equal(count, 0);
+    assert_int_equal(first, 2);
+    ufn_block_range(10, 2, 2, &first, &count);  /* no such part */
+    assert_int_equal(count, 0);
+}
+
+/* ---- host-array calls split over the devices ------------------------------------------------ */
+
+static void stats_all(ufn_sim_stats *s)
+{
+    for (int d = 0; d < NDEV; d++)
+        assert_int_equal(ufn_sim_get_stats(d, &s[d]), 0);
+}
+
+/* One slab per device, each moving its share of the bytes and no more. */
+static void test_split_host_call(void **state)
+{
+    (void)state;
+    enum { N = 100003 };
+    float *a = floats(N, 1.0f), *b = floats(N, -0.5f), *out = malloc(sizeof(float) * N);
+    int64_t n = N;
+    ufn_array x = ufn_host(a, UFN_FLOAT32, 1, &n), y = ufn_host(b, UFN_FLOAT32, 1, &n);
+    ufn_array r = ufn_host(out, UFN_FLOAT32, 1, &n);
+    assert_int_equal(ufn_set_devices((int[]){ 0, 1, 2, 3 }, 4), 0);
+    ufn_multi_set_min_slab(1024);
+    ufn_sim_stats before[NDEV], after[NDEV];
+    stats_all(before);
+    trace_start();
+    assert_int_equal(call2(&test_add, &x, &y, &r), 0);
+    trace_stop();
+    stats_all(after);
+    for (int d = 0; d < NDEV; d++) {
+        int64_t first, rows;
+        ufn_block_range(N, NDEV, d, &first, &rows);
+        assert_int_equal(count_on(UFN_EV_LAUNCH, d), 1);
+        assert_int_equal(after[d].h2d_bytes - before[d].h2d_bytes, 2 * sizeof(float) * rows);
+        assert_int_equal(after[d].d2h_bytes - before[d].d2h_bytes, sizeof(float) * rows);
+        assert_int_equal(after[d].d2d_bytes, before[d].d2d_bytes);
+    }
+    assert_int_equal(total(UFN_EV_LAUNCH), N);
+    for (int i = 0; i < N; i++)
+        assert_float_equal(out[i], a[i] + b[i], 0);
+
+    /* Below the threshold: whole, on the set's first device. */
+    ufn_multi_set_min_slab(0);
+    trace_start();
+    assert_int_equal(call2(&test_add, &x, &y, &r), 0);
+    trace_stop();
+    assert_int_equal(count(UFN_EV_LAUNCH), 1);
+    assert_int_equal(count_on(UFN_EV_LAUNCH, 0), 1);
+    free(a);
+    free(b);
+    free(out);
+}
+
+/* Strided and broadcast operands, an outer dimension of 7 rows over 4
+ * devices, and a gufunc, whose core dimension stays whole. */
+static void test_split_views_and_gufuncs(void **state)
+{
+    (void)state;
+    enum { R = 7, C = 3001 };
+    float *a = floats((size_t)R * C, 0.5f), *row = floats(C, 2.0f);
+    float *out = malloc(sizeof(float) * R * C);
+    ufn_array x = ufn_host_strided(a, UFN_FLOAT32, 2, (int64_t[]){ R, C }, (int64_t[]){ 1, R });
+    ufn_array y = ufn_host(row, UFN_FLOAT32, 1, (int64_t[]){ C });
+    ufn_array r = ufn_host(out, UFN_FLOAT32, 2, (int64_t[]){ R, C });
+    assert_int_equal(ufn_set_devices((int[]){ 0, 1, 2, 3 }, 4), 0);
+    ufn_multi_set_min_slab(1024);
+    trace_start();
+    assert_int_equal(call2(&test_add, &x, &y, &r), 0);
+    trace_stop();
+    for (int d = 0; d < NDEV; d++)   /* rows 2, 2, 2, 1: one slab each */
+        assert_int_equal(count_on(UFN_EV_LAUNCH, d), 1);
+    for (int i = 0; i < R; i++)
+        for (int j = 0; j < C; j++)
+            assert_float_equal(out[i * C + j], a[j * R + i] + row[j], 0);
+
+    enum { M = 999, I = 17 };
+    float *v = floats((size_t)M * I, 0.01f), norms[M];
+    ufn_array vec = ufn_host(v, UFN_FLOAT32, 2, (int64_t[]){ M, I });
+    ufn_array nr = ufn_host(norms, UFN_FLOAT32, 1, (int64_t[]){ M });
+    const ufn_array *in[1] = { &vec };
+    ufn_array *o[1] = { &nr };
+    trace_start();
+    assert_int_equal(ufn_call(&test_l2_norm, in, o), 0);
+    trace_stop();
+    for (int d = 0; d < NDEV; d++)
+        assert_int_equal(count_on(UFN_EV_LAUNCH, d), 1);
+    for (int i = 0; i < M; i++) {
+        float acc = 0;
+        for (int k = 0; k < I; k++)
+            acc += v[i * I + k] * v[i * I + k];
+        assert_float_equal(norms[i], sqrtf(acc), 1e-3 * sqrtf(acc));
+    }
+    free(v);
+    free(a);
+    free(row);
+    free(out);
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* The slabs run at once: each device's work waits 100 ms on the
+ * simulator before it starts, and four devices take about as long as one
+ * (one after another they would take 400 ms at least). */
+static void test_split_overlaps(void **state)
+{
+    (void)state;
+    enum { N = 40000 };
+    float *a = floats(N, 1.0f), *out = malloc(sizeof(float) * N);
+    int64_t n = N;
+    ufn_array x = ufn_host(a, UFN_FLOAT32, 1, &n), r = ufn_host(out, UFN_FLOAT32, 1, &n);
+    assert_int_equal(ufn_set_devices((int[]){ 0, 1, 2, 3 }, 4), 0);
+    ufn_multi_set_min_slab(1024);
+    ufn_sim_set_latency(100000);
+    double t0 = now_s();
+    assert_int_equal(call2(&test_add, &x, &x, &r), 0);
+    double t = now_s() - t0;
+    ufn_sim_set_latency(0);
+    assert_true(t >= 0.1);
+    assert_true(t < 0.3);
+    for (int i = 0; i < N; i++)
+        assert_float_equal(out[i], 2 * a[i], 0);
+    free(a);
+    free(out);
+}
+
+/* A slab that fails is the call's failure, naming its device; the others
+ * finish, and the next call works. */
+static void test_split_failure(void **state)
+{
+    (void)state;
+    enum { N = 40000 };
+    float *a = floats(N, 1.0f), *out = malloc(sizeof(float) * N);
+    int64_t n = N;
+    ufn_array x = ufn_host(a, UFN_FLOAT32, 1, &n), r = ufn_host(out, UFN_FLOAT32, 1, &n);
+    assert_int_equal(ufn_set_devices((int[]){ 0, 1, 2, 3 }, 4), 0);
+    ufn_multi_set_min_slab(1024);
+    ufn_sim_inject_failure("cuLaunchKernel", 2, CUDA_ERROR_LAUNCH_FAILED);
+    assert_int_equal(call2(&test_add, &x, &x, &r), UFN_ERR_KERNEL);
+    assert_non_null(strstr(ufn_error(), "add: device "));
+    assert_non_null(strstr(ufn_error(), "cuLaunchKernel"));
+    assert_int_equal(call2(&test_add, &x, &x, &r), 0);
+    for (int i = 0; i < N; i++)
+        assert_float_equal(out[i], 2 * a[i], 0);
+    free(a);
+    free(out);
+}
+
+static int teardown_multi(void **state)
+{
+    ufn_set_devices(NULL, 0);
+    ufn_multi_set_min_slab(0);
+    return teardown_each(state);
+}
+
 static int setup_multi(void **state)
 {
     if (setup(state) != 0)
@@ -68,6 +295,13 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_host_call_on_default_device, teardown_each),
+        cmocka_unit_test_teardown(test_device_set, teardown_multi),
+        cmocka_unit_test_teardown(test_devices_variable, teardown_multi),
+        cmocka_unit_test_teardown(test_block_range, teardown_multi),
+        cmocka_unit_test_teardown(test_split_host_call, teardown_multi),
+        cmocka_unit_test_teardown(test_split_views_and_gufuncs, teardown_multi),
+        cmocka_unit_test_teardown(test_split_overlaps, teardown_multi),
+        cmocka_unit_test_teardown(test_split_failure, teardown_multi),
     };
     unsetenv("UFN_SIM_MEMORY");
     unsetenv("UFN_SIM_LATENCY");
