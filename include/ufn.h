@@ -83,11 +83,15 @@ typedef struct ufn_complex128 { double re, im; } ufn_complex128;
 #define UFN_MAXDIMS 32
 
 /* Where an array's elements live.  UFN_MEM_NONE is the zero value: an array
- * declared `ufn_array out = {0};` is empty and an entry point allocates it. */
+ * declared `ufn_array out = {0};` is empty and an entry point allocates it.
+ * A sharded array (ufn_device_array_sharded) has its rows spread over
+ * several devices; its `data` is the runtime's record of the parts, not an
+ * element, and it is used whole, never as a view. */
 typedef enum ufn_memory {
     UFN_MEM_NONE = 0,
     UFN_MEM_HOST = 1,
-    UFN_MEM_DEVICE = 2
+    UFN_MEM_DEVICE = 2,
+    UFN_MEM_SHARDED = 3
 } ufn_memory;
 
 /* Flags of an array descriptor. */
@@ -234,6 +238,21 @@ int ufn_get_devices(int *ordinals, int max);
  * them one row longer.  Part `part` (0-based) holds `count` rows from row
  * `first`.  (A part or count out of range gives 0 rows.) */
 void ufn_block_range(int64_t n, int parts, int part, int64_t *first, int64_t *count);
+
+/* Sharded arrays: the first dimension spread over the device set (or the
+ * default device alone), one part per device in ufn_block_range's
+ * distribution, each part in its device's memory.  A call whose operands
+ * are sharded runs part by part, each on its own device, so a pipeline of
+ * calls on sharded arrays moves no data between devices; ufn_copy_to_host
+ * gathers one, ufn_free frees it.  Used whole: not as a view, not by a
+ * kernel launch (launch on its parts). */
+int ufn_device_array_sharded(ufn_dtype dtype, int ndim, const int64_t *shape, ufn_array *dev);
+int ufn_to_device_sharded(const ufn_array *host, ufn_array *dev);
+/* The number of parts, or a negative status when `a` is not sharded. */
+int ufn_shard_count(const ufn_array *a);
+/* Part `part` as an array of its device (a view: valid while `a` lives,
+ * never freed itself) and the row of `a` it starts at. */
+int ufn_shard_part(const ufn_array *a, int part, int64_t *first_row, ufn_array *view);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

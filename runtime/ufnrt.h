@@ -139,8 +139,11 @@ bool ufn_holds_live(const ufn_array *a);
  * data, stale runtime allocations, device arrays the backend cannot use.
  * Fails with "<what>: <message>". */
 int ufn_check_array(const ufn_array *a, const char *what);
+/* The same, accepting a sharded array (multi_shard.c checks its record):
+ * for callers that handle one whole. */
+int ufn_check_whole(const ufn_array *a, const char *what);
 /* The same for operand `index` of a call: "input 1: ..." (formats the name
- * only on failure). */
+ * only on failure; sharded arrays accepted). */
 int ufn_check_operand(const ufn_array *a, const char *kind, int index);
 /* The bytes [lo, hi) its elements occupy, relative to a->data (lo == hi
  * when it has none).  For checked arrays only. */
@@ -406,6 +409,49 @@ int ufn_multi_execute(const ufn_backend_ops *be, const ufn_plan *plan, ufn_strea
 /* Test hook: the fewest operand bytes of one slab (default 4 MiB); 0
  * restores the default. */
 void ufn_multi_set_min_slab(size_t bytes);
+
+/* ==== multi_shard.c: sharded arrays ===================================================== */
+
+/* The record of a sharded array, where its descriptor's data points: the
+ * first dimension in the block distribution (ufn_block_range) over
+ * nparts devices, each part a C-contiguous device array of its rows (no
+ * memory for a part of 0 rows).  Made and freed here, immutable between. */
+typedef struct ufn_shards {
+    uint64_t id;                        /* its registry id: the descriptor's alloc_id */
+    const ufn_backend_ops *be;          /* whose memory the parts are */
+    ufn_dtype dtype;
+    int ndim;
+    int64_t shape[UFN_MAXDIMS];         /* the whole array's */
+    int nparts;
+    int device[UFN_MAX_SET];
+    int64_t first[UFN_MAX_SET];         /* each part's first row, and its rows */
+    int64_t rows[UFN_MAX_SET];
+    void *data[UFN_MAX_SET];
+} ufn_shards;
+
+/* A new sharded array over `devices` (nparts of them, ndim >= 1) in *out,
+ * registered; its parts are uninitialised. */
+int ufn_shards_new(const ufn_backend_ops *be, ufn_dtype dtype, int ndim, const int64_t *shape,
+                   int nparts, const int *devices, ufn_array *out);
+/* Free a record and its parts (ufn_release, with its registry entry gone). */
+void ufn_shards_free(ufn_shards *t);
+/* Is a, which says UFN_MEM_SHARDED, a live sharded array of the runtime's,
+ * whole (the shape, dtype and C strides of its record)?  Fails with
+ * "<what>: ..." otherwise. */
+int ufn_shards_check(const ufn_array *a, const char *what);
+/* The record of a checked sharded array. */
+const ufn_shards *ufn_shards_of(const ufn_array *a);
+/* Are the rows of a and b (first dimensions of equal length) on the same
+ * devices, part by part? */
+bool ufn_shards_alike(const ufn_shards *a, const ufn_shards *b);
+/* Part i as an array of its device (a view, alloc_id 0). */
+void ufn_shards_part(const ufn_shards *t, int i, ufn_array *view);
+
+/* ==== multi_array.c ======================================================================== */
+
+/* Copy a checked sharded array into the checked host array of its shape
+ * and dtype, each part from its device. */
+int ufn_shards_gather(const ufn_array *dev, const ufn_array *host);
 
 /* ==== stream.c ========================================================================== */
 

@@ -277,6 +277,249 @@ static void test_split_failure(void **state)
     free(out);
 }
 
+/* ---- sharded arrays ------------------------------------------------------------------------- */
+
+static int64_t rows_of(int64_t n, int part)
+{
+    int64_t first, rows;
+    ufn_block_range(n, NDEV, part, &first, &rows);
+    return rows;
+}
+
+/* One part per device, each crossing to its own device and back. */
+static void test_sharded_arrays(void **state)
+{
+    (void)state;
+    enum { R = 10, C = 7 };
+    float *a = floats(R * C, 1.0f), back[R * C], strided[C][R];
+    ufn_array h = ufn_host(a, UFN_FLOAT32, 2, (int64_t[]){ R, C });
+    assert_int_equal(ufn_set_devices((int[]){ 0, 1, 2, 3 }, 4), 0);
+    ufn_sim_stats before[NDEV], after[NDEV];
+    stats_all(before);
+    ufn_array s;
+    assert_int_equal(ufn_to_device_sharded(&h, &s), 0);
+    stats_all(after);
+    assert_int_equal(s.memory, UFN_MEM_SHARDED);
+    assert_int_equal(ufn_shard_count(&s), NDEV);
+    int64_t next = 0;
+    for (int d = 0; d < NDEV; d++) {
+        ufn_array part;
+        int64_t first;
+        assert_int_equal(ufn_shard_part(&s, d, &first, &part), 0);
+        assert_int_equal(first, next);
+        assert_int_equal(part.memory, UFN_MEM_DEVICE);
+        assert_int_equal(part.device, d);
+        assert_int_equal(part.shape[0], rows_of(R, d));   /* 3, 3, 2, 2 */
+        assert_int_equal(part.shape[1], C);
+        assert_int_equal(after[d].h2d_bytes - before[d].h2d_bytes,
+                         sizeof(float) * C * rows_of(R, d));
+        next += part.shape[0];
+    }
+    assert_int_equal(ufn_shard_part(&s, 4, NULL, &(ufn_array){ 0 }), UFN_ERR_INVALID);
+
+    ufn_array hb = ufn_host(back, UFN_FLOAT32, 2, (int64_t[]){ R, C });
+    assert_int_equal(ufn_copy_to_host(&s, &hb), 0);
+    assert_memory_equal(back, a, sizeof back);
+    ufn_array hs = ufn_host_strided(strided, UFN_FLOAT32, 2, (int64_t[]){ R, C },
+                                    (int64_t[]){ 1, R });
+    assert_int_equal(ufn_copy_to_host(&s, &hs), 0);
+    for (int i = 0; i < R; i++)
+        for (int j = 0; j < C; j++)
+            assert_float_equal(strided[j][i], a[i * C + j], 0);
+    ufn_array fresh = { 0 };
+    assert_int_equal(ufn_copy_to_host(&s, &fresh), 0);
+    assert_memory_equal(fresh.data, a, sizeof back);
+    ufn_free(&fresh);
+
+    /* Used whole only: not as a view, not where one device's array goes. */
+    ufn_array view = s;
+    view.shape[0] = 4;
+    assert_int_equal(ufn_copy_to_host(&view, &hb), UFN_ERR_INVALID);
+    assert_non_null(strstr(ufn_error(), "a sharded array is used whole"));
+    ufn_array dev = { 0 };
+    assert_int_equal(ufn_to_device(&s, &dev), UFN_ERR_WRONG_MEMORY);
+    assert_non_null(strstr(ufn_error(), "a sharded array cannot be used here"));
+    assert_int_equal(ufn_shard_count(&h), UFN_ERR_WRONG_MEMORY);
+
+    ufn_array stale = s;
+    size_t live = ufn_registry_count();
+    ufn_free(&s);
+    assert_int_equal(ufn_registry_count(), live - 1);
+    assert_int_equal(ufn_copy_to_host(&stale, &hb), UFN_ERR_FREED);
+    assert_int_equal(ufn_shard_count(&stale), UFN_ERR_FREED);
+
+    /* Made empty; a scalar has no rows to spread. */
+    assert_int_equal(ufn_device_array_sharded(UFN_FLOAT64, 1, (int64_t[]){ 3 }, &s), 0);
+    assert_int_equal(ufn_shard_count(&s), NDEV);   /* 1, 1, 1 and 0 rows */
+    ufn_array last;
+    assert_int_equal(ufn_shard_part(&s, 3, NULL, &last), 0);
+    assert_int_equal(last.shape[0], 0);
+    ufn_free(&s);
+    assert_int_equal(ufn_device_array_sharded(UFN_FLOAT64, 0, NULL, &s), UFN_ERR_NDIM);
+    ufn_array one = ufn_scalar_float32(1);
+    assert_int_equal(ufn_to_device_sharded(&one, &s), UFN_ERR_NDIM);
+    free(a);
+}
+
+/* A pipeline of calls on sharded arrays moves no data between devices:
+ * every launch on the device that holds its rows, no copy at all. */
+static void test_sharded_pipeline(void **state)
+{
+    (void)state;
+    enum { N = 1001 };
+    float *a = floats(N, 1.0f), *b = floats(N, 0.25f), out[N];
+    ufn_array ha = ufn_host(a, UFN_FLOAT32, 1, (int64_t[]){ N });
+    ufn_array hb = ufn_host(b, UFN_FLOAT32, 1, (int64_t[]){ N });
+    assert_int_equal(ufn_set_devices((int[]){ 0, 1, 2, 3 }, 4), 0);
+    ufn_array x, y, sum = { 0 }, twice = { 0 };
+    assert_int_equal(ufn_to_device_sharded(&ha, &x), 0);
+    assert_int_equal(ufn_to_device_sharded(&hb, &y), 0);
+    ufn_sim_stats before[NDEV], after[NDEV];
+    stats_all(before);
+    trace_start();
+    assert_int_equal(call2(&test_add, &x, &y, &sum), 0);
+    assert_int_equal(sum.memory, UFN_MEM_SHARDED);
+    assert_int_equal(call2(&test_add, &sum, &x, &twice), 0);
+    trace_stop();
+    stats_all(after);
+    for (int d = 0; d < NDEV; d++) {
+        assert_int_equal(count_on(UFN_EV_LAUNCH, d), 2);
+        assert_int_equal(after[d].h2d + after[d].d2h + after[d].d2d,
+                         before[d].h2d + before[d].d2h + before[d].d2d);
+    }
+    assert_int_equal(count(UFN_EV_LAUNCH), 2 * NDEV);
+    ufn_array ho = ufn_host(out, UFN_FLOAT32, 1, (int64_t[]){ N });
+    assert_int_equal(ufn_copy_to_host(&twice, &ho), 0);
+    for (int i = 0; i < N; i++)
+        assert_float_equal(out[i], (a[i] + b[i]) + a[i], 0);
+
+    /* An output given: written in place, part by part. */
+    assert_int_equal(call2(&test_add, &x, &x, &twice), 0);
+    assert_int_equal(ufn_copy_to_host(&twice, &ho), 0);
+    for (int i = 0; i < N; i++)
+        assert_float_equal(out[i], 2 * a[i], 0);
+
+    /* A gufunc: its core dimension stays whole on each device. */
+    enum { M = 50, I = 9 };
+    float *v = floats(M * I, 0.1f), norms[M];
+    ufn_array hv = ufn_host(v, UFN_FLOAT32, 2, (int64_t[]){ M, I }), sv, sn = { 0 };
+    assert_int_equal(ufn_to_device_sharded(&hv, &sv), 0);
+    const ufn_array *in[1] = { &sv };
+    ufn_array *o[1] = { &sn };
+    assert_int_equal(ufn_call(&test_l2_norm, in, o), 0);
+    assert_int_equal(sn.memory, UFN_MEM_SHARDED);
+    assert_int_equal(sn.ndim, 1);
+    ufn_array hn = ufn_host(norms, UFN_FLOAT32, 1, (int64_t[]){ M });
+    assert_int_equal(ufn_copy_to_host(&sn, &hn), 0);
+    for (int i = 0; i < M; i++) {
+        float acc = 0;
+        for (int k = 0; k < I; k++)
+            acc += v[i * I + k] * v[i * I + k];
+        assert_float_equal(norms[i], sqrtf(acc), 1e-3 * sqrtf(acc));
+    }
+    ufn_free(&sv);
+    ufn_free(&sn);
+    ufn_free(&x);
+    ufn_free(&y);
+    ufn_free(&sum);
+    ufn_free(&twice);
+    free(v);
+    free(a);
+    free(b);
+}
+
+/* Host operands with sharded ones: the rows each device needs cross to
+ * it, a broadcast row and a scalar whole; a host output is written part
+ * by part, and one that overlaps a host input reads a copy of it. */
+static void test_sharded_with_host_operands(void **state)
+{
+    (void)state;
+    enum { R = 9, C = 64 };
+    float *a = floats(R * C, 1.0f), *row = floats(C, 3.0f), *out = malloc(sizeof(float) * R * C);
+    ufn_array ha = ufn_host(a, UFN_FLOAT32, 2, (int64_t[]){ R, C });
+    ufn_array hrow = ufn_host(row, UFN_FLOAT32, 1, (int64_t[]){ C });
+    ufn_array hout = ufn_host(out, UFN_FLOAT32, 2, (int64_t[]){ R, C });
+    assert_int_equal(ufn_set_devices((int[]){ 0, 1, 2, 3 }, 4), 0);
+    ufn_array s, t = { 0 };
+    assert_int_equal(ufn_to_device_sharded(&ha, &s), 0);
+    ufn_sim_stats before[NDEV], after[NDEV];
+    stats_all(before);
+    assert_int_equal(call2(&test_add, &s, &ha, &hout), 0);   /* rows of a host array */
+    stats_all(after);
+    for (int d = 0; d < NDEV; d++) {
+        assert_int_equal(after[d].h2d_bytes - before[d].h2d_bytes,
+                         sizeof(float) * C * rows_of(R, d));
+        assert_int_equal(after[d].d2h_bytes - before[d].d2h_bytes,
+                         sizeof(float) * C * rows_of(R, d));
+    }
+    for (int i = 0; i < R * C; i++)
+        assert_float_equal(out[i], 2 * a[i], 0);
+    assert_int_equal(call2(&test_add, &s, &hrow, &t), 0);    /* a row broadcast to all */
+    ufn_array scalar = ufn_scalar_float32(0.5f), u = { 0 };
+    assert_int_equal(call2(&test_add, &t, &scalar, &u), 0);
+    assert_int_equal(ufn_copy_to_host(&u, &hout), 0);
+    for (int i = 0; i < R; i++)
+        for (int j = 0; j < C; j++)
+            assert_float_equal(out[i * C + j], a[i * C + j] + row[j] + 0.5f, 0);
+
+    /* out = reversed(a) + s, with out the memory of a: every part reads
+     * the rows another part writes, so they read a copy. */
+    float *copy = malloc(sizeof(float) * R * C);
+    memcpy(copy, a, sizeof(float) * R * C);
+    ufn_array rev = ufn_host_strided(a + (R - 1) * C, UFN_FLOAT32, 2, (int64_t[]){ R, C },
+                                     (int64_t[]){ -C, 1 });
+    ufn_array inplace = ufn_host(a, UFN_FLOAT32, 2, (int64_t[]){ R, C });
+    assert_int_equal(call2(&test_add, &rev, &s, &inplace), 0);
+    for (int i = 0; i < R; i++)
+        for (int j = 0; j < C; j++)
+            assert_float_equal(a[i * C + j], copy[(R - 1 - i) * C + j] + copy[i * C + j], 0);
+    ufn_free(&s);
+    ufn_free(&t);
+    ufn_free(&u);
+    free(copy);
+    free(a);
+    free(row);
+    free(out);
+}
+
+static void test_sharded_refused(void **state)
+{
+    (void)state;
+    enum { R = 8, C = 4 };
+    float *a = floats(R * C, 1.0f), out[R * C];
+    ufn_array ha = ufn_host(a, UFN_FLOAT32, 2, (int64_t[]){ R, C });
+    ufn_array hout = ufn_host(out, UFN_FLOAT32, 2, (int64_t[]){ R, C });
+    assert_int_equal(ufn_set_devices((int[]){ 0, 1, 2, 3 }, 4), 0);
+    ufn_array s4, s2, dev, row, none = { 0 };
+    assert_int_equal(ufn_to_device_sharded(&ha, &s4), 0);
+    assert_int_equal(ufn_set_devices((int[]){ 2, 3 }, 2), 0);
+    assert_int_equal(ufn_to_device_sharded(&ha, &s2), 0);
+    assert_int_equal(ufn_to_device(&ha, &dev), 0);
+    ufn_array hrow = ufn_host(a, UFN_FLOAT32, 1, (int64_t[]){ C });
+    assert_int_equal(ufn_to_device_sharded(&hrow, &row), 0);
+
+    assert_int_equal(call2(&test_add, &s4, &dev, &hout), UFN_ERR_WRONG_MEMORY);
+    assert_non_null(strstr(ufn_error(), "add: a sharded array and an array of one device"));
+    assert_int_equal(call2(&test_add, &s4, &s2, &hout), UFN_ERR_SHAPE);
+    assert_non_null(strstr(ufn_error(), "add: input 1: its rows are spread over other devices"));
+    assert_int_equal(call2(&test_add, &ha, &row, &hout), UFN_ERR_SHAPE);  /* broadcast rows */
+    assert_non_null(strstr(ufn_error(), "input 1: a sharded array must span the call's first"));
+    ufn_array flt = ufn_host(a, UFN_FLOAT64, 2, (int64_t[]){ R, C / 2 });
+    assert_int_equal(call2(&test_add, &s4, &flt, &none), UFN_ERR_SHAPE);
+    assert_int_equal(ufn_registry_count(), ufn_registry_count());
+    size_t live = ufn_registry_count();
+    ufn_sim_inject_failure("cuLaunchKernel", 1, CUDA_ERROR_LAUNCH_FAILED);
+    assert_int_equal(call2(&test_add, &s4, &s4, &none), UFN_ERR_KERNEL);
+    assert_non_null(strstr(ufn_error(), "add: device 1: "));
+    assert_int_equal(ufn_registry_count(), live);   /* the new output went back */
+    assert_int_equal(none.memory, UFN_MEM_NONE);
+    ufn_free(&s4);
+    ufn_free(&s2);
+    ufn_free(&dev);
+    ufn_free(&row);
+    free(a);
+}
+
 static int teardown_multi(void **state)
 {
     ufn_set_devices(NULL, 0);
@@ -302,6 +545,10 @@ int main(void)
         cmocka_unit_test_teardown(test_split_views_and_gufuncs, teardown_multi),
         cmocka_unit_test_teardown(test_split_overlaps, teardown_multi),
         cmocka_unit_test_teardown(test_split_failure, teardown_multi),
+        cmocka_unit_test_teardown(test_sharded_arrays, teardown_multi),
+        cmocka_unit_test_teardown(test_sharded_pipeline, teardown_multi),
+        cmocka_unit_test_teardown(test_sharded_with_host_operands, teardown_multi),
+        cmocka_unit_test_teardown(test_sharded_refused, teardown_multi),
     };
     unsetenv("UFN_SIM_MEMORY");
     unsetenv("UFN_SIM_LATENCY");
