@@ -70,7 +70,8 @@ typedef enum ufn_event_kind {
     UFN_EV_HOST_LOOP,  /* a call executed by host loops */
     UFN_EV_SYNC,
     UFN_EV_CHOICE,     /* UFN_BACKEND=auto chose a backend; name says why */
-    UFN_EV_KERNEL      /* a @cuda.jit kernel launch (any backend); bytes: threads */
+    UFN_EV_KERNEL,     /* a @cuda.jit kernel launch (any backend); bytes: threads */
+    UFN_EV_PEER        /* a copy from device `from` into device `device`'s memory */
 } ufn_event_kind;
 
 typedef struct ufn_event {
@@ -79,6 +80,7 @@ typedef struct ufn_event {
     const char *name;        /* kernel or ufunc name, or NULL */
     size_t bytes;            /* bytes moved or allocated; elements for launches */
     int device;
+    int from;                /* UFN_EV_PEER: the source device */
 } ufn_event;
 
 /* Report an event: printed to stderr when UFN_TRACE=1, and passed to the
@@ -338,6 +340,11 @@ typedef struct ufn_backend {
                     size_t bytes, ufn_stream_impl *s);
     int (*copy_d2d)(const struct ufn_backend *be, int device, void *dst, const void *src,
                     size_t bytes, ufn_stream_impl *s);
+    /* A copy from one device's memory into another's (NULL on a backend of
+     * one device): after the work queued so far on both devices' default
+     * streams, and done when it returns. */
+    int (*copy_peer)(const struct ufn_backend *be, int dst_device, void *dst, int src_device,
+                     const void *src, size_t bytes);
     /* Run a plan (see "plan" above).  plan->memory says where the operands
      * are: device arrays of this backend, or host arrays (the cuda backend
      * stages those itself). */

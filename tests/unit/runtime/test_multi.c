@@ -277,6 +277,35 @@ static void test_split_failure(void **state)
     free(out);
 }
 
+/* ---- copies between devices ------------------------------------------------------------------ */
+
+/* copy_peer waits for the source device's default stream, copies, and is
+ * done when it returns; the trace names both devices. */
+static void test_copy_peer(void **state)
+{
+    (void)state;
+    enum { N = 3000 };
+    float *a = floats(N, 1.0f), back[N];
+    ufn_sim_set_latency(2000);   /* the source's copy-in is still queued when asked */
+    float *src = to_dev(a, sizeof back, 2), *dst = dev_alloc(sizeof back, 0);
+    ufn_sim_stats before, after;
+    ufn_sim_get_stats(0, &before);
+    trace_start();
+    assert_int_equal(be->copy_peer(be, 0, dst, 2, src, sizeof back), 0);
+    trace_stop();
+    ufn_sim_get_stats(0, &after);
+    assert_int_equal(after.peer_bytes - before.peer_bytes, sizeof back);
+    assert_int_equal(count(UFN_EV_PEER), 1);
+    assert_int_equal(tlog.ev[0].from, 2);
+    assert_int_equal(tlog.ev[0].device, 0);
+    from_dev(back, dst, sizeof back, 0);
+    assert_memory_equal(back, a, sizeof back);
+    assert_int_equal(be->copy_peer(be, 4, dst, 2, src, 4), UFN_ERR_NO_DEVICE);
+    be->free(be, 2, src, NULL);
+    be->free(be, 0, dst, NULL);
+    free(a);
+}
+
 /* ---- sharded arrays ------------------------------------------------------------------------- */
 
 static int64_t rows_of(int64_t n, int part)
@@ -545,6 +574,7 @@ int main(void)
         cmocka_unit_test_teardown(test_split_views_and_gufuncs, teardown_multi),
         cmocka_unit_test_teardown(test_split_overlaps, teardown_multi),
         cmocka_unit_test_teardown(test_split_failure, teardown_multi),
+        cmocka_unit_test_teardown(test_copy_peer, teardown_multi),
         cmocka_unit_test_teardown(test_sharded_arrays, teardown_multi),
         cmocka_unit_test_teardown(test_sharded_pipeline, teardown_multi),
         cmocka_unit_test_teardown(test_sharded_with_host_operands, teardown_multi),
