@@ -222,6 +222,27 @@ int ufn_init(const char *backend);
 /* The number of devices of the backend (1 for host). */
 int ufn_device_count(void);
 
+/* --- reductions with any binary ufunc ------------------------------------------ */
+
+/* The general entry of a binary ufunc (two inputs, one output), as ufnc
+ * generates it: gpu_weigh, add_ufunc. */
+typedef int (*ufn_binary_ufunc)(const ufn_array *a, const ufn_array *b, ufn_array *out);
+
+/* Reduce `a` along its first dimension with f: out (passed empty) gets
+ * a's shape without its first dimension (0-d for a 1-d a), in the memory
+ * a lives in (a sharded array's result is on its first device).  f needs
+ * a signature T(T, T) for a's dtype and must be associative; it need not
+ * be commutative.  Neighbouring rows are combined pairwise, level by
+ * level, each level one call of f; a sharded array's devices fold their
+ * rows at once, then their results are combined in device order.  No
+ * identity: reducing 0 rows is UFN_ERR_SHAPE.  See ufn(3). */
+int ufn_fold(ufn_binary_ufunc f, const ufn_array *a, ufn_array *out);
+/* inout[i] = f(in[i], inout[i]) for n elements of dtype in host memory,
+ * by f's host loop whatever the backend (MPI_Reduce_local's contract:
+ * what an MPI reduction operator made from f calls, see ufn_mpi.h). */
+int ufn_combine_host(ufn_binary_ufunc f, ufn_dtype dtype, const void *in, void *inout,
+                     size_t n);
+
 /* --- several devices ------------------------------------------------------------ */
 
 /* The devices calls spread over (UFN_DEVICES=all, or a list such as 0,2):

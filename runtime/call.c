@@ -736,8 +736,26 @@ static void init_call(call *c, const ufn_func *f, operand *ops)
     }
 }
 
+/* ufn_func_of: while set, the next ufn_call on this thread only says which
+ * ufunc it is for (a generated general entry's whole body is that call). */
+static _Thread_local const ufn_func **describing;
+
+const ufn_func *ufn_func_of(ufn_binary_ufunc entry)
+{
+    const ufn_func *f = NULL;
+    describing = &f;
+    entry(NULL, NULL, NULL);   /* the entry only collects its arguments' addresses */
+    describing = NULL;
+    return f;
+}
+
 int ufn_call(const ufn_func *f, const ufn_array *const *in, ufn_array *const *out)
 {
+    if (describing) {
+        *describing = f;
+        describing = NULL;
+        return UFN_OK;
+    }
     int st = check_func(f);
     if (st < 0)
         return st;

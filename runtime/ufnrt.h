@@ -238,6 +238,12 @@ typedef struct ufn_plan {
     bool by_value[UFN_MAXARGS];
 } ufn_plan;
 
+/* The descriptor behind a generated general entry of a binary ufunc, or
+ * NULL when `entry` is not one (call.c: the entry is called once with NULL
+ * arguments, and its ufn_call only answers; a generated entry reads
+ * nothing of them).  What multi_fold.c takes ufuncs by. */
+const ufn_func *ufn_func_of(ufn_binary_ufunc entry);
+
 /* ==== broadcast.c, dispatch.c, plan.c: the steps of call.c ============================= */
 
 /* The shapes of one call and what broadcasting makes of them. */

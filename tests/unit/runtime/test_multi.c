@@ -549,6 +549,196 @@ static void test_sharded_refused(void **state)
     free(a);
 }
 
+/* ---- reductions ------------------------------------------------------------------------------ */
+
+/* Generated general entries of test_add and test_half, as ufnc writes them. */
+static int add_entry(const ufn_array *a, const ufn_array *b, ufn_array *out)
+{
+    return call2(&test_add, a, b, out);
+}
+
+static int half_entry(const ufn_array *a, const ufn_array *b, ufn_array *out)
+{
+    (void)b;
+    const ufn_array *in[1] = { a };
+    ufn_array *o[1] = { out };
+    return ufn_call(&test_half, in, o);
+}
+
+static int not_an_entry(const ufn_array *a, const ufn_array *b, ufn_array *out)
+{
+    (void)a, (void)b, (void)out;
+    return 0;
+}
+
+/* ufn_fold's order on the host: neighbours pairwise, an odd last one
+ * joining the pair before it; column by column of rows of `width`. */
+static void ref_fold(const float *v, int64_t n, int64_t width, float *res)
+{
+    float *cur = malloc(sizeof(float) * (size_t)(n * width));
+    memcpy(cur, v, sizeof(float) * (size_t)(n * width));
+    for (int64_t m = n; m > 1; m /= 2) {
+        int64_t h = m / 2;
+        for (int64_t i = 0; i < h; i++)
+            for (int64_t j = 0; j < width; j++)
+                cur[i * width + j] = cur[2 * i * width + j] + cur[(2 * i + 1) * width + j];
+        if (m % 2)
+            for (int64_t j = 0; j < width; j++)
+                cur[(h - 1) * width + j] += cur[(m - 1) * width + j];
+    }
+    memcpy(res, cur, sizeof(float) * (size_t)width);
+    free(cur);
+}
+
+static float fget(const ufn_array *host, int64_t i)
+{
+    return ((const float *)host->data)[i];
+}
+
+/* One device array: the result on its device, in ufn_fold's order to the
+ * bit; 1 row and 2-d arrays too. */
+static void test_fold(void **state)
+{
+    (void)state;
+    enum { N = 1001, R = 7, C = 5 };
+    float *a = floats(N, 0.37f), want[C];
+    ufn_array h = ufn_host(a, UFN_FLOAT32, 1, (int64_t[]){ N }), d, sum = { 0 }, back = { 0 };
+    assert_int_equal(ufn_to_device(&h, &d), 0);
+    assert_int_equal(ufn_fold(add_entry, &d, &sum), 0);
+    assert_int_equal(sum.memory, UFN_MEM_DEVICE);
+    assert_int_equal(sum.device, d.device);
+    assert_int_equal(sum.ndim, 0);
+    assert_int_equal(ufn_copy_to_host(&sum, &back), 0);
+    ref_fold(a, N, 1, want);
+    assert_memory_equal(back.data, want, sizeof(float));
+    ufn_free(&sum);
+    ufn_free(&back);
+
+    /* rows of a 2-d array, every other one (a strided view), on the host */
+    ufn_array rows = ufn_host_strided(a, UFN_FLOAT32, 2, (int64_t[]){ R, C },
+                                      (int64_t[]){ 2 * C, 1 });
+    float picked[R * C];
+    for (int i = 0; i < R; i++)
+        memcpy(picked + i * C, a + 2 * i * C, sizeof(float) * C);
+    ref_fold(picked, R, C, want);
+    assert_int_equal(ufn_fold(add_entry, &rows, &sum), 0);
+    assert_int_equal(sum.memory, UFN_MEM_HOST);
+    assert_int_equal(sum.ndim, 1);
+    assert_int_equal(sum.shape[0], C);
+    assert_memory_equal(sum.data, want, sizeof want);
+    ufn_free(&sum);
+
+    /* one row: itself; a strided device row goes through the host */
+    ufn_array one = ufn_host(a, UFN_FLOAT32, 2, (int64_t[]){ 1, C }), done, col;
+    assert_int_equal(ufn_fold(add_entry, &one, &sum), 0);
+    assert_memory_equal(sum.data, a, sizeof(float) * C);
+    ufn_free(&sum);
+    ufn_array grid = ufn_host(a, UFN_FLOAT32, 2, (int64_t[]){ C, 3 });
+    assert_int_equal(ufn_to_device(&grid, &done), 0);
+    col = done;                  /* column 1 as a (1, 5) view */
+    col.ndim = 2;
+    col.shape[0] = 1, col.shape[1] = C;
+    col.strides[0] = 1, col.strides[1] = 3;
+    col.data = (float *)done.data + 1;
+    assert_int_equal(ufn_fold(add_entry, &col, &sum), 0);
+    assert_int_equal(ufn_copy_to_host(&sum, &back), 0);
+    for (int i = 0; i < C; i++)
+        assert_float_equal(fget(&back, i), a[i * 3 + 1], 0);
+    ufn_free(&sum);
+    ufn_free(&back);
+    ufn_free(&done);
+    ufn_free(&d);
+    free(a);
+}
+
+static void test_fold_refused(void **state)
+{
+    (void)state;
+    float a[6] = { 1, 2, 3, 4, 5, 6 };
+    int32_t ints[3] = { 1, 2, 3 };
+    ufn_array h = ufn_host(a, UFN_FLOAT32, 1, (int64_t[]){ 6 }), r = { 0 };
+    ufn_array empty = ufn_host(a, UFN_FLOAT32, 2, (int64_t[]){ 0, 3 });
+    assert_int_equal(ufn_fold(add_entry, &empty, &r), UFN_ERR_SHAPE);
+    assert_string_equal(ufn_error(), "ufn_fold: zero-size array to reduction operation add "
+                                     "which has no identity");
+    ufn_array scalar = ufn_scalar_float32(1);
+    assert_int_equal(ufn_fold(add_entry, &scalar, &r), UFN_ERR_NDIM);
+    ufn_array hi = ufn_host(ints, UFN_INT32, 1, (int64_t[]){ 3 });
+    assert_int_equal(ufn_fold(add_entry, &hi, &r), UFN_ERR_DTYPE);
+    assert_non_null(strstr(ufn_error(), "add has no signature int32(int32, int32)"));
+    assert_int_equal(ufn_fold(half_entry, &h, &r), UFN_ERR_INVALID);
+    assert_non_null(strstr(ufn_error(), "half is not a binary ufunc"));
+    assert_int_equal(ufn_fold(not_an_entry, &h, &r), UFN_ERR_INVALID);
+    assert_non_null(strstr(ufn_error(), "not the general entry of a ufunc"));
+    assert_int_equal(ufn_fold(NULL, &h, &r), UFN_ERR_INVALID);
+    assert_int_equal(ufn_fold(add_entry, &h, NULL), UFN_ERR_INVALID);
+    assert_int_equal(ufn_fold(add_entry, &h, &h), UFN_ERR_OUTPUT);
+    assert_int_equal(r.memory, UFN_MEM_NONE);
+    /* test_add has no host loops: an MPI operator cannot be made of it */
+    assert_int_equal(ufn_combine_host(add_entry, UFN_FLOAT32, a, a + 3, 3), UFN_ERR_NO_CODE);
+    assert_int_equal(ufn_combine_host(add_entry, UFN_FLOAT32, a, a, 0), 0);
+    /* and a call after all these describes as usual */
+    assert_int_equal(add_entry(&h, &h, &r), 0);
+    ufn_free(&r);
+}
+
+/* A sharded array: each device folds its rows, the partial results meet
+ * on the first device, in device order. */
+static void test_fold_sharded(void **state)
+{
+    (void)state;
+    enum { N = 1003, C = 3 };
+    float *a = floats(N * C, 0.11f), want[C], part[NDEV][C];
+    ufn_array h = ufn_host(a, UFN_FLOAT32, 2, (int64_t[]){ N, C }), s, sum = { 0 };
+    assert_int_equal(ufn_set_devices((int[]){ 0, 1, 2, 3 }, 4), 0);
+    assert_int_equal(ufn_to_device_sharded(&h, &s), 0);
+    for (int d = 0; d < NDEV; d++) {
+        int64_t first, rows;
+        ufn_block_range(N, NDEV, d, &first, &rows);
+        ref_fold(a + first * C, rows, C, part[d]);
+    }
+    for (int j = 0; j < C; j++) {
+        want[j] = part[0][j];
+        for (int d = 1; d < NDEV; d++)
+            want[j] = want[j] + part[d][j];
+    }
+    ufn_stream stream;   /* a stream of one device must not get in the way */
+    assert_int_equal(ufn_stream_create(&stream), 0);
+    ufn_set_stream(stream);
+    trace_start();
+    assert_int_equal(ufn_fold(add_entry, &s, &sum), 0);
+    trace_stop();
+    ufn_set_stream(NULL);
+    assert_int_equal(sum.memory, UFN_MEM_DEVICE);
+    assert_int_equal(sum.device, 0);
+    assert_int_equal(count(UFN_EV_PEER), NDEV - 1);
+    assert_int_equal(total(UFN_EV_PEER), (NDEV - 1) * C * sizeof(float));
+    for (int d = 0; d < NDEV; d++)
+        assert_true(count_on(UFN_EV_LAUNCH, d) >= 8);   /* every device folds its own */
+    ufn_array back = { 0 };
+    assert_int_equal(ufn_copy_to_host(&sum, &back), 0);
+    assert_memory_equal(back.data, want, sizeof want);
+    ufn_free(&back);
+    ufn_free(&sum);
+    ufn_free(&s);
+    assert_int_equal(ufn_stream_destroy(stream), 0);
+
+    /* fewer rows than devices: the empty parts take no part */
+    ufn_array two = ufn_host(a, UFN_FLOAT32, 2, (int64_t[]){ 2, C });
+    assert_int_equal(ufn_to_device_sharded(&two, &s), 0);
+    trace_start();
+    assert_int_equal(ufn_fold(add_entry, &s, &sum), 0);
+    trace_stop();
+    assert_int_equal(count(UFN_EV_PEER), 1);
+    assert_int_equal(ufn_copy_to_host(&sum, &back), 0);
+    for (int j = 0; j < C; j++)
+        assert_float_equal(fget(&back, j), a[j] + a[C + j], 0);
+    ufn_free(&back);
+    ufn_free(&sum);
+    ufn_free(&s);
+    free(a);
+}
+
 static int teardown_multi(void **state)
 {
     ufn_set_devices(NULL, 0);
@@ -579,6 +769,9 @@ int main(void)
         cmocka_unit_test_teardown(test_sharded_pipeline, teardown_multi),
         cmocka_unit_test_teardown(test_sharded_with_host_operands, teardown_multi),
         cmocka_unit_test_teardown(test_sharded_refused, teardown_multi),
+        cmocka_unit_test_teardown(test_fold, teardown_multi),
+        cmocka_unit_test_teardown(test_fold_refused, teardown_multi),
+        cmocka_unit_test_teardown(test_fold_sharded, teardown_multi),
     };
     unsetenv("UFN_SIM_MEMORY");
     unsetenv("UFN_SIM_LATENCY");
