@@ -52,22 +52,33 @@ Type *ty_none(void)
 }
 
 /* Derived types live in the arena; a list is enough for the few a module has.
- * arena_reset() invalidates them, so the list remembers the arena generation
- * through the first entry's address being rebuilt on demand. */
+ * arena_reset() frees them: the list remembers the arena generation it was
+ * made in and starts again empty in a later one. */
 typedef struct Derived {
     struct Derived *next;
     Type *type;
 } Derived;
 
 static Derived *derived;
+static unsigned derived_generation;
 
 void types_reset(void)
 {
     derived = NULL;
+    derived_generation = arena_generation();
+}
+
+/* The derived types of this arena generation. */
+static Derived *derived_types(void)
+{
+    if (derived_generation != arena_generation())
+        types_reset();
+    return derived;
 }
 
 static Type *remember(Type *t)
 {
+    derived_types();
     Derived *d = arena_alloc(sizeof *d);
     d->type = t;
     d->next = derived;
@@ -77,7 +88,7 @@ static Type *remember(Type *t)
 
 Type *ty_tuple(int n, Type *const *elts)
 {
-    for (Derived *d = derived; d; d = d->next) {
+    for (Derived *d = derived_types(); d; d = d->next) {
         Type *t = d->type;
         if (t->kind == TY_TUPLE && t->nelts == n && memcmp(t->elts, elts, sizeof(Type *) * (size_t)n) == 0)
             return t;
@@ -117,7 +128,7 @@ Type *ty_tuple(int n, Type *const *elts)
 
 Type *ty_array(Type *elt, int ndim, char layout)
 {
-    for (Derived *d = derived; d; d = d->next) {
+    for (Derived *d = derived_types(); d; d = d->next) {
         Type *t = d->type;
         if (t->kind == TY_ARRAY && t->elt == elt && t->ndim == ndim && t->layout == layout)
             return t;

@@ -56,6 +56,7 @@ void *arena_alloc(size_t size);                 /* zeroed */
 char *arena_strndup(const char *s, size_t len);
 char *arena_printf(const char *fmt, ...) PRINTF_LIKE(1, 2);
 void arena_reset(void);                         /* frees everything (fuzzing, tests) */
+unsigned arena_generation(void);                /* how many resets so far */
 
 const char *intern(const char *s, size_t len);
 const char *intern_cstr(const char *s);
@@ -488,7 +489,7 @@ Type *ty_unify(Type *a, Type *b);
 bool ty_can_convert(Type *from, Type *to);
 
 const char *type_name(const Type *t);
-void types_reset(void);                /* forget derived types (arena_reset calls it) */
+void types_reset(void);                /* forget derived types (done by itself after arena_reset) */
 
 /* ==== sig.c ================================================================= */
 
