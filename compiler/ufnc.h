@@ -395,11 +395,9 @@ const char *dotted_name(const Node *e);
  * many frames in every recursive pass after. */
 void ast_limit_height(NodeList *body);
 
-/* Set by the checker so that the dump shows types; NULL until then. */
-extern const char *(*ast_type_namer)(const Type *t);
-
 /* The -d ast dump: one node per line, indented, with kinds, names, values and
- * line:col; types too once checked.  Stable, for golden tests. */
+ * line:col; the type of each typed node too (-d types dumps the checker's
+ * typed bodies with it).  Stable, for golden tests. */
 void ast_dump(FILE *out, const Node *n);
 /* Pieces of the dumps: an N_STR as a C-like literal ("a\n", b"\x00"), and
  * the shortest decimal form that reads back as the same double. */
