@@ -365,15 +365,32 @@ static Node *ifexp(Infer *cx, Node *e)
     return infer_typed(new_ifexp(e->loc, c, infer_cast(a, t), infer_cast(b, t)), t);
 }
 
+/* The scalars a value of type t holds: 1, or a tuple's, nested ones too. */
+static int values_in(const Type *t)
+{
+    if (t->kind != TY_TUPLE)
+        return 1;
+    int n = 0;
+    for (int i = 0; i < t->nelts; i++)
+        n += values_in(t->elts[i]);
+    return n;
+}
+
+/* A tuple holds at most MAX_TUPLE values, nested tuples included: a
+ * recursion that nests its argument deeper at every call, f((x, x)), would
+ * otherwise make types (and their names) twice as large at every level. */
+#define MAX_TUPLE 64
+
 static Node *tuple_expr(Infer *cx, Node *e)
 {
     if (e->kind == N_LIST)
         return infer_fail(cx, e->loc, "in %s: lists are not supported (use a tuple)", infer_fname(cx)), infer_unknown(e);
     NodeList elts = {0};
-    Type *types[64];
-    if (e->tuple.elts.len > 64)
+    Type *types[MAX_TUPLE];
+    if (e->tuple.elts.len > MAX_TUPLE)
         return infer_fail(cx, e->loc, "in %s: tuple too long", infer_fname(cx)), infer_unknown(e);
     bool ok = true;
+    int values = 0;
     for (int i = 0; i < e->tuple.elts.len; i++) {
         Node *x = infer_expr(cx, e->tuple.elts.items[i]);
         list_push(&elts, x);
@@ -382,7 +399,11 @@ static Node *tuple_expr(Infer *cx, Node *e)
         if (x->type && (x->type->kind == TY_ARRAY || x->type->kind == TY_NONE))
             return infer_fail(cx, x->loc, "in %s: a tuple cannot hold %s", infer_fname(cx),
                            x->type->kind == TY_ARRAY ? "an array" : "None"), infer_unknown(e);
+        values += x->type ? values_in(x->type) : 0;
     }
+    if (values > MAX_TUPLE)
+        return infer_fail(cx, e->loc, "in %s: a tuple of more than %d values, nested tuples included, is not supported",
+                          infer_fname(cx), MAX_TUPLE), infer_unknown(e);
     if (!ok)
         return infer_unknown(e);
     return infer_typed(new_tuple(e->loc, elts), ty_tuple(elts.len, types));
