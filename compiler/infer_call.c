@@ -1,15 +1,30 @@
-/* infer_call.c - typing calls: device functions and @jit helpers
- * (instantiated per argument types), Python builtins, math and cmath, NumPy
- * scalar constructors. */
+/* infer_call.c - typing a call whose callee infer_expr.c resolved and whose
+ * arguments it typed: device functions and @jit helpers (an instance per
+ * tuple of argument types, made by instance.c), Python builtins, math and
+ * cmath, NumPy scalar constructors. */
 #include "ufnc.h"
 
 #include <string.h>
 
 /* ---- calls ------------------------------------------------------------------------- */
 
-static Node *call_builtin(Infer *cx, Node *e, int b, NodeList *args);
+/* A silent pass notes every helper call, for the instance pass. */
+static void record_call(Instance *inst, Func *f, Type *const *args, int nargs, Loc loc, Instance *callee)
+{
+    if (inst->ncalls == inst->capcalls) {
+        inst->capcalls = inst->capcalls ? 2 * inst->capcalls : 8;
+        Call *calls = arena_alloc(sizeof(Call) * (size_t)inst->capcalls);
+        if (inst->ncalls)
+            memcpy(calls, inst->calls, sizeof(Call) * (size_t)inst->ncalls);
+        inst->calls = calls;
+    }
+    Type **copy = arena_alloc(sizeof(Type *) * (size_t)(nargs ? nargs : 1));
+    if (nargs)
+        memcpy(copy, args, sizeof(Type *) * (size_t)nargs);
+    inst->calls[inst->ncalls++] = (Call){.func = f, .args = copy, .nargs = nargs, .loc = loc, .callee = callee};
+}
 
-static Node *call_helper(Infer *cx, Node *e, Func *f, NodeList *args)
+Node *infer_helper_call(Infer *cx, Node *e, Func *f, NodeList *args)
 {
     Type *types[UFN_MAX_OPERANDS];
     if (args->len > UFN_MAX_OPERANDS)
@@ -44,10 +59,14 @@ static Node *call_helper(Infer *cx, Node *e, Func *f, NodeList *args)
     case FK_JIT:
         break;
     }
-    Instance *callee = instantiate(cx->ck, f, types, args->len, cx->final, e->loc);
+    /* The instance pass makes the instance a silent pass asks for; until it
+     * is typed, its return type is unknown and the call quietly untyped. */
+    Instance *callee = find_instance(f, types, args->len);
+    if (!cx->final)
+        record_call(cx->inst, f, types, args->len, e->loc, callee);
     if (!callee) {
         if (cx->final)
-            cx->inst->failed = true;
+            cx->inst->failed = true;  /* the instance pass said why it made none */
         return infer_unknown(e);
     }
     Node *n = new_call(e->loc, e->call.func);
@@ -69,86 +88,6 @@ static Node *call_helper(Infer *cx, Node *e, Func *f, NodeList *args)
                infer_unknown(e);
     }
     return infer_typed(n, callee->ret);
-}
-
-Node *infer_call(Infer *cx, Node *e)
-{
-    Node *fn = e->call.func;
-    /* Methods on values: z.conjugate() */
-    if (fn->kind == N_ATTR && strcmp(fn->attr.attr, "conjugate") == 0) {
-        Sym s;
-        if (!infer_resolve(cx, fn, &s)) {
-            Node *z = infer_expr(cx, fn->attr.value);
-            if (!z->type)
-                return infer_unknown(e);
-            if (e->call.args.len)
-                return infer_fail(cx, e->loc, "in %s: conjugate() takes no arguments", infer_fname(cx)), infer_unknown(e);
-            if (!ty_is_scalar(z->type))
-                return infer_fail(cx, e->loc, "in %s: %s has no conjugate(); index the array elements", infer_fname(cx),
-                               z->type->name), infer_unknown(e);
-            Node *n = new_call(e->loc, fn);
-            list_push(&n->call.args, z);
-            n->call.builtin = -1;     /* conjugate */
-            return infer_typed(n, z->type);
-        }
-    }
-    Sym s;
-    if (!infer_resolve(cx, fn, &s)) {
-        if (fn->kind == N_NAME || fn->kind == N_ATTR)
-            return infer_name(cx, fn);    /* reports the unknown name */
-        return infer_fail(cx, e->loc, "in %s: only named functions can be called", infer_fname(cx)), infer_unknown(e);
-    }
-    if (e->call.kwargs.len)
-        return infer_fail(cx, e->call.kwargs.items[0]->loc, "in %s: keyword argument '%s=' is not supported in calls; pass it by position",
-                       infer_fname(cx), e->call.kwargs.items[0]->keyword.name), infer_unknown(e);
-    NodeList args = {0};
-    bool ok = true;
-    for (int i = 0; i < e->call.args.len; i++) {
-        Node *a = infer_expr(cx, e->call.args.items[i]);
-        ok = ok && a->type;
-        list_push(&args, a);
-    }
-    switch (s.kind) {
-    case SYM_FUNC:
-        if (!ok)
-            return infer_unknown(e);
-        return call_helper(cx, e, s.func, &args);
-    case SYM_BUILTIN:
-        if (s.builtin == B_UNSUPPORTED)
-            return infer_fail(cx, e->loc, "in %s: %s() is not supported in ufn", infer_fname(cx), s.name), infer_unknown(e);
-        if (s.builtin == B_RANGE)
-            return infer_fail(cx, e->loc, "in %s: range() can only be used in a for loop", infer_fname(cx)), infer_unknown(e);
-        if (!ok)
-            return infer_unknown(e);
-        return call_builtin(cx, e, s.builtin, &args);
-    case SYM_LOCAL:
-        return infer_fail(cx, e->loc, "in %s: '%s' is a variable, not a function", infer_fname(cx), s.name), infer_unknown(e);
-    case SYM_DECORATOR:
-        return infer_fail(cx, e->loc, "in %s: '%s' cannot be called inside a kernel", infer_fname(cx), s.name), infer_unknown(e);
-    default:
-        return infer_fail(cx, e->loc, "in %s: '%s' is %s, not a function", infer_fname(cx), s.name,
-                       s.kind == SYM_MODULE ? "a module" : s.kind == SYM_CONST ? "a constant" : "not callable"),
-               infer_unknown(e);
-    }
-}
-
-Node *infer_mkcall(Node *e, int b, NodeList *args, Type *t)
-{
-    Node *n = new_call(e->loc, e->call.func);
-    n->call.args = *args;
-    n->call.builtin = b;
-    return infer_typed(n, t);
-}
-
-Node *infer_arity(Infer *cx, Node *e, const char *name, int min, int max, int n)
-{
-    if (n >= min && n <= max)
-        return NULL;
-    if (min == max)
-        return infer_fail(cx, e->loc, "in %s: %s() takes %d argument%s (%d given)", infer_fname(cx), name, min,
-                       min == 1 ? "" : "s", n), infer_unknown(e);
-    return infer_fail(cx, e->loc, "in %s: %s() takes %d to %d arguments (%d given)", infer_fname(cx), name, min, max, n),
-           infer_unknown(e);
 }
 
 /* Integers that convert to float32 exactly in Numba's rules. */
@@ -304,7 +243,7 @@ static Node *minmax(Infer *cx, Node *e, int b, NodeList *args)
     return acc;
 }
 
-static Node *call_builtin(Infer *cx, Node *e, int b, NodeList *args)
+Node *infer_builtin_call(Infer *cx, Node *e, int b, NodeList *args)
 {
     Node *bad;
     if (b >= B_MATH)

@@ -25,24 +25,6 @@ static Node *literal(Infer *cx, Node *e)
     }
 }
 
-/* Resolve a name or a dotted module attribute to a symbol. */
-bool infer_resolve(Infer *cx, const Node *e, Sym *out)
-{
-    /* a local shadows a module-level name, as in Python */
-    const Node *base = e->kind == N_ATTR ? e->attr.value : e;
-    Var *v = base->kind == N_NAME ? infer_find_var(cx, base->name.id) : NULL;
-    if (v && e->kind == N_NAME) {
-        memset(out, 0, sizeof *out);
-        out->kind = SYM_LOCAL;
-        out->name = v->name;
-        out->var = v;
-        return true;
-    }
-    if (v)
-        return false;             /* an attribute of a value, not of a module */
-    return resolve_global(cx->mod, e, out);
-}
-
 /* NumPy functions that make arrays: kernels cannot allocate. */
 static bool numpy_allocator(const char *name)
 {
@@ -154,98 +136,6 @@ Node *infer_name(Infer *cx, Node *e)
     }
 }
 
-static const char *opname(Op op)
-{
-    return op_names[op];
-}
-
-Node *infer_binary(Infer *cx, Node *e, Node *l, Node *r)
-{
-    Op op = e->binary.op;
-    if (!l->type || !r->type)
-        return infer_unknown(e);
-    if (ty_is_scalar(l->type) && ty_is_scalar(r->type) && op != OP_POW)
-        infer_narrow(cx, &l, &r);
-    if (op == OP_POW && ty_is_scalar(l->type) && ty_is_float(r->type))
-        infer_narrow(cx, &l, &r);       /* x ** 0.5 stays float32; x ** 2 already does */
-    Type *lt = l->type, *rt = r->type;
-    if (!ty_is_scalar(lt) || !ty_is_scalar(rt)) {
-        if (lt->kind == TY_ARRAY || rt->kind == TY_ARRAY)
-            return infer_fail(cx, e->loc, "in %s: operator '%s' on whole arrays is not supported; index the array elements",
-                           infer_fname(cx), opname(op)), infer_unknown(e);
-        return infer_fail(cx, e->loc, "in %s: unsupported operand types for '%s': %s and %s", infer_fname(cx),
-                       opname(op), lt->name, rt->name), infer_unknown(e);
-    }
-    Type *t;
-    Node *n = new_binary(e->loc, op, NULL, NULL);
-    bool intish = (ty_is_int(lt) || ty_is_bool(lt)) && (ty_is_int(rt) || ty_is_bool(rt));
-    switch (op) {
-    case OP_ADD:
-    case OP_SUB:
-    case OP_MUL:
-        t = ty_arith(lt, rt);
-        n->binary.lhs = infer_cast(l, t);
-        n->binary.rhs = infer_cast(r, t);
-        return infer_typed(n, t);
-    case OP_DIV:
-        t = intish ? ty_scalar(TY_FLOAT64) : ty_arith(lt, rt);
-        n->binary.lhs = infer_cast(l, t);
-        n->binary.rhs = infer_cast(r, t);
-        return infer_typed(n, t);
-    case OP_FLOORDIV:
-    case OP_MOD:
-        if (ty_is_complex(lt) || ty_is_complex(rt))
-            return infer_fail(cx, e->loc, "in %s: '%s' is not defined for complex numbers", infer_fname(cx),
-                           opname(op)), infer_unknown(e);
-        t = ty_arith(lt, rt);
-        n->binary.lhs = infer_cast(l, t);
-        n->binary.rhs = infer_cast(r, t);
-        return infer_typed(n, t);
-    case OP_POW:
-        if (intish) {
-            t = ty_arith(lt, rt);
-            n->binary.lhs = infer_cast(l, t);
-            n->binary.rhs = infer_cast(r, ty_scalar(TY_INT64));
-        } else if (ty_is_float(lt) && (ty_is_int(rt) || ty_is_bool(rt))) {
-            /* float ** int keeps the float type (repeated multiplication) */
-            t = lt;
-            n->binary.lhs = l;
-            n->binary.rhs = infer_cast(r, ty_scalar(TY_INT64));
-        } else {
-            t = ty_arith(lt, rt);
-            if (ty_is_int(t))
-                t = ty_scalar(TY_FLOAT64);
-            n->binary.lhs = infer_cast(l, t);
-            n->binary.rhs = infer_cast(r, t);
-        }
-        return infer_typed(n, t);
-    case OP_LSHIFT:
-    case OP_RSHIFT:
-    case OP_BITAND:
-    case OP_BITOR:
-    case OP_BITXOR:
-        if (!intish)
-            return infer_fail(cx, e->loc, "in %s: operator '%s' needs integers, not %s and %s", infer_fname(cx),
-                           opname(op), lt->name, rt->name), infer_unknown(e);
-        if (ty_is_bool(lt) && ty_is_bool(rt) && op != OP_LSHIFT && op != OP_RSHIFT)
-            t = lt;
-        else if (op == OP_LSHIFT || op == OP_RSHIFT)
-            t = ty_scalar(ty_is_unsigned(lt) ? TY_UINT64 : TY_INT64);   /* the left operand's word */
-        else
-            t = ty_arith(lt, rt);
-        n->binary.lhs = infer_cast(l, t);
-        n->binary.rhs = infer_cast(r, (op == OP_LSHIFT || op == OP_RSHIFT) ? ty_scalar(TY_INT64) : t);
-        if (op == OP_RSHIFT || op == OP_LSHIFT)
-            n->binary.rhs = infer_cast(r, ty_is_unsigned(rt) ? ty_scalar(TY_UINT64) : ty_scalar(TY_INT64));
-        return infer_typed(n, t);
-    case OP_MATMUL:
-        return infer_fail(cx, e->loc, "in %s: '@' (matrix multiplication) is not supported", infer_fname(cx)),
-               infer_unknown(e);
-    default:
-        unreachable();
-    }
-}
-
 static Node *unary(Infer *cx, Node *e)
 {
     Node *a = infer_expr(cx, e->unary.operand);
@@ -255,7 +145,7 @@ static Node *unary(Infer *cx, Node *e)
         return infer_typed(new_unary(e->loc, OP_NOT, infer_truth(cx, e->unary.operand)), ty_scalar(TY_BOOL));
     if (!ty_is_scalar(a->type))
         return infer_fail(cx, e->loc, "in %s: bad operand type for unary '%s': %s", infer_fname(cx),
-                       opname(e->unary.op), a->type->name), infer_unknown(e);
+                       infer_opname(e->unary.op), a->type->name), infer_unknown(e);
     Type *t = a->type;
     if (e->unary.op == OP_INVERT) {
         if (!ty_is_int(t) && !ty_is_bool(t))
@@ -280,12 +170,6 @@ static Node *unary(Infer *cx, Node *e)
     return infer_typed(new_unary(e->loc, e->unary.op, infer_cast(a, t)), t);
 }
 
-/* Operands that can be evaluated twice without a temporary. */
-bool infer_is_simple(const Node *e)
-{
-    return e->kind == N_NAME || infer_is_literal(e);
-}
-
 static Node *compare(Infer *cx, Node *e)
 {
     int n = e->compare.n;
@@ -303,14 +187,14 @@ static Node *compare(Infer *cx, Node *e)
         Op op = e->compare.ops[i];
         Type *a = ops[i]->type, *b = ops[i + 1]->type;
         if (op == OP_IS || op == OP_ISNOT || op == OP_IN || op == OP_NOTIN)
-            return infer_fail(cx, e->loc, "in %s: '%s' is not supported in ufn%s", infer_fname(cx), opname(op),
+            return infer_fail(cx, e->loc, "in %s: '%s' is not supported in ufn%s", infer_fname(cx), infer_opname(op),
                            op == OP_IS || op == OP_ISNOT ? " (kernels have no None or objects: compare numbers with == or !=)"
                                                           : ""), infer_unknown(e);
         if (!ty_is_scalar(a) || !ty_is_scalar(b))
             return infer_fail(cx, e->loc, "in %s: cannot compare %s with %s", infer_fname(cx), a->name, b->name),
                    infer_unknown(e);
         if ((ty_is_complex(a) || ty_is_complex(b)) && op != OP_EQ && op != OP_NE)
-            return infer_fail(cx, e->loc, "in %s: complex numbers are not ordered ('%s')", infer_fname(cx), opname(op)),
+            return infer_fail(cx, e->loc, "in %s: complex numbers are not ordered ('%s')", infer_fname(cx), infer_opname(op)),
                    infer_unknown(e);
         /* NumPy's promotion, as Numba compares: uint64 with int64 in float64 */
         links[i] = ty_promote_numpy(a, b);
@@ -344,7 +228,7 @@ static Node *boolop(Infer *cx, Node *e)
     Type *t = ty_unify(l->type, r->type);
     if (!t || !ty_is_scalar(t))
         return infer_fail(cx, e->loc, "in %s: operands of '%s' have types %s and %s that cannot be unified",
-                       infer_fname(cx), opname(e->boolop.op), l->type->name, r->type->name), infer_unknown(e);
+                       infer_fname(cx), infer_opname(e->boolop.op), l->type->name, r->type->name), infer_unknown(e);
     n->boolop.lhs = infer_cast(l, t);
     n->boolop.rhs = infer_cast(r, t);
     if (cx->final && !infer_is_simple(n->boolop.lhs))
@@ -517,6 +401,83 @@ static Node *attribute(Infer *cx, Node *e)
            infer_unknown(e);
 }
 
+/* ---- calls ---- */
+
+/* The callee is resolved and the arguments typed here; infer_call.c types
+ * the call itself. */
+static Node *call(Infer *cx, Node *e)
+{
+    Node *fn = e->call.func;
+    /* Methods on values: z.conjugate() */
+    if (fn->kind == N_ATTR && strcmp(fn->attr.attr, "conjugate") == 0) {
+        Sym s;
+        if (!infer_resolve(cx, fn, &s)) {
+            Node *z = infer_expr(cx, fn->attr.value);
+            if (!z->type)
+                return infer_unknown(e);
+            if (e->call.args.len)
+                return infer_fail(cx, e->loc, "in %s: conjugate() takes no arguments", infer_fname(cx)), infer_unknown(e);
+            if (!ty_is_scalar(z->type))
+                return infer_fail(cx, e->loc, "in %s: %s has no conjugate(); index the array elements", infer_fname(cx),
+                               z->type->name), infer_unknown(e);
+            Node *n = new_call(e->loc, fn);
+            list_push(&n->call.args, z);
+            n->call.builtin = -1;     /* conjugate */
+            return infer_typed(n, z->type);
+        }
+    }
+    Sym s;
+    if (!infer_resolve(cx, fn, &s)) {
+        if (fn->kind == N_NAME || fn->kind == N_ATTR)
+            return infer_name(cx, fn);    /* reports the unknown name */
+        return infer_fail(cx, e->loc, "in %s: only named functions can be called", infer_fname(cx)), infer_unknown(e);
+    }
+    if (e->call.kwargs.len)
+        return infer_fail(cx, e->call.kwargs.items[0]->loc, "in %s: keyword argument '%s=' is not supported in calls; pass it by position",
+                       infer_fname(cx), e->call.kwargs.items[0]->keyword.name), infer_unknown(e);
+    NodeList args = {0};
+    bool ok = true;
+    for (int i = 0; i < e->call.args.len; i++) {
+        Node *a = infer_expr(cx, e->call.args.items[i]);
+        ok = ok && a->type;
+        list_push(&args, a);
+    }
+    switch (s.kind) {
+    case SYM_FUNC:
+        if (!ok)
+            return infer_unknown(e);
+        return infer_helper_call(cx, e, s.func, &args);
+    case SYM_BUILTIN:
+        if (s.builtin == B_UNSUPPORTED)
+            return infer_fail(cx, e->loc, "in %s: %s() is not supported in ufn", infer_fname(cx), s.name), infer_unknown(e);
+        if (s.builtin == B_RANGE)
+            return infer_fail(cx, e->loc, "in %s: range() can only be used in a for loop", infer_fname(cx)), infer_unknown(e);
+        if (!ok)
+            return infer_unknown(e);
+        return infer_builtin_call(cx, e, s.builtin, &args);
+    case SYM_LOCAL:
+        return infer_fail(cx, e->loc, "in %s: '%s' is a variable, not a function", infer_fname(cx), s.name), infer_unknown(e);
+    case SYM_DECORATOR:
+        return infer_fail(cx, e->loc, "in %s: '%s' cannot be called inside a kernel", infer_fname(cx), s.name), infer_unknown(e);
+    default:
+        return infer_fail(cx, e->loc, "in %s: '%s' is %s, not a function", infer_fname(cx), s.name,
+                       s.kind == SYM_MODULE ? "a module" : s.kind == SYM_CONST ? "a constant" : "not callable"),
+               infer_unknown(e);
+    }
+}
+
+/* A condition: Python truthiness, as an explicit bool. */
+Node *infer_truth(Infer *cx, Node *e)
+{
+    Node *t = infer_expr(cx, e);
+    if (!t->type)
+        return t;
+    if (!ty_is_scalar(t->type))
+        return infer_fail(cx, e->loc, "in %s: %s has no truth value here", infer_fname(cx), t->type->name),
+               infer_unknown(e);
+    return infer_cast(t, ty_scalar(TY_BOOL));
+}
+
 Node *infer_expr(Infer *cx, Node *e)
 {
     switch (e->kind) {
@@ -546,7 +507,7 @@ Node *infer_expr(Infer *cx, Node *e)
     case N_IFEXP:
         return ifexp(cx, e);
     case N_CALL:
-        return infer_call(cx, e);
+        return call(cx, e);
     case N_SUBSCRIPT:
         return subscript(cx, e);
     case N_TUPLE:

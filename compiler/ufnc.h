@@ -13,10 +13,16 @@
  *   sig.c     Numba type-signature strings and NumPy layout strings
  *   builtins.c  Python builtins, math/cmath (compiler/math.def), numpy names
  *   fold.c    module-level constants, evaluated at compile time
- *   check.c   the module level: imports, decorators, instances, C names
- *   infer.c   type inference of one instance (typed clones per signature):
- *             statements here, infer_expr.c expressions, infer_call.c calls
+ *   scope.c   the names of a module
+ *   imports.c what an import statement names; finding other .ufn modules
+ *   decorate.c  decorators, signature lists, a kernel's usable signatures
+ *   check.c   the module level: statements, imported modules, the kernels
+ *   instance.c  the instances to compile, typed (silently) to a fixpoint
  *   flow.c    locals used before they are assigned
+ *   infer.c   typing one instance (typed clones per signature): statements
+ *             here, infer_expr.c expressions, infer_call.c calls,
+ *             infer_node.c what the three share
+ *   names.c   the C names of the generated code
  *   dump.c    -d types
  *   emit_body.c  the scalar bodies shared by every generated file
  *   emit_cuda.c, emit_host.c, emit_header.c  polar.cu, the host stub, polar.h
@@ -583,7 +589,7 @@ const char *builtin_name(int b);
 bool module_attr(ModuleId mod, const char *attr, Loc loc, Sym *out);
 const char *module_name(ModuleId mod);
 
-/* ==== check: check.c, infer.c, builtins.c, fold.c ================================== */
+/* ==== check: scope.c, imports.c, decorate.c, check.c, instance.c, flow.c, infer*.c, names.c ==== */
 
 /* A compile-time value: module constants and folded literals. */
 typedef struct Value {
@@ -647,6 +653,7 @@ typedef enum FuncKind {
 } FuncKind;
 
 typedef struct Module Module;
+typedef struct CheckOptions CheckOptions;
 
 struct Func {
     Node *def;
@@ -658,19 +665,28 @@ struct Func {
     int nsigs;
     bool default_sigs;         /* @vectorize without signatures: ufnc chose them */
     Layout *layout;            /* gufuncs */
-    Instance **instances;      /* kernels: one per signature; helpers: per argument types */
+    Instance **instances;      /* kernels: one per usable signature; helpers: per argument types */
     int ninstances;
+    bool too_many;             /* instance.c refused more instances (reported) */
     const char *public_name;   /* the C name in the header (with --prefix) */
 };
 
-/* Where an instance is in its typing (check.c instantiate). */
+/* Where an instance is in its typing. */
 typedef enum InstanceState {
-    I_FRESH,          /* made, not typed */
-    I_INFERRING,      /* silent passes running: a call now is a recursion */
-    I_INFERRED,       /* types known, body not built */
-    I_FINALIZING,     /* the final pass running (errors reported) */
-    I_DONE            /* typed body built, or failed with errors reported */
+    I_NEW,            /* made by the instance pass, not typed */
+    I_TYPED,          /* silently typed: its variables' and return types are known */
+    I_DONE            /* typed body built, or failed with errors reported (infer_bodies) */
 } InstanceState;
+
+/* A helper call in an instance's body, as its last silent typing saw it:
+ * the instance pass makes the callee when it does not exist yet. */
+typedef struct Call {
+    Func *func;
+    Type **args;
+    int nargs;
+    Loc loc;
+    Instance *callee;          /* NULL until the instance pass makes it */
+} Call;
 
 /* One typed copy of a function: a kernel signature, or a helper for one
  * tuple of argument types.  The checker fills everything; the emitters only
@@ -686,15 +702,23 @@ struct Instance {
     const char *cname;         /* the C function of the scalar body */
     Signature *sig;            /* kernels */
     int index;                 /* position in func->instances */
-    int state;                 /* an InstanceState */
+    InstanceState state;
     bool failed;
     bool recursive;            /* calls itself, directly or not */
+    /* instance.c's */
+    bool dirty;                /* to be typed (again) */
+    Call *calls;               /* helper calls of the last silent typing, in order */
+    int ncalls, capcalls;
+    Instance **reach;          /* a kernel instance: the helpers first reached from it, callees first */
+    int nreach;
+    int walk;                  /* the walk over the calls */
 };
 
 typedef struct Scope Scope;
 
 struct Module {
     const char *name;          /* C-safe module name: "polar" */
+    const CheckOptions *opt;   /* of the whole compilation */
     Scope *globals;            /* module-level names */
     const SrcFile *src;
     Node *ast;
@@ -702,7 +726,7 @@ struct Module {
     int nfuncs;
     Func **kernels;            /* @vectorize and @guvectorize, in source order */
     int nkernels;
-    Instance **helpers;        /* helper instances, callees before callers */
+    Instance **helpers;        /* helper instances reached from the kernels, callees first */
     int nhelpers;
     const char **deps;         /* every .ufn read (for -MD), this one first */
     int ndeps;
@@ -718,45 +742,71 @@ bool fold_const(const Node *e, NameResolver resolve, void *ctx, bool report, Val
  * truncates and saturates, NaN becomes 0; narrowing ints wrap). */
 Value value_cast(Value v, Type *to);
 
-typedef struct CheckOptions {
+struct CheckOptions {
     const char *module_name;   /* C-safe; defaults from the file name */
     const char *prefix;        /* prepended to public names ("" if none) */
     const char **include_dirs; /* for import of other .ufn modules */
     int ninclude_dirs;
     bool numpy_literals;       /* --literals=numpy: a Python number meeting a float32
                                   takes float32 (NEP 50) instead of promoting (Numba) */
-} CheckOptions;
+};
 
-/* check.c internals shared with infer.c */
-typedef struct Checker Checker;
+/* scope.c: a module's names */
+Scope *scope_new(void);
 Sym *scope_lookup(Scope *s, const char *name);
-/* A module-level name or dotted module attribute (math.pi) of module m. */
+Sym *scope_bind(Scope *s, Sym sym);          /* NULL or the old one after an error */
+/* A module-level name or dotted module attribute (math.pi) of module m,
+ * or a Python builtin. */
 bool resolve_global(Module *m, const Node *e, Sym *out);
-/* The helper instance of `f` for these argument types: inferred (silent) in
- * a tentative pass, finalised (typed body, errors reported) in a final one.
- * NULL if `f` cannot be called from a kernel (an error was reported when
- * `final`). */
-Instance *instantiate(Checker *ck, Func *f, Type **args, int nargs, bool final, Loc call);
-const CheckOptions *checker_options(const Checker *ck);
-/* infer.c: type one instance's body.  `final` reports errors and builds the
- * typed body; otherwise only variable types and the return type widen. */
-void infer_instance(Checker *ck, Instance *inst, bool final);
+
+/* imports.c: what import statements name */
+bool std_module(const char *name, ModuleId *id);           /* math, cmath, numpy, numba */
+/* A Python module kernels cannot use (os, random, ...): reported, true. */
+bool refuse_python_module(Loc loc, const char *mod);
+void import_stmt(Module *m, Node *s);                      /* import math [as m] */
+/* A .ufn module by its dotted name: next to `from`, in dirs, in the
+ * standard library ufnc carries; *path receives where. NULL if none. */
+SrcFile *find_ufn_module(const Module *from, const char *name, const char *const *dirs, int ndirs,
+                         const char **path);
+bool is_embedded_path(const char *path);                    /* the standard library's */
+/* Bind the names of `from mod import a, b as c`: from a standard module
+ * (other NULL) or from a loaded .ufn module. */
+void import_names(Module *m, Node *s, const Module *other);
+
+/* decorate.c: a function's decorator; a kernel's usable signatures */
+void decorate(Module *m, Func *f, Node *dec);
+/* The signatures of kernel f that fit its def and layout and take input
+ * types no earlier one takes (the others are reported): their number, in
+ * usable[] (room for f->nsigs). */
+int kernel_signatures(const Func *f, Signature **usable);
+
+/* check.c: the module level - names, imports, constants, decorators - and
+ * the list of kernels.  Errors go through diag; the passes below run only
+ * when there were none. */
+Module *check_module(Node *ast, const SrcFile *src, const CheckOptions *opt);
+
+/* instance.c: every instance to compile, typed silently to a fixpoint;
+ * m->helpers and each kernel instance's reach, in the order to type them. */
+void make_instances(Module *m);
+
 /* flow.c: report (once per variable) a local that is used where no
- * assignment to it can have run, as Numba does. */
-void check_assigned_before_use(const Instance *inst);
-/* A C identifier for a Python name, renamed if it would clash with C, CUDA
- * or a function the generated code uses. */
-const char *c_safe_name(const char *name);
-bool is_reserved_c_name(const char *name);
+ * assignment to it can have run, as Numba does; for every instance that
+ * make_instances reached. */
+void check_flow(Module *m);
 
-/* The suffix of a kernel signature's typed entry point: "float32", or
- * "int32_float64" when the inputs differ (DESIGN 3). */
-const char *typed_entry_suffix(const Func *f, const Signature *sig);
+/* infer.c, infer_expr.c, infer_call.c, infer_node.c: typing instances.
+ * infer_silent types one instance's variables and return type (the
+ * instance pass runs it until nothing changes); infer_bodies then types
+ * every reached instance once more, reporting errors and building the typed
+ * bodies, callees first. */
+void infer_silent(Instance *inst);
+void infer_bodies(Module *m);
+bool can_fall_off_end(const Func *f);          /* the end of its body can be reached */
+/* The instance of f for these argument types, if made. */
+Instance *find_instance(const Func *f, Type *const *args, int nargs);
 
-/* infer.c, infer_expr.c, infer_call.c: typing one instance.  The state of
- * one pass over a body, and the functions the three files share. */
+/* The state of one pass over a body, and the functions the typing files share. */
 typedef struct Infer {
-    Checker *ck;
     Instance *inst;
     Module *mod;            /* the module the function is defined in */
     bool final;             /* report errors and build the typed body */
@@ -769,6 +819,7 @@ const char *infer_fname(Infer *cx);
 Node *infer_fail(Infer *cx, Loc loc, const char *fmt, ...) PRINTF_LIKE(3, 4);
 Node *infer_unknown(Node *e);
 Var *infer_find_var(Infer *cx, const char *name);
+Var *infer_add_var(Instance *inst, const char *name, Loc loc);
 Var *infer_new_temp(Infer *cx, Type *t);
 Node *infer_typed(Node *n, Type *t);
 bool infer_is_literal(const Node *e);
@@ -777,21 +828,35 @@ Node *infer_const(Loc loc, Value v);
 bool infer_is_weak(const Node *e);
 void infer_narrow(Infer *cx, Node **l, Node **r);
 Node *infer_cast(Node *e, Type *t);
-Node *infer_truth(Infer *cx, Node *e);
 bool infer_resolve(Infer *cx, const Node *e, Sym *out);
-Node *infer_name(Infer *cx, Node *e);
-Node *infer_binary(Infer *cx, Node *e, Node *l, Node *r);
 bool infer_is_simple(const Node *e);
-Node *infer_call(Infer *cx, Node *e);
+const char *infer_opname(Op op);
+Node *infer_binary(Infer *cx, Node *e, Node *l, Node *r);
 Node *infer_mkcall(Node *e, int b, NodeList *args, Type *t);
 Node *infer_arity(Infer *cx, Node *e, const char *name, int min, int max, int n);
+/* infer_expr.c */
 Node *infer_expr(Infer *cx, Node *e);
-void infer_mark_failed(Infer *cx, Node *t);
+Node *infer_truth(Infer *cx, Node *e);
+Node *infer_name(Infer *cx, Node *e);
+/* infer_call.c: a call with its arguments typed */
+Node *infer_helper_call(Infer *cx, Node *e, Func *f, NodeList *args);
+Node *infer_builtin_call(Infer *cx, Node *e, int b, NodeList *args);
 
-/* Check a parsed module: resolve names, read decorators, fold constants and
- * type every kernel signature and every helper it calls.  Errors go through
- * diag; the result is meaningful only when diag_error_count() is 0. */
-Module *check_module(Node *ast, const SrcFile *src, const CheckOptions *opt);
+/* names.c: the C names of the generated code */
+/* A C identifier for a Python name, renamed if it would clash with C, CUDA
+ * or a function the generated code uses. */
+const char *c_safe_name(const char *name);
+bool is_reserved_c_name(const char *name);
+/* The C function of an instance's body: "polar__f__f32_f32". */
+const char *instance_c_name(const Func *f, Type *const *args, int nargs);
+/* The C-safe name of an imported module: "lib_geometry" for lib.geometry. */
+const char *module_c_name(const char *dotted);
+/* The suffix of a kernel signature's typed entry point: "float32", or
+ * "int32_float64" when the inputs differ (DESIGN 3). */
+const char *typed_entry_suffix(const Func *f, const Signature *sig);
+/* The public names of the kernels (--prefix), reported when C cannot take
+ * them. */
+void name_module(Module *m);
 
 /* ==== emit: emit_body.c, emit_cuda.c, emit_host.c, emit_header.c ========================= */
 

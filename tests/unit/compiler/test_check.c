@@ -1,4 +1,5 @@
-/* test_check.c - the checker (check.c, infer.c, flow.c) through its API:
+/* test_check.c - the checker (check.c, instance.c, flow.c, infer.c, names.c),
+ * through its passes in main.c's order (passes.h):
  * instances per signature and per helper argument types, the types of the
  * seeds' locals, public C names, dependencies, default signatures, module
  * constants seen from kernels, and what compiles although it looks odd. */
@@ -12,6 +13,7 @@
 #include <cmocka.h>
 
 #include "ufnc.h"
+#include "passes.h"
 
 static char *diags;
 
@@ -29,7 +31,7 @@ static Module *check_text(const char *name, const char *text, const char *prefix
     const char *dot = strrchr(name, '.');
     CheckOptions opt = {.module_name = arena_strndup(name, (size_t)(dot - name)), .prefix = prefix,
                         .include_dirs = dirs, .ninclude_dirs = ndirs};
-    Module *m = check_module(ast, src, &opt);
+    Module *m = check_passes(ast, src, &opt);
     fclose(out);
     diag_init(stderr, COLOR_NEVER, false, false);
     return m;
@@ -261,6 +263,29 @@ static void test_accepted(void **state)
     }
 }
 
+/* A helper's return type can depend on a helper typed after it: the
+ * instances are typed to a fixpoint.  A helper without a return statement
+ * returns None, also through `return h(x)` (ufnc once stopped with an
+ * internal error: "type of a variable of g changed in the final pass"), and
+ * so does a recursion that can fall off its end (it was refused as "calls
+ * itself on every path"; Numba types it as none). */
+static void test_helpers_returning_none(void **state)
+{
+    (void)state;
+    Module *m = ok_module("from numba import vectorize, jit, cuda\n"
+                          "@jit\ndef h(x):\n    pass\n"
+                          "@jit\ndef g(x):\n    return h(x)\n"
+                          "@cuda.jit(device=True)\ndef down(n):\n    if n > 0:\n        return down(n - 1)\n"
+                          "@vectorize(['float64(float64)'])\ndef f(x):\n    g(x)\n    down(x)\n    return x\n");
+    assert_string_equal(type_name(kernel(m, "h")->instances[0]->ret), "none");
+    assert_string_equal(type_name(kernel(m, "g")->instances[0]->ret), "none");
+    const Func *down = kernel(m, "down");
+    assert_int_equal(down->ninstances, 1);
+    assert_string_equal(type_name(down->instances[0]->ret), "none");
+    assert_true(down->instances[0]->recursive);
+    assert_true(m->recursive);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -272,6 +297,7 @@ int main(void)
         cmocka_unit_test_teardown(test_default_signatures, teardown),
         cmocka_unit_test_teardown(test_constants_in_kernels, teardown),
         cmocka_unit_test_teardown(test_accepted, teardown),
+        cmocka_unit_test_teardown(test_helpers_returning_none, teardown),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     free(diags);

@@ -5,13 +5,14 @@
  * generated code is what a user opens when something goes wrong.  Any
  * diagnostics (gaussian.ufn has a warning) come first in the file. */
 #include "golden.h"
+#include "compiler/passes.h"
 
 static Module *checked(FILE *out, const SrcFile *src)
 {
     Node *ast = parse_file(src);
     const char *dot = strrchr(src->name, '.');
     CheckOptions opt = {.module_name = arena_strndup(src->name, (size_t)(dot - src->name)), .prefix = ""};
-    Module *m = check_module(ast, src, &opt);
+    Module *m = check_passes(ast, src, &opt);
     if (diag_error_count()) {
         fprintf(out, "(errors: no code)\n");
         return NULL;
