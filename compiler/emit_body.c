@@ -84,7 +84,7 @@ static void note_type(TypeSet *ts, Type *t)
         return;
     /* arrays of any layout share one C view: one typedef per C name */
     for (int i = 0; i < ts->n; i++)
-        if (ts->items[i] == t || strcmp(ts->items[i]->cname, t->cname) == 0)
+        if (ts->items[i] == t || strcmp(c_type(ts->items[i]), c_type(t)) == 0)
             return;
     if (t->kind == TY_TUPLE)           /* members first, so structs come in dependency order */
         for (int i = 0; i < t->nelts; i++)
@@ -186,19 +186,19 @@ void emit_body_types(Emitter *em)
     for (int i = 0; i < ts.n; i++) {
         Type *t = ts.items[i];
         if (t->kind == TY_ARRAY) {
-            emit_line(em, "typedef struct { %s *data; int64_t shape[%d]; int64_t stride[%d]; } %s;", t->elt->cname,
-                      t->ndim, t->ndim, t->cname);
+            emit_line(em, "typedef struct { %s *data; int64_t shape[%d]; int64_t stride[%d]; } %s;", c_type(t->elt),
+                      t->ndim, t->ndim, c_type(t));
             continue;
         }
         Buf fields = {0}, params = {0}, sets = {0};
         for (int k = 0; k < t->nelts; k++) {
-            buf_printf(&fields, " %s f%d;", t->elts[k]->cname, k);
-            buf_printf(&params, "%s%s a%d", k ? ", " : "", t->elts[k]->cname, k);
+            buf_printf(&fields, " %s f%d;", c_type(t->elts[k]), k);
+            buf_printf(&params, "%s%s a%d", k ? ", " : "", c_type(t->elts[k]), k);
             buf_printf(&sets, " t.f%d = a%d;", k, k);
         }
-        emit_line(em, "typedef struct {%s } %s;", fields.data ? fields.data : "", t->cname);
-        emit_line(em, "UFN_BODY %s %s_make(%s) { %s t;%s return t; }", t->cname, t->cname,
-                  params.data ? params.data : "void", t->cname, sets.data ? sets.data : "");
+        emit_line(em, "typedef struct {%s } %s;", fields.data ? fields.data : "", c_type(t));
+        emit_line(em, "UFN_BODY %s %s_make(%s) { %s t;%s return t; }", c_type(t), c_type(t),
+                  params.data ? params.data : "void", c_type(t), sets.data ? sets.data : "");
         buf_free(&fields);
         buf_free(&params);
         buf_free(&sets);
@@ -254,10 +254,10 @@ static void emit_const(Emitter *em, const Node *e)
         emit_text(em, "UINT64_C(%llu)", (unsigned long long)e->konst.v.u);
         return;
     case TY_INT8: case TY_INT16: case TY_INT32:
-        emit_text(em, "(%s)%lld", t->cname, (long long)e->konst.v.i);
+        emit_text(em, "(%s)%lld", c_type(t), (long long)e->konst.v.i);
         return;
     case TY_UINT8: case TY_UINT16: case TY_UINT32:
-        emit_text(em, "(%s)%lluu", t->cname, (unsigned long long)e->konst.v.u);
+        emit_text(em, "(%s)%lluu", c_type(t), (unsigned long long)e->konst.v.u);
         return;
     case TY_FLOAT32:
     case TY_FLOAT64:
@@ -352,7 +352,7 @@ static const char *csfx(const Type *t)
 static const char *wide_sfx(const Type *t)
 {
     if (ty_is_float(t))
-        return t->suffix;
+        return type_tag(t);
     return ty_is_unsigned(t) ? "u64" : "i64";
 }
 
@@ -411,7 +411,7 @@ static void emit_binary(Emitter *em, const Node *e)
         if (ty_is_int(t))
             call2(em, arena_printf("ufn_pow_%s", wide_sfx(t)), l, r);
         else if (ty_is_int(r->type))
-            call2(em, arena_printf("ufn_powi_%s", t->suffix), l, r);
+            call2(em, arena_printf("ufn_powi_%s", type_tag(t)), l, r);
         else
             call2(em, t->kind == TY_FLOAT32 ? "powf" : "pow", l, r);
         return;
@@ -562,7 +562,7 @@ static void emit_call(Emitter *em, const Node *e)
         if (m->kind == CK_POLAR) {
             /* (abs(z), phase(z)); z is a pure expression */
             int ph = math_row(cmath_fns, num_cmath_fns, "phase", 1);
-            emit_text(em, "%s_make(%s(", t->cname, m->cname[narrow ? 0 : 1]);
+            emit_text(em, "%s_make(%s(", c_type(t), m->cname[narrow ? 0 : 1]);
             emit_expr(em, a0);
             emit_text(em, "), %s(", cmath_fns[ph].cname[narrow ? 0 : 1]);
             emit_expr(em, a0);
@@ -598,7 +598,7 @@ static void emit_call(Emitter *em, const Node *e)
             operand(em, a0);
         } else {
             if (at->kind != TY_INT64)
-                emit_text(em, "(%s)", at->cname);
+                emit_text(em, "(%s)", c_type(at));
             emit_text(em, "ufn_abs_i64(");
             emit_expr(em, a0);
             emit_text(em, ")");
@@ -607,18 +607,18 @@ static void emit_call(Emitter *em, const Node *e)
     }
     case B_MIN:
     case B_MAX: {
-        const char *w = ty_is_float(t) ? t->suffix : ty_is_unsigned(t) ? "u64" : "i64";
+        const char *w = ty_is_float(t) ? type_tag(t) : ty_is_unsigned(t) ? "u64" : "i64";
         bool narrow = !ty_is_float(t) && t->kind != TY_INT64 && t->kind != TY_UINT64;
         if (narrow)
-            emit_text(em, "(%s)", t->cname);
+            emit_text(em, "(%s)", c_type(t));
         call2(em, arena_printf("ufn_%s_%s", b == B_MIN ? "min" : "max", w), a0, args->items[1]);
         return;
     }
     case B_ROUND:
         if (args->len == 2) {
-            call2(em, arena_printf("ufn_round_ndigits_%s", a0->type->suffix), a0, args->items[1]);
+            call2(em, arena_printf("ufn_round_ndigits_%s", type_tag(a0->type)), a0, args->items[1]);
         } else {
-            emit_text(em, "ufn_%s_to_i64(ufn_round_%s(", a0->type->suffix, a0->type->suffix);
+            emit_text(em, "ufn_%s_to_i64(ufn_round_%s(", type_tag(a0->type), type_tag(a0->type));
             emit_expr(em, a0);
             emit_text(em, "))");
         }
@@ -654,7 +654,7 @@ static void emit_cast_to(Emitter *em, const Node *e, Type *to)
     }
     if (to->kind == TY_TUPLE) {
         /* tuples convert element by element; e is a plain value here */
-        emit_text(em, "%s_make(", to->cname);
+        emit_text(em, "%s_make(", c_type(to));
         for (int i = 0; i < to->nelts; i++) {
             Node sub = {.kind = N_SUBSCRIPT, .type = from->elts[i]};
             Node idx = {.kind = N_CONST, .type = ty_scalar(TY_INT64)};
@@ -689,12 +689,12 @@ static void emit_cast_to(Emitter *em, const Node *e, Type *to)
         return;
     }
     if (ty_is_int(to) && ty_is_float(from)) {
-        emit_text(em, "ufn_%s_to_%s(", from->suffix, to->suffix);
+        emit_text(em, "ufn_%s_to_%s(", type_tag(from), type_tag(to));
         emit_expr(em, e);
         emit_text(em, ")");
         return;
     }
-    emit_text(em, "(%s)", to->cname);
+    emit_text(em, "(%s)", c_type(to));
     operand(em, e);
 }
 
@@ -811,7 +811,7 @@ void emit_expr(Emitter *em, const Node *e)
         emit_call(em, e);
         return;
     case N_TUPLE:
-        emit_text(em, "%s_make(", e->type->cname);
+        emit_text(em, "%s_make(", c_type(e->type));
         emit_args(em, &e->tuple.elts);
         emit_text(em, ")");
         return;
@@ -852,13 +852,13 @@ void emit_expr(Emitter *em, const Node *e)
         }
         /* a.shape or a.strides as a tuple value */
         bool strides = strcmp(a, "strides") == 0;
-        emit_text(em, "%s_make(", e->type->cname);
+        emit_text(em, "%s_make(", c_type(e->type));
         for (int i = 0; i < v->type->ndim; i++) {
             if (i)
                 emit_text(em, ", ");
             operand(em, v);
             if (strides)
-                emit_text(em, ".stride[%d] * (int64_t)sizeof(%s)", i, v->type->elt->cname);
+                emit_text(em, ".stride[%d] * (int64_t)sizeof(%s)", i, c_type(v->type->elt));
             else
                 emit_text(em, ".shape[%d]", i);
         }
@@ -920,14 +920,14 @@ static void emit_for(Emitter *em, const Node *s)
         emit_line(em, "%s", loop_pragma(&s->forstmt.body));
         bool const_step = !st || (st->kind == N_CONST && (k = st->konst.v.i) != 0);
         if (const_step && k > 0)
-            emit_line(em, "for (%s ufn_i%d = %s, ufn_end%d = %s; ufn_i%d < ufn_end%d; ufn_i%d += %s) {", ct->cname, d,
+            emit_line(em, "for (%s ufn_i%d = %s, ufn_end%d = %s; ufn_i%d < ufn_end%d; ufn_i%d += %s) {", c_type(ct), d,
                       start.data, d, stop.data, d, d, d, step.data);
         else if (const_step)
-            emit_line(em, "for (%s ufn_i%d = %s, ufn_end%d = %s; ufn_i%d > ufn_end%d; ufn_i%d += %s) {", ct->cname, d,
+            emit_line(em, "for (%s ufn_i%d = %s, ufn_end%d = %s; ufn_i%d > ufn_end%d; ufn_i%d += %s) {", c_type(ct), d,
                       start.data, d, stop.data, d, d, d, step.data);
         else
             emit_line(em, "for (%s ufn_i%d = %s, ufn_end%d = %s, ufn_step%d = %s; ufn_step%d > 0 ? ufn_i%d < ufn_end%d : ufn_step%d < 0 && ufn_i%d > ufn_end%d; ufn_i%d += ufn_step%d) {",
-                      ct->cname, d, start.data, d, stop.data, d, step.data, d, d, d, d, d, d, d, d);
+                      c_type(ct), d, start.data, d, stop.data, d, step.data, d, d, d, d, d, d, d, d);
         buf_free(&start);
         buf_free(&stop);
         buf_free(&step);
@@ -935,7 +935,7 @@ static void emit_for(Emitter *em, const Node *s)
         if (target->type == ct)
             emit_line(em, "%s = ufn_i%d;", var, d);
         else
-            emit_line(em, "%s = (%s)ufn_i%d;", var, target->type->cname, d);
+            emit_line(em, "%s = (%s)ufn_i%d;", var, c_type(target->type), d);
     } else {
         Buf arr = {0};
         Buf *saved = em->out;
@@ -948,7 +948,7 @@ static void emit_for(Emitter *em, const Node *s)
         if (target->type == iter->type->elt)
             emit_line(em, "%s = %s.data[ufn_i%d * %s.stride[0]];", var, arr.data, d, arr.data);
         else
-            emit_line(em, "%s = (%s)%s.data[ufn_i%d * %s.stride[0]];", var, target->type->cname, arr.data, d, arr.data);
+            emit_line(em, "%s = (%s)%s.data[ufn_i%d * %s.stride[0]];", var, c_type(target->type), arr.data, d, arr.data);
         buf_free(&arr);
     }
     emit_block(em, &s->forstmt.body);
@@ -1072,10 +1072,10 @@ static void prototype(Emitter *em, const Instance *inst, bool decl)
     for (int i = 0; i < inst->nargs; i++) {
         Var *v = inst->vars[i];
         bool rebound = v->type != inst->args[i];
-        buf_printf(&params, "%s%s %s%s", i ? ", " : "", inst->args[i]->cname, v->cname, rebound ? "_arg" : "");
+        buf_printf(&params, "%s%s %s", i ? ", " : "", c_type(inst->args[i]), rebound ? v->arg_cname : v->cname);
     }
     emit_line(em, "%s %s %s(%s)%s", inst->recursive ? "UFN_RECURSIVE" : "UFN_BODY",
-              inst->ret ? inst->ret->cname : "void", inst->cname,
+              inst->ret ? c_type(inst->ret) : "void", inst->cname,
               params.data ? params.data : "void", decl ? ";" : "");
     buf_free(&params);
 }
@@ -1114,16 +1114,16 @@ static void emit_function(Emitter *em, const Instance *inst)
             if (v->type != inst->args[i]) {
                 /* assigned a wider type in the body: a local of that type */
                 Node arg = {.kind = N_NAME, .type = inst->args[i]};
-                arg.name.id = arena_printf("%s_arg", v->cname);
+                arg.name.id = v->arg_cname;
                 begin_line(em);
-                emit_text(em, "%s %s = ", v->type->cname, v->cname);
+                emit_text(em, "%s %s = ", c_type(v->type), v->cname);
                 emit_cast_to(em, &arg, v->type);
                 emit_text(em, ";\n");
             }
             continue;
         }
         /* every local starts at zero: no path reads an indeterminate value */
-        emit_line(em, "%s %s = %s;", v->type->cname, v->cname, aggregate ? "{0}" : "0");
+        emit_line(em, "%s %s = %s;", c_type(v->type), v->cname, aggregate ? "{0}" : "0");
     }
     emit_block(em, &inst->body);
     em->indent--;

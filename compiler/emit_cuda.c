@@ -15,11 +15,6 @@
 
 #include <string.h>
 
-const char *kernel_name(const Instance *inst, const char *variant)
-{
-    return arena_printf("%s__%s", inst->cname, variant);
-}
-
 static int nin_of(const Func *f)
 {
     return f->kind == FK_GUVECTORIZE ? f->layout->nin : f->instances[0]->nargs;
@@ -33,12 +28,7 @@ static Type *operand_type(const Instance *inst, int k)
 
 static const char *operand_name(const Instance *inst, int k)
 {
-    if (k < inst->nargs)
-        return inst->vars[k]->cname;
-    for (int i = 0; i < inst->nargs; i++)
-        if (strcmp(inst->vars[i]->cname, "out") == 0)
-            return "out_";
-    return "out";
+    return k < inst->nargs ? inst->vars[k]->cname : inst->out_cname;
 }
 
 /* A load that uses the read-only data path where CUDA has one for the type. */
@@ -80,9 +70,9 @@ static void ufunc_contig(Emitter *em, const Instance *inst)
     buf_puts(&params, "uint32_t ufn_n");
     for (int k = 0; k < nops; k++) {
         Type *t = operand_type(inst, k);
-        buf_printf(&params, ", %s%s *__restrict__ %s", k < inst->nargs ? "const " : "", t->cname, operand_name(inst, k));
+        buf_printf(&params, ", %s%s *__restrict__ %s", k < inst->nargs ? "const " : "", c_type(t), operand_name(inst, k));
     }
-    emit_line(em, "UFN_KERNEL %s(%s)", kernel_name(inst, "contig"), params.data);
+    emit_line(em, "UFN_KERNEL %s(%s)", kernel_c_name(inst, "contig"), params.data);
     buf_free(&params);
     const char *out = operand_name(inst, nops - 1);
     emit_line(em, "{");
@@ -104,7 +94,7 @@ static void ufunc_contig(Emitter *em, const Instance *inst)
         em->indent++;
         for (int k = 0; k < nops; k++) {
             Type *t = operand_type(inst, k);
-            emit_line(em, "%s ufn_%s[%d];", t->cname, operand_name(inst, k), lanes);
+            emit_line(em, "%s ufn_%s[%d];", c_type(t), operand_name(inst, k), lanes);
         }
         for (int k = 0; k < inst->nargs; k++) {
             Type *t = operand_type(inst, k);
@@ -173,10 +163,10 @@ static void ufunc_strided(Emitter *em, const Instance *inst)
         Type *t = operand_type(inst, k);
         const char *nm = operand_name(inst, k);
         strides[k] = arena_printf("ufn_s_%s", nm);
-        buf_printf(&params, ", %s%s *__restrict__ %s, ufn_kstrides %s", k < inst->nargs ? "const " : "", t->cname, nm,
+        buf_printf(&params, ", %s%s *__restrict__ %s, ufn_kstrides %s", k < inst->nargs ? "const " : "", c_type(t), nm,
                    strides[k]);
     }
-    emit_line(em, "UFN_KERNEL %s(%s)", kernel_name(inst, "strided"), params.data);
+    emit_line(em, "UFN_KERNEL %s(%s)", kernel_c_name(inst, "strided"), params.data);
     buf_free(&params);
     emit_line(em, "{");
     em->indent++;
@@ -206,7 +196,7 @@ const char *gufunc_view(const Instance *inst, int k, const char *ptr, const char
     if (t->kind != TY_ARRAY)
         return arena_printf("*%s", ptr);              /* a '()' input declared as a scalar */
     Buf b = {0};
-    buf_printf(&b, "%s_make(%s", t->cname, ptr);
+    buf_printf(&b, "%s_make(%s", c_type(t), ptr);
     if (l->ndim[k] == 0) {
         buf_puts(&b, ", 1, 1)");                       /* old style: a one-element array */
     } else {
@@ -233,9 +223,9 @@ static void gufunc_kernel(Emitter *em, const Instance *inst)
         Type *elt = t->kind == TY_ARRAY ? t->elt : t;
         const char *nm = inst->vars[k]->cname;
         strides[k] = arena_printf("ufn_loop_%s", nm);
-        buf_printf(&params, ", %s *%s, ufn_kstrides ufn_loop_%s, ufn_kstrides ufn_core_%s", elt->cname, nm, nm, nm);
+        buf_printf(&params, ", %s *%s, ufn_kstrides ufn_loop_%s, ufn_kstrides ufn_core_%s", c_type(elt), nm, nm, nm);
     }
-    emit_line(em, "UFN_KERNEL %s(%s)", kernel_name(inst, "gufunc"), params.data);
+    emit_line(em, "UFN_KERNEL %s(%s)", kernel_c_name(inst, "gufunc"), params.data);
     buf_free(&params);
     emit_line(em, "{");
     em->indent++;
@@ -274,7 +264,7 @@ void emit_view_makers(Emitter *em)
                 Type *t = f->instances[j]->args[k];
                 bool dup = t->kind != TY_ARRAY;
                 for (int s = 0; s < n && !dup; s++)
-                    dup = strcmp(seen[s]->cname, t->cname) == 0;   /* one view per C type, any layout */
+                    dup = strcmp(c_type(seen[s]), c_type(t)) == 0;   /* one view per C type, any layout */
                 if (dup || n == 256)
                     continue;
                 seen[n++] = t;
@@ -287,8 +277,8 @@ void emit_view_makers(Emitter *em)
                     buf_printf(&params, ", int64_t s%d", d);
                     buf_printf(&sets, " v.stride[%d] = s%d;", d, d);
                 }
-                emit_line(em, "UFN_BODY %s %s_make(%s *data%s) { %s v; v.data = data;%s return v; }", t->cname,
-                          t->cname, t->elt->cname, params.data, t->cname, sets.data);
+                emit_line(em, "UFN_BODY %s %s_make(%s *data%s) { %s v; v.data = data;%s return v; }", c_type(t),
+                          c_type(t), c_type(t->elt), params.data, c_type(t), sets.data);
                 buf_free(&params);
                 buf_free(&sets);
             }

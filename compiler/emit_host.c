@@ -10,16 +10,6 @@
 
 #include <string.h>
 
-const char *host_loop_name(const Instance *inst)
-{
-    return arena_printf("%s__host", inst->cname);
-}
-
-static const char *sym(const Module *m, const char *what)
-{
-    return arena_printf("%s__%s", m->name, what);
-}
-
 static void prelude(Emitter *em)
 {
     Module *m = em->mod;
@@ -83,7 +73,7 @@ static Type *operand_type(const Instance *inst, int k)
 static void ufunc_loop(Emitter *em, const Instance *inst)
 {
     int nops = inst->nargs + 1;
-    const char *name = host_loop_name(inst);
+    const char *name = host_loop_c_name(inst);
     emit_line(em, "/* host loop of %s '%s' */", inst->func->name, inst->sig->text);
     emit_line(em, "UFN_LOOP_INLINE void %s(char *const *args, const ufn_index *dims, const ufn_index *steps)", name);
     emit_line(em, "{");
@@ -91,16 +81,16 @@ static void ufunc_loop(Emitter *em, const Instance *inst)
     emit_line(em, "ufn_index n = dims[0];");
     Buf cond = {0}, call = {0}, scall = {0};
     for (int k = 0; k < nops; k++)
-        buf_printf(&cond, "%ssteps[%d] == sizeof(%s)", k ? " && " : "", k, operand_type(inst, k)->cname);
+        buf_printf(&cond, "%ssteps[%d] == sizeof(%s)", k ? " && " : "", k, c_type(operand_type(inst, k)));
     for (int k = 0; k < inst->nargs; k++) {
         buf_printf(&call, "%sa%d[i]", k ? ", " : "", k);
-        buf_printf(&scall, "%s*(const %s *)(args[%d] + i * steps[%d])", k ? ", " : "", inst->args[k]->cname, k, k);
+        buf_printf(&scall, "%s*(const %s *)(args[%d] + i * steps[%d])", k ? ", " : "", c_type(inst->args[k]), k, k);
     }
     emit_line(em, "if (%s) {", cond.data);
     em->indent++;
     for (int k = 0; k < inst->nargs; k++)
-        emit_line(em, "const %s *restrict a%d = (const %s *)args[%d];", inst->args[k]->cname, k, inst->args[k]->cname, k);
-    emit_line(em, "%s *restrict r = (%s *)args[%d];", inst->ret->cname, inst->ret->cname, nops - 1);
+        emit_line(em, "const %s *restrict a%d = (const %s *)args[%d];", c_type(inst->args[k]), k, c_type(inst->args[k]), k);
+    emit_line(em, "%s *restrict r = (%s *)args[%d];", c_type(inst->ret), c_type(inst->ret), nops - 1);
     emit_line(em, "#pragma omp simd");
     emit_line(em, "for (ufn_index i = 0; i < n; i++)");
     emit_line(em, "    r[i] = %s(%s);", inst->cname, call.data ? call.data : "");
@@ -108,7 +98,7 @@ static void ufunc_loop(Emitter *em, const Instance *inst)
     emit_line(em, "} else {");
     em->indent++;
     emit_line(em, "for (ufn_index i = 0; i < n; i++)");
-    emit_line(em, "    *(%s *)(args[%d] + i * steps[%d]) = %s(%s);", inst->ret->cname, nops - 1, nops - 1, inst->cname,
+    emit_line(em, "    *(%s *)(args[%d] + i * steps[%d]) = %s(%s);", c_type(inst->ret), nops - 1, nops - 1, inst->cname,
               scall.data ? scall.data : "");
     em->indent--;
     emit_line(em, "}");
@@ -126,7 +116,7 @@ static void gufunc_loop(Emitter *em, const Instance *inst)
     Func *f = inst->func;
     Layout *l = f->layout;
     int nops = inst->nargs;
-    const char *name = host_loop_name(inst);
+    const char *name = host_loop_c_name(inst);
     emit_line(em, "/* host loop of %s '%s', layout '%s' */", f->name, inst->sig->text, l->text);
     emit_line(em, "UFN_LOOP_INLINE void %s(char *const *args, const ufn_index *dims, const ufn_index *steps)", name);
     emit_line(em, "{");
@@ -139,12 +129,12 @@ static void gufunc_loop(Emitter *em, const Instance *inst)
     for (int k = 0; k < nops; k++) {
         Type *t = inst->args[k];
         Type *elt = t->kind == TY_ARRAY ? t->elt : t;
-        const char *ptr = arena_printf("(%s *)(args[%d] + t * steps[%d])", elt->cname, k, k);
+        const char *ptr = arena_printf("(%s *)(args[%d] + t * steps[%d])", c_type(elt), k, k);
         const char *strides = arena_printf("s%d", k);
         if (l->ndim[k] > 0) {
             Buf sb = {0};
             for (int d = 0; d < l->ndim[k]; d++)
-                buf_printf(&sb, "%ssteps[%d] / (ufn_index)sizeof(%s)", d ? ", " : "", core_step + d, elt->cname);
+                buf_printf(&sb, "%ssteps[%d] / (ufn_index)sizeof(%s)", d ? ", " : "", core_step + d, c_type(elt));
             emit_line(em, "const ufn_index %s[%d] = {%s};", strides, l->ndim[k], sb.data);
             buf_free(&sb);
             core_step += l->ndim[k];
@@ -199,32 +189,32 @@ static int trampolines(Emitter *em)
             if (f->kind == FK_VECTORIZE) {
                 ct[n++] = "uint32_t";
                 for (int k = 0; k <= inst->nargs; k++)
-                    ct[n++] = arena_printf("%s%s *", k < inst->nargs ? "const " : "", operand_type(inst, k)->cname);
-                trampoline(em, kernel_name(inst, "contig"), n, ct);
+                    ct[n++] = arena_printf("%s%s *", k < inst->nargs ? "const " : "", c_type(operand_type(inst, k)));
+                trampoline(em, kernel_c_name(inst, "contig"), n, ct);
                 n = 0;
                 ct[n++] = "ufn_kiter";
                 for (int k = 0; k <= inst->nargs; k++) {
-                    ct[n++] = arena_printf("%s%s *", k < inst->nargs ? "const " : "", operand_type(inst, k)->cname);
+                    ct[n++] = arena_printf("%s%s *", k < inst->nargs ? "const " : "", c_type(operand_type(inst, k)));
                     ct[n++] = "ufn_kstrides";
                 }
-                trampoline(em, kernel_name(inst, "strided"), n, ct);
+                trampoline(em, kernel_c_name(inst, "strided"), n, ct);
                 count += 2;
             } else {
                 ct[n++] = "ufn_kiter";
                 ct[n++] = "ufn_kcore";
                 for (int k = 0; k < inst->nargs; k++) {
                     Type *t = inst->args[k];
-                    ct[n++] = arena_printf("%s *", (t->kind == TY_ARRAY ? t->elt : t)->cname);
+                    ct[n++] = arena_printf("%s *", c_type(t->kind == TY_ARRAY ? t->elt : t));
                     ct[n++] = "ufn_kstrides";
                     ct[n++] = "ufn_kstrides";
                 }
-                trampoline(em, kernel_name(inst, "gufunc"), n, ct);
+                trampoline(em, kernel_c_name(inst, "gufunc"), n, ct);
                 count++;
             }
         }
     }
     emit_line(em, "%s", "");
-    emit_line(em, "static const ufn_sim_kernel %s[] = {", sym(m, "sim_kernels"));
+    emit_line(em, "static const ufn_sim_kernel %s[] = {", module_c_symbol(m, "sim_kernels"));
     for (int i = 0; i < m->nkernels; i++) {
         Func *f = m->kernels[i];
         for (int j = 0; j < f->ninstances; j++) {
@@ -232,7 +222,7 @@ static int trampolines(Emitter *em)
             static const char *const fu[] = {"contig", "strided"}, *const gu[] = {"gufunc"};
             const char *const *v = f->kind == FK_VECTORIZE ? fu : gu;
             for (int k = 0; k < (f->kind == FK_VECTORIZE ? 2 : 1); k++) {
-                const char *kn = kernel_name(inst, v[k]);
+                const char *kn = kernel_c_name(inst, v[k]);
                 emit_line(em, "    {\"%s\", %s__sim},", kn, kn);
             }
         }
@@ -257,10 +247,10 @@ static void fatbin(Emitter *em)
     emit_line(em, " * The label is local to this object, so modules never clash. */");
     emit_line(em, "__asm__(\".section .rodata.ufn.%s,\\\"a\\\",@progbits\\n\"", m->name);
     emit_line(em, "        \".balign 16\\n\"");
-    emit_line(em, "        \"%s:\\n\"", sym(m, "fatbin"));
+    emit_line(em, "        \"%s:\\n\"", module_c_symbol(m, "fatbin"));
     emit_line(em, "        \".incbin \\\"%s\\\"\\n\"", path.data);
     emit_line(em, "        \".previous\\n\");");
-    emit_line(em, "extern const unsigned char %s[] __attribute__((visibility(\"hidden\")));", sym(m, "fatbin"));
+    emit_line(em, "extern const unsigned char %s[] __attribute__((visibility(\"hidden\")));", module_c_symbol(m, "fatbin"));
     emit_line(em, "%s", "");
     buf_free(&path);
 }
@@ -284,24 +274,24 @@ static const char *dtype_enum(Type *t)
 static void func_tables(Emitter *em, Func *f)
 {
     Module *m = em->mod;
-    const char *base = arena_printf("%s__%s", m->name, f->name);
     int nops = f->kind == FK_GUVECTORIZE ? f->instances[0]->nargs : f->instances[0]->nargs + 1;
     for (int j = 0; j < f->ninstances; j++) {
         Instance *inst = f->instances[j];
         Buf b = {0};
         for (int k = 0; k < nops; k++)
             buf_printf(&b, "%s%s", k ? ", " : "", dtype_enum(operand_type(inst, k)));
-        emit_line(em, "static const ufn_dtype %s__types%d[] = {%s};", base, j, b.data);
+        emit_line(em, "static const ufn_dtype %s[] = {%s};", func_c_symbol(f, arena_printf("types%d", j)), b.data);
         buf_free(&b);
     }
-    emit_line(em, "static const ufn_loop %s__loops[] = {", base);
+    emit_line(em, "static const ufn_loop %s[] = {", func_c_symbol(f, "loops"));
     for (int j = 0; j < f->ninstances; j++) {
         Instance *inst = f->instances[j];
-        const char *host = em->opt->host ? arena_printf("UFN_HOST_TABLE(%s)", host_loop_name(inst)) : "{NULL, NULL, NULL}";
+        const char *host = em->opt->host ? arena_printf("UFN_HOST_TABLE(%s)", host_loop_c_name(inst)) : "{NULL, NULL, NULL}";
         bool dev = em->opt->cuda || em->opt->sim;
-        const char *contig = dev && f->kind == FK_VECTORIZE ? c_string_literal(kernel_name(inst, "contig")) : "NULL";
-        const char *strided = dev ? c_string_literal(kernel_name(inst, f->kind == FK_VECTORIZE ? "strided" : "gufunc")) : "NULL";
-        emit_line(em, "    {%s, %s__types%d, %s, %s, %s},", c_string_literal(inst->sig->text), base, j, host, contig, strided);
+        const char *contig = dev && f->kind == FK_VECTORIZE ? c_string_literal(kernel_c_name(inst, "contig")) : "NULL";
+        const char *strided = dev ? c_string_literal(kernel_c_name(inst, f->kind == FK_VECTORIZE ? "strided" : "gufunc")) : "NULL";
+        emit_line(em, "    {%s, %s, %s, %s, %s},", c_string_literal(inst->sig->text),
+                  func_c_symbol(f, arena_printf("types%d", j)), host, contig, strided);
     }
     emit_line(em, "};");
     int nin = f->kind == FK_GUVECTORIZE ? f->layout->nin : f->instances[0]->nargs;
@@ -318,28 +308,29 @@ static void func_tables(Emitter *em, Func *f)
             for (int d = 0; d < l->ndim[k]; d++, total++)
                 buf_printf(&dims, "%s%d", total ? ", " : "", l->dims[k][d]);
         }
-        emit_line(em, "static const char *const %s__core_names[] = {%s};", base, names.data ? names.data : "NULL");
-        emit_line(em, "static const int64_t %s__core_fixed[] = {%s};", base, fixed.data ? fixed.data : "0");
-        emit_line(em, "static const int %s__core_ndim[] = {%s};", base, ndim.data);
-        emit_line(em, "static const int %s__core_dims[] = {%s};", base, total ? dims.data : "0");
+        emit_line(em, "static const char *const %s[] = {%s};", func_c_symbol(f, "core_names"), names.data ? names.data : "NULL");
+        emit_line(em, "static const int64_t %s[] = {%s};", func_c_symbol(f, "core_fixed"), fixed.data ? fixed.data : "0");
+        emit_line(em, "static const int %s[] = {%s};", func_c_symbol(f, "core_ndim"), ndim.data);
+        emit_line(em, "static const int %s[] = {%s};", func_c_symbol(f, "core_dims"), total ? dims.data : "0");
         buf_free(&names);
         buf_free(&fixed);
         buf_free(&ndim);
         buf_free(&dims);
-        emit_line(em, "static const ufn_func %s__func = {%s, &%s, %d, %d, %d, %s__loops, %s, %d, %s__core_names, %s__core_fixed, %s__core_ndim, %s__core_dims};",
-                  base, c_string_literal(f->public_name), sym(m, "module"), nin, nops - nin, f->ninstances, base,
-                  c_string_literal(l->text), l->nnames, base, base, base, base);
+        emit_line(em, "static const ufn_func %s = {%s, &%s, %d, %d, %d, %s, %s, %d, %s, %s, %s, %s};",
+                  func_c_symbol(f, "func"), c_string_literal(f->public_name), module_c_symbol(m, "module"), nin,
+                  nops - nin, f->ninstances, func_c_symbol(f, "loops"), c_string_literal(l->text), l->nnames,
+                  func_c_symbol(f, "core_names"), func_c_symbol(f, "core_fixed"), func_c_symbol(f, "core_ndim"),
+                  func_c_symbol(f, "core_dims"));
     } else {
-        emit_line(em, "static const ufn_func %s__func = {%s, &%s, %d, 1, %d, %s__loops, NULL, 0, NULL, NULL, NULL, NULL};",
-                  base, c_string_literal(f->public_name), sym(m, "module"), nin, f->ninstances, base);
+        emit_line(em, "static const ufn_func %s = {%s, &%s, %d, 1, %d, %s, NULL, 0, NULL, NULL, NULL, NULL};",
+                  func_c_symbol(f, "func"), c_string_literal(f->public_name), module_c_symbol(m, "module"), nin,
+                  f->ninstances, func_c_symbol(f, "loops"));
     }
     emit_line(em, "%s", "");
 }
 
 static void entry_points(Emitter *em, Func *f)
 {
-    Module *m = em->mod;
-    const char *base = arena_printf("%s__%s", m->name, f->name);
     int nops = f->kind == FK_GUVECTORIZE ? f->instances[0]->nargs : f->instances[0]->nargs + 1;
     int nin = f->kind == FK_GUVECTORIZE ? f->layout->nin : nops - 1;
     Buf b = {0};
@@ -349,10 +340,10 @@ static void entry_points(Emitter *em, Func *f)
     emit_line(em, "{");
     Buf ins = {0}, outs = {0};
     for (int k = 0; k < nops; k++)
-        buf_printf(k < nin ? &ins : &outs, "%s%s", (k < nin ? k : k - nin) ? ", " : "", public_param(f, k));
+        buf_printf(k < nin ? &ins : &outs, "%s%s", (k < nin ? k : k - nin) ? ", " : "", f->param_cnames[k]);
     emit_line(em, "    const ufn_array *ufn_in[] = {%s};", nin ? ins.data : "NULL");
     emit_line(em, "    ufn_array *ufn_out[] = {%s};", outs.data);
-    emit_line(em, "    return ufn_call(&%s__func, ufn_in, ufn_out);", base);
+    emit_line(em, "    return ufn_call(&%s, ufn_in, ufn_out);", func_c_symbol(f, "func"));
     emit_line(em, "}");
     emit_line(em, "%s", "");
     buf_free(&ins);
@@ -364,19 +355,20 @@ static void entry_points(Emitter *em, Func *f)
         emit_line(em, "%s", p.data);
         emit_line(em, "{");
         for (int k = 0; k < nops; k++)
-            buf_printf(&ptrs, "%s(void *)%s", k ? ", " : "", public_param(f, k));
+            buf_printf(&ptrs, "%s(void *)%s", k ? ", " : "", f->param_cnames[k]);
         int ncore = 0;
         if (f->kind == FK_GUVECTORIZE)
             for (int d = 0; d < f->layout->nnames; d++, ncore++) {
                 if (f->layout->fixed[d] >= 0)
                     buf_printf(&core, "%s%lld", d ? ", " : "", (long long)f->layout->fixed[d]);
                 else
-                    buf_printf(&core, "%s%s", d ? ", " : "", core_param(f, d));
+                    buf_printf(&core, "%s%s", d ? ", " : "", f->core_cnames[d]);
             }
         if (ncore)
             emit_line(em, "    const size_t ufn_core[] = {%s};", core.data);
         emit_line(em, "    void *const ufn_ptrs[] = {%s};", ptrs.data);
-        emit_line(em, "    return ufn_call_typed(&%s__func, %d, n, %s, ufn_ptrs);", base, j, ncore ? "ufn_core" : "NULL");
+        emit_line(em, "    return ufn_call_typed(&%s, %d, n, %s, ufn_ptrs);", func_c_symbol(f, "func"), j,
+                  ncore ? "ufn_core" : "NULL");
         emit_line(em, "}");
         emit_line(em, "%s", "");
         buf_free(&p);
@@ -409,9 +401,9 @@ void emit_host(Buf *out, Module *m, const EmitOptions *opt)
         fatbin(&em);
     emit_line(&em, "/* ---- what libufnrt reads ---- */");
     emit_line(&em, "%s", "");
-    emit_line(&em, "static ufn_module %s = {UFN_ABI_VERSION, %s, %s, %zu, %s, %d, NULL};", sym(m, "module"),
-              c_string_literal(m->name), opt->cuda && opt->fatbin_path ? sym(m, "fatbin") : "NULL",
-              opt->cuda ? opt->fatbin_size : (size_t)0, opt->sim ? sym(m, "sim_kernels") : "NULL", nsim);
+    emit_line(&em, "static ufn_module %s = {UFN_ABI_VERSION, %s, %s, %zu, %s, %d, NULL};", module_c_symbol(m, "module"),
+              c_string_literal(m->name), opt->cuda && opt->fatbin_path ? module_c_symbol(m, "fatbin") : "NULL",
+              opt->cuda ? opt->fatbin_size : (size_t)0, opt->sim ? module_c_symbol(m, "sim_kernels") : "NULL", nsim);
     emit_line(&em, "%s", "");
     for (int i = 0; i < m->nkernels; i++)
         if (m->kernels[i]->ninstances)

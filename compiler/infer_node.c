@@ -52,7 +52,6 @@ Var *infer_add_var(Instance *inst, const char *name, Loc loc)
 {
     Var *v = arena_alloc(sizeof *v);
     v->name = name;
-    v->cname = c_safe_name(name);
     v->loc = loc;
     Var **vars = arena_alloc(sizeof(Var *) * (size_t)(inst->nvars + 1));
     if (inst->nvars)
@@ -65,7 +64,6 @@ Var *infer_add_var(Instance *inst, const char *name, Loc loc)
 Var *infer_new_temp(Infer *cx, Type *t)
 {
     Var *v = infer_add_var(cx->inst, intern_cstr(arena_printf("ufn_t%d", cx->ntemps)), cx->inst->func->def->loc);
-    v->cname = v->name;
     v->type = t;
     v->temp = true;
     cx->ntemps++;

@@ -57,7 +57,6 @@ static Instance *new_instance(Instances *all, Func *f, Type *const *args, int na
     inst->index = f->ninstances;
     list[f->ninstances++] = inst;
     f->instances = list;
-    inst->cname = instance_c_name(f, args, nargs);
     inst->dirty = true;
     push(all, inst);
     return inst;

@@ -1,7 +1,10 @@
-/* names.c - the C names of the generated code: which Python names cannot
- * be C names as they are, the names of the instances' functions and of the
- * modules, and the public names of a module's entry points (DESIGN 3),
- * checked once for every kernel. */
+/* names.c - every name the generated C uses for something of the program:
+ * the C types of ufn's types, the variables of the bodies, the functions of
+ * the instances, the kernels, host loops and tables, the module's symbols,
+ * and the public names and parameters of its entry points (DESIGN 3).
+ * name_module (a pass, after typing) decides and stores the names that need
+ * the whole module; the functions below spell the rest from them.  The
+ * emitters take every such name from here and never make one up. */
 #include "ufnc.h"
 
 #include <ctype.h>
@@ -95,13 +98,61 @@ const char *c_safe_name(const char *name)
     return intern_cstr(arena_printf("%s_", name));
 }
 
+/* ---- types ----------------------------------------------------------------------------- */
+
+static const char *const scalar_c[NUM_SCALAR_TYPES] = {
+    [TY_BOOL] = "bool", [TY_INT8] = "int8_t", [TY_INT16] = "int16_t", [TY_INT32] = "int32_t",
+    [TY_INT64] = "int64_t", [TY_UINT8] = "uint8_t", [TY_UINT16] = "uint16_t", [TY_UINT32] = "uint32_t",
+    [TY_UINT64] = "uint64_t", [TY_FLOAT32] = "float", [TY_FLOAT64] = "double",
+    [TY_COMPLEX64] = "ufn_c64", [TY_COMPLEX128] = "ufn_c128",
+};
+
+static const char *const scalar_tag[NUM_SCALAR_TYPES] = {
+    [TY_BOOL] = "b1", [TY_INT8] = "i8", [TY_INT16] = "i16", [TY_INT32] = "i32", [TY_INT64] = "i64",
+    [TY_UINT8] = "u8", [TY_UINT16] = "u16", [TY_UINT32] = "u32", [TY_UINT64] = "u64",
+    [TY_FLOAT32] = "f32", [TY_FLOAT64] = "f64", [TY_COMPLEX64] = "c64", [TY_COMPLEX128] = "c128",
+};
+
+/* "t2" and the tags of the elements: "t2_f32_i64". */
+static const char *tuple_tags(const Type *t)
+{
+    Buf b = {0};
+    buf_printf(&b, "t%d", t->nelts);
+    for (int i = 0; i < t->nelts; i++)
+        buf_printf(&b, "_%s", type_tag(t->elts[i]));
+    const char *r = intern(b.data, b.len);
+    buf_free(&b);
+    return r;
+}
+
+const char *type_tag(const Type *t)
+{
+    switch (t->kind) {
+    case TY_NONE: return "v";
+    case TY_TUPLE: return tuple_tags(t);
+    case TY_ARRAY: return intern_cstr(arena_printf("a%d_%s", t->ndim, type_tag(t->elt)));
+    default: return scalar_tag[t->kind];
+    }
+}
+
+const char *c_type(const Type *t)
+{
+    switch (t->kind) {
+    case TY_NONE: return "void";
+    case TY_TUPLE: return intern_cstr(arena_printf("ufn_tup%s", tuple_tags(t) + 1));
+    /* Layout does not change the C view: strides are always carried. */
+    case TY_ARRAY: return intern_cstr(arena_printf("ufn_view_%s_%d", type_tag(t->elt), t->ndim));
+    default: return scalar_c[t->kind];
+    }
+}
+
 /* ---- functions and modules ------------------------------------------------------------ */
 
 static const char *suffix_of(int n, Type *const *types)
 {
     Buf b = {0};
     for (int i = 0; i < n; i++)
-        buf_printf(&b, "%s%s", i ? "_" : "", types[i]->suffix);
+        buf_printf(&b, "%s%s", i ? "_" : "", type_tag(types[i]));
     if (n == 0)
         buf_puts(&b, "void");
     const char *s = arena_strndup(b.data, b.len);
@@ -109,10 +160,39 @@ static const char *suffix_of(int n, Type *const *types)
     return s;
 }
 
-const char *instance_c_name(const Func *f, Type *const *args, int nargs)
+static const char *instance_c_name(const Instance *inst)
 {
-    const Module *m = f->module;
-    return arena_printf("%s%s%s__%s", m->name ? m->name : "", m->name ? "__" : "", f->name, suffix_of(nargs, args));
+    const Module *m = inst->func->module;
+    return arena_printf("%s%s%s__%s", m->name ? m->name : "", m->name ? "__" : "", inst->func->name,
+                        suffix_of(inst->nargs, inst->args));
+}
+
+const char *kernel_c_name(const Instance *inst, const char *variant)
+{
+    return arena_printf("%s__%s", inst->cname, variant);
+}
+
+const char *host_loop_c_name(const Instance *inst)
+{
+    return arena_printf("%s__host", inst->cname);
+}
+
+const char *func_c_symbol(const Func *f, const char *what)
+{
+    return arena_printf("%s__%s__%s", f->module->name, f->name, what);
+}
+
+const char *module_c_symbol(const Module *m, const char *what)
+{
+    return arena_printf("%s__%s", m->name, what);
+}
+
+const char *header_guard(const Module *m)
+{
+    char *g = arena_printf("%s_UFN_H", m->name);
+    for (char *p = g; *p; p++)
+        *p = isalnum((unsigned char)*p) ? (char)toupper((unsigned char)*p) : '_';
+    return g;
 }
 
 const char *module_c_name(const char *dotted)
@@ -122,6 +202,25 @@ const char *module_c_name(const char *dotted)
         if (!isalnum((unsigned char)*p))
             *p = '_';
     return name;
+}
+
+/* ---- variables ------------------------------------------------------------------------ */
+
+static void name_vars(Instance *inst)
+{
+    for (int i = 0; i < inst->nvars; i++) {
+        Var *v = inst->vars[i];
+        v->cname = v->temp ? v->name : c_safe_name(v->name);
+        /* a parameter assigned a wider type in the body: the argument
+         * arrives under another name and converts into the variable */
+        if (v->param && v->type != inst->args[i])
+            v->arg_cname = arena_printf("%s_arg", v->cname);
+    }
+    /* a ufunc kernel's output operand */
+    inst->out_cname = "out";
+    for (int i = 0; i < inst->nargs; i++)
+        if (strcmp(inst->vars[i]->cname, "out") == 0)
+            inst->out_cname = "out_";
 }
 
 /* ---- public names ------------------------------------------------------------------------ */
@@ -159,7 +258,43 @@ const char *typed_entry_suffix(const Func *f, const Signature *sig)
     return r;
 }
 
-void name_module(Module *m)
+/* The parameters of the entry points: the def's names; a ufunc's output is
+ * "out" (or "out_" when an input already has that name); n is the typed
+ * entries' loop count.  Core dimensions (typed entries of gufuncs) take the
+ * layout's names, with a '_' where one clashes. */
+static void name_params(Func *f)
+{
+    NodeList *params = &f->def->funcdef.params;
+    const Instance *inst = f->instances[0];
+    int nops = f->kind == FK_GUVECTORIZE ? inst->nargs : inst->nargs + 1;
+    f->param_cnames = arena_alloc(sizeof(char *) * (size_t)nops);
+    for (int k = 0; k < nops; k++) {
+        if (k < params->len) {
+            const char *name = c_safe_name(params->items[k]->name.id);
+            f->param_cnames[k] = strcmp(name, "n") == 0 ? "n_" : name;
+            continue;
+        }
+        f->param_cnames[k] = "out";
+        for (int i = 0; i < params->len; i++)
+            if (strcmp(params->items[i]->name.id, "out") == 0)
+                f->param_cnames[k] = "out_";
+    }
+    if (f->kind != FK_GUVECTORIZE)
+        return;
+    f->core_cnames = arena_alloc(sizeof(char *) * (size_t)(f->layout->nnames ? f->layout->nnames : 1));
+    for (int d = 0; d < f->layout->nnames; d++) {
+        const char *name = f->layout->names[d];
+        bool clash = strcmp(name, "n") == 0 || is_reserved_c_name(name);
+        for (int k = 0; k < params->len; k++)
+            clash = clash || strcmp(f->param_cnames[k], name) == 0;
+        f->core_cnames[d] = clash ? arena_printf("%s_", name) : name;
+    }
+}
+
+/* Every name the module's C needs, once it is typed: the variables and
+ * functions of the instances, and the public names of the kernels, with an
+ * error where C cannot take one. */
+static void name_public(Module *m)
 {
     const char *prefix = m->opt->prefix ? m->opt->prefix : "";
     typedef struct { const char *name; Loc loc; } Pub;
@@ -184,9 +319,12 @@ void name_module(Module *m)
         if (f->kind == FK_GUVECTORIZE && !f->layout)
             continue;
         for (int k = 0; k < f->ninstances; k++) {
-            Signature *sig = f->instances[k]->sig;
-            pubs[n++] = (Pub){intern_cstr(arena_printf("%s_%s", f->public_name, typed_entry_suffix(f, sig))), sig->loc};
+            Instance *inst = f->instances[k];
+            inst->entry_cname = intern_cstr(arena_printf("%s_%s", f->public_name, typed_entry_suffix(f, inst->sig)));
+            pubs[n++] = (Pub){inst->entry_cname, inst->sig->loc};
         }
+        if (f->ninstances)
+            name_params(f);
     }
     for (int i = 0; i < n; i++)
         for (int j = 0; j < i; j++)
@@ -196,3 +334,18 @@ void name_module(Module *m)
             }
 }
 
+
+void name_module(Module *m)
+{
+    for (int i = 0; i < m->nhelpers; i++) {
+        m->helpers[i]->cname = instance_c_name(m->helpers[i]);
+        name_vars(m->helpers[i]);
+    }
+    for (int i = 0; i < m->nkernels; i++)
+        for (int k = 0; k < m->kernels[i]->ninstances; k++) {
+            Instance *inst = m->kernels[i]->instances[k];
+            inst->cname = instance_c_name(inst);
+            name_vars(inst);
+        }
+    name_public(m);
+}

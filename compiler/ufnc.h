@@ -451,9 +451,8 @@ typedef enum TypeKind {
 struct Type {
     TypeKind kind;
     int size;              /* bytes of a scalar; 0 otherwise */
-    const char *name;      /* Numba's spelling: "float32", "UniTuple(float32 x 2)", "array(float32, 1d, A)" */
-    const char *cname;     /* the C type: "float", "int64_t", "ufn_c64", "ufn_tup2_f32_i64", "ufn_view_f32_1" */
-    const char *suffix;    /* short tag for C names: "f32", "i64", "t2_f32_f32", "a1_f32" */
+    const char *name;      /* Numba's spelling: "float32", "UniTuple(float32 x 2)", "array(float32, 1d, A)"
+                              (its C spelling is names.c's c_type) */
     int nelts;             /* tuple */
     Type **elts;
     Type *elt;             /* array element */
@@ -618,7 +617,8 @@ typedef enum SymKind {
 
 struct Var {
     const char *name;      /* as in the source */
-    const char *cname;     /* in generated C */
+    const char *cname;     /* in generated C (names.c) */
+    const char *arg_cname; /* a parameter the body widens: the C parameter it arrives in */
     Type *type;            /* unified over every assignment */
     Loc loc;               /* first assignment (or the parameter) */
     bool param;
@@ -669,6 +669,8 @@ struct Func {
     int ninstances;
     bool too_many;             /* instance.c refused more instances (reported) */
     const char *public_name;   /* the C name in the header (with --prefix) */
+    const char **param_cnames; /* kernels: the entry points' operand parameters (names.c) */
+    const char **core_cnames;  /* gufuncs: the typed entries' core dimension parameters */
 };
 
 /* Where an instance is in its typing. */
@@ -699,7 +701,9 @@ struct Instance {
     Var **vars;                /* parameters first, then locals */
     int nvars;
     NodeList body;             /* typed statements */
-    const char *cname;         /* the C function of the scalar body */
+    const char *cname;         /* the C function of the scalar body (names.c) */
+    const char *out_cname;     /* a ufunc's output operand in its kernels (names.c) */
+    const char *entry_cname;   /* a kernel signature's typed entry point (names.c) */
     Signature *sig;            /* kernels */
     int index;                 /* position in func->instances */
     InstanceState state;
@@ -847,15 +851,26 @@ Node *infer_builtin_call(Infer *cx, Node *e, int b, NodeList *args);
  * or a function the generated code uses. */
 const char *c_safe_name(const char *name);
 bool is_reserved_c_name(const char *name);
-/* The C function of an instance's body: "polar__f__f32_f32". */
-const char *instance_c_name(const Func *f, Type *const *args, int nargs);
+/* The C type of a type: "float", "int64_t", "ufn_c64", "ufn_tup2_f32_i64",
+ * "ufn_view_f32_1"; and its short tag in C names: "f32", "t2_f32_i64". */
+const char *c_type(const Type *t);
+const char *type_tag(const Type *t);
+/* Names spelled from an instance's C name: a kernel ("polar__f__f32__contig"
+ * for variant "contig") and a host loop ("polar__f__f32__host"). */
+const char *kernel_c_name(const Instance *inst, const char *variant);
+const char *host_loop_c_name(const Instance *inst);
+/* The tables of a kernel ("polar__f__loops") and of the module ("polar__module"). */
+const char *func_c_symbol(const Func *f, const char *what);
+const char *module_c_symbol(const Module *m, const char *what);
+const char *header_guard(const Module *m);         /* "POLAR_UFN_H" */
 /* The C-safe name of an imported module: "lib_geometry" for lib.geometry. */
 const char *module_c_name(const char *dotted);
 /* The suffix of a kernel signature's typed entry point: "float32", or
  * "int32_float64" when the inputs differ (DESIGN 3). */
 const char *typed_entry_suffix(const Func *f, const Signature *sig);
-/* The public names of the kernels (--prefix), reported when C cannot take
- * them. */
+/* The pass: the C names of every reached instance (functions, variables)
+ * and the public names of the kernels (--prefix), reported when C cannot
+ * take them. */
 void name_module(Module *m);
 
 /* ==== emit: emit_body.c, emit_cuda.c, emit_host.c, emit_header.c ========================= */
@@ -893,9 +908,6 @@ void emit_host(Buf *out, Module *m, const EmitOptions *opt);
 void emit_header(Buf *out, Module *m, const EmitOptions *opt);
 /* s as a C string literal, quotes included ("a\\\"b"). */
 const char *c_string_literal(const char *s);
-/* Names shared by the emitters. */
-const char *kernel_name(const Instance *inst, const char *variant);   /* "polar__f__f32__contig" */
-const char *host_loop_name(const Instance *inst);
 void emit_view_makers(Emitter *em);
 /* The argument expression of operand k of a gufunc body: a view built from
  * `ptr`, the core dimension sizes (by name index) and core strides. */
@@ -904,8 +916,6 @@ const char *gufunc_view(const Instance *inst, int k, const char *ptr, const char
 /* Public prototypes (without ';'), shared by the header and the host stub. */
 void entry_general_proto(Buf *b, const Func *f);
 void entry_typed_proto(Buf *b, const Func *f, const Instance *inst);
-const char *public_param(const Func *f, int k);
-const char *core_param(const Func *f, int d);
 const char *describe_kernel(const Func *f);
 
 /* ==== driver.c ================================================================ */
