@@ -158,8 +158,22 @@ static bool is_main_guard(const Node *s)
            && b->kind == N_STR && strcmp(b->str.value, "__main__") == 0;
 }
 
+/* Python refuses it when it compiles the module (a SyntaxError), and C
+ * would refuse the two parameters of one name. */
+static void duplicate_params(const Node *def)
+{
+    const NodeList *p = &def->funcdef.params;
+    for (int i = 1; i < p->len; i++)
+        for (int j = 0; j < i; j++)
+            if (p->items[i]->name.id == p->items[j]->name.id) {
+                diag_error(p->items[i]->loc, "duplicate argument '%s' in function definition", p->items[i]->name.id);
+                break;
+            }
+}
+
 static void funcdef_stmt(Module *m, Node *s)
 {
+    duplicate_params(s);
     Func *f = arena_alloc(sizeof *f);
     f->def = s;
     f->name = s->funcdef.name;

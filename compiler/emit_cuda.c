@@ -94,21 +94,21 @@ static void ufunc_contig(Emitter *em, const Instance *inst)
         em->indent++;
         for (int k = 0; k < nops; k++) {
             Type *t = operand_type(inst, k);
-            emit_line(em, "%s ufn_%s[%d];", c_type(t), operand_name(inst, k), lanes);
+            emit_line(em, "%s ufn_lane%d[%d];", c_type(t), k, lanes);
         }
         for (int k = 0; k < inst->nargs; k++) {
             Type *t = operand_type(inst, k);
             const char *nm = operand_name(inst, k);
-            move(em, "load", t, lanes, arena_printf("ufn_%s", nm), arena_printf("%s + %d * ufn_v", nm, lanes));
+            move(em, "load", t, lanes, arena_printf("ufn_lane%d", k), arena_printf("%s + %d * ufn_v", nm, lanes));
         }
         emit_line(em, "#pragma unroll");
         emit_line(em, "for (int ufn_l = 0; ufn_l < %d; ufn_l++)", lanes);
         Buf call = {0};
         for (int k = 0; k < inst->nargs; k++)
-            buf_printf(&call, "%sufn_%s[ufn_l]", k ? ", " : "", operand_name(inst, k));
-        emit_line(em, "    ufn_%s[ufn_l] = %s(%s);", out, inst->cname, call.data ? call.data : "");
+            buf_printf(&call, "%sufn_lane%d[ufn_l]", k ? ", " : "", k);
+        emit_line(em, "    ufn_lane%d[ufn_l] = %s(%s);", nops - 1, inst->cname, call.data ? call.data : "");
         buf_free(&call);
-        move(em, "store", inst->ret, lanes, arena_printf("%s + %d * ufn_v", out, lanes), arena_printf("ufn_%s", out));
+        move(em, "store", inst->ret, lanes, arena_printf("%s + %d * ufn_v", out, lanes), arena_printf("ufn_lane%d", nops - 1));
         em->indent--;
         emit_line(em, "}");
         emit_line(em, "ufn_done = ufn_nvec * %d;", lanes);
@@ -162,7 +162,7 @@ static void ufunc_strided(Emitter *em, const Instance *inst)
     for (int k = 0; k < nops; k++) {
         Type *t = operand_type(inst, k);
         const char *nm = operand_name(inst, k);
-        strides[k] = arena_printf("ufn_s_%s", nm);
+        strides[k] = arena_printf("ufn_s%d", k);
         buf_printf(&params, ", %s%s *__restrict__ %s, ufn_kstrides %s", k < inst->nargs ? "const " : "", c_type(t), nm,
                    strides[k]);
     }
@@ -222,8 +222,8 @@ static void gufunc_kernel(Emitter *em, const Instance *inst)
         Type *t = inst->args[k];
         Type *elt = t->kind == TY_ARRAY ? t->elt : t;
         const char *nm = inst->vars[k]->cname;
-        strides[k] = arena_printf("ufn_loop_%s", nm);
-        buf_printf(&params, ", %s *%s, ufn_kstrides ufn_loop_%s, ufn_kstrides ufn_core_%s", c_type(elt), nm, nm, nm);
+        strides[k] = arena_printf("ufn_loop%d", k);
+        buf_printf(&params, ", %s *%s, ufn_kstrides ufn_loop%d, ufn_kstrides ufn_core%d", c_type(elt), nm, k, k);
     }
     emit_line(em, "UFN_KERNEL %s(%s)", kernel_c_name(inst, "gufunc"), params.data);
     buf_free(&params);
@@ -239,7 +239,7 @@ static void gufunc_kernel(Emitter *em, const Instance *inst)
     for (int k = 0; k < nops; k++) {
         const char *nm = inst->vars[k]->cname;
         buf_printf(&call, "%s%s", k ? ", " : "",
-                   gufunc_view(inst, k, arena_printf("(%s + ufn_o%d)", nm, k), dims, arena_printf("ufn_core_%s.s", nm)));
+                   gufunc_view(inst, k, arena_printf("(%s + ufn_o%d)", nm, k), dims, arena_printf("ufn_core%d.s", k)));
     }
     emit_line(em, "%s(%s);", inst->cname, call.data);
     buf_free(&call);

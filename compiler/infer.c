@@ -268,9 +268,10 @@ static void augassign_stmt(Infer *cx, Node *s, NodeList *out)
             NodeList targets = {0};
             list_push(&targets, tn);
             list_push(out, new_assign(ix->loc, targets, tv));
-            /* refer to the temporary by a name the resolver knows */
+            /* a reference already resolved to the temporary: no name the
+             * body uses can be taken for it */
             Node *ref = new_name(ix->loc, tmp->name);
-            tmp->temp = false;        /* visible to find_var from here on */
+            ref->name.sym = tn->name.sym;
             list_push(&idx, ref);
         }
         target = new_subscript(t->loc, t->subscript.value, idx);

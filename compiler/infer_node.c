@@ -149,6 +149,11 @@ Node *infer_cast(Node *e, Type *t)
 /* Resolve a name or a dotted module attribute to a symbol. */
 bool infer_resolve(Infer *cx, const Node *e, Sym *out)
 {
+    /* a temporary the checker refers to (the source never resolves names) */
+    if (e->kind == N_NAME && e->name.sym && e->name.sym->kind == SYM_LOCAL) {
+        *out = *e->name.sym;
+        return true;
+    }
     /* a local shadows a module-level name, as in Python */
     const Node *base = e->kind == N_ATTR ? e->attr.value : e;
     Var *v = base->kind == N_NAME ? infer_find_var(cx, base->name.id) : NULL;

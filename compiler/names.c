@@ -12,9 +12,14 @@
 
 /* ---- reserved names --------------------------------------------------------------- */
 
-/* Names the generated C must not use for variables or public functions: C and
- * C++ keywords (nvcc compiles device code as C++), CUDA built-ins, and the
- * C library (DESIGN: a clash with `double` or `exp` is an error). */
+/* Public names (a kernel's entry points, their parameters) are the
+ * program's own words in C (DESIGN 3), so they cannot be renamed; the ones
+ * C cannot take are refused (or, for a parameter, changed).  What C cannot
+ * take: C and C++ keywords (the header may go into a C++ program; nvcc
+ * compiles device code as C++), CUDA built-ins, the C library's names, the
+ * macros of the headers the generated code and the generated header
+ * include (the patterns in is_reserved_c_name cover the families), the
+ * runtime's names (ufn_, UFN_) and the implementation's (_X, __x). */
 static const char *const reserved[] = {
     /* C */
     "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
@@ -31,19 +36,26 @@ static const char *const reserved[] = {
     "compl", "and_eq", "or_eq", "xor_eq", "not_eq",
     /* CUDA */
     "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "dim3", "uint3", "float4",
-    "float2", "double2", "int4", "uint4", "int2", "uint2", "longlong2", "__global__",
-    "__device__", "__host__", "__shared__", "__constant__",
+    "float2", "double2", "int4", "uint4", "int2", "uint2", "longlong2",
+    /* predefined by the compilers in their GNU modes (the default) */
+    "linux", "unix", "i386",
     /* C library and types the generated code names */
     "main", "abs", "labs", "div", "exit", "abort", "malloc", "calloc", "realloc", "free",
     "printf", "fprintf", "sprintf", "snprintf", "puts", "memcpy", "memset", "memmove",
     "strlen", "errno", "assert", "NULL", "FILE", "stdin", "stdout", "stderr", "time", "clock",
     "rand", "srand", "signal", "raise", "index", "size_t", "ptrdiff_t", "int8_t", "int16_t",
     "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "intptr_t",
-    "uintptr_t", "INFINITY", "NAN", "HUGE_VAL", "isnan", "isinf", "isfinite", "signbit",
-    "fpclassify", "y0", "y1", "yn", "j0", "j1", "jn", "nan", "nanf", "gamma", "significand",
-    "drem", "scalb", "finite", "isnormal", "floor", "ceil", "round", "trunc", "fmin", "fmax",
+    "uintptr_t", "offsetof", "alloca",
+    /* <math.h>: macros and functions beyond compiler/math.def */
+    "INFINITY", "NAN", "isnan", "isinf", "isfinite", "signbit", "fpclassify", "isnormal",
+    "isgreater", "isgreaterequal", "isless", "islessequal", "islessgreater", "isunordered",
+    "issignaling", "issubnormal", "iszero", "iscanonical", "math_errhandling",
+    "y0", "y1", "yn", "j0", "j1", "jn", "nan", "nanf", "gamma", "significand",
+    "drem", "scalb", "finite", "floor", "ceil", "round", "trunc", "fmin", "fmax",
     "fdim", "fma", "frexp", "ldexp", "modf", "nextafter", "remainder", "remquo", "rint",
     "lrint", "llrint", "lround", "llround", "nearbyint", "ilogb", "logb", "scalbn", "cbrt",
+    /* <limits.h> and <float.h> (ufn_math.h includes them) */
+    "CHAR_BIT", "DECIMAL_DIG", "PIPE_BUF", "MAX_CANON", "MAX_INPUT",
 };
 
 /* <complex.h>, which a program may include next to the generated header (a
@@ -52,7 +64,7 @@ static const char *const reserved[] = {
 static const char *const complex_h[] = {
     "cabs", "cacos", "cacosh", "carg", "casin", "casinh", "catan", "catanh", "ccos", "ccosh",
     "cexp", "cimag", "clog", "conj", "cpow", "cproj", "creal", "csin", "csinh", "csqrt",
-    "ctan", "ctanh", "I", "_Complex_I", "CMPLX",
+    "ctan", "ctanh", "I", "CMPLX",
 };
 
 /* A C library function of <math.h> or <complex.h> spelt `name`, with or
@@ -74,6 +86,37 @@ static bool is_libm_name(const char *name)
     return false;
 }
 
+static bool starts(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static bool ends(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* The families of macro names (upper case) that the C standard and POSIX
+ * reserve for the headers involved: <stdint.h>'s INTn_C and every
+ * <limits.h>/<stdint.h> ..._MAX and ..._MIN, <float.h>'s FLT_, DBL_, LDBL_,
+ * <math.h>'s FP_, MATH_ERR, HUGE_VAL and the M_PI family, POSIX's PTHREAD_. */
+static bool is_macro_family(const char *name)
+{
+    for (const char *p = name; *p; p++)
+        if (islower((unsigned char)*p))
+            return false;
+    if ((starts(name, "INT") || starts(name, "UINT")) && ends(name, "_C"))
+        return true;
+    if (ends(name, "_MAX") || ends(name, "_MIN"))
+        return true;
+    static const char *const prefixes[] = {"FLT_", "DBL_", "LDBL_", "FP_", "MATH_ERR", "HUGE_VAL", "CMPLX", "PTHREAD_"};
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+        if (starts(name, prefixes[i]))
+            return true;
+    return name[0] == 'M' && name[1] == '_' && (isupper((unsigned char)name[2]) || isdigit((unsigned char)name[2]));
+}
+
 bool is_reserved_c_name(const char *name)
 {
     for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
@@ -84,18 +127,12 @@ bool is_reserved_c_name(const char *name)
         if (strcmp(math_fns[i].cname[0], name) == 0 || strcmp(math_fns[i].cname[1], name) == 0
             || strcmp(math_fns[i].name, name) == 0)
             return true;
-    if (is_libm_name(name))
+    if (is_libm_name(name) || is_macro_family(name))
         return true;
-    if (strncmp(name, "ufn_", 4) == 0 || strncmp(name, "__", 2) == 0)
+    /* the runtime's, and the implementation's (_Bool, _Pragma, __x) */
+    if (starts(name, "ufn_") || starts(name, "UFN_") || (name[0] == '_' && (isupper((unsigned char)name[1]) || name[1] == '_')))
         return true;
     return false;
-}
-
-const char *c_safe_name(const char *name)
-{
-    if (!is_reserved_c_name(name) && !strstr(name, "__"))
-        return name;
-    return intern_cstr(arena_printf("%s_", name));
 }
 
 /* ---- types ----------------------------------------------------------------------------- */
@@ -160,13 +197,6 @@ static const char *suffix_of(int n, Type *const *types)
     return s;
 }
 
-static const char *instance_c_name(const Instance *inst)
-{
-    const Module *m = inst->func->module;
-    return arena_printf("%s%s%s__%s", m->name ? m->name : "", m->name ? "__" : "", inst->func->name,
-                        suffix_of(inst->nargs, inst->args));
-}
-
 const char *kernel_c_name(const Instance *inst, const char *variant)
 {
     return arena_printf("%s__%s", inst->cname, variant);
@@ -206,21 +236,24 @@ const char *module_c_name(const char *dotted)
 
 /* ---- variables ------------------------------------------------------------------------ */
 
+/* The variables of a body take the Python name behind a prefix that
+ * nothing else in generated C starts with: v_ for a variable, a_ for the
+ * argument a widened parameter arrives in.  The C names the bodies use
+ * besides (keywords, types, the C library, the runtime's ufn_ and UFN_
+ * names, macros of the headers, nvcc's) never start with v_ or a_, and the
+ * checker's own temporaries and loop counters are ufn_t1, ufn_i1: so a
+ * valid Python name never collides, whatever it is (int, linux, UFN_BODY,
+ * _Bool, ufn_t0).  test_c_names checks the prefixes against the macros the
+ * C compiler defines. */
 static void name_vars(Instance *inst)
 {
     for (int i = 0; i < inst->nvars; i++) {
         Var *v = inst->vars[i];
-        v->cname = v->temp ? v->name : c_safe_name(v->name);
-        /* a parameter assigned a wider type in the body: the argument
-         * arrives under another name and converts into the variable */
+        v->cname = v->temp ? v->name : intern_cstr(arena_printf("v_%s", v->name));
         if (v->param && v->type != inst->args[i])
-            v->arg_cname = arena_printf("%s_arg", v->cname);
+            v->arg_cname = intern_cstr(arena_printf("a_%s", v->name));
     }
-    /* a ufunc kernel's output operand */
-    inst->out_cname = "out";
-    for (int i = 0; i < inst->nargs; i++)
-        if (strcmp(inst->vars[i]->cname, "out") == 0)
-            inst->out_cname = "out_";
+    inst->out_cname = "ufn_out";      /* a ufunc kernel's output operand */
 }
 
 /* ---- public names ------------------------------------------------------------------------ */
@@ -258,50 +291,128 @@ const char *typed_entry_suffix(const Func *f, const Signature *sig)
     return r;
 }
 
-/* The parameters of the entry points: the def's names; a ufunc's output is
- * "out" (or "out_" when an input already has that name); n is the typed
- * entries' loop count.  Core dimensions (typed entries of gufuncs) take the
- * layout's names, with a '_' where one clashes. */
+/* A parameter of an entry point: the Python name `want` when C can take it
+ * and no earlier parameter has it, else `want` with '_' appended (int_, n_),
+ * then _2, _3, ...  A name no ending can make a parameter (one that starts
+ * with '_', holds '__' or starts with the runtime's ufn_ or UFN_: the names
+ * of the entry points' own locals and of the module's tables) becomes
+ * `fallback`. */
+static const char *param_name(const char **taken, int ntaken, const char *want, const char *fallback)
+{
+    bool shape = isalpha((unsigned char)want[0]) && !strstr(want, "__") && !starts(want, "ufn_")
+                 && !starts(want, "UFN_");
+    const char *base = shape ? want : fallback;
+    bool underscore = base[strlen(base) - 1] == '_';
+    for (int i = 0;; i++) {
+        const char *c = i == 0 ? base
+                        : i == 1 ? (underscore ? NULL : arena_printf("%s_", base))
+                        : arena_printf(underscore ? "%s%d" : "%s_%d", base, i);
+        if (!c || is_reserved_c_name(c))
+            continue;
+        bool free = true;
+        for (int k = 0; k < ntaken && free; k++)
+            free = strcmp(taken[k], c) != 0;
+        if (free)
+            return intern_cstr(c);
+    }
+}
+
+/* The parameters of a kernel's entry points, in one scope: n (the typed
+ * entries' loop count), then the def's names, a ufunc's output ("out"),
+ * then a gufunc's core dimensions (typed entries), in layout order. */
 static void name_params(Func *f)
 {
     NodeList *params = &f->def->funcdef.params;
     const Instance *inst = f->instances[0];
     int nops = f->kind == FK_GUVECTORIZE ? inst->nargs : inst->nargs + 1;
+    int ndims = f->kind == FK_GUVECTORIZE ? f->layout->nnames : 0;
+    const char **taken = arena_alloc(sizeof(char *) * (size_t)(1 + nops + ndims));
+    int ntaken = 0;
+    taken[ntaken++] = "n";
     f->param_cnames = arena_alloc(sizeof(char *) * (size_t)nops);
     for (int k = 0; k < nops; k++) {
-        if (k < params->len) {
-            const char *name = c_safe_name(params->items[k]->name.id);
-            f->param_cnames[k] = strcmp(name, "n") == 0 ? "n_" : name;
-            continue;
-        }
-        f->param_cnames[k] = "out";
-        for (int i = 0; i < params->len; i++)
-            if (strcmp(params->items[i]->name.id, "out") == 0)
-                f->param_cnames[k] = "out_";
+        const char *want = k < params->len ? params->items[k]->name.id : "out";
+        f->param_cnames[k] = param_name(taken, ntaken, want, arena_printf("arg%d", k));
+        taken[ntaken++] = f->param_cnames[k];
     }
-    if (f->kind != FK_GUVECTORIZE)
-        return;
-    f->core_cnames = arena_alloc(sizeof(char *) * (size_t)(f->layout->nnames ? f->layout->nnames : 1));
-    for (int d = 0; d < f->layout->nnames; d++) {
-        const char *name = f->layout->names[d];
-        bool clash = strcmp(name, "n") == 0 || is_reserved_c_name(name);
-        for (int k = 0; k < params->len; k++)
-            clash = clash || strcmp(f->param_cnames[k], name) == 0;
-        f->core_cnames[d] = clash ? arena_printf("%s_", name) : name;
+    f->core_cnames = arena_alloc(sizeof(char *) * (size_t)(ndims ? ndims : 1));
+    for (int d = 0; d < ndims; d++) {
+        f->core_cnames[d] = param_name(taken, ntaken, f->layout->names[d], arena_printf("dim%d", d));
+        taken[ntaken++] = f->core_cnames[d];
     }
 }
 
-/* Every name the module's C needs, once it is typed: the variables and
- * functions of the instances, and the public names of the kernels, with an
- * error where C cannot take one. */
-static void name_public(Module *m)
+/* ---- the pass ------------------------------------------------------------------------- */
+
+/* The C names given so far to things of file scope (functions, tables). */
+typedef struct Taken {
+    const char **slots;      /* interned; open addressing on the pointer */
+    unsigned cap, len;
+} Taken;
+
+static unsigned slot(const Taken *t, const char *name)
+{
+    return (unsigned)(((uintptr_t)name >> 4) * 2654435761u) & (t->cap - 1);
+}
+
+static bool is_taken(const Taken *t, const char *name)
+{
+    if (!t->cap)
+        return false;
+    for (unsigned i = slot(t, name); t->slots[i]; i = (i + 1) & (t->cap - 1))
+        if (t->slots[i] == name)
+            return true;
+    return false;
+}
+
+static void take(Taken *t, const char *name)
+{
+    if (2 * (t->len + 1) > t->cap) {
+        Taken bigger = {.cap = t->cap ? 2 * t->cap : 256};
+        bigger.slots = arena_alloc(sizeof(char *) * bigger.cap);
+        for (unsigned i = 0; i < t->cap; i++)
+            if (t->slots[i])
+                take(&bigger, t->slots[i]);
+        *t = bigger;
+    }
+    unsigned i = slot(t, name);
+    while (t->slots[i])
+        i = (i + 1) & (t->cap - 1);
+    t->slots[i] = name;
+    t->len++;
+}
+
+/* An instance's function: module__function__argument-tags, polar__f__f32
+ * (the kernels, host loops and simulator entries add __contig, __host, ...).
+ * Python names may hold '__' and two modules' C names can be alike, so the
+ * same spelling can come twice: the later one gets _2, _3, ...  (a type tag
+ * never starts with a digit, so these are never spellings of their own). */
+static void name_instance(Taken *t, Instance *inst)
+{
+    const Module *m = inst->func->module;
+    const char *base = arena_printf("%s__%s__%s", m->name, inst->func->name, suffix_of(inst->nargs, inst->args));
+    const char *name = intern_cstr(base);
+    for (int k = 2; is_taken(t, name); k++)
+        name = intern_cstr(arena_printf("%s_%d", base, k));
+    take(t, name);
+    inst->cname = name;
+    name_vars(inst);
+}
+
+/* A public name, where it comes from. */
+typedef struct Public {
+    const char *name;
+    Loc loc;
+} Public;
+
+/* The public names of the kernels: the entry points (DESIGN 3), checked. */
+static void name_public(Module *m, Taken *t)
 {
     const char *prefix = m->opt->prefix ? m->opt->prefix : "";
-    typedef struct { const char *name; Loc loc; } Pub;
-    int cap = 16, n = 0;
+    int cap = 1, n = 0;
     for (int i = 0; i < m->nkernels; i++)
-        cap += 1 + m->kernels[i]->nsigs;
-    Pub *pubs = arena_alloc(sizeof(Pub) * (size_t)cap);
+        cap += 1 + m->kernels[i]->ninstances;
+    Public *pubs = arena_alloc(sizeof(Public) * (size_t)cap);
     for (int i = 0; i < m->nkernels; i++) {
         Func *f = m->kernels[i];
         Loc loc = f->def->funcdef.name_loc.file ? f->def->funcdef.name_loc : f->def->loc;
@@ -310,42 +421,51 @@ static void name_public(Module *m)
             diag_error(loc, "'%s' is not a valid C name", f->public_name);
             continue;
         }
+        if (strstr(f->public_name, "__") && f->public_name[0] != '_') {
+            diag_error(loc, "the name '%s' holds '__', which C++ reserves and ufnc's own C names use; rename the function",
+                       f->public_name);
+            continue;
+        }
         if (is_reserved_c_name(f->public_name)) {
             diag_error(loc, "the name '%s' clashes with a C, CUDA or C library name; choose another or compile with --prefix=NAME_",
                        f->public_name);
             continue;
         }
-        pubs[n++] = (Pub){f->public_name, loc};
-        if (f->kind == FK_GUVECTORIZE && !f->layout)
-            continue;
+        int first = n;
+        pubs[n++] = (Public){f->public_name, loc};
         for (int k = 0; k < f->ninstances; k++) {
             Instance *inst = f->instances[k];
             inst->entry_cname = intern_cstr(arena_printf("%s_%s", f->public_name, typed_entry_suffix(f, inst->sig)));
-            pubs[n++] = (Pub){inst->entry_cname, inst->sig->loc};
+            pubs[n++] = (Public){inst->entry_cname, inst->sig->loc};
+        }
+        for (int k = first; k < n; k++) {
+            if (!is_taken(t, pubs[k].name)) {
+                take(t, pubs[k].name);
+                continue;
+            }
+            int j = 0;
+            while (pubs[j].name != pubs[k].name)
+                j++;
+            diag_error(pubs[k].loc, "the C name '%s' is generated twice; rename one of the functions", pubs[k].name);
+            diag_note(pubs[j].loc, "first generated here");
         }
         if (f->ninstances)
             name_params(f);
     }
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < i; j++)
-            if (pubs[i].name == pubs[j].name) {
-                diag_error(pubs[i].loc, "the C name '%s' is generated twice; rename one of the functions", pubs[i].name);
-                diag_note(pubs[j].loc, "first generated here");
-            }
 }
-
 
 void name_module(Module *m)
 {
-    for (int i = 0; i < m->nhelpers; i++) {
-        m->helpers[i]->cname = instance_c_name(m->helpers[i]);
-        name_vars(m->helpers[i]);
-    }
+    Taken t = {0};
+    /* Public names first: they cannot change, and never hold '__', which
+     * every name below does. */
+    name_public(m, &t);
+    static const char *const module_symbols[] = {"module", "fatbin", "sim_kernels"};
+    for (size_t i = 0; i < sizeof module_symbols / sizeof module_symbols[0]; i++)
+        take(&t, intern_cstr(module_c_symbol(m, module_symbols[i])));
+    for (int i = 0; i < m->nhelpers; i++)
+        name_instance(&t, m->helpers[i]);
     for (int i = 0; i < m->nkernels; i++)
-        for (int k = 0; k < m->kernels[i]->ninstances; k++) {
-            Instance *inst = m->kernels[i]->instances[k];
-            inst->cname = instance_c_name(inst);
-            name_vars(inst);
-        }
-    name_public(m);
+        for (int k = 0; k < m->kernels[i]->ninstances; k++)
+            name_instance(&t, m->kernels[i]->instances[k]);
 }

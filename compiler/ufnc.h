@@ -847,9 +847,8 @@ Node *infer_helper_call(Infer *cx, Node *e, Func *f, NodeList *args);
 Node *infer_builtin_call(Infer *cx, Node *e, int b, NodeList *args);
 
 /* names.c: the C names of the generated code */
-/* A C identifier for a Python name, renamed if it would clash with C, CUDA
- * or a function the generated code uses. */
-const char *c_safe_name(const char *name);
+/* A name that C, CUDA, the C library, the headers' macros, the runtime or
+ * the implementation may use: never a public name as it is. */
 bool is_reserved_c_name(const char *name);
 /* The C type of a type: "float", "int64_t", "ufn_c64", "ufn_tup2_f32_i64",
  * "ufn_view_f32_1"; and its short tag in C names: "f32", "t2_f32_i64". */

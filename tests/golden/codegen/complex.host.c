@@ -88,40 +88,40 @@ UFN_BODY ufn_tup2_f64_f64 ufn_tup2_f64_f64_make(double a0, double a1) { ufn_tup2
 
 /* ---- scalar bodies: the same code for the GPU, the simulator and the host ---- */
 
-UFN_BODY ufn_c64 complex__rotate__c64_f32(ufn_c64 z, float angle);
-UFN_BODY ufn_c128 complex__rotate__c128_f64(ufn_c128 z, double angle);
-UFN_BODY double complex__magnitude__c128(ufn_c128 z);
+UFN_BODY ufn_c64 complex__rotate__c64_f32(ufn_c64 v_z, float v_angle);
+UFN_BODY ufn_c128 complex__rotate__c128_f64(ufn_c128 v_z, double v_angle);
+UFN_BODY double complex__magnitude__c128(ufn_c128 v_z);
 
 /* complex.ufn:7: def rotate, @vectorize 'complex64(complex64, float32)' */
-UFN_BODY ufn_c64 complex__rotate__c64_f32(ufn_c64 z, float angle)
+UFN_BODY ufn_c64 complex__rotate__c64_f32(ufn_c64 v_z, float v_angle)
 {
 #line 8 "complex.ufn"
-    return ufn_c64_from_c128(ufn_c128_mul(ufn_c128_from_c64(z), ufn_cexp_c128(ufn_c128_mul(ufn_c128_make(0.0, 1.0), ufn_c128_make((double)angle, 0)))));
+    return ufn_c64_from_c128(ufn_c128_mul(ufn_c128_from_c64(v_z), ufn_cexp_c128(ufn_c128_mul(ufn_c128_make(0.0, 1.0), ufn_c128_make((double)v_angle, 0)))));
 #line 101 "complex.host.c"
 }
 
 /* complex.ufn:7: def rotate, @vectorize 'complex128(complex128, float64)' */
-UFN_BODY ufn_c128 complex__rotate__c128_f64(ufn_c128 z, double angle)
+UFN_BODY ufn_c128 complex__rotate__c128_f64(ufn_c128 v_z, double v_angle)
 {
 #line 8 "complex.ufn"
-    return ufn_c128_mul(z, ufn_cexp_c128(ufn_c128_mul(ufn_c128_make(0.0, 1.0), ufn_c128_make((double)angle, 0))));
+    return ufn_c128_mul(v_z, ufn_cexp_c128(ufn_c128_mul(ufn_c128_make(0.0, 1.0), ufn_c128_make((double)v_angle, 0))));
 #line 109 "complex.host.c"
 }
 
 /* complex.ufn:12: def magnitude, @vectorize 'float64(complex128)' */
-UFN_BODY double complex__magnitude__c128(ufn_c128 z)
+UFN_BODY double complex__magnitude__c128(ufn_c128 v_z)
 {
-    double r = 0;
-    double phi = 0;
+    double v_r = 0;
+    double v_phi = 0;
     ufn_tup2_f64_f64 ufn_t0 = {0};
 #line 13 "complex.ufn"
-    ufn_t0 = ufn_tup2_f64_f64_make(ufn_c128_abs(z), ufn_cphase_c128(z));
+    ufn_t0 = ufn_tup2_f64_f64_make(ufn_c128_abs(v_z), ufn_cphase_c128(v_z));
 #line 13 "complex.ufn"
-    r = ufn_t0.f0;
+    v_r = ufn_t0.f0;
 #line 13 "complex.ufn"
-    phi = ufn_t0.f1;
+    v_phi = ufn_t0.f1;
 #line 14 "complex.ufn"
-    return (((r + ufn_c128_abs(ufn_c128_conj(z))) + (z.re * 0.0)) + (z.im * 0.0)) + (phi * 0.0);
+    return (((v_r + ufn_c128_abs(ufn_c128_conj(v_z))) + (v_z.re * 0.0)) + (v_z.im * 0.0)) + (v_phi * 0.0);
 #line 126 "complex.host.c"
 }
 

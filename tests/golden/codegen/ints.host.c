@@ -83,67 +83,67 @@ __attribute__((simd("notinbranch"))) double hypot(double, double); __attribute__
 
 /* ---- scalar bodies: the same code for the GPU, the simulator and the host ---- */
 
-UFN_BODY int16_t ints__zero_suppress__i16_i16(int16_t waveform_value, int16_t threshold);
-UFN_BODY uint8_t ints__wrapping_add__u8_u8(uint8_t a, uint8_t b);
-UFN_BODY int8_t ints__wrapping_add__i8_i8(int8_t a, int8_t b);
-UFN_BODY bool ints__is_even__i32(int32_t n);
-UFN_BODY bool ints__less__u64_i64(uint64_t a, int64_t b);
-UFN_BODY bool ints__less__u8_i8(uint8_t a, int8_t b);
+UFN_BODY int16_t ints__zero_suppress__i16_i16(int16_t v_waveform_value, int16_t v_threshold);
+UFN_BODY uint8_t ints__wrapping_add__u8_u8(uint8_t v_a, uint8_t v_b);
+UFN_BODY int8_t ints__wrapping_add__i8_i8(int8_t v_a, int8_t v_b);
+UFN_BODY bool ints__is_even__i32(int32_t v_n);
+UFN_BODY bool ints__less__u64_i64(uint64_t v_a, int64_t v_b);
+UFN_BODY bool ints__less__u8_i8(uint8_t v_a, int8_t v_b);
 
 /* ints.ufn:9: def zero_suppress, @vectorize 'int16(int16, int16)' */
-UFN_BODY int16_t ints__zero_suppress__i16_i16(int16_t waveform_value, int16_t threshold)
+UFN_BODY int16_t ints__zero_suppress__i16_i16(int16_t v_waveform_value, int16_t v_threshold)
 {
-    int64_t result = 0;
+    int64_t v_result = 0;
 #line 10 "ints.ufn"
-    if (waveform_value < threshold) {
+    if (v_waveform_value < v_threshold) {
 #line 11 "ints.ufn"
-        result = 0;
+        v_result = 0;
     } else {
 #line 13 "ints.ufn"
-        result = (int64_t)waveform_value;
+        v_result = (int64_t)v_waveform_value;
     }
 #line 14 "ints.ufn"
-    return (int16_t)result;
+    return (int16_t)v_result;
 #line 108 "ints.host.c"
 }
 
 /* ints.ufn:18: def wrapping_add, @vectorize 'uint8(uint8, uint8)' */
-UFN_BODY uint8_t ints__wrapping_add__u8_u8(uint8_t a, uint8_t b)
+UFN_BODY uint8_t ints__wrapping_add__u8_u8(uint8_t v_a, uint8_t v_b)
 {
 #line 19 "ints.ufn"
-    return (uint8_t)ufn_add_i64((int64_t)(((uint64_t)a) + ((uint64_t)b)), 15);
+    return (uint8_t)ufn_add_i64((int64_t)(((uint64_t)v_a) + ((uint64_t)v_b)), 15);
 #line 116 "ints.host.c"
 }
 
 /* ints.ufn:18: def wrapping_add, @vectorize 'int8(int8, int8)' */
-UFN_BODY int8_t ints__wrapping_add__i8_i8(int8_t a, int8_t b)
+UFN_BODY int8_t ints__wrapping_add__i8_i8(int8_t v_a, int8_t v_b)
 {
 #line 19 "ints.ufn"
-    return (int8_t)ufn_add_i64(ufn_add_i64((int64_t)a, (int64_t)b), 15);
+    return (int8_t)ufn_add_i64(ufn_add_i64((int64_t)v_a, (int64_t)v_b), 15);
 #line 124 "ints.host.c"
 }
 
 /* ints.ufn:23: def is_even, @vectorize 'boolean(int32)' */
-UFN_BODY bool ints__is_even__i32(int32_t n)
+UFN_BODY bool ints__is_even__i32(int32_t v_n)
 {
 #line 24 "ints.ufn"
-    return ufn_mod_i64((int64_t)n, 2) == 0;
+    return ufn_mod_i64((int64_t)v_n, 2) == 0;
 #line 132 "ints.host.c"
 }
 
 /* ints.ufn:28: def less, @vectorize 'boolean(uint64, int64)' */
-UFN_BODY bool ints__less__u64_i64(uint64_t a, int64_t b)
+UFN_BODY bool ints__less__u64_i64(uint64_t v_a, int64_t v_b)
 {
 #line 29 "ints.ufn"
-    return (double)a < (double)b;
+    return (double)v_a < (double)v_b;
 #line 140 "ints.host.c"
 }
 
 /* ints.ufn:28: def less, @vectorize 'boolean(uint8, int8)' */
-UFN_BODY bool ints__less__u8_i8(uint8_t a, int8_t b)
+UFN_BODY bool ints__less__u8_i8(uint8_t v_a, int8_t v_b)
 {
 #line 29 "ints.ufn"
-    return (int16_t)a < (int16_t)b;
+    return (int16_t)v_a < (int16_t)v_b;
 #line 148 "ints.host.c"
 }
 

@@ -88,33 +88,33 @@ UFN_BODY ufn_view_f32_1 ufn_view_f32_1_make(float *data, int64_t n0, int64_t s0)
 
 /* ---- scalar bodies: the same code for the GPU, the simulator and the host ---- */
 
-UFN_BODY float polar__gpu_arctan2__f32_f32(float y, float x);
-UFN_BODY void polar__gpu_polar__a1_f32_a1_f32(ufn_view_f32_1 vec, ufn_view_f32_1 out);
+UFN_BODY float polar__gpu_arctan2__f32_f32(float v_y, float v_x);
+UFN_BODY void polar__gpu_polar__a1_f32_a1_f32(ufn_view_f32_1 v_vec, ufn_view_f32_1 v_out);
 
 /* polar.ufn:8: def gpu_arctan2, @vectorize 'float32(float32, float32)' */
-UFN_BODY float polar__gpu_arctan2__f32_f32(float y, float x)
+UFN_BODY float polar__gpu_arctan2__f32_f32(float v_y, float v_x)
 {
-    float theta = 0;
+    float v_theta = 0;
 #line 9 "polar.ufn"
-    theta = atan2f(y, x);
+    v_theta = atan2f(v_y, v_x);
 #line 10 "polar.ufn"
-    return theta;
+    return v_theta;
 #line 103 "polar.host.c"
 }
 
 /* polar.ufn:14: def gpu_polar, @guvectorize '(float32[:], float32[:])' */
-UFN_BODY void polar__gpu_polar__a1_f32_a1_f32(ufn_view_f32_1 vec, ufn_view_f32_1 out)
+UFN_BODY void polar__gpu_polar__a1_f32_a1_f32(ufn_view_f32_1 v_vec, ufn_view_f32_1 v_out)
 {
-    float x = 0;
-    float y = 0;
+    float v_x = 0;
+    float v_y = 0;
 #line 15 "polar.ufn"
-    x = vec.data[0 * vec.stride[0]];
+    v_x = v_vec.data[0 * v_vec.stride[0]];
 #line 16 "polar.ufn"
-    y = vec.data[1 * vec.stride[0]];
+    v_y = v_vec.data[1 * v_vec.stride[0]];
 #line 17 "polar.ufn"
-    out.data[0 * out.stride[0]] = sqrtf(ufn_powi_f32(x, 2) + ufn_powi_f32(y, 2));
+    v_out.data[0 * v_out.stride[0]] = sqrtf(ufn_powi_f32(v_x, 2) + ufn_powi_f32(v_y, 2));
 #line 18 "polar.ufn"
-    out.data[1 * out.stride[0]] = atan2f(y, x);
+    v_out.data[1 * v_out.stride[0]] = atan2f(v_y, v_x);
 #line 119 "polar.host.c"
 }
 

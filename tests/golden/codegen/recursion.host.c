@@ -83,34 +83,34 @@ __attribute__((simd("notinbranch"))) double hypot(double, double); __attribute__
 
 /* ---- scalar bodies: the same code for the GPU, the simulator and the host ---- */
 
-UFN_RECURSIVE int64_t recursion__lucas__i64(int64_t n);
-UFN_BODY int64_t recursion__lucas_ufunc__i64(int64_t n);
+UFN_RECURSIVE int64_t recursion__lucas__i64(int64_t v_n);
+UFN_BODY int64_t recursion__lucas_ufunc__i64(int64_t v_n);
 
 /* recursion.ufn:6: def lucas, helper (int64) -> int64 */
-UFN_RECURSIVE int64_t recursion__lucas__i64(int64_t n)
+UFN_RECURSIVE int64_t recursion__lucas__i64(int64_t v_n)
 {
 #line 7 "recursion.ufn"
-    if (n == 0) {
+    if (v_n == 0) {
 #line 8 "recursion.ufn"
         return 2;
     } else {
 #line 9 "recursion.ufn"
-        if (n == 1) {
+        if (v_n == 1) {
 #line 10 "recursion.ufn"
             return 1;
         } else {
 #line 12 "recursion.ufn"
-            return ufn_add_i64(recursion__lucas__i64(ufn_sub_i64(n, 1)), recursion__lucas__i64(ufn_sub_i64(n, 2)));
+            return ufn_add_i64(recursion__lucas__i64(ufn_sub_i64(v_n, 1)), recursion__lucas__i64(ufn_sub_i64(v_n, 2)));
         }
     }
 #line 107 "recursion.host.c"
 }
 
 /* recursion.ufn:16: def lucas_ufunc, @vectorize 'int64(int64)' */
-UFN_BODY int64_t recursion__lucas_ufunc__i64(int64_t n)
+UFN_BODY int64_t recursion__lucas_ufunc__i64(int64_t v_n)
 {
 #line 17 "recursion.ufn"
-    return recursion__lucas__i64(n);
+    return recursion__lucas__i64(v_n);
 #line 115 "recursion.host.c"
 }
 

@@ -88,119 +88,119 @@ UFN_BODY ufn_tup2_i32_i32 ufn_tup2_i32_i32_make(int32_t a0, int32_t a1) { ufn_tu
 
 /* ---- scalar bodies: the same code for the GPU, the simulator and the host ---- */
 
-UFN_BODY int64_t statements__collatz__i64_i64(int64_t n, int64_t limit);
-UFN_BODY float statements__clamp__f32_f32_f32(float x, float lo, float hi);
-UFN_BODY double statements__series__f64_i32(double x, int32_t n);
-UFN_BODY bool statements__between__f32_f32_f32(float x, float lo, float hi);
-UFN_BODY int32_t statements__bits__i32_i32(int32_t a, int32_t b);
-UFN_BODY float statements__mixed__f32_f32(float x, float y);
+UFN_BODY int64_t statements__collatz__i64_i64(int64_t v_n, int64_t v_limit);
+UFN_BODY float statements__clamp__f32_f32_f32(float v_x, float v_lo, float v_hi);
+UFN_BODY double statements__series__f64_i32(double v_x, int32_t v_n);
+UFN_BODY bool statements__between__f32_f32_f32(float v_x, float v_lo, float v_hi);
+UFN_BODY int32_t statements__bits__i32_i32(int32_t v_a, int32_t v_b);
+UFN_BODY float statements__mixed__f32_f32(float v_x, float v_y);
 
 /* statements.ufn:7: def collatz, @vectorize 'int64(int64, int64)' */
-UFN_BODY int64_t statements__collatz__i64_i64(int64_t n, int64_t limit)
+UFN_BODY int64_t statements__collatz__i64_i64(int64_t v_n, int64_t v_limit)
 {
-    int64_t steps = 0;
+    int64_t v_steps = 0;
 #line 8 "statements.ufn"
-    steps = 0;
+    v_steps = 0;
 #line 9 "statements.ufn"
     UFN_LOOP
-    while (n != 1) {
+    while (v_n != 1) {
 #line 10 "statements.ufn"
-        if (steps >= limit) {
+        if (v_steps >= v_limit) {
 #line 11 "statements.ufn"
             break;
         }
 #line 12 "statements.ufn"
-        if (ufn_mod_i64(n, 2) == 0) {
+        if (ufn_mod_i64(v_n, 2) == 0) {
 #line 13 "statements.ufn"
-            n = ufn_floordiv_i64(n, 2);
+            v_n = ufn_floordiv_i64(v_n, 2);
 #line 14 "statements.ufn"
             continue;
         }
 #line 15 "statements.ufn"
-        n = ufn_add_i64(ufn_mul_i64(3, n), 1);
+        v_n = ufn_add_i64(ufn_mul_i64(3, v_n), 1);
 #line 16 "statements.ufn"
-        steps = ufn_add_i64(steps, 1);
+        v_steps = ufn_add_i64(v_steps, 1);
     }
 #line 17 "statements.ufn"
-    return steps;
+    return v_steps;
 #line 127 "statements.host.c"
 }
 
 /* statements.ufn:21: def clamp, @vectorize 'float32(float32, float32, float32)' */
-UFN_BODY float statements__clamp__f32_f32_f32(float x, float lo, float hi)
+UFN_BODY float statements__clamp__f32_f32_f32(float v_x, float v_lo, float v_hi)
 {
 #line 22 "statements.ufn"
-    if (x < lo) {
+    if (v_x < v_lo) {
 #line 23 "statements.ufn"
-        return lo;
+        return v_lo;
     } else {
 #line 24 "statements.ufn"
-        if (x > hi) {
+        if (v_x > v_hi) {
 #line 25 "statements.ufn"
-            return hi;
+            return v_hi;
         } else {
 #line 27 "statements.ufn"
-            return x;
+            return v_x;
         }
     }
 #line 147 "statements.host.c"
 }
 
 /* statements.ufn:31: def series, @vectorize 'float64(float64, int32)' */
-UFN_BODY double statements__series__f64_i32(double x, int32_t n)
+UFN_BODY double statements__series__f64_i32(double v_x, int32_t v_n)
 {
-    double acc = 0;
-    double term = 0;
-    int64_t k = 0;
+    double v_acc = 0;
+    double v_term = 0;
+    int64_t v_k = 0;
 #line 32 "statements.ufn"
-    acc = 0.0;
+    v_acc = 0.0;
 #line 33 "statements.ufn"
-    term = 1.0;
+    v_term = 1.0;
 #line 34 "statements.ufn"
     UFN_LOOP
-    for (int64_t ufn_i1 = 1, ufn_end1 = ufn_add_i64((int64_t)n, 1), ufn_step1 = 2; ufn_step1 > 0 ? ufn_i1 < ufn_end1 : ufn_step1 < 0 && ufn_i1 > ufn_end1; ufn_i1 += ufn_step1) {
-        k = ufn_i1;
+    for (int64_t ufn_i1 = 1, ufn_end1 = ufn_add_i64((int64_t)v_n, 1), ufn_step1 = 2; ufn_step1 > 0 ? ufn_i1 < ufn_end1 : ufn_step1 < 0 && ufn_i1 > ufn_end1; ufn_i1 += ufn_step1) {
+        v_k = ufn_i1;
 #line 35 "statements.ufn"
-        term = term * (x / ((double)k));
+        v_term = v_term * (v_x / ((double)v_k));
 #line 36 "statements.ufn"
-        acc = acc + ((ufn_mod_i64(k, 4) == 1) ? term : (-term));
+        v_acc = v_acc + ((ufn_mod_i64(v_k, 4) == 1) ? v_term : (-v_term));
     }
 #line 37 "statements.ufn"
-    return acc;
+    return v_acc;
 #line 171 "statements.host.c"
 }
 
 /* statements.ufn:41: def between, @vectorize 'boolean(float32, float32, float32)' */
-UFN_BODY bool statements__between__f32_f32_f32(float x, float lo, float hi)
+UFN_BODY bool statements__between__f32_f32_f32(float v_x, float v_lo, float v_hi)
 {
 #line 42 "statements.ufn"
-    return ((lo <= x) && (x < hi)) && (!ufn_isnan_f32(x));
+    return ((v_lo <= v_x) && (v_x < v_hi)) && (!ufn_isnan_f32(v_x));
 #line 179 "statements.host.c"
 }
 
 /* statements.ufn:46: def bits, @vectorize 'int32(int32, int32)' */
-UFN_BODY int32_t statements__bits__i32_i32(int32_t a, int32_t b)
+UFN_BODY int32_t statements__bits__i32_i32(int32_t v_a, int32_t v_b)
 {
     ufn_tup2_i32_i32 ufn_t0 = {0};
 #line 47 "statements.ufn"
-    ufn_t0 = ufn_tup2_i32_i32_make(b, a);
+    ufn_t0 = ufn_tup2_i32_i32_make(v_b, v_a);
 #line 47 "statements.ufn"
-    a = ufn_t0.f0;
+    v_a = ufn_t0.f0;
 #line 47 "statements.ufn"
-    b = ufn_t0.f1;
+    v_b = ufn_t0.f1;
 #line 48 "statements.ufn"
-    return (int32_t)((ufn_shl_i64((int64_t)a, 3) ^ ufn_shr_i64((int64_t)b, 1)) | ufn_add_i64(ufn_sub_i64(ufn_mod_i64(((int64_t)a) & 255, 7), ufn_floordiv_i64(ufn_sub_i64(0, (int64_t)a), 3)), ufn_pow_i64((int64_t)a, 2)));
+    return (int32_t)((ufn_shl_i64((int64_t)v_a, 3) ^ ufn_shr_i64((int64_t)v_b, 1)) | ufn_add_i64(ufn_sub_i64(ufn_mod_i64(((int64_t)v_a) & 255, 7), ufn_floordiv_i64(ufn_sub_i64(0, (int64_t)v_a), 3)), ufn_pow_i64((int64_t)v_a, 2)));
 #line 194 "statements.host.c"
 }
 
 /* statements.ufn:52: def mixed, @vectorize 'float32(float32, float32)' */
-UFN_BODY float statements__mixed__f32_f32(float x, float y)
+UFN_BODY float statements__mixed__f32_f32(float v_x, float v_y)
 {
-    double r = 0;
+    double v_r = 0;
 #line 53 "statements.ufn"
-    r = ufn_max_f64(ufn_max_f64((double)fabsf(x), (double)y), 0.5) - ((double)ufn_min_f32(x, y));
+    v_r = ufn_max_f64(ufn_max_f64((double)fabsf(v_x), (double)v_y), 0.5) - ((double)ufn_min_f32(v_x, v_y));
 #line 54 "statements.ufn"
-    return (float)(((ufn_round_ndigits_f64(r, 2) + ((double)ufn_f32_to_i64(x))) + ((double)y)) + ((double)((x != 0) ? x : y)));
+    return (float)(((ufn_round_ndigits_f64(v_r, 2) + ((double)ufn_f32_to_i64(v_x))) + ((double)v_y)) + ((double)((v_x != 0) ? v_x : v_y)));
 #line 205 "statements.host.c"
 }
 

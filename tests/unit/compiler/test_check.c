@@ -152,6 +152,9 @@ static void test_public_names(void **state)
     assert_string_equal(typed_entry_suffix(g, g->sigs[0]), "int16");   /* the inputs only */
 }
 
+/* The variables of a body are their Python names behind v_ (a_ for the
+ * argument of a parameter the body widens), so that any valid name is a
+ * valid C name that nothing else uses; temporaries are ufn_t0, ... */
 static void test_c_names(void **state)
 {
     (void)state;
@@ -162,16 +165,25 @@ static void test_c_names(void **state)
     assert_true(is_reserved_c_name("y1"));
     assert_true(is_reserved_c_name("ufn_anything"));
     assert_false(is_reserved_c_name("gaussian_pdf"));
-    assert_string_equal(c_safe_name(intern_cstr("int")), "int_");
-    assert_string_equal(c_safe_name(intern_cstr("a__b")), "a__b_");
-    assert_string_equal(c_safe_name(intern_cstr("acc")), "acc");
-    /* locals that clash are renamed in C, not refused */
     Module *m = ok_module("from numba import vectorize\n@vectorize(['float32(float32)'])\n"
-                          "def f(x):\n    int = x\n    y1 = int * 2\n    return y1\n");
+                          "def f(x):\n    int = x\n    y1 = int * 2\n    ufn_t0 = (y1, y1)\n    x = 2.0\n"
+                          "    a, b = ufn_t0\n    return y1 + a\n");
     const Instance *inst = kernel(m, "f")->instances[0];
+    static const struct { const char *name, *cname; } want[] = {
+        {"x", "v_x"}, {"int", "v_int"}, {"y1", "v_y1"}, {"ufn_t0", "v_ufn_t0"}, {"a", "v_a"}, {"b", "v_b"},
+    };
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++)
+        for (int i = 0; i < inst->nvars; i++)
+            if (!inst->vars[i]->temp && strcmp(inst->vars[i]->name, want[k].name) == 0)
+                assert_string_equal(inst->vars[i]->cname, want[k].cname);
+    assert_string_equal(inst->vars[0]->arg_cname, "a_x");      /* x: float32 in, float64 inside */
+    bool temp = false;
     for (int i = 0; i < inst->nvars; i++)
-        if (strcmp(inst->vars[i]->name, "y1") == 0)
-            assert_string_equal(inst->vars[i]->cname, "y1_");
+        if (inst->vars[i]->temp) {
+            assert_string_equal(inst->vars[i]->cname, "ufn_t0");
+            temp = true;
+        }
+    assert_true(temp);
 }
 
 /* -MD lists the .ufn modules read, the compiled one first; the standard
