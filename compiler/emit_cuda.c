@@ -15,17 +15,6 @@
 
 #include <string.h>
 
-static int nin_of(const Func *f)
-{
-    return f->kind == FK_GUVECTORIZE ? f->layout->nin : f->instances[0]->nargs;
-}
-
-/* The operand types of a ufunc instance: inputs then the output. */
-static Type *operand_type(const Instance *inst, int k)
-{
-    return k < inst->nargs ? inst->args[k] : inst->ret;
-}
-
 static const char *operand_name(const Instance *inst, int k)
 {
     return k < inst->nargs ? inst->vars[k]->cname : inst->out_cname;
@@ -185,32 +174,6 @@ static void ufunc_strided(Emitter *em, const Instance *inst)
     emit_line(em, "%s", "");
 }
 
-/* The C expression building operand k's argument of a gufunc body, given
- * its data pointer expression. */
-const char *gufunc_view(const Instance *inst, int k, const char *ptr, const char *const *core_dims,
-                        const char *core_strides)
-{
-    Func *f = inst->func;
-    Type *t = inst->args[k];
-    Layout *l = f->layout;
-    if (t->kind != TY_ARRAY)
-        return arena_printf("*%s", ptr);              /* a '()' input declared as a scalar */
-    Buf b = {0};
-    buf_printf(&b, "%s_make(%s", c_type(t), ptr);
-    if (l->ndim[k] == 0) {
-        buf_puts(&b, ", 1, 1)");                       /* old style: a one-element array */
-    } else {
-        for (int d = 0; d < t->ndim; d++)
-            buf_printf(&b, ", %s", core_dims[l->dims[k][d]]);
-        for (int d = 0; d < t->ndim; d++)
-            buf_printf(&b, ", %s[%d]", core_strides, d);
-        buf_puts(&b, ")");
-    }
-    const char *s = arena_strndup(b.data, b.len);
-    buf_free(&b);
-    return s;
-}
-
 static void gufunc_kernel(Emitter *em, const Instance *inst)
 {
     Func *f = inst->func;
@@ -250,41 +213,6 @@ static void gufunc_kernel(Emitter *em, const Instance *inst)
     emit_line(em, "%s", "");
 }
 
-/* View constructors for the gufunc kernels and loops. */
-void emit_view_makers(Emitter *em)
-{
-    Type *seen[256];
-    int n = 0;
-    for (int i = 0; i < em->mod->nkernels; i++) {
-        Func *f = em->mod->kernels[i];
-        if (f->kind != FK_GUVECTORIZE)
-            continue;
-        for (int j = 0; j < f->ninstances; j++)
-            for (int k = 0; k < f->instances[j]->nargs; k++) {
-                Type *t = f->instances[j]->args[k];
-                bool dup = t->kind != TY_ARRAY;
-                for (int s = 0; s < n && !dup; s++)
-                    dup = strcmp(c_type(seen[s]), c_type(t)) == 0;   /* one view per C type, any layout */
-                if (dup || n == 256)
-                    continue;
-                seen[n++] = t;
-                Buf params = {0}, sets = {0};
-                for (int d = 0; d < t->ndim; d++) {
-                    buf_printf(&params, ", int64_t n%d", d);
-                    buf_printf(&sets, " v.shape[%d] = n%d;", d, d);
-                }
-                for (int d = 0; d < t->ndim; d++) {
-                    buf_printf(&params, ", int64_t s%d", d);
-                    buf_printf(&sets, " v.stride[%d] = s%d;", d, d);
-                }
-                emit_line(em, "UFN_BODY %s %s_make(%s *data%s) { %s v; v.data = data;%s return v; }", c_type(t),
-                          c_type(t), c_type(t->elt), params.data, c_type(t), sets.data);
-                buf_free(&params);
-                buf_free(&sets);
-            }
-    }
-}
-
 void emit_cuda(Buf *out, Module *m, const EmitOptions *opt)
 {
     Emitter em = {.out = out, .opt = opt, .mod = m, .file_name = opt->output_name};
@@ -297,7 +225,6 @@ void emit_cuda(Buf *out, Module *m, const EmitOptions *opt)
     emit_line(&em, "#include \"ufn_kernel.h\"");
     emit_line(&em, "%s", "");
     emit_body_types(&em);
-    emit_view_makers(&em);
     emit_bodies(&em);
     emit_line(&em, "/* ---- kernels ---- */");
     emit_line(&em, "%s", "");
@@ -313,5 +240,4 @@ void emit_cuda(Buf *out, Module *m, const EmitOptions *opt)
                 gufunc_kernel(&em, inst);
         }
     }
-    (void)nin_of;
 }

@@ -1,74 +1,9 @@
-/* emit_header.c - polar.h, the C interface of a module (DESIGN 3), and the
- * prototypes that the host stub defines with the very same text. */
+/* emit_header.c - polar.h, the C interface of a module (DESIGN 3): the
+ * prototypes of emit.c, which the host stub defines. */
 #include "ufnc.h"
 
 #include <ctype.h>
 #include <string.h>
-
-/* The C element type of a public pointer: the dtype's C type, with complex
- * numbers as ufn.h's structs. */
-static const char *public_ctype(Type *t)
-{
-    if (t->kind == TY_ARRAY)
-        t = t->elt;
-    switch (t->kind) {
-    case TY_COMPLEX64: return "ufn_complex64";
-    case TY_COMPLEX128: return "ufn_complex128";
-    default: return c_type(t);
-    }
-}
-
-static int nin(const Func *f, const Instance *inst)
-{
-    return f->kind == FK_GUVECTORIZE ? f->layout->nin : inst->nargs;
-}
-
-static int nops(const Func *f, const Instance *inst)
-{
-    return f->kind == FK_GUVECTORIZE ? inst->nargs : inst->nargs + 1;
-}
-
-void entry_general_proto(Buf *b, const Func *f)
-{
-    const Instance *inst = f->instances[0];
-    buf_printf(b, "int %s(", f->public_name);
-    for (int k = 0; k < nops(f, inst); k++)
-        buf_printf(b, "%s%sufn_array *%s", k ? ", " : "", k < nin(f, inst) ? "const " : "", f->param_cnames[k]);
-    buf_puts(b, ")");
-}
-
-void entry_typed_proto(Buf *b, const Func *f, const Instance *inst)
-{
-    buf_printf(b, "int %s(size_t n", inst->entry_cname);
-    if (f->kind == FK_GUVECTORIZE)
-        for (int d = 0; d < f->layout->nnames; d++)
-            if (f->layout->fixed[d] < 0)
-                buf_printf(b, ", size_t %s", f->core_cnames[d]);
-    for (int k = 0; k < nops(f, inst); k++) {
-        Type *t = k < inst->nargs ? inst->args[k] : inst->ret;
-        buf_printf(b, ", %s%s *%s", k < nin(f, inst) ? "const " : "", public_ctype(t), f->param_cnames[k]);
-    }
-    buf_puts(b, ")");
-}
-
-/* "@vectorize(['float32(float32, float32)']) def gpu_arctan2(y, x)" */
-const char *describe_kernel(const Func *f)
-{
-    Buf b = {0};
-    buf_printf(&b, "@%s([", f->kind == FK_GUVECTORIZE ? "guvectorize" : "vectorize");
-    for (int k = 0; k < f->nsigs; k++)
-        buf_printf(&b, "%s'%s'", k ? ", " : "", f->sigs[k]->text);
-    buf_puts(&b, "]");
-    if (f->kind == FK_GUVECTORIZE)
-        buf_printf(&b, ", '%s'", f->layout->text);
-    buf_printf(&b, ") def %s(", f->name);
-    for (int i = 0; i < f->def->funcdef.params.len; i++)
-        buf_printf(&b, "%s%s", i ? ", " : "", f->def->funcdef.params.items[i]->name.id);
-    buf_puts(&b, ")");
-    const char *s = arena_strndup(b.data, b.len);
-    buf_free(&b);
-    return s;
-}
 
 void emit_header(Buf *out, Module *m, const EmitOptions *opt)
 {

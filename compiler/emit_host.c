@@ -65,11 +65,6 @@ static void prelude(Emitter *em)
 
 /* ---- host loops --------------------------------------------------------------- */
 
-static Type *operand_type(const Instance *inst, int k)
-{
-    return k < inst->nargs ? inst->args[k] : inst->ret;
-}
-
 static void ufunc_loop(Emitter *em, const Instance *inst)
 {
     int nops = inst->nargs + 1;
@@ -383,8 +378,7 @@ void emit_host(Buf *out, Module *m, const EmitOptions *opt)
     prelude(&em);
     if (opt->host) {
         emit_body_types(&em);
-        emit_view_makers(&em);
-        emit_bodies(&em);
+            emit_bodies(&em);
         emit_line(&em, "/* ---- host loops ---- */");
         emit_line(&em, "%s", "");
         for (int i = 0; i < m->nkernels; i++)

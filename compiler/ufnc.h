@@ -24,7 +24,9 @@
  *             infer_node.c what the three share
  *   names.c   the C names of the generated code
  *   dump.c    -d types
- *   emit_body.c  the scalar bodies shared by every generated file
+ *   emit.c    the emitters' base: writing, #line, entry-point prototypes
+ *   emit_expr.c, emit_body.c  the scalar bodies shared by polar.cu and the
+ *             host stub: expressions, and types, statements, functions
  *   emit_cuda.c, emit_host.c, emit_header.c  polar.cu, the host stub, polar.h
  *   options.c the command line
  *   build.c   from the checked module to the output files
@@ -872,7 +874,7 @@ const char *typed_entry_suffix(const Func *f, const Signature *sig);
  * take them. */
 void name_module(Module *m);
 
-/* ==== emit: emit_body.c, emit_cuda.c, emit_host.c, emit_header.c ========================= */
+/* ==== emit: emit.c, emit_expr.c, emit_body.c, emit_cuda.c, emit_host.c, emit_header.c ==== */
 
 typedef struct EmitOptions {
     bool cuda, host, sim;          /* which targets the object carries */
@@ -893,29 +895,43 @@ typedef struct Emitter {
     const char *file_name;         /* of the generated file, for #line resets */
 } Emitter;
 
+/* emit.c: the base every generated file is written with. */
 void emit_line(Emitter *em, const char *fmt, ...) PRINTF_LIKE(2, 3);   /* indented, with newline */
 void emit_text(Emitter *em, const char *fmt, ...) PRINTF_LIKE(2, 3);   /* as is */
-/* Types (tuple structs, array views) and scalar bodies shared by every
- * generated file: the one body that both compilers build. */
-void emit_body_types(Emitter *em);
-void emit_bodies(Emitter *em);
-/* The C spelling of a typed expression / a load of one element. */
-void emit_expr(Emitter *em, const Node *e);
-/* polar.cu, the host stub, polar.h */
-void emit_cuda(Buf *out, Module *m, const EmitOptions *opt);
-void emit_host(Buf *out, Module *m, const EmitOptions *opt);
-void emit_header(Buf *out, Module *m, const EmitOptions *opt);
+void begin_line(Emitter *em);                                          /* the indentation */
+/* #line to the .ufn (EmitOptions.line_directives), and back to the file's own lines. */
+void line_directive(Emitter *em, Loc loc);
+void line_reset(Emitter *em);
 /* s as a C string literal, quotes included ("a\\\"b"). */
 const char *c_string_literal(const char *s);
-void emit_view_makers(Emitter *em);
+/* A kernel's operands: inputs, then outputs (a ufunc's return value). */
+int kernel_nin(const Func *f);
+int kernel_nops(const Func *f);
+Type *operand_type(const Instance *inst, int k);
+/* Public prototypes (without ';'), shared by the header and the host stub. */
+void entry_general_proto(Buf *b, const Func *f);
+void entry_typed_proto(Buf *b, const Func *f, const Instance *inst);
+const char *describe_kernel(const Func *f);     /* "@vectorize([...]) def f(x)" */
+
+/* emit_expr.c: the C spelling of a typed expression, of one as an operand
+ * (parenthesised unless it is an atom), and of a conversion. */
+void emit_expr(Emitter *em, const Node *e);
+void emit_operand(Emitter *em, const Node *e);
+void emit_cast_to(Emitter *em, const Node *e, Type *to);
+
+/* emit_body.c: the types (tuple structs, array views and their makers) and
+ * the scalar bodies shared by polar.cu and the host stub. */
+void emit_body_types(Emitter *em);
+void emit_bodies(Emitter *em);
 /* The argument expression of operand k of a gufunc body: a view built from
  * `ptr`, the core dimension sizes (by name index) and core strides. */
 const char *gufunc_view(const Instance *inst, int k, const char *ptr, const char *const *core_dims,
                         const char *core_strides);
-/* Public prototypes (without ';'), shared by the header and the host stub. */
-void entry_general_proto(Buf *b, const Func *f);
-void entry_typed_proto(Buf *b, const Func *f, const Instance *inst);
-const char *describe_kernel(const Func *f);
+
+/* emit_cuda.c, emit_host.c, emit_header.c: polar.cu, the host stub, polar.h */
+void emit_cuda(Buf *out, Module *m, const EmitOptions *opt);
+void emit_host(Buf *out, Module *m, const EmitOptions *opt);
+void emit_header(Buf *out, Module *m, const EmitOptions *opt);
 
 /* ==== driver.c ================================================================ */
 

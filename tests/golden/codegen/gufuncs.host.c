@@ -84,16 +84,16 @@ __attribute__((simd("notinbranch"))) double hypot(double, double); __attribute__
 /* Tuples (device-function results, shapes) and gufunc array views:
  * a view is a pointer with the extent and element stride of each axis. */
 typedef struct { double *data; int64_t shape[2]; int64_t stride[2]; } ufn_view_f64_2;
+UFN_BODY ufn_view_f64_2 ufn_view_f64_2_make(double *data, int64_t n0, int64_t n1, int64_t s0, int64_t s1) { ufn_view_f64_2 v; v.data = data; v.shape[0] = n0; v.shape[1] = n1; v.stride[0] = s0; v.stride[1] = s1; return v; }
 typedef struct { int64_t f0; int64_t f1; } ufn_tup2_i64_i64;
 UFN_BODY ufn_tup2_i64_i64 ufn_tup2_i64_i64_make(int64_t a0, int64_t a1) { ufn_tup2_i64_i64 t; t.f0 = a0; t.f1 = a1; return t; }
 typedef struct { float *data; int64_t shape[1]; int64_t stride[1]; } ufn_view_f32_1;
-typedef struct { int32_t *data; int64_t shape[1]; int64_t stride[1]; } ufn_view_i32_1;
-typedef struct { int64_t *data; int64_t shape[1]; int64_t stride[1]; } ufn_view_i64_1;
-typedef struct { double *data; int64_t shape[1]; int64_t stride[1]; } ufn_view_f64_1;
-UFN_BODY ufn_view_f64_2 ufn_view_f64_2_make(double *data, int64_t n0, int64_t n1, int64_t s0, int64_t s1) { ufn_view_f64_2 v; v.data = data; v.shape[0] = n0; v.shape[1] = n1; v.stride[0] = s0; v.stride[1] = s1; return v; }
 UFN_BODY ufn_view_f32_1 ufn_view_f32_1_make(float *data, int64_t n0, int64_t s0) { ufn_view_f32_1 v; v.data = data; v.shape[0] = n0; v.stride[0] = s0; return v; }
+typedef struct { int32_t *data; int64_t shape[1]; int64_t stride[1]; } ufn_view_i32_1;
 UFN_BODY ufn_view_i32_1 ufn_view_i32_1_make(int32_t *data, int64_t n0, int64_t s0) { ufn_view_i32_1 v; v.data = data; v.shape[0] = n0; v.stride[0] = s0; return v; }
+typedef struct { int64_t *data; int64_t shape[1]; int64_t stride[1]; } ufn_view_i64_1;
 UFN_BODY ufn_view_i64_1 ufn_view_i64_1_make(int64_t *data, int64_t n0, int64_t s0) { ufn_view_i64_1 v; v.data = data; v.shape[0] = n0; v.stride[0] = s0; return v; }
+typedef struct { double *data; int64_t shape[1]; int64_t stride[1]; } ufn_view_f64_1;
 UFN_BODY ufn_view_f64_1 ufn_view_f64_1_make(double *data, int64_t n0, int64_t s0) { ufn_view_f64_1 v; v.data = data; v.shape[0] = n0; v.stride[0] = s0; return v; }
 
 /* ---- scalar bodies: the same code for the GPU, the simulator and the host ---- */
