@@ -112,11 +112,6 @@ static bool atomic(const Node *e)
     case N_CONST:
         return !(ty_is_float(e->type) && e->konst.v.f < 0) && !(ty_is_int(e->type) && e->konst.v.i < 0
                                                                  && ty_is_signed(e->type));
-    case N_INT:
-    case N_FLOAT:
-    case N_TRUE:
-    case N_FALSE:
-        return true;
     case N_BINARY:
         return binary_is_call(e);
     case N_CAST:
@@ -353,20 +348,20 @@ static void emit_call(Emitter *em, const Node *e)
         emit_text(em, ")");
         return;
     }
-    int b = e->call.builtin;
     const NodeList *args = &e->call.args;
     const Node *a0 = args->len ? args->items[0] : NULL;
     Type *t = e->type;
-    if (b >= B_MATH) {
-        const MathFn *m = b >= B_CMATH ? &cmath_fns[b - B_CMATH] : &math_fns[b - B_MATH];
-        Type *at = a0->type;
-        bool narrow = at->kind == TY_FLOAT32 || at->kind == TY_COMPLEX64;
+    switch (e->call.builtin) {
+    case B_MATH:
+    case B_CMATH: {
+        const MathFn *m = e->call.math;
+        bool narrow = a0->type->kind == TY_FLOAT32 || a0->type->kind == TY_COMPLEX64;
         if (m->kind == CK_POLAR) {
             /* (abs(z), phase(z)); z is a pure expression */
-            int ph = math_row(cmath_fns, num_cmath_fns, "phase", 1);
+            const MathFn *phase = math_row(B_CMATH, "phase", 1);
             emit_text(em, "%s_make(%s(", c_type(t), m->cname[narrow ? 0 : 1]);
             emit_expr(em, a0);
-            emit_text(em, "), %s(", cmath_fns[ph].cname[narrow ? 0 : 1]);
+            emit_text(em, "), %s(", phase->cname[narrow ? 0 : 1]);
             emit_expr(em, a0);
             emit_text(em, "))");
             return;
@@ -376,14 +371,10 @@ static void emit_call(Emitter *em, const Node *e)
         emit_text(em, ")");
         return;
     }
-    switch (b) {
-    case -1: /* conjugate */
-        if (ty_is_complex(t)) {
-            emit_text(em, "ufn_%s_conj(", csfx(t));
-            emit_expr(em, a0);
-            emit_text(em, ")");
-        } else
-            emit_operand(em, a0);
+    case B_CONJUGATE:
+        emit_text(em, "ufn_%s_conj(", csfx(t));
+        emit_expr(em, a0);
+        emit_text(em, ")");
         return;
     case B_ABS: {
         Type *at = a0->type;
@@ -395,9 +386,6 @@ static void emit_call(Emitter *em, const Node *e)
             emit_text(em, "%s(", at->kind == TY_FLOAT32 ? "fabsf" : "fabs");
             emit_expr(em, a0);
             emit_text(em, ")");
-        } else if (ty_is_unsigned(at)) {
-            /* no call left, but a call is atomic to whoever emits around it */
-            emit_operand(em, a0);
         } else {
             if (at->kind != TY_INT64)
                 emit_text(em, "(%s)", c_type(at));
@@ -413,7 +401,7 @@ static void emit_call(Emitter *em, const Node *e)
         bool narrow = !ty_is_float(t) && t->kind != TY_INT64 && t->kind != TY_UINT64;
         if (narrow)
             emit_text(em, "(%s)", c_type(t));
-        call2(em, arena_printf("ufn_%s_%s", b == B_MIN ? "min" : "max", w), a0, args->items[1]);
+        call2(em, arena_printf("ufn_%s_%s", e->call.builtin == B_MIN ? "min" : "max", w), a0, args->items[1]);
         return;
     }
     case B_ROUND:
@@ -440,7 +428,7 @@ static void emit_call(Emitter *em, const Node *e)
         emit_text(em, ".shape[0]");
         return;
     default:
-        die("call of builtin %d", b);
+        die("call of builtin %d", e->call.builtin);
     }
 }
 
@@ -510,7 +498,7 @@ static void emit_index(Emitter *em, const Node *base, const NodeList *idx)
             emit_text(em, " + ");
         /* a constant or a range() counter cannot be negative: no wrap-around */
         const Node *v = ix->kind == N_CAST ? ix->cast.operand : ix;
-        bool nonneg = (ix->kind == N_CONST && ix->konst.v.i >= 0) || ix->kind == N_INT
+        bool nonneg = (ix->kind == N_CONST && ix->konst.v.i >= 0)
                       || (v->kind == N_NAME && v->name.sym && v->name.sym->kind == SYM_LOCAL
                           && v->name.sym->var->nonneg);
         if (nonneg)
@@ -529,6 +517,51 @@ static void emit_index(Emitter *em, const Node *base, const NodeList *idx)
     emit_text(em, "]");
 }
 
+/* An attribute, as the checker decided what it reads. */
+static void emit_attr(Emitter *em, const Node *e)
+{
+    const Node *v = e->attr.value;
+    switch (e->attr.which) {
+    case ATTR_REAL:
+    case ATTR_IMAG:
+        emit_operand(em, v);
+        emit_text(em, e->attr.which == ATTR_REAL ? ".re" : ".im");
+        return;
+    case ATTR_EXTENT:
+        emit_operand(em, v);
+        emit_text(em, ".shape[%d]", e->attr.axis);
+        return;
+    case ATTR_SIZE:
+        emit_text(em, "(");
+        for (int i = 0; i < v->type->ndim; i++) {
+            if (i)
+                emit_text(em, " * ");
+            emit_operand(em, v);
+            emit_text(em, ".shape[%d]", i);
+        }
+        emit_text(em, ")");
+        return;
+    case ATTR_SHAPE:
+    case ATTR_STRIDES:
+        /* the tuple of extents, or of byte strides */
+        emit_text(em, "%s_make(", c_type(e->type));
+        for (int i = 0; i < v->type->ndim; i++) {
+            if (i)
+                emit_text(em, ", ");
+            emit_operand(em, v);
+            if (e->attr.which == ATTR_STRIDES)
+                emit_text(em, ".stride[%d] * (int64_t)sizeof(%s)", i, c_type(v->type->elt));
+            else
+                emit_text(em, ".shape[%d]", i);
+        }
+        emit_text(em, ")");
+        return;
+    case ATTR_NONE:
+        break;
+    }
+    die("cannot emit attribute '%s'", e->attr.attr);
+}
+
 void emit_expr(Emitter *em, const Node *e)
 {
     switch (e->kind) {
@@ -538,23 +571,6 @@ void emit_expr(Emitter *em, const Node *e)
     case N_CONST:
         emit_const(em, e);
         return;
-    case N_INT:
-    case N_FLOAT:
-    case N_TRUE:
-    case N_FALSE: {
-        Node c = {.kind = N_CONST, .type = e->type};
-        if (e->kind == N_INT) c.konst.v.u = e->intlit.value;
-        else if (e->kind == N_FLOAT) c.konst.v.f = e->floatlit.value;
-        else c.konst.v.i = e->kind == N_TRUE;
-        emit_const(em, &c);
-        return;
-    }
-    case N_IMAG: {
-        Node c = {.kind = N_CONST, .type = e->type};
-        c.konst.v.c[1] = e->floatlit.value;
-        emit_const(em, &c);
-        return;
-    }
     case N_CAST:
         emit_cast_to(em, e->cast.operand, e->type);
         return;
@@ -620,53 +636,16 @@ void emit_expr(Emitter *em, const Node *e)
     case N_SUBSCRIPT: {
         const Node *base = e->subscript.value;
         if (base->type->kind == TY_TUPLE) {
-            int64_t k = e->subscript.index.items[0]->konst.v.i;
-            if (base->kind == N_ATTR && base->type->kind == TY_TUPLE && !strcmp(base->attr.attr, "shape")) {
-                emit_operand(em, base->attr.value);
-                emit_text(em, ".shape[%lld]", (long long)k);
-                return;
-            }
             emit_operand(em, base);
-            emit_text(em, ".f%lld", (long long)k);
+            emit_text(em, ".f%lld", (long long)e->subscript.index.items[0]->konst.v.i);
             return;
         }
         emit_index(em, base, &e->subscript.index);
         return;
     }
-    case N_ATTR: {
-        const Node *v = e->attr.value;
-        const char *a = e->attr.attr;
-        if (ty_is_complex(v->type)) {
-            emit_operand(em, v);
-            emit_text(em, strcmp(a, "real") == 0 ? ".re" : ".im");
-            return;
-        }
-        if (strcmp(a, "size") == 0) {
-            emit_text(em, "(");
-            for (int i = 0; i < v->type->ndim; i++) {
-                if (i)
-                    emit_text(em, " * ");
-                emit_operand(em, v);
-                emit_text(em, ".shape[%d]", i);
-            }
-            emit_text(em, ")");
-            return;
-        }
-        /* a.shape or a.strides as a tuple value */
-        bool strides = strcmp(a, "strides") == 0;
-        emit_text(em, "%s_make(", c_type(e->type));
-        for (int i = 0; i < v->type->ndim; i++) {
-            if (i)
-                emit_text(em, ", ");
-            emit_operand(em, v);
-            if (strides)
-                emit_text(em, ".stride[%d] * (int64_t)sizeof(%s)", i, c_type(v->type->elt));
-            else
-                emit_text(em, ".shape[%d]", i);
-        }
-        emit_text(em, ")");
+    case N_ATTR:
+        emit_attr(em, e);
         return;
-    }
     default:
         die("cannot emit a %s", node_kind_names[e->kind]);
     }

@@ -305,7 +305,7 @@ static bool range_args(Infer *cx, Node *iter, NodeList *args, Type **elt)
             return false;
         }
         /* literals are int64, but a literal next to int32 bounds keeps int32 */
-        bool lit = a->kind == N_INT || a->kind == N_CONST;
+        bool lit = a->kind == N_CONST;
         if (!lit)
             small = small && ty_bits(a->type) <= 32 && ty_is_signed(a->type);
         t = t ? ty_unify(t, a->type) : a->type;
@@ -314,7 +314,7 @@ static bool range_args(Infer *cx, Node *iter, NodeList *args, Type **elt)
         return false;
     bool any_var = false;
     for (int i = 0; i < n; i++)
-        any_var = any_var || !(args->items[i]->kind == N_INT || args->items[i]->kind == N_CONST);
+        any_var = any_var || args->items[i]->kind != N_CONST;
     *elt = any_var && small ? ty_scalar(TY_INT32) : ty_is_unsigned(t) && t->kind == TY_UINT64 ? t : ty_scalar(TY_INT64);
     for (int i = 0; i < n; i++)
         args->items[i] = infer_cast(args->items[i], *elt);
@@ -346,7 +346,7 @@ static Node *loop_iter(Infer *cx, Node *iter, Type **elt)
 {
     Sym sym;
     bool builtin = iter->kind == N_CALL && infer_resolve(cx, iter->call.func, &sym) && sym.kind == SYM_BUILTIN;
-    if (builtin && sym.builtin == B_RANGE) {
+    if (builtin && sym.builtin.id == B_RANGE) {
         NodeList args = {0};
         if (iter->call.kwargs.len)
             return infer_fail(cx, iter->loc, "in %s: range() takes no keyword arguments", infer_fname(cx));
@@ -354,7 +354,7 @@ static Node *loop_iter(Infer *cx, Node *iter, Type **elt)
             return NULL;
         return infer_mkcall(iter, B_RANGE, &args, NULL);
     }
-    if (builtin && sym.builtin == B_UNSUPPORTED
+    if (builtin && sym.builtin.id == B_UNSUPPORTED
         && (strcmp(sym.name, "enumerate") == 0 || strcmp(sym.name, "zip") == 0))
         return infer_fail(cx, iter->loc, "in %s: %s() is not supported in ufn; loop over range(len(a)) and index the arrays",
                        infer_fname(cx), sym.name);

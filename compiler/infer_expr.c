@@ -7,22 +7,38 @@
 
 /* ---- expressions ------------------------------------------------------------------ */
 
+/* A literal becomes a typed constant: the emitters see numbers in one form
+ * only (N_CONST).  An int literal is int64, or uint64 from 2**63 (Numba's
+ * typeof); ints and floats are Python numbers ("weak", NEP 50), True and
+ * False and imaginary literals are not, as ufnc has always typed them. */
 static Node *literal(Infer *cx, Node *e)
 {
-    Node *n = new_node(e->kind, e->loc);
-    *n = *e;
+    Value v = {.type = NULL};
     switch (e->kind) {
     case N_INT:
         if (e->intlit.too_big)
             return infer_fail(cx, e->loc, "in %s: integer literal does not fit in 64 bits", infer_fname(cx)), infer_unknown(e);
-        return infer_typed(n, ty_scalar(e->intlit.value > INT64_MAX ? TY_UINT64 : TY_INT64));
-    case N_FLOAT: return infer_typed(n, ty_scalar(TY_FLOAT64));
-    case N_IMAG: return infer_typed(n, ty_scalar(TY_COMPLEX128));
+        v.type = ty_scalar(e->intlit.value > INT64_MAX ? TY_UINT64 : TY_INT64);
+        v.u = e->intlit.value;
+        v.weak = true;
+        break;
+    case N_FLOAT:
+        v = (Value){.type = ty_scalar(TY_FLOAT64), .weak = true, .f = e->floatlit.value};
+        break;
+    case N_IMAG:
+        v = (Value){.type = ty_scalar(TY_COMPLEX128)};
+        v.c[1] = e->floatlit.value;
+        break;
     case N_TRUE:
-    case N_FALSE: return infer_typed(n, ty_scalar(TY_BOOL));
-    case N_NONE: return infer_typed(n, ty_none());
-    default: unreachable();
+    case N_FALSE:
+        v = (Value){.type = ty_scalar(TY_BOOL), .i = e->kind == N_TRUE};
+        break;
+    case N_NONE:
+        return infer_typed(new_node(N_NONE, e->loc), ty_none());
+    default:
+        unreachable();
     }
+    return infer_const(e->loc, v);
 }
 
 /* NumPy functions that make arrays: kernels cannot allocate. */
@@ -300,10 +316,6 @@ static bool const_index(Node *idx, int64_t *out)
         *out = ty_is_unsigned(idx->type) ? (int64_t)idx->konst.v.u : idx->konst.v.i;
         return true;
     }
-    if (idx->kind == N_INT && !idx->intlit.too_big) {
-        *out = (int64_t)idx->intlit.value;
-        return true;
-    }
     return false;
 }
 
@@ -343,6 +355,13 @@ static Node *subscript(Infer *cx, Node *e)
         if (k < 0 || k >= bt->nelts)
             return infer_fail(cx, e->loc, "in %s: tuple index out of range (the tuple has %d elements)", infer_fname(cx),
                            bt->nelts), infer_unknown(e);
+        if (base->kind == N_ATTR && base->attr.which == ATTR_SHAPE) {
+            /* a.shape[k]: the one extent, not the tuple of all of them */
+            Node *n = new_attr(e->loc, base->attr.value, base->attr.attr);
+            n->attr.which = ATTR_EXTENT;
+            n->attr.axis = (int)k;
+            return infer_typed(n, bt->elts[k]);
+        }
         NodeList one = {0};
         list_push(&one, infer_const(e->loc, value_cast((Value){.type = ty_scalar(TY_INT64), .i = k}, ty_scalar(TY_INT64))));
         return infer_typed(new_subscript(e->loc, base, one), bt->elts[k]);
@@ -383,15 +402,20 @@ static Node *attribute(Infer *cx, Node *e)
             Type *elts[UFN_CORE_MAXDIMS];
             for (int i = 0; i < bt->ndim; i++)
                 elts[i] = ty_scalar(TY_INT64);
+            n->attr.which = a[1] == 'h' ? ATTR_SHAPE : ATTR_STRIDES;
             return infer_typed(n, ty_tuple(bt->ndim, elts));
         }
-        if (strcmp(a, "size") == 0)
+        if (strcmp(a, "size") == 0) {
+            n->attr.which = ATTR_SIZE;
             return infer_typed(n, ty_scalar(TY_INT64));
+        }
         if (strcmp(a, "ndim") == 0)
             return infer_const(e->loc, (Value){.type = ty_scalar(TY_INT64), .i = bt->ndim});
     } else if (ty_is_complex(bt)) {
-        if (strcmp(a, "real") == 0 || strcmp(a, "imag") == 0)
+        if (strcmp(a, "real") == 0 || strcmp(a, "imag") == 0) {
+            n->attr.which = a[0] == 'r' ? ATTR_REAL : ATTR_IMAG;
             return infer_typed(n, ty_scalar(bt->kind == TY_COMPLEX64 ? TY_FLOAT32 : TY_FLOAT64));
+        }
     } else if (ty_is_scalar(bt) && (strcmp(a, "real") == 0 || strcmp(a, "imag") == 0)) {
         if (strcmp(a, "real") == 0)
             return base;
@@ -420,10 +444,10 @@ static Node *call(Infer *cx, Node *e)
             if (!ty_is_scalar(z->type))
                 return infer_fail(cx, e->loc, "in %s: %s has no conjugate(); index the array elements", infer_fname(cx),
                                z->type->name), infer_unknown(e);
-            Node *n = new_call(e->loc, fn);
-            list_push(&n->call.args, z);
-            n->call.builtin = -1;     /* conjugate */
-            return infer_typed(n, z->type);
+            if (!ty_is_complex(z->type))
+                return z;             /* a real number is its own conjugate */
+            NodeList one = list1(z);
+            return infer_mkcall(e, B_CONJUGATE, &one, z->type);
         }
     }
     Sym s;
@@ -448,9 +472,9 @@ static Node *call(Infer *cx, Node *e)
             return infer_unknown(e);
         return infer_helper_call(cx, e, s.func, &args);
     case SYM_BUILTIN:
-        if (s.builtin == B_UNSUPPORTED)
+        if (s.builtin.id == B_UNSUPPORTED)
             return infer_fail(cx, e->loc, "in %s: %s() is not supported in ufn", infer_fname(cx), s.name), infer_unknown(e);
-        if (s.builtin == B_RANGE)
+        if (s.builtin.id == B_RANGE)
             return infer_fail(cx, e->loc, "in %s: range() can only be used in a for loop", infer_fname(cx)), infer_unknown(e);
         if (!ok)
             return infer_unknown(e);

@@ -80,22 +80,13 @@ Node *infer_typed(Node *n, Type *t)
 
 bool infer_is_literal(const Node *e)
 {
-    return e->kind == N_INT || e->kind == N_FLOAT || e->kind == N_CONST || e->kind == N_TRUE
-        || e->kind == N_FALSE;
+    return e->kind == N_CONST;
 }
 
 Value infer_literal_value(const Node *e)
 {
-    Value v = {.type = e->type};
-    switch (e->kind) {
-    case N_INT:
-        if (ty_is_unsigned(e->type)) v.u = e->intlit.value; else v.i = (int64_t)e->intlit.value;
-        break;
-    case N_FLOAT: v.f = e->floatlit.value; break;
-    case N_TRUE: v.i = 1; break;
-    case N_FALSE: v.i = 0; break;
-    default: memcpy(&v.i, &e->konst.v, sizeof e->konst.v); break;
-    }
+    Value v = {.type = e->type, .weak = e->konst.weak};
+    memcpy(&v.i, &e->konst.v, sizeof e->konst.v);
     return v;
 }
 
@@ -112,7 +103,7 @@ Node *infer_const(Loc loc, Value v)
  * from such numbers): weak in NumPy's sense (NEP 50). */
 bool infer_is_weak(const Node *e)
 {
-    return e->kind == N_INT || e->kind == N_FLOAT || (e->kind == N_CONST && e->konst.weak);
+    return e->kind == N_CONST && e->konst.weak;
 }
 
 /* --literals=numpy: a weak number meeting a float32 (or complex64) operand

@@ -66,12 +66,12 @@ bool resolve_global(Module *m, const Node *e, Sym *out)
             *out = *s;
             return true;
         }
-        int b = builtin_lookup(e->name.id);
+        Builtin b = builtin_lookup(e->name.id);
         if (b != B_NONE) {
             memset(out, 0, sizeof *out);
             out->kind = SYM_BUILTIN;
             out->name = e->name.id;
-            out->builtin = b;
+            out->builtin = (BuiltinRef){.id = b};
             return true;
         }
         return false;

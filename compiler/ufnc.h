@@ -170,6 +170,7 @@ typedef struct Sym Sym;
 typedef struct Func Func;
 typedef struct Instance Instance;
 typedef struct Var Var;
+typedef struct MathFn MathFn;
 
 typedef struct NodeList {
     Node **items;
@@ -251,6 +252,18 @@ typedef enum Op {
 } Op;
 
 extern const char *const op_names[];   /* the operator as written: "//" */
+
+/* What an attribute of a value reads: the checker decides it, so that the
+ * emitters never compare attribute names. */
+typedef enum AttrKind {
+    ATTR_NONE,             /* as parsed (or a module's name: math.pi) */
+    ATTR_REAL,             /* z.real of a complex number */
+    ATTR_IMAG,             /* z.imag */
+    ATTR_SHAPE,            /* a.shape of an array: a tuple of int64 */
+    ATTR_STRIDES,          /* a.strides: in bytes, as NumPy's */
+    ATTR_SIZE,             /* a.size: the number of elements */
+    ATTR_EXTENT            /* a.shape[k] for a constant k: attr.axis */
+} AttrKind;
 
 /* An AST node: a tagged union with a common header.  The parser fills the
  * syntax fields; the checker builds a typed clone per instantiation, with
@@ -338,11 +351,17 @@ struct Node {
             NodeList args;
             NodeList kwargs;        /* N_KEYWORD */
             /* checker: */
-            int builtin;            /* a Builtin, or 0 */
+            int builtin;            /* a Builtin, or B_NONE for a helper */
+            const MathFn *math;     /* B_MATH, B_CMATH: the math.def row for these arguments */
             Instance *callee;       /* a helper instance, or NULL */
         } call;
         struct { const char *name; Node *value; } keyword;
-        struct { Node *value; const char *attr; } attr;
+        struct {
+            Node *value;
+            const char *attr;
+            AttrKind which;         /* checker: what it reads */
+            int axis;               /* ATTR_EXTENT */
+        } attr;
         struct { Node *value; NodeList index; } subscript;
         struct { Node *lo, *hi, *step; } slice;               /* each may be NULL */
         struct { NodeList elts; } tuple;                      /* also N_LIST */
@@ -548,43 +567,54 @@ const char *token_name(int kind);
 typedef enum ModuleId { MOD_MATH, MOD_CMATH, MOD_NUMPY, MOD_NUMBA, MOD_CUDA } ModuleId;
 typedef enum DecoratorId { DEC_VECTORIZE, DEC_GUVECTORIZE, DEC_JIT, DEC_NJIT, DEC_CUDA_JIT } DecoratorId;
 
-/* Functions a kernel may call that are not defs of a module. */
-typedef enum Builtin {
-    B_NONE = 0,
-    B_ABS, B_MIN, B_MAX, B_ROUND, B_INT, B_FLOAT, B_BOOL, B_COMPLEX, B_LEN,
-    B_RANGE, B_POW,
-    B_UNSUPPORTED,            /* print, enumerate, zip, sum, ...: named in the error */
-    B_CAST = 0x100,           /* + TypeKind: np.float32(x), numba.int64(x) */
-    B_MATH = 0x200,           /* + index into math_fns: math.sqrt, np.sqrt */
-    B_CMATH = 0x400           /* + index into cmath_fns */
-} Builtin;
-
 /* How a math function types its result (compiler/math.def explains each). */
 typedef enum MathKind {
     MK_FLOAT, MK_ROUND, MK_PRED, MK_POW, MK_LDEXP,
     CK_COMPLEX, CK_REAL, CK_PRED, CK_RECT, CK_POLAR
 } MathKind;
 
-typedef struct MathFn {
+struct MathFn {
     const char *name;         /* Python name */
     int nargs;
     MathKind kind;
     const char *cname[2];     /* float32 / complex64 version, float64 / complex128 version */
-} MathFn;
+};
 
 extern const MathFn math_fns[];
 extern const int num_math_fns;
 extern const MathFn cmath_fns[];
 extern const int num_cmath_fns;
 
-/* The row of a math (cmath) function for a number of arguments: math.log
- * has one row for log(x) and one for log(x, base).  -1 if none. */
-int math_row(const MathFn *fns, int n, const char *name, int nargs);
+/* Functions a kernel may call that are not defs of a module. */
+typedef enum Builtin {
+    B_NONE = 0,
+    B_ABS, B_MIN, B_MAX, B_ROUND, B_INT, B_FLOAT, B_BOOL, B_COMPLEX, B_LEN,
+    B_RANGE, B_POW,
+    B_CONJUGATE,              /* z.conjugate() */
+    B_CAST,                   /* np.float32(x), numba.int64(x): BuiltinRef.cast */
+    B_MATH,                   /* math.sqrt, np.sqrt: BuiltinRef.fn is a row of math_fns */
+    B_CMATH,                  /* cmath.exp: a row of cmath_fns */
+    B_UNSUPPORTED             /* print, enumerate, zip, sum, ...: named in the error */
+} Builtin;
+
+/* What a builtin name refers to: the builtin, and for a math function its
+ * row (the first of its name: the checker picks the row for the number of
+ * arguments), for a cast the type. */
+typedef struct BuiltinRef {
+    Builtin id;
+    const MathFn *fn;
+    Type *cast;
+} BuiltinRef;
+
+/* The row of math function `name` (B_MATH: math_fns, B_CMATH: cmath_fns)
+ * taking nargs arguments: math.log has one row for log(x) and one for
+ * log(x, base).  NULL if none. */
+const MathFn *math_row(Builtin table, const char *name, int nargs);
 
 /* A Python builtin by name (abs, min, ...), or B_NONE. */
-int builtin_lookup(const char *name);
+Builtin builtin_lookup(const char *name);
 /* How a builtin is spelled in messages: "abs", "math.sqrt", "np.float32". */
-const char *builtin_name(int b);
+const char *builtin_name(BuiltinRef b);
 /* Resolve `module.attr` into *out; false if the module has no such name
  * that ufnc supports. */
 bool module_attr(ModuleId mod, const char *attr, Loc loc, Sym *out);
@@ -640,7 +670,7 @@ struct Sym {
         Value value;
         Func *func;
         ModuleId module;
-        int builtin;       /* a Builtin */
+        BuiltinRef builtin;
         DecoratorId decorator;
     };
 };
@@ -846,7 +876,7 @@ Node *infer_truth(Infer *cx, Node *e);
 Node *infer_name(Infer *cx, Node *e);
 /* infer_call.c: a call with its arguments typed */
 Node *infer_helper_call(Infer *cx, Node *e, Func *f, NodeList *args);
-Node *infer_builtin_call(Infer *cx, Node *e, int b, NodeList *args);
+Node *infer_builtin_call(Infer *cx, Node *e, BuiltinRef b, NodeList *args);
 
 /* names.c: the C names of the generated code */
 /* A name that C, CUDA, the C library, the headers' macros, the runtime or

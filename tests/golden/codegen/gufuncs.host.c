@@ -85,8 +85,6 @@ __attribute__((simd("notinbranch"))) double hypot(double, double); __attribute__
  * a view is a pointer with the extent and element stride of each axis. */
 typedef struct { double *data; int64_t shape[2]; int64_t stride[2]; } ufn_view_f64_2;
 UFN_BODY ufn_view_f64_2 ufn_view_f64_2_make(double *data, int64_t n0, int64_t n1, int64_t s0, int64_t s1) { ufn_view_f64_2 v; v.data = data; v.shape[0] = n0; v.shape[1] = n1; v.stride[0] = s0; v.stride[1] = s1; return v; }
-typedef struct { int64_t f0; int64_t f1; } ufn_tup2_i64_i64;
-UFN_BODY ufn_tup2_i64_i64 ufn_tup2_i64_i64_make(int64_t a0, int64_t a1) { ufn_tup2_i64_i64 t; t.f0 = a0; t.f1 = a1; return t; }
 typedef struct { float *data; int64_t shape[1]; int64_t stride[1]; } ufn_view_f32_1;
 UFN_BODY ufn_view_f32_1 ufn_view_f32_1_make(float *data, int64_t n0, int64_t s0) { ufn_view_f32_1 v; v.data = data; v.shape[0] = n0; v.stride[0] = s0; return v; }
 typedef struct { int32_t *data; int64_t shape[1]; int64_t stride[1]; } ufn_view_i32_1;
@@ -132,7 +130,7 @@ UFN_BODY void gufuncs__matmul__a2_f64_a2_f64_a2_f64(ufn_view_f64_2 v_a, ufn_view
             v_out.data[v_i * v_out.stride[0] + v_j * v_out.stride[1]] = v_acc;
         }
     }
-#line 136 "gufuncs.host.c"
+#line 134 "gufuncs.host.c"
 }
 
 /* gufuncs.ufn:16: def cross, @guvectorize '(float32[::1], float32[::1], float32[::1])' */
@@ -144,7 +142,7 @@ UFN_BODY void gufuncs__cross__a1_f32_a1_f32_a1_f32(ufn_view_f32_1 v_u, ufn_view_
     v_out.data[1 * v_out.stride[0]] = (v_u.data[2 * v_u.stride[0]] * v_v.data[0 * v_v.stride[0]]) - (v_u.data[0 * v_u.stride[0]] * v_v.data[2 * v_v.stride[0]]);
 #line 19 "gufuncs.ufn"
     v_out.data[2 * v_out.stride[0]] = (v_u.data[0 * v_u.stride[0]] * v_v.data[1 * v_v.stride[0]]) - (v_u.data[1 * v_u.stride[0]] * v_v.data[0 * v_v.stride[0]]);
-#line 148 "gufuncs.host.c"
+#line 146 "gufuncs.host.c"
 }
 
 /* gufuncs.ufn:23: def sum_mean, @guvectorize '(int32[:], int64[:], float64[:])' */
@@ -165,7 +163,7 @@ UFN_BODY void gufuncs__sum_mean__a1_i32_a1_i64_a1_f64(ufn_view_i32_1 v_x, ufn_vi
     v_total.data[0 * v_total.stride[0]] = v_s;
 #line 28 "gufuncs.ufn"
     v_mean.data[0 * v_mean.stride[0]] = (v_x.shape[0] > 0) ? (((double)v_s) / ((double)v_x.shape[0])) : 0.0;
-#line 169 "gufuncs.host.c"
+#line 167 "gufuncs.host.c"
 }
 
 /* gufuncs.ufn:23: def sum_mean, @guvectorize '(float32[:], float32[:], float32[:])' */
@@ -186,7 +184,7 @@ UFN_BODY void gufuncs__sum_mean__a1_f32_a1_f32_a1_f32(ufn_view_f32_1 v_x, ufn_vi
     v_total.data[0 * v_total.stride[0]] = (float)v_s;
 #line 28 "gufuncs.ufn"
     v_mean.data[0 * v_mean.stride[0]] = (float)((v_x.shape[0] > 0) ? (v_s / ((double)v_x.shape[0])) : 0.0);
-#line 190 "gufuncs.host.c"
+#line 188 "gufuncs.host.c"
 }
 
 /* gufuncs.ufn:32: def axpy, @guvectorize '(float32, float32[:], float32[:])' */
@@ -200,7 +198,7 @@ UFN_BODY void gufuncs__axpy__f32_a1_f32_a1_f32(float v_alpha, ufn_view_f32_1 v_x
 #line 34 "gufuncs.ufn"
         v_out.data[v_i * v_out.stride[0]] = (float)((v_i > 0) ? (((double)(v_alpha * v_x.data[v_i * v_x.stride[0]])) + (((double)v_out.data[ufn_wrap_index(ufn_sub_i64(v_i, 1), v_out.shape[0]) * v_out.stride[0]]) * 0.0)) : ((double)(v_alpha * v_x.data[v_i * v_x.stride[0]])));
     }
-#line 204 "gufuncs.host.c"
+#line 202 "gufuncs.host.c"
 }
 
 /* ---- host loops ---- */

@@ -158,7 +158,7 @@ UFN_BODY double statements__series__f64_i32(double v_x, int32_t v_n)
     v_term = 1.0;
 #line 34 "statements.ufn"
     UFN_LOOP
-    for (int64_t ufn_i1 = 1, ufn_end1 = ufn_add_i64((int64_t)v_n, 1), ufn_step1 = 2; ufn_step1 > 0 ? ufn_i1 < ufn_end1 : ufn_step1 < 0 && ufn_i1 > ufn_end1; ufn_i1 += ufn_step1) {
+    for (int64_t ufn_i1 = 1, ufn_end1 = ufn_add_i64((int64_t)v_n, 1); ufn_i1 < ufn_end1; ufn_i1 += 2) {
         v_k = ufn_i1;
 #line 35 "statements.ufn"
         v_term = v_term * (v_x / ((double)v_k));
