@@ -212,6 +212,11 @@ static bool kernel_signature_ok(const Func *f, const Signature *sig)
         return false;
     }
     if (f->kind == FK_VECTORIZE) {
+        if (sig->nargs + 1 > UFN_MAX_OPERANDS) {
+            diag_error(sig->loc, "signature '%s' has %d arguments, but a ufunc takes at most %d (the runtime's %d operands, with its output)",
+                       sig->text, sig->nargs, UFN_MAX_OPERANDS - 1, UFN_MAX_OPERANDS);
+            return false;
+        }
         for (int i = 0; i < sig->nargs; i++)
             if (sig->args[i]->kind == TY_ARRAY) {
                 diag_error(sig->loc, "@vectorize signatures take scalars; '%s' has an array argument (use @guvectorize for arrays)",

@@ -218,7 +218,7 @@ static int trampolines(Emitter *em)
             const char *const *v = f->kind == FK_VECTORIZE ? fu : gu;
             for (int k = 0; k < (f->kind == FK_VECTORIZE ? 2 : 1); k++) {
                 const char *kn = kernel_c_name(inst, v[k]);
-                emit_line(em, "    {\"%s\", %s__sim},", kn, kn);
+                emit_line(em, "    {.name = \"%s\", .entry = %s__sim},", kn, kn);
             }
         }
     }
@@ -266,10 +266,35 @@ static const char *dtype_enum(Type *t)
 }
 
 
+/* A gufunc's layout, as the runtime reads it. */
+static void core_tables(Emitter *em, const Func *f)
+{
+    const Layout *l = f->layout;
+    Buf names = {0}, fixed = {0}, ndim = {0}, dims = {0};
+    for (int d = 0; d < l->nnames; d++) {
+        buf_printf(&names, "%s%s", d ? ", " : "", c_string_literal(l->names[d]));
+        buf_printf(&fixed, "%s%lld", d ? ", " : "", (long long)l->fixed[d]);
+    }
+    int total = 0;
+    for (int k = 0; k < kernel_nops(f); k++) {
+        buf_printf(&ndim, "%s%d", k ? ", " : "", l->ndim[k]);
+        for (int d = 0; d < l->ndim[k]; d++, total++)
+            buf_printf(&dims, "%s%d", total ? ", " : "", l->dims[k][d]);
+    }
+    emit_line(em, "static const char *const %s[] = {%s};", func_c_symbol(f, "core_names"), names.data ? names.data : "NULL");
+    emit_line(em, "static const int64_t %s[] = {%s};", func_c_symbol(f, "core_fixed"), fixed.data ? fixed.data : "0");
+    emit_line(em, "static const int %s[] = {%s};", func_c_symbol(f, "core_ndim"), ndim.data);
+    emit_line(em, "static const int %s[] = {%s};", func_c_symbol(f, "core_dims"), total ? dims.data : "0");
+    buf_free(&names);
+    buf_free(&fixed);
+    buf_free(&ndim);
+    buf_free(&dims);
+}
+
 static void func_tables(Emitter *em, Func *f)
 {
     Module *m = em->mod;
-    int nops = f->kind == FK_GUVECTORIZE ? f->instances[0]->nargs : f->instances[0]->nargs + 1;
+    int nops = kernel_nops(f);
     for (int j = 0; j < f->ninstances; j++) {
         Instance *inst = f->instances[j];
         Buf b = {0};
@@ -278,56 +303,44 @@ static void func_tables(Emitter *em, Func *f)
         emit_line(em, "static const ufn_dtype %s[] = {%s};", func_c_symbol(f, arena_printf("types%d", j)), b.data);
         buf_free(&b);
     }
+    /* designated initialisers: the fields of ufn_abi.h by name, never by
+     * their order */
     emit_line(em, "static const ufn_loop %s[] = {", func_c_symbol(f, "loops"));
+    bool dev = em->opt->cuda || em->opt->sim;
     for (int j = 0; j < f->ninstances; j++) {
         Instance *inst = f->instances[j];
-        const char *host = em->opt->host ? arena_printf("UFN_HOST_TABLE(%s)", host_loop_c_name(inst)) : "{NULL, NULL, NULL}";
-        bool dev = em->opt->cuda || em->opt->sim;
-        const char *contig = dev && f->kind == FK_VECTORIZE ? c_string_literal(kernel_c_name(inst, "contig")) : "NULL";
-        const char *strided = dev ? c_string_literal(kernel_c_name(inst, f->kind == FK_VECTORIZE ? "strided" : "gufunc")) : "NULL";
-        emit_line(em, "    {%s, %s, %s, %s, %s},", c_string_literal(inst->sig->text),
-                  func_c_symbol(f, arena_printf("types%d", j)), host, contig, strided);
+        emit_line(em, "    {.signature = %s, .types = %s,", c_string_literal(inst->sig->text),
+                  func_c_symbol(f, arena_printf("types%d", j)));
+        if (em->opt->host)
+            emit_line(em, "     .host = UFN_HOST_TABLE(%s),", host_loop_c_name(inst));
+        if (dev && f->kind == FK_VECTORIZE)
+            emit_line(em, "     .kernel_contig = %s,", c_string_literal(kernel_c_name(inst, "contig")));
+        if (dev)
+            emit_line(em, "     .kernel_strided = %s,",
+                      c_string_literal(kernel_c_name(inst, f->kind == FK_VECTORIZE ? "strided" : "gufunc")));
+        emit_line(em, "    },");
     }
     emit_line(em, "};");
-    int nin = f->kind == FK_GUVECTORIZE ? f->layout->nin : f->instances[0]->nargs;
+    int nin = kernel_nin(f);
+    if (f->kind == FK_GUVECTORIZE)
+        core_tables(em, f);
+    emit_line(em, "static const ufn_func %s = {", func_c_symbol(f, "func"));
+    emit_line(em, "    .name = %s, .module = &%s,", c_string_literal(f->public_name), module_c_symbol(m, "module"));
+    emit_line(em, "    .nin = %d, .nout = %d, .nloops = %d, .loops = %s,", nin, nops - nin, f->ninstances,
+              func_c_symbol(f, "loops"));
     if (f->kind == FK_GUVECTORIZE) {
-        Layout *l = f->layout;
-        Buf names = {0}, fixed = {0}, ndim = {0}, dims = {0};
-        for (int d = 0; d < l->nnames; d++) {
-            buf_printf(&names, "%s%s", d ? ", " : "", c_string_literal(l->names[d]));
-            buf_printf(&fixed, "%s%lld", d ? ", " : "", (long long)l->fixed[d]);
-        }
-        int total = 0;
-        for (int k = 0; k < nops; k++) {
-            buf_printf(&ndim, "%s%d", k ? ", " : "", l->ndim[k]);
-            for (int d = 0; d < l->ndim[k]; d++, total++)
-                buf_printf(&dims, "%s%d", total ? ", " : "", l->dims[k][d]);
-        }
-        emit_line(em, "static const char *const %s[] = {%s};", func_c_symbol(f, "core_names"), names.data ? names.data : "NULL");
-        emit_line(em, "static const int64_t %s[] = {%s};", func_c_symbol(f, "core_fixed"), fixed.data ? fixed.data : "0");
-        emit_line(em, "static const int %s[] = {%s};", func_c_symbol(f, "core_ndim"), ndim.data);
-        emit_line(em, "static const int %s[] = {%s};", func_c_symbol(f, "core_dims"), total ? dims.data : "0");
-        buf_free(&names);
-        buf_free(&fixed);
-        buf_free(&ndim);
-        buf_free(&dims);
-        emit_line(em, "static const ufn_func %s = {%s, &%s, %d, %d, %d, %s, %s, %d, %s, %s, %s, %s};",
-                  func_c_symbol(f, "func"), c_string_literal(f->public_name), module_c_symbol(m, "module"), nin,
-                  nops - nin, f->ninstances, func_c_symbol(f, "loops"), c_string_literal(l->text), l->nnames,
-                  func_c_symbol(f, "core_names"), func_c_symbol(f, "core_fixed"), func_c_symbol(f, "core_ndim"),
-                  func_c_symbol(f, "core_dims"));
-    } else {
-        emit_line(em, "static const ufn_func %s = {%s, &%s, %d, 1, %d, %s, NULL, 0, NULL, NULL, NULL, NULL};",
-                  func_c_symbol(f, "func"), c_string_literal(f->public_name), module_c_symbol(m, "module"), nin,
-                  f->ninstances, func_c_symbol(f, "loops"));
+        emit_line(em, "    .layout = %s, .ncore = %d,", c_string_literal(f->layout->text), f->layout->nnames);
+        emit_line(em, "    .core_names = %s, .core_fixed = %s,", func_c_symbol(f, "core_names"),
+                  func_c_symbol(f, "core_fixed"));
+        emit_line(em, "    .core_ndim = %s, .core_dims = %s,", func_c_symbol(f, "core_ndim"), func_c_symbol(f, "core_dims"));
     }
+    emit_line(em, "};");
     emit_line(em, "%s", "");
 }
 
 static void entry_points(Emitter *em, Func *f)
 {
-    int nops = f->kind == FK_GUVECTORIZE ? f->instances[0]->nargs : f->instances[0]->nargs + 1;
-    int nin = f->kind == FK_GUVECTORIZE ? f->layout->nin : nops - 1;
+    int nops = kernel_nops(f), nin = kernel_nin(f);
     Buf b = {0};
     entry_general_proto(&b, f);
     emit_line(em, "%s", b.data);
@@ -395,9 +408,13 @@ void emit_host(Buf *out, Module *m, const EmitOptions *opt)
         fatbin(&em);
     emit_line(&em, "/* ---- what libufnrt reads ---- */");
     emit_line(&em, "%s", "");
-    emit_line(&em, "static ufn_module %s = {UFN_ABI_VERSION, %s, %s, %zu, %s, %d, NULL};", module_c_symbol(m, "module"),
-              c_string_literal(m->name), opt->cuda && opt->fatbin_path ? module_c_symbol(m, "fatbin") : "NULL",
-              opt->cuda ? opt->fatbin_size : (size_t)0, opt->sim ? module_c_symbol(m, "sim_kernels") : "NULL", nsim);
+    emit_line(&em, "static ufn_module %s = {", module_c_symbol(m, "module"));
+    emit_line(&em, "    .abi_version = UFN_ABI_VERSION, .name = %s,", c_string_literal(m->name));
+    if (opt->cuda && opt->fatbin_path)
+        emit_line(&em, "    .fatbin = %s, .fatbin_size = %zu,", module_c_symbol(m, "fatbin"), opt->fatbin_size);
+    if (opt->sim)
+        emit_line(&em, "    .sim_kernels = %s, .nsim_kernels = %d,", module_c_symbol(m, "sim_kernels"), nsim);
+    emit_line(&em, "};");
     emit_line(&em, "%s", "");
     for (int i = 0; i < m->nkernels; i++)
         if (m->kernels[i]->ninstances)

@@ -49,8 +49,15 @@
 
 #define UFNC_VERSION "0.1.0"
 
-#define UFN_MAX_OPERANDS 32   /* arguments of a ufunc (libufnrt's UFN_MAXARGS) */
-#define UFN_CORE_MAXDIMS 8    /* core dimensions (libufnrt's UFN_KMAXCORE) */
+/* What the generated code and libufnrt agree on: the compiler reads the
+ * same header, so the limits and dtypes below are the runtime's, not
+ * copies (TypeKind is checked against ufn_dtype where it is defined). */
+#include "ufn_abi.h"
+
+/* Operands (inputs and outputs) of one ufunc: libufnrt's UFN_MAXARGS, an
+ * internal constant of the runtime's (test_abi asserts they agree). */
+#define UFN_MAX_OPERANDS 32
+#define UFN_CORE_MAXDIMS UFN_KMAXCORE   /* core dimensions of one operand */
 
 #if defined(__GNUC__)
 #define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
@@ -466,6 +473,16 @@ typedef enum TypeKind {
     TY_TUPLE,     /* a fixed tuple of values (device-function results, a.shape) */
     TY_ARRAY      /* a gufunc operand: elt, ndim, layout */
 } TypeKind;
+
+#define TYPE_IS_DTYPE(t, d) ((int)(t) == (int)(d))
+_Static_assert(TYPE_IS_DTYPE(TY_BOOL, UFN_BOOL) && TYPE_IS_DTYPE(TY_INT8, UFN_INT8)
+                   && TYPE_IS_DTYPE(TY_INT16, UFN_INT16) && TYPE_IS_DTYPE(TY_INT32, UFN_INT32)
+                   && TYPE_IS_DTYPE(TY_INT64, UFN_INT64) && TYPE_IS_DTYPE(TY_UINT8, UFN_UINT8)
+                   && TYPE_IS_DTYPE(TY_UINT16, UFN_UINT16) && TYPE_IS_DTYPE(TY_UINT32, UFN_UINT32)
+                   && TYPE_IS_DTYPE(TY_UINT64, UFN_UINT64) && TYPE_IS_DTYPE(TY_FLOAT32, UFN_FLOAT32)
+                   && TYPE_IS_DTYPE(TY_FLOAT64, UFN_FLOAT64) && TYPE_IS_DTYPE(TY_COMPLEX64, UFN_COMPLEX64)
+                   && TYPE_IS_DTYPE(TY_COMPLEX128, UFN_COMPLEX128),
+               "a scalar type's kind is its ufn_dtype");
 
 #define NUM_SCALAR_TYPES (TY_COMPLEX128 + 1)
 

@@ -195,31 +195,52 @@ void complex__magnitude__c128__strided(ufn_kiter, const ufn_c128 *, ufn_kstrides
 static void complex__magnitude__c128__strided__sim(void **p) { complex__magnitude__c128__strided(*(ufn_kiter *)p[0], *(const ufn_c128 **)p[1], *(ufn_kstrides *)p[2], *(double **)p[3], *(ufn_kstrides *)p[4]); }
 
 static const ufn_sim_kernel complex__sim_kernels[] = {
-    {"complex__rotate__c64_f32__contig", complex__rotate__c64_f32__contig__sim},
-    {"complex__rotate__c64_f32__strided", complex__rotate__c64_f32__strided__sim},
-    {"complex__rotate__c128_f64__contig", complex__rotate__c128_f64__contig__sim},
-    {"complex__rotate__c128_f64__strided", complex__rotate__c128_f64__strided__sim},
-    {"complex__magnitude__c128__contig", complex__magnitude__c128__contig__sim},
-    {"complex__magnitude__c128__strided", complex__magnitude__c128__strided__sim},
+    {.name = "complex__rotate__c64_f32__contig", .entry = complex__rotate__c64_f32__contig__sim},
+    {.name = "complex__rotate__c64_f32__strided", .entry = complex__rotate__c64_f32__strided__sim},
+    {.name = "complex__rotate__c128_f64__contig", .entry = complex__rotate__c128_f64__contig__sim},
+    {.name = "complex__rotate__c128_f64__strided", .entry = complex__rotate__c128_f64__strided__sim},
+    {.name = "complex__magnitude__c128__contig", .entry = complex__magnitude__c128__contig__sim},
+    {.name = "complex__magnitude__c128__strided", .entry = complex__magnitude__c128__strided__sim},
 };
 
 /* ---- what libufnrt reads ---- */
 
-static ufn_module complex__module = {UFN_ABI_VERSION, "complex", NULL, 0, complex__sim_kernels, 6, NULL};
+static ufn_module complex__module = {
+    .abi_version = UFN_ABI_VERSION, .name = "complex",
+    .sim_kernels = complex__sim_kernels, .nsim_kernels = 6,
+};
 
 static const ufn_dtype complex__rotate__types0[] = {UFN_COMPLEX64, UFN_FLOAT32, UFN_COMPLEX64};
 static const ufn_dtype complex__rotate__types1[] = {UFN_COMPLEX128, UFN_FLOAT64, UFN_COMPLEX128};
 static const ufn_loop complex__rotate__loops[] = {
-    {"complex64(complex64, float32)", complex__rotate__types0, UFN_HOST_TABLE(complex__rotate__c64_f32__host), "complex__rotate__c64_f32__contig", "complex__rotate__c64_f32__strided"},
-    {"complex128(complex128, float64)", complex__rotate__types1, UFN_HOST_TABLE(complex__rotate__c128_f64__host), "complex__rotate__c128_f64__contig", "complex__rotate__c128_f64__strided"},
+    {.signature = "complex64(complex64, float32)", .types = complex__rotate__types0,
+     .host = UFN_HOST_TABLE(complex__rotate__c64_f32__host),
+     .kernel_contig = "complex__rotate__c64_f32__contig",
+     .kernel_strided = "complex__rotate__c64_f32__strided",
+    },
+    {.signature = "complex128(complex128, float64)", .types = complex__rotate__types1,
+     .host = UFN_HOST_TABLE(complex__rotate__c128_f64__host),
+     .kernel_contig = "complex__rotate__c128_f64__contig",
+     .kernel_strided = "complex__rotate__c128_f64__strided",
+    },
 };
-static const ufn_func complex__rotate__func = {"rotate", &complex__module, 2, 1, 2, complex__rotate__loops, NULL, 0, NULL, NULL, NULL, NULL};
+static const ufn_func complex__rotate__func = {
+    .name = "rotate", .module = &complex__module,
+    .nin = 2, .nout = 1, .nloops = 2, .loops = complex__rotate__loops,
+};
 
 static const ufn_dtype complex__magnitude__types0[] = {UFN_COMPLEX128, UFN_FLOAT64};
 static const ufn_loop complex__magnitude__loops[] = {
-    {"float64(complex128)", complex__magnitude__types0, UFN_HOST_TABLE(complex__magnitude__c128__host), "complex__magnitude__c128__contig", "complex__magnitude__c128__strided"},
+    {.signature = "float64(complex128)", .types = complex__magnitude__types0,
+     .host = UFN_HOST_TABLE(complex__magnitude__c128__host),
+     .kernel_contig = "complex__magnitude__c128__contig",
+     .kernel_strided = "complex__magnitude__c128__strided",
+    },
 };
-static const ufn_func complex__magnitude__func = {"magnitude", &complex__module, 1, 1, 1, complex__magnitude__loops, NULL, 0, NULL, NULL, NULL, NULL};
+static const ufn_func complex__magnitude__func = {
+    .name = "magnitude", .module = &complex__module,
+    .nin = 1, .nout = 1, .nloops = 1, .loops = complex__magnitude__loops,
+};
 
 /* ---- entry points (declared in complex.h) ---- */
 

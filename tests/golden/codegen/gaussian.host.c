@@ -284,47 +284,83 @@ void gaussian__gaussian__f32_f32_f32__strided(ufn_kiter, const float *, ufn_kstr
 static void gaussian__gaussian__f32_f32_f32__strided__sim(void **p) { gaussian__gaussian__f32_f32_f32__strided(*(ufn_kiter *)p[0], *(const float **)p[1], *(ufn_kstrides *)p[2], *(const float **)p[3], *(ufn_kstrides *)p[4], *(const float **)p[5], *(ufn_kstrides *)p[6], *(float **)p[7], *(ufn_kstrides *)p[8]); }
 
 static const ufn_sim_kernel gaussian__sim_kernels[] = {
-    {"gaussian__gaussian_pdf__f32_f32_f32__contig", gaussian__gaussian_pdf__f32_f32_f32__contig__sim},
-    {"gaussian__gaussian_pdf__f32_f32_f32__strided", gaussian__gaussian_pdf__f32_f32_f32__strided__sim},
-    {"gaussian__cpu_gaussian_pdf__i32_i32_i32__contig", gaussian__cpu_gaussian_pdf__i32_i32_i32__contig__sim},
-    {"gaussian__cpu_gaussian_pdf__i32_i32_i32__strided", gaussian__cpu_gaussian_pdf__i32_i32_i32__strided__sim},
-    {"gaussian__cpu_gaussian_pdf__i64_i64_i64__contig", gaussian__cpu_gaussian_pdf__i64_i64_i64__contig__sim},
-    {"gaussian__cpu_gaussian_pdf__i64_i64_i64__strided", gaussian__cpu_gaussian_pdf__i64_i64_i64__strided__sim},
-    {"gaussian__cpu_gaussian_pdf__f32_f32_f32__contig", gaussian__cpu_gaussian_pdf__f32_f32_f32__contig__sim},
-    {"gaussian__cpu_gaussian_pdf__f32_f32_f32__strided", gaussian__cpu_gaussian_pdf__f32_f32_f32__strided__sim},
-    {"gaussian__cpu_gaussian_pdf__f64_f64_f64__contig", gaussian__cpu_gaussian_pdf__f64_f64_f64__contig__sim},
-    {"gaussian__cpu_gaussian_pdf__f64_f64_f64__strided", gaussian__cpu_gaussian_pdf__f64_f64_f64__strided__sim},
-    {"gaussian__gaussian__f32_f32_f32__contig", gaussian__gaussian__f32_f32_f32__contig__sim},
-    {"gaussian__gaussian__f32_f32_f32__strided", gaussian__gaussian__f32_f32_f32__strided__sim},
+    {.name = "gaussian__gaussian_pdf__f32_f32_f32__contig", .entry = gaussian__gaussian_pdf__f32_f32_f32__contig__sim},
+    {.name = "gaussian__gaussian_pdf__f32_f32_f32__strided", .entry = gaussian__gaussian_pdf__f32_f32_f32__strided__sim},
+    {.name = "gaussian__cpu_gaussian_pdf__i32_i32_i32__contig", .entry = gaussian__cpu_gaussian_pdf__i32_i32_i32__contig__sim},
+    {.name = "gaussian__cpu_gaussian_pdf__i32_i32_i32__strided", .entry = gaussian__cpu_gaussian_pdf__i32_i32_i32__strided__sim},
+    {.name = "gaussian__cpu_gaussian_pdf__i64_i64_i64__contig", .entry = gaussian__cpu_gaussian_pdf__i64_i64_i64__contig__sim},
+    {.name = "gaussian__cpu_gaussian_pdf__i64_i64_i64__strided", .entry = gaussian__cpu_gaussian_pdf__i64_i64_i64__strided__sim},
+    {.name = "gaussian__cpu_gaussian_pdf__f32_f32_f32__contig", .entry = gaussian__cpu_gaussian_pdf__f32_f32_f32__contig__sim},
+    {.name = "gaussian__cpu_gaussian_pdf__f32_f32_f32__strided", .entry = gaussian__cpu_gaussian_pdf__f32_f32_f32__strided__sim},
+    {.name = "gaussian__cpu_gaussian_pdf__f64_f64_f64__contig", .entry = gaussian__cpu_gaussian_pdf__f64_f64_f64__contig__sim},
+    {.name = "gaussian__cpu_gaussian_pdf__f64_f64_f64__strided", .entry = gaussian__cpu_gaussian_pdf__f64_f64_f64__strided__sim},
+    {.name = "gaussian__gaussian__f32_f32_f32__contig", .entry = gaussian__gaussian__f32_f32_f32__contig__sim},
+    {.name = "gaussian__gaussian__f32_f32_f32__strided", .entry = gaussian__gaussian__f32_f32_f32__strided__sim},
 };
 
 /* ---- what libufnrt reads ---- */
 
-static ufn_module gaussian__module = {UFN_ABI_VERSION, "gaussian", NULL, 0, gaussian__sim_kernels, 12, NULL};
+static ufn_module gaussian__module = {
+    .abi_version = UFN_ABI_VERSION, .name = "gaussian",
+    .sim_kernels = gaussian__sim_kernels, .nsim_kernels = 12,
+};
 
 static const ufn_dtype gaussian__gaussian_pdf__types0[] = {UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32};
 static const ufn_loop gaussian__gaussian_pdf__loops[] = {
-    {"float32(float32, float32, float32)", gaussian__gaussian_pdf__types0, UFN_HOST_TABLE(gaussian__gaussian_pdf__f32_f32_f32__host), "gaussian__gaussian_pdf__f32_f32_f32__contig", "gaussian__gaussian_pdf__f32_f32_f32__strided"},
+    {.signature = "float32(float32, float32, float32)", .types = gaussian__gaussian_pdf__types0,
+     .host = UFN_HOST_TABLE(gaussian__gaussian_pdf__f32_f32_f32__host),
+     .kernel_contig = "gaussian__gaussian_pdf__f32_f32_f32__contig",
+     .kernel_strided = "gaussian__gaussian_pdf__f32_f32_f32__strided",
+    },
 };
-static const ufn_func gaussian__gaussian_pdf__func = {"gaussian_pdf", &gaussian__module, 3, 1, 1, gaussian__gaussian_pdf__loops, NULL, 0, NULL, NULL, NULL, NULL};
+static const ufn_func gaussian__gaussian_pdf__func = {
+    .name = "gaussian_pdf", .module = &gaussian__module,
+    .nin = 3, .nout = 1, .nloops = 1, .loops = gaussian__gaussian_pdf__loops,
+};
 
 static const ufn_dtype gaussian__cpu_gaussian_pdf__types0[] = {UFN_INT32, UFN_INT32, UFN_INT32, UFN_FLOAT64};
 static const ufn_dtype gaussian__cpu_gaussian_pdf__types1[] = {UFN_INT64, UFN_INT64, UFN_INT64, UFN_FLOAT64};
 static const ufn_dtype gaussian__cpu_gaussian_pdf__types2[] = {UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT64};
 static const ufn_dtype gaussian__cpu_gaussian_pdf__types3[] = {UFN_FLOAT64, UFN_FLOAT64, UFN_FLOAT64, UFN_FLOAT64};
 static const ufn_loop gaussian__cpu_gaussian_pdf__loops[] = {
-    {"(int32, int32, int32)", gaussian__cpu_gaussian_pdf__types0, UFN_HOST_TABLE(gaussian__cpu_gaussian_pdf__i32_i32_i32__host), "gaussian__cpu_gaussian_pdf__i32_i32_i32__contig", "gaussian__cpu_gaussian_pdf__i32_i32_i32__strided"},
-    {"(int64, int64, int64)", gaussian__cpu_gaussian_pdf__types1, UFN_HOST_TABLE(gaussian__cpu_gaussian_pdf__i64_i64_i64__host), "gaussian__cpu_gaussian_pdf__i64_i64_i64__contig", "gaussian__cpu_gaussian_pdf__i64_i64_i64__strided"},
-    {"(float32, float32, float32)", gaussian__cpu_gaussian_pdf__types2, UFN_HOST_TABLE(gaussian__cpu_gaussian_pdf__f32_f32_f32__host), "gaussian__cpu_gaussian_pdf__f32_f32_f32__contig", "gaussian__cpu_gaussian_pdf__f32_f32_f32__strided"},
-    {"(float64, float64, float64)", gaussian__cpu_gaussian_pdf__types3, UFN_HOST_TABLE(gaussian__cpu_gaussian_pdf__f64_f64_f64__host), "gaussian__cpu_gaussian_pdf__f64_f64_f64__contig", "gaussian__cpu_gaussian_pdf__f64_f64_f64__strided"},
+    {.signature = "(int32, int32, int32)", .types = gaussian__cpu_gaussian_pdf__types0,
+     .host = UFN_HOST_TABLE(gaussian__cpu_gaussian_pdf__i32_i32_i32__host),
+     .kernel_contig = "gaussian__cpu_gaussian_pdf__i32_i32_i32__contig",
+     .kernel_strided = "gaussian__cpu_gaussian_pdf__i32_i32_i32__strided",
+    },
+    {.signature = "(int64, int64, int64)", .types = gaussian__cpu_gaussian_pdf__types1,
+     .host = UFN_HOST_TABLE(gaussian__cpu_gaussian_pdf__i64_i64_i64__host),
+     .kernel_contig = "gaussian__cpu_gaussian_pdf__i64_i64_i64__contig",
+     .kernel_strided = "gaussian__cpu_gaussian_pdf__i64_i64_i64__strided",
+    },
+    {.signature = "(float32, float32, float32)", .types = gaussian__cpu_gaussian_pdf__types2,
+     .host = UFN_HOST_TABLE(gaussian__cpu_gaussian_pdf__f32_f32_f32__host),
+     .kernel_contig = "gaussian__cpu_gaussian_pdf__f32_f32_f32__contig",
+     .kernel_strided = "gaussian__cpu_gaussian_pdf__f32_f32_f32__strided",
+    },
+    {.signature = "(float64, float64, float64)", .types = gaussian__cpu_gaussian_pdf__types3,
+     .host = UFN_HOST_TABLE(gaussian__cpu_gaussian_pdf__f64_f64_f64__host),
+     .kernel_contig = "gaussian__cpu_gaussian_pdf__f64_f64_f64__contig",
+     .kernel_strided = "gaussian__cpu_gaussian_pdf__f64_f64_f64__strided",
+    },
 };
-static const ufn_func gaussian__cpu_gaussian_pdf__func = {"cpu_gaussian_pdf", &gaussian__module, 3, 1, 4, gaussian__cpu_gaussian_pdf__loops, NULL, 0, NULL, NULL, NULL, NULL};
+static const ufn_func gaussian__cpu_gaussian_pdf__func = {
+    .name = "cpu_gaussian_pdf", .module = &gaussian__module,
+    .nin = 3, .nout = 1, .nloops = 4, .loops = gaussian__cpu_gaussian_pdf__loops,
+};
 
 static const ufn_dtype gaussian__gaussian__types0[] = {UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32};
 static const ufn_loop gaussian__gaussian__loops[] = {
-    {"float32(float32, float32, float32)", gaussian__gaussian__types0, UFN_HOST_TABLE(gaussian__gaussian__f32_f32_f32__host), "gaussian__gaussian__f32_f32_f32__contig", "gaussian__gaussian__f32_f32_f32__strided"},
+    {.signature = "float32(float32, float32, float32)", .types = gaussian__gaussian__types0,
+     .host = UFN_HOST_TABLE(gaussian__gaussian__f32_f32_f32__host),
+     .kernel_contig = "gaussian__gaussian__f32_f32_f32__contig",
+     .kernel_strided = "gaussian__gaussian__f32_f32_f32__strided",
+    },
 };
-static const ufn_func gaussian__gaussian__func = {"gaussian", &gaussian__module, 3, 1, 1, gaussian__gaussian__loops, NULL, 0, NULL, NULL, NULL, NULL};
+static const ufn_func gaussian__gaussian__func = {
+    .name = "gaussian", .module = &gaussian__module,
+    .nin = 3, .nout = 1, .nloops = 1, .loops = gaussian__gaussian__loops,
+};
 
 /* ---- entry points (declared in gaussian.h) ---- */
 

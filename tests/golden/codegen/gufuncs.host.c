@@ -271,58 +271,100 @@ void gufuncs__axpy__f32_a1_f32_a1_f32__gufunc(ufn_kiter, ufn_kcore, float *, ufn
 static void gufuncs__axpy__f32_a1_f32_a1_f32__gufunc__sim(void **p) { gufuncs__axpy__f32_a1_f32_a1_f32__gufunc(*(ufn_kiter *)p[0], *(ufn_kcore *)p[1], *(float **)p[2], *(ufn_kstrides *)p[3], *(ufn_kstrides *)p[4], *(float **)p[5], *(ufn_kstrides *)p[6], *(ufn_kstrides *)p[7], *(float **)p[8], *(ufn_kstrides *)p[9], *(ufn_kstrides *)p[10]); }
 
 static const ufn_sim_kernel gufuncs__sim_kernels[] = {
-    {"gufuncs__matmul__a2_f64_a2_f64_a2_f64__gufunc", gufuncs__matmul__a2_f64_a2_f64_a2_f64__gufunc__sim},
-    {"gufuncs__cross__a1_f32_a1_f32_a1_f32__gufunc", gufuncs__cross__a1_f32_a1_f32_a1_f32__gufunc__sim},
-    {"gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__gufunc", gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__gufunc__sim},
-    {"gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__gufunc", gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__gufunc__sim},
-    {"gufuncs__axpy__f32_a1_f32_a1_f32__gufunc", gufuncs__axpy__f32_a1_f32_a1_f32__gufunc__sim},
+    {.name = "gufuncs__matmul__a2_f64_a2_f64_a2_f64__gufunc", .entry = gufuncs__matmul__a2_f64_a2_f64_a2_f64__gufunc__sim},
+    {.name = "gufuncs__cross__a1_f32_a1_f32_a1_f32__gufunc", .entry = gufuncs__cross__a1_f32_a1_f32_a1_f32__gufunc__sim},
+    {.name = "gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__gufunc", .entry = gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__gufunc__sim},
+    {.name = "gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__gufunc", .entry = gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__gufunc__sim},
+    {.name = "gufuncs__axpy__f32_a1_f32_a1_f32__gufunc", .entry = gufuncs__axpy__f32_a1_f32_a1_f32__gufunc__sim},
 };
 
 /* ---- what libufnrt reads ---- */
 
-static ufn_module gufuncs__module = {UFN_ABI_VERSION, "gufuncs", NULL, 0, gufuncs__sim_kernels, 5, NULL};
+static ufn_module gufuncs__module = {
+    .abi_version = UFN_ABI_VERSION, .name = "gufuncs",
+    .sim_kernels = gufuncs__sim_kernels, .nsim_kernels = 5,
+};
 
 static const ufn_dtype gufuncs__matmul__types0[] = {UFN_FLOAT64, UFN_FLOAT64, UFN_FLOAT64};
 static const ufn_loop gufuncs__matmul__loops[] = {
-    {"(float64[:, :], float64[:, :], float64[:, :])", gufuncs__matmul__types0, UFN_HOST_TABLE(gufuncs__matmul__a2_f64_a2_f64_a2_f64__host), NULL, "gufuncs__matmul__a2_f64_a2_f64_a2_f64__gufunc"},
+    {.signature = "(float64[:, :], float64[:, :], float64[:, :])", .types = gufuncs__matmul__types0,
+     .host = UFN_HOST_TABLE(gufuncs__matmul__a2_f64_a2_f64_a2_f64__host),
+     .kernel_strided = "gufuncs__matmul__a2_f64_a2_f64_a2_f64__gufunc",
+    },
 };
 static const char *const gufuncs__matmul__core_names[] = {"m", "n", "p"};
 static const int64_t gufuncs__matmul__core_fixed[] = {-1, -1, -1};
 static const int gufuncs__matmul__core_ndim[] = {2, 2, 2};
 static const int gufuncs__matmul__core_dims[] = {0, 1, 1, 2, 0, 2};
-static const ufn_func gufuncs__matmul__func = {"matmul", &gufuncs__module, 2, 1, 1, gufuncs__matmul__loops, "(m,n),(n,p)->(m,p)", 3, gufuncs__matmul__core_names, gufuncs__matmul__core_fixed, gufuncs__matmul__core_ndim, gufuncs__matmul__core_dims};
+static const ufn_func gufuncs__matmul__func = {
+    .name = "matmul", .module = &gufuncs__module,
+    .nin = 2, .nout = 1, .nloops = 1, .loops = gufuncs__matmul__loops,
+    .layout = "(m,n),(n,p)->(m,p)", .ncore = 3,
+    .core_names = gufuncs__matmul__core_names, .core_fixed = gufuncs__matmul__core_fixed,
+    .core_ndim = gufuncs__matmul__core_ndim, .core_dims = gufuncs__matmul__core_dims,
+};
 
 static const ufn_dtype gufuncs__cross__types0[] = {UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32};
 static const ufn_loop gufuncs__cross__loops[] = {
-    {"(float32[::1], float32[::1], float32[::1])", gufuncs__cross__types0, UFN_HOST_TABLE(gufuncs__cross__a1_f32_a1_f32_a1_f32__host), NULL, "gufuncs__cross__a1_f32_a1_f32_a1_f32__gufunc"},
+    {.signature = "(float32[::1], float32[::1], float32[::1])", .types = gufuncs__cross__types0,
+     .host = UFN_HOST_TABLE(gufuncs__cross__a1_f32_a1_f32_a1_f32__host),
+     .kernel_strided = "gufuncs__cross__a1_f32_a1_f32_a1_f32__gufunc",
+    },
 };
 static const char *const gufuncs__cross__core_names[] = {"3"};
 static const int64_t gufuncs__cross__core_fixed[] = {3};
 static const int gufuncs__cross__core_ndim[] = {1, 1, 1};
 static const int gufuncs__cross__core_dims[] = {0, 0, 0};
-static const ufn_func gufuncs__cross__func = {"cross", &gufuncs__module, 2, 1, 1, gufuncs__cross__loops, "(3),(3)->(3)", 1, gufuncs__cross__core_names, gufuncs__cross__core_fixed, gufuncs__cross__core_ndim, gufuncs__cross__core_dims};
+static const ufn_func gufuncs__cross__func = {
+    .name = "cross", .module = &gufuncs__module,
+    .nin = 2, .nout = 1, .nloops = 1, .loops = gufuncs__cross__loops,
+    .layout = "(3),(3)->(3)", .ncore = 1,
+    .core_names = gufuncs__cross__core_names, .core_fixed = gufuncs__cross__core_fixed,
+    .core_ndim = gufuncs__cross__core_ndim, .core_dims = gufuncs__cross__core_dims,
+};
 
 static const ufn_dtype gufuncs__sum_mean__types0[] = {UFN_INT32, UFN_INT64, UFN_FLOAT64};
 static const ufn_dtype gufuncs__sum_mean__types1[] = {UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32};
 static const ufn_loop gufuncs__sum_mean__loops[] = {
-    {"(int32[:], int64[:], float64[:])", gufuncs__sum_mean__types0, UFN_HOST_TABLE(gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__host), NULL, "gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__gufunc"},
-    {"(float32[:], float32[:], float32[:])", gufuncs__sum_mean__types1, UFN_HOST_TABLE(gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__host), NULL, "gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__gufunc"},
+    {.signature = "(int32[:], int64[:], float64[:])", .types = gufuncs__sum_mean__types0,
+     .host = UFN_HOST_TABLE(gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__host),
+     .kernel_strided = "gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__gufunc",
+    },
+    {.signature = "(float32[:], float32[:], float32[:])", .types = gufuncs__sum_mean__types1,
+     .host = UFN_HOST_TABLE(gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__host),
+     .kernel_strided = "gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__gufunc",
+    },
 };
 static const char *const gufuncs__sum_mean__core_names[] = {"n"};
 static const int64_t gufuncs__sum_mean__core_fixed[] = {-1};
 static const int gufuncs__sum_mean__core_ndim[] = {1, 0, 0};
 static const int gufuncs__sum_mean__core_dims[] = {0};
-static const ufn_func gufuncs__sum_mean__func = {"sum_mean", &gufuncs__module, 1, 2, 2, gufuncs__sum_mean__loops, "(n)->(),()", 1, gufuncs__sum_mean__core_names, gufuncs__sum_mean__core_fixed, gufuncs__sum_mean__core_ndim, gufuncs__sum_mean__core_dims};
+static const ufn_func gufuncs__sum_mean__func = {
+    .name = "sum_mean", .module = &gufuncs__module,
+    .nin = 1, .nout = 2, .nloops = 2, .loops = gufuncs__sum_mean__loops,
+    .layout = "(n)->(),()", .ncore = 1,
+    .core_names = gufuncs__sum_mean__core_names, .core_fixed = gufuncs__sum_mean__core_fixed,
+    .core_ndim = gufuncs__sum_mean__core_ndim, .core_dims = gufuncs__sum_mean__core_dims,
+};
 
 static const ufn_dtype gufuncs__axpy__types0[] = {UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32};
 static const ufn_loop gufuncs__axpy__loops[] = {
-    {"(float32, float32[:], float32[:])", gufuncs__axpy__types0, UFN_HOST_TABLE(gufuncs__axpy__f32_a1_f32_a1_f32__host), NULL, "gufuncs__axpy__f32_a1_f32_a1_f32__gufunc"},
+    {.signature = "(float32, float32[:], float32[:])", .types = gufuncs__axpy__types0,
+     .host = UFN_HOST_TABLE(gufuncs__axpy__f32_a1_f32_a1_f32__host),
+     .kernel_strided = "gufuncs__axpy__f32_a1_f32_a1_f32__gufunc",
+    },
 };
 static const char *const gufuncs__axpy__core_names[] = {"n"};
 static const int64_t gufuncs__axpy__core_fixed[] = {-1};
 static const int gufuncs__axpy__core_ndim[] = {0, 1, 1};
 static const int gufuncs__axpy__core_dims[] = {0, 0};
-static const ufn_func gufuncs__axpy__func = {"axpy", &gufuncs__module, 2, 1, 1, gufuncs__axpy__loops, "(),(n)->(n)", 1, gufuncs__axpy__core_names, gufuncs__axpy__core_fixed, gufuncs__axpy__core_ndim, gufuncs__axpy__core_dims};
+static const ufn_func gufuncs__axpy__func = {
+    .name = "axpy", .module = &gufuncs__module,
+    .nin = 2, .nout = 1, .nloops = 1, .loops = gufuncs__axpy__loops,
+    .layout = "(),(n)->(n)", .ncore = 1,
+    .core_names = gufuncs__axpy__core_names, .core_fixed = gufuncs__axpy__core_fixed,
+    .core_ndim = gufuncs__axpy__core_ndim, .core_dims = gufuncs__axpy__core_dims,
+};
 
 /* ---- entry points (declared in gufuncs.h) ---- */
 

@@ -283,51 +283,90 @@ void ints__less__u8_i8__strided(ufn_kiter, const uint8_t *, ufn_kstrides, const 
 static void ints__less__u8_i8__strided__sim(void **p) { ints__less__u8_i8__strided(*(ufn_kiter *)p[0], *(const uint8_t **)p[1], *(ufn_kstrides *)p[2], *(const int8_t **)p[3], *(ufn_kstrides *)p[4], *(bool **)p[5], *(ufn_kstrides *)p[6]); }
 
 static const ufn_sim_kernel ints__sim_kernels[] = {
-    {"ints__zero_suppress__i16_i16__contig", ints__zero_suppress__i16_i16__contig__sim},
-    {"ints__zero_suppress__i16_i16__strided", ints__zero_suppress__i16_i16__strided__sim},
-    {"ints__wrapping_add__u8_u8__contig", ints__wrapping_add__u8_u8__contig__sim},
-    {"ints__wrapping_add__u8_u8__strided", ints__wrapping_add__u8_u8__strided__sim},
-    {"ints__wrapping_add__i8_i8__contig", ints__wrapping_add__i8_i8__contig__sim},
-    {"ints__wrapping_add__i8_i8__strided", ints__wrapping_add__i8_i8__strided__sim},
-    {"ints__is_even__i32__contig", ints__is_even__i32__contig__sim},
-    {"ints__is_even__i32__strided", ints__is_even__i32__strided__sim},
-    {"ints__less__u64_i64__contig", ints__less__u64_i64__contig__sim},
-    {"ints__less__u64_i64__strided", ints__less__u64_i64__strided__sim},
-    {"ints__less__u8_i8__contig", ints__less__u8_i8__contig__sim},
-    {"ints__less__u8_i8__strided", ints__less__u8_i8__strided__sim},
+    {.name = "ints__zero_suppress__i16_i16__contig", .entry = ints__zero_suppress__i16_i16__contig__sim},
+    {.name = "ints__zero_suppress__i16_i16__strided", .entry = ints__zero_suppress__i16_i16__strided__sim},
+    {.name = "ints__wrapping_add__u8_u8__contig", .entry = ints__wrapping_add__u8_u8__contig__sim},
+    {.name = "ints__wrapping_add__u8_u8__strided", .entry = ints__wrapping_add__u8_u8__strided__sim},
+    {.name = "ints__wrapping_add__i8_i8__contig", .entry = ints__wrapping_add__i8_i8__contig__sim},
+    {.name = "ints__wrapping_add__i8_i8__strided", .entry = ints__wrapping_add__i8_i8__strided__sim},
+    {.name = "ints__is_even__i32__contig", .entry = ints__is_even__i32__contig__sim},
+    {.name = "ints__is_even__i32__strided", .entry = ints__is_even__i32__strided__sim},
+    {.name = "ints__less__u64_i64__contig", .entry = ints__less__u64_i64__contig__sim},
+    {.name = "ints__less__u64_i64__strided", .entry = ints__less__u64_i64__strided__sim},
+    {.name = "ints__less__u8_i8__contig", .entry = ints__less__u8_i8__contig__sim},
+    {.name = "ints__less__u8_i8__strided", .entry = ints__less__u8_i8__strided__sim},
 };
 
 /* ---- what libufnrt reads ---- */
 
-static ufn_module ints__module = {UFN_ABI_VERSION, "ints", NULL, 0, ints__sim_kernels, 12, NULL};
+static ufn_module ints__module = {
+    .abi_version = UFN_ABI_VERSION, .name = "ints",
+    .sim_kernels = ints__sim_kernels, .nsim_kernels = 12,
+};
 
 static const ufn_dtype ints__zero_suppress__types0[] = {UFN_INT16, UFN_INT16, UFN_INT16};
 static const ufn_loop ints__zero_suppress__loops[] = {
-    {"int16(int16, int16)", ints__zero_suppress__types0, UFN_HOST_TABLE(ints__zero_suppress__i16_i16__host), "ints__zero_suppress__i16_i16__contig", "ints__zero_suppress__i16_i16__strided"},
+    {.signature = "int16(int16, int16)", .types = ints__zero_suppress__types0,
+     .host = UFN_HOST_TABLE(ints__zero_suppress__i16_i16__host),
+     .kernel_contig = "ints__zero_suppress__i16_i16__contig",
+     .kernel_strided = "ints__zero_suppress__i16_i16__strided",
+    },
 };
-static const ufn_func ints__zero_suppress__func = {"zero_suppress", &ints__module, 2, 1, 1, ints__zero_suppress__loops, NULL, 0, NULL, NULL, NULL, NULL};
+static const ufn_func ints__zero_suppress__func = {
+    .name = "zero_suppress", .module = &ints__module,
+    .nin = 2, .nout = 1, .nloops = 1, .loops = ints__zero_suppress__loops,
+};
 
 static const ufn_dtype ints__wrapping_add__types0[] = {UFN_UINT8, UFN_UINT8, UFN_UINT8};
 static const ufn_dtype ints__wrapping_add__types1[] = {UFN_INT8, UFN_INT8, UFN_INT8};
 static const ufn_loop ints__wrapping_add__loops[] = {
-    {"uint8(uint8, uint8)", ints__wrapping_add__types0, UFN_HOST_TABLE(ints__wrapping_add__u8_u8__host), "ints__wrapping_add__u8_u8__contig", "ints__wrapping_add__u8_u8__strided"},
-    {"int8(int8, int8)", ints__wrapping_add__types1, UFN_HOST_TABLE(ints__wrapping_add__i8_i8__host), "ints__wrapping_add__i8_i8__contig", "ints__wrapping_add__i8_i8__strided"},
+    {.signature = "uint8(uint8, uint8)", .types = ints__wrapping_add__types0,
+     .host = UFN_HOST_TABLE(ints__wrapping_add__u8_u8__host),
+     .kernel_contig = "ints__wrapping_add__u8_u8__contig",
+     .kernel_strided = "ints__wrapping_add__u8_u8__strided",
+    },
+    {.signature = "int8(int8, int8)", .types = ints__wrapping_add__types1,
+     .host = UFN_HOST_TABLE(ints__wrapping_add__i8_i8__host),
+     .kernel_contig = "ints__wrapping_add__i8_i8__contig",
+     .kernel_strided = "ints__wrapping_add__i8_i8__strided",
+    },
 };
-static const ufn_func ints__wrapping_add__func = {"wrapping_add", &ints__module, 2, 1, 2, ints__wrapping_add__loops, NULL, 0, NULL, NULL, NULL, NULL};
+static const ufn_func ints__wrapping_add__func = {
+    .name = "wrapping_add", .module = &ints__module,
+    .nin = 2, .nout = 1, .nloops = 2, .loops = ints__wrapping_add__loops,
+};
 
 static const ufn_dtype ints__is_even__types0[] = {UFN_INT32, UFN_BOOL};
 static const ufn_loop ints__is_even__loops[] = {
-    {"boolean(int32)", ints__is_even__types0, UFN_HOST_TABLE(ints__is_even__i32__host), "ints__is_even__i32__contig", "ints__is_even__i32__strided"},
+    {.signature = "boolean(int32)", .types = ints__is_even__types0,
+     .host = UFN_HOST_TABLE(ints__is_even__i32__host),
+     .kernel_contig = "ints__is_even__i32__contig",
+     .kernel_strided = "ints__is_even__i32__strided",
+    },
 };
-static const ufn_func ints__is_even__func = {"is_even", &ints__module, 1, 1, 1, ints__is_even__loops, NULL, 0, NULL, NULL, NULL, NULL};
+static const ufn_func ints__is_even__func = {
+    .name = "is_even", .module = &ints__module,
+    .nin = 1, .nout = 1, .nloops = 1, .loops = ints__is_even__loops,
+};
 
 static const ufn_dtype ints__less__types0[] = {UFN_UINT64, UFN_INT64, UFN_BOOL};
 static const ufn_dtype ints__less__types1[] = {UFN_UINT8, UFN_INT8, UFN_BOOL};
 static const ufn_loop ints__less__loops[] = {
-    {"boolean(uint64, int64)", ints__less__types0, UFN_HOST_TABLE(ints__less__u64_i64__host), "ints__less__u64_i64__contig", "ints__less__u64_i64__strided"},
-    {"boolean(uint8, int8)", ints__less__types1, UFN_HOST_TABLE(ints__less__u8_i8__host), "ints__less__u8_i8__contig", "ints__less__u8_i8__strided"},
+    {.signature = "boolean(uint64, int64)", .types = ints__less__types0,
+     .host = UFN_HOST_TABLE(ints__less__u64_i64__host),
+     .kernel_contig = "ints__less__u64_i64__contig",
+     .kernel_strided = "ints__less__u64_i64__strided",
+    },
+    {.signature = "boolean(uint8, int8)", .types = ints__less__types1,
+     .host = UFN_HOST_TABLE(ints__less__u8_i8__host),
+     .kernel_contig = "ints__less__u8_i8__contig",
+     .kernel_strided = "ints__less__u8_i8__strided",
+    },
 };
-static const ufn_func ints__less__func = {"less", &ints__module, 2, 1, 2, ints__less__loops, NULL, 0, NULL, NULL, NULL, NULL};
+static const ufn_func ints__less__func = {
+    .name = "less", .module = &ints__module,
+    .nin = 2, .nout = 1, .nloops = 2, .loops = ints__less__loops,
+};
 
 /* ---- entry points (declared in ints.h) ---- */
 

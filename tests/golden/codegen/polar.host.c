@@ -158,30 +158,49 @@ void polar__gpu_polar__a1_f32_a1_f32__gufunc(ufn_kiter, ufn_kcore, float *, ufn_
 static void polar__gpu_polar__a1_f32_a1_f32__gufunc__sim(void **p) { polar__gpu_polar__a1_f32_a1_f32__gufunc(*(ufn_kiter *)p[0], *(ufn_kcore *)p[1], *(float **)p[2], *(ufn_kstrides *)p[3], *(ufn_kstrides *)p[4], *(float **)p[5], *(ufn_kstrides *)p[6], *(ufn_kstrides *)p[7]); }
 
 static const ufn_sim_kernel polar__sim_kernels[] = {
-    {"polar__gpu_arctan2__f32_f32__contig", polar__gpu_arctan2__f32_f32__contig__sim},
-    {"polar__gpu_arctan2__f32_f32__strided", polar__gpu_arctan2__f32_f32__strided__sim},
-    {"polar__gpu_polar__a1_f32_a1_f32__gufunc", polar__gpu_polar__a1_f32_a1_f32__gufunc__sim},
+    {.name = "polar__gpu_arctan2__f32_f32__contig", .entry = polar__gpu_arctan2__f32_f32__contig__sim},
+    {.name = "polar__gpu_arctan2__f32_f32__strided", .entry = polar__gpu_arctan2__f32_f32__strided__sim},
+    {.name = "polar__gpu_polar__a1_f32_a1_f32__gufunc", .entry = polar__gpu_polar__a1_f32_a1_f32__gufunc__sim},
 };
 
 /* ---- what libufnrt reads ---- */
 
-static ufn_module polar__module = {UFN_ABI_VERSION, "polar", NULL, 0, polar__sim_kernels, 3, NULL};
+static ufn_module polar__module = {
+    .abi_version = UFN_ABI_VERSION, .name = "polar",
+    .sim_kernels = polar__sim_kernels, .nsim_kernels = 3,
+};
 
 static const ufn_dtype polar__gpu_arctan2__types0[] = {UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32};
 static const ufn_loop polar__gpu_arctan2__loops[] = {
-    {"float32(float32, float32)", polar__gpu_arctan2__types0, UFN_HOST_TABLE(polar__gpu_arctan2__f32_f32__host), "polar__gpu_arctan2__f32_f32__contig", "polar__gpu_arctan2__f32_f32__strided"},
+    {.signature = "float32(float32, float32)", .types = polar__gpu_arctan2__types0,
+     .host = UFN_HOST_TABLE(polar__gpu_arctan2__f32_f32__host),
+     .kernel_contig = "polar__gpu_arctan2__f32_f32__contig",
+     .kernel_strided = "polar__gpu_arctan2__f32_f32__strided",
+    },
 };
-static const ufn_func polar__gpu_arctan2__func = {"gpu_arctan2", &polar__module, 2, 1, 1, polar__gpu_arctan2__loops, NULL, 0, NULL, NULL, NULL, NULL};
+static const ufn_func polar__gpu_arctan2__func = {
+    .name = "gpu_arctan2", .module = &polar__module,
+    .nin = 2, .nout = 1, .nloops = 1, .loops = polar__gpu_arctan2__loops,
+};
 
 static const ufn_dtype polar__gpu_polar__types0[] = {UFN_FLOAT32, UFN_FLOAT32};
 static const ufn_loop polar__gpu_polar__loops[] = {
-    {"(float32[:], float32[:])", polar__gpu_polar__types0, UFN_HOST_TABLE(polar__gpu_polar__a1_f32_a1_f32__host), NULL, "polar__gpu_polar__a1_f32_a1_f32__gufunc"},
+    {.signature = "(float32[:], float32[:])", .types = polar__gpu_polar__types0,
+     .host = UFN_HOST_TABLE(polar__gpu_polar__a1_f32_a1_f32__host),
+     .kernel_strided = "polar__gpu_polar__a1_f32_a1_f32__gufunc",
+    },
 };
 static const char *const polar__gpu_polar__core_names[] = {"i"};
 static const int64_t polar__gpu_polar__core_fixed[] = {-1};
 static const int polar__gpu_polar__core_ndim[] = {1, 1};
 static const int polar__gpu_polar__core_dims[] = {0, 0};
-static const ufn_func polar__gpu_polar__func = {"gpu_polar", &polar__module, 1, 1, 1, polar__gpu_polar__loops, "(i)->(i)", 1, polar__gpu_polar__core_names, polar__gpu_polar__core_fixed, polar__gpu_polar__core_ndim, polar__gpu_polar__core_dims};
+static const ufn_func polar__gpu_polar__func = {
+    .name = "gpu_polar", .module = &polar__module,
+    .nin = 1, .nout = 1, .nloops = 1, .loops = polar__gpu_polar__loops,
+    .layout = "(i)->(i)", .ncore = 1,
+    .core_names = polar__gpu_polar__core_names, .core_fixed = polar__gpu_polar__core_fixed,
+    .core_ndim = polar__gpu_polar__core_ndim, .core_dims = polar__gpu_polar__core_dims,
+};
 
 /* ---- entry points (declared in polar.h) ---- */
 

@@ -160,19 +160,29 @@ void polar_distance__polar_distance__f32_f32_f32_f32__strided(ufn_kiter, const f
 static void polar_distance__polar_distance__f32_f32_f32_f32__strided__sim(void **p) { polar_distance__polar_distance__f32_f32_f32_f32__strided(*(ufn_kiter *)p[0], *(const float **)p[1], *(ufn_kstrides *)p[2], *(const float **)p[3], *(ufn_kstrides *)p[4], *(const float **)p[5], *(ufn_kstrides *)p[6], *(const float **)p[7], *(ufn_kstrides *)p[8], *(float **)p[9], *(ufn_kstrides *)p[10]); }
 
 static const ufn_sim_kernel polar_distance__sim_kernels[] = {
-    {"polar_distance__polar_distance__f32_f32_f32_f32__contig", polar_distance__polar_distance__f32_f32_f32_f32__contig__sim},
-    {"polar_distance__polar_distance__f32_f32_f32_f32__strided", polar_distance__polar_distance__f32_f32_f32_f32__strided__sim},
+    {.name = "polar_distance__polar_distance__f32_f32_f32_f32__contig", .entry = polar_distance__polar_distance__f32_f32_f32_f32__contig__sim},
+    {.name = "polar_distance__polar_distance__f32_f32_f32_f32__strided", .entry = polar_distance__polar_distance__f32_f32_f32_f32__strided__sim},
 };
 
 /* ---- what libufnrt reads ---- */
 
-static ufn_module polar_distance__module = {UFN_ABI_VERSION, "polar_distance", NULL, 0, polar_distance__sim_kernels, 2, NULL};
+static ufn_module polar_distance__module = {
+    .abi_version = UFN_ABI_VERSION, .name = "polar_distance",
+    .sim_kernels = polar_distance__sim_kernels, .nsim_kernels = 2,
+};
 
 static const ufn_dtype polar_distance__polar_distance__types0[] = {UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32};
 static const ufn_loop polar_distance__polar_distance__loops[] = {
-    {"float32(float32, float32, float32, float32)", polar_distance__polar_distance__types0, UFN_HOST_TABLE(polar_distance__polar_distance__f32_f32_f32_f32__host), "polar_distance__polar_distance__f32_f32_f32_f32__contig", "polar_distance__polar_distance__f32_f32_f32_f32__strided"},
+    {.signature = "float32(float32, float32, float32, float32)", .types = polar_distance__polar_distance__types0,
+     .host = UFN_HOST_TABLE(polar_distance__polar_distance__f32_f32_f32_f32__host),
+     .kernel_contig = "polar_distance__polar_distance__f32_f32_f32_f32__contig",
+     .kernel_strided = "polar_distance__polar_distance__f32_f32_f32_f32__strided",
+    },
 };
-static const ufn_func polar_distance__polar_distance__func = {"polar_distance", &polar_distance__module, 4, 1, 1, polar_distance__polar_distance__loops, NULL, 0, NULL, NULL, NULL, NULL};
+static const ufn_func polar_distance__polar_distance__func = {
+    .name = "polar_distance", .module = &polar_distance__module,
+    .nin = 4, .nout = 1, .nloops = 1, .loops = polar_distance__polar_distance__loops,
+};
 
 /* ---- entry points (declared in polar_distance.h) ---- */
 

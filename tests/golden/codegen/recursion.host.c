@@ -140,19 +140,29 @@ void recursion__lucas_ufunc__i64__strided(ufn_kiter, const int64_t *, ufn_kstrid
 static void recursion__lucas_ufunc__i64__strided__sim(void **p) { recursion__lucas_ufunc__i64__strided(*(ufn_kiter *)p[0], *(const int64_t **)p[1], *(ufn_kstrides *)p[2], *(int64_t **)p[3], *(ufn_kstrides *)p[4]); }
 
 static const ufn_sim_kernel recursion__sim_kernels[] = {
-    {"recursion__lucas_ufunc__i64__contig", recursion__lucas_ufunc__i64__contig__sim},
-    {"recursion__lucas_ufunc__i64__strided", recursion__lucas_ufunc__i64__strided__sim},
+    {.name = "recursion__lucas_ufunc__i64__contig", .entry = recursion__lucas_ufunc__i64__contig__sim},
+    {.name = "recursion__lucas_ufunc__i64__strided", .entry = recursion__lucas_ufunc__i64__strided__sim},
 };
 
 /* ---- what libufnrt reads ---- */
 
-static ufn_module recursion__module = {UFN_ABI_VERSION, "recursion", NULL, 0, recursion__sim_kernels, 2, NULL};
+static ufn_module recursion__module = {
+    .abi_version = UFN_ABI_VERSION, .name = "recursion",
+    .sim_kernels = recursion__sim_kernels, .nsim_kernels = 2,
+};
 
 static const ufn_dtype recursion__lucas_ufunc__types0[] = {UFN_INT64, UFN_INT64};
 static const ufn_loop recursion__lucas_ufunc__loops[] = {
-    {"int64(int64)", recursion__lucas_ufunc__types0, UFN_HOST_TABLE(recursion__lucas_ufunc__i64__host), "recursion__lucas_ufunc__i64__contig", "recursion__lucas_ufunc__i64__strided"},
+    {.signature = "int64(int64)", .types = recursion__lucas_ufunc__types0,
+     .host = UFN_HOST_TABLE(recursion__lucas_ufunc__i64__host),
+     .kernel_contig = "recursion__lucas_ufunc__i64__contig",
+     .kernel_strided = "recursion__lucas_ufunc__i64__strided",
+    },
 };
-static const ufn_func recursion__lucas_ufunc__func = {"lucas_ufunc", &recursion__module, 1, 1, 1, recursion__lucas_ufunc__loops, NULL, 0, NULL, NULL, NULL, NULL};
+static const ufn_func recursion__lucas_ufunc__func = {
+    .name = "lucas_ufunc", .module = &recursion__module,
+    .nin = 1, .nout = 1, .nloops = 1, .loops = recursion__lucas_ufunc__loops,
+};
 
 /* ---- entry points (declared in recursion.h) ---- */
 

@@ -343,59 +343,104 @@ void statements__mixed__f32_f32__strided(ufn_kiter, const float *, ufn_kstrides,
 static void statements__mixed__f32_f32__strided__sim(void **p) { statements__mixed__f32_f32__strided(*(ufn_kiter *)p[0], *(const float **)p[1], *(ufn_kstrides *)p[2], *(const float **)p[3], *(ufn_kstrides *)p[4], *(float **)p[5], *(ufn_kstrides *)p[6]); }
 
 static const ufn_sim_kernel statements__sim_kernels[] = {
-    {"statements__collatz__i64_i64__contig", statements__collatz__i64_i64__contig__sim},
-    {"statements__collatz__i64_i64__strided", statements__collatz__i64_i64__strided__sim},
-    {"statements__clamp__f32_f32_f32__contig", statements__clamp__f32_f32_f32__contig__sim},
-    {"statements__clamp__f32_f32_f32__strided", statements__clamp__f32_f32_f32__strided__sim},
-    {"statements__series__f64_i32__contig", statements__series__f64_i32__contig__sim},
-    {"statements__series__f64_i32__strided", statements__series__f64_i32__strided__sim},
-    {"statements__between__f32_f32_f32__contig", statements__between__f32_f32_f32__contig__sim},
-    {"statements__between__f32_f32_f32__strided", statements__between__f32_f32_f32__strided__sim},
-    {"statements__bits__i32_i32__contig", statements__bits__i32_i32__contig__sim},
-    {"statements__bits__i32_i32__strided", statements__bits__i32_i32__strided__sim},
-    {"statements__mixed__f32_f32__contig", statements__mixed__f32_f32__contig__sim},
-    {"statements__mixed__f32_f32__strided", statements__mixed__f32_f32__strided__sim},
+    {.name = "statements__collatz__i64_i64__contig", .entry = statements__collatz__i64_i64__contig__sim},
+    {.name = "statements__collatz__i64_i64__strided", .entry = statements__collatz__i64_i64__strided__sim},
+    {.name = "statements__clamp__f32_f32_f32__contig", .entry = statements__clamp__f32_f32_f32__contig__sim},
+    {.name = "statements__clamp__f32_f32_f32__strided", .entry = statements__clamp__f32_f32_f32__strided__sim},
+    {.name = "statements__series__f64_i32__contig", .entry = statements__series__f64_i32__contig__sim},
+    {.name = "statements__series__f64_i32__strided", .entry = statements__series__f64_i32__strided__sim},
+    {.name = "statements__between__f32_f32_f32__contig", .entry = statements__between__f32_f32_f32__contig__sim},
+    {.name = "statements__between__f32_f32_f32__strided", .entry = statements__between__f32_f32_f32__strided__sim},
+    {.name = "statements__bits__i32_i32__contig", .entry = statements__bits__i32_i32__contig__sim},
+    {.name = "statements__bits__i32_i32__strided", .entry = statements__bits__i32_i32__strided__sim},
+    {.name = "statements__mixed__f32_f32__contig", .entry = statements__mixed__f32_f32__contig__sim},
+    {.name = "statements__mixed__f32_f32__strided", .entry = statements__mixed__f32_f32__strided__sim},
 };
 
 /* ---- what libufnrt reads ---- */
 
-static ufn_module statements__module = {UFN_ABI_VERSION, "statements", NULL, 0, statements__sim_kernels, 12, NULL};
+static ufn_module statements__module = {
+    .abi_version = UFN_ABI_VERSION, .name = "statements",
+    .sim_kernels = statements__sim_kernels, .nsim_kernels = 12,
+};
 
 static const ufn_dtype statements__collatz__types0[] = {UFN_INT64, UFN_INT64, UFN_INT64};
 static const ufn_loop statements__collatz__loops[] = {
-    {"int64(int64, int64)", statements__collatz__types0, UFN_HOST_TABLE(statements__collatz__i64_i64__host), "statements__collatz__i64_i64__contig", "statements__collatz__i64_i64__strided"},
+    {.signature = "int64(int64, int64)", .types = statements__collatz__types0,
+     .host = UFN_HOST_TABLE(statements__collatz__i64_i64__host),
+     .kernel_contig = "statements__collatz__i64_i64__contig",
+     .kernel_strided = "statements__collatz__i64_i64__strided",
+    },
 };
-static const ufn_func statements__collatz__func = {"collatz", &statements__module, 2, 1, 1, statements__collatz__loops, NULL, 0, NULL, NULL, NULL, NULL};
+static const ufn_func statements__collatz__func = {
+    .name = "collatz", .module = &statements__module,
+    .nin = 2, .nout = 1, .nloops = 1, .loops = statements__collatz__loops,
+};
 
 static const ufn_dtype statements__clamp__types0[] = {UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32};
 static const ufn_loop statements__clamp__loops[] = {
-    {"float32(float32, float32, float32)", statements__clamp__types0, UFN_HOST_TABLE(statements__clamp__f32_f32_f32__host), "statements__clamp__f32_f32_f32__contig", "statements__clamp__f32_f32_f32__strided"},
+    {.signature = "float32(float32, float32, float32)", .types = statements__clamp__types0,
+     .host = UFN_HOST_TABLE(statements__clamp__f32_f32_f32__host),
+     .kernel_contig = "statements__clamp__f32_f32_f32__contig",
+     .kernel_strided = "statements__clamp__f32_f32_f32__strided",
+    },
 };
-static const ufn_func statements__clamp__func = {"clamp", &statements__module, 3, 1, 1, statements__clamp__loops, NULL, 0, NULL, NULL, NULL, NULL};
+static const ufn_func statements__clamp__func = {
+    .name = "clamp", .module = &statements__module,
+    .nin = 3, .nout = 1, .nloops = 1, .loops = statements__clamp__loops,
+};
 
 static const ufn_dtype statements__series__types0[] = {UFN_FLOAT64, UFN_INT32, UFN_FLOAT64};
 static const ufn_loop statements__series__loops[] = {
-    {"float64(float64, int32)", statements__series__types0, UFN_HOST_TABLE(statements__series__f64_i32__host), "statements__series__f64_i32__contig", "statements__series__f64_i32__strided"},
+    {.signature = "float64(float64, int32)", .types = statements__series__types0,
+     .host = UFN_HOST_TABLE(statements__series__f64_i32__host),
+     .kernel_contig = "statements__series__f64_i32__contig",
+     .kernel_strided = "statements__series__f64_i32__strided",
+    },
 };
-static const ufn_func statements__series__func = {"series", &statements__module, 2, 1, 1, statements__series__loops, NULL, 0, NULL, NULL, NULL, NULL};
+static const ufn_func statements__series__func = {
+    .name = "series", .module = &statements__module,
+    .nin = 2, .nout = 1, .nloops = 1, .loops = statements__series__loops,
+};
 
 static const ufn_dtype statements__between__types0[] = {UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32, UFN_BOOL};
 static const ufn_loop statements__between__loops[] = {
-    {"boolean(float32, float32, float32)", statements__between__types0, UFN_HOST_TABLE(statements__between__f32_f32_f32__host), "statements__between__f32_f32_f32__contig", "statements__between__f32_f32_f32__strided"},
+    {.signature = "boolean(float32, float32, float32)", .types = statements__between__types0,
+     .host = UFN_HOST_TABLE(statements__between__f32_f32_f32__host),
+     .kernel_contig = "statements__between__f32_f32_f32__contig",
+     .kernel_strided = "statements__between__f32_f32_f32__strided",
+    },
 };
-static const ufn_func statements__between__func = {"between", &statements__module, 3, 1, 1, statements__between__loops, NULL, 0, NULL, NULL, NULL, NULL};
+static const ufn_func statements__between__func = {
+    .name = "between", .module = &statements__module,
+    .nin = 3, .nout = 1, .nloops = 1, .loops = statements__between__loops,
+};
 
 static const ufn_dtype statements__bits__types0[] = {UFN_INT32, UFN_INT32, UFN_INT32};
 static const ufn_loop statements__bits__loops[] = {
-    {"int32(int32, int32)", statements__bits__types0, UFN_HOST_TABLE(statements__bits__i32_i32__host), "statements__bits__i32_i32__contig", "statements__bits__i32_i32__strided"},
+    {.signature = "int32(int32, int32)", .types = statements__bits__types0,
+     .host = UFN_HOST_TABLE(statements__bits__i32_i32__host),
+     .kernel_contig = "statements__bits__i32_i32__contig",
+     .kernel_strided = "statements__bits__i32_i32__strided",
+    },
 };
-static const ufn_func statements__bits__func = {"bits", &statements__module, 2, 1, 1, statements__bits__loops, NULL, 0, NULL, NULL, NULL, NULL};
+static const ufn_func statements__bits__func = {
+    .name = "bits", .module = &statements__module,
+    .nin = 2, .nout = 1, .nloops = 1, .loops = statements__bits__loops,
+};
 
 static const ufn_dtype statements__mixed__types0[] = {UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32};
 static const ufn_loop statements__mixed__loops[] = {
-    {"float32(float32, float32)", statements__mixed__types0, UFN_HOST_TABLE(statements__mixed__f32_f32__host), "statements__mixed__f32_f32__contig", "statements__mixed__f32_f32__strided"},
+    {.signature = "float32(float32, float32)", .types = statements__mixed__types0,
+     .host = UFN_HOST_TABLE(statements__mixed__f32_f32__host),
+     .kernel_contig = "statements__mixed__f32_f32__contig",
+     .kernel_strided = "statements__mixed__f32_f32__strided",
+    },
 };
-static const ufn_func statements__mixed__func = {"mixed", &statements__module, 2, 1, 1, statements__mixed__loops, NULL, 0, NULL, NULL, NULL, NULL};
+static const ufn_func statements__mixed__func = {
+    .name = "mixed", .module = &statements__module,
+    .nin = 2, .nout = 1, .nloops = 1, .loops = statements__mixed__loops,
+};
 
 /* ---- entry points (declared in statements.h) ---- */
 
