@@ -152,8 +152,37 @@ Node *infer_name(Infer *cx, Node *e)
     }
 }
 
+/* The value of an integer literal under signs as written, -(-5) or
+ * -9223372036854775808: CPython folds it into one constant before Numba
+ * types it, so it is typed by its value (int64, else uint64, else an error)
+ * and not computed in the operand's type.  False for anything else. */
+static bool signed_literal(const Node *e, __int128 *v)
+{
+    if (e->kind == N_INT) {
+        *v = e->intlit.value;
+        return !e->intlit.too_big;
+    }
+    if (e->kind == N_UNARY && (e->unary.op == OP_NEG || e->unary.op == OP_POS) && signed_literal(e->unary.operand, v)) {
+        *v = e->unary.op == OP_NEG ? -*v : *v;
+        return true;
+    }
+    return false;
+}
+
 static Node *unary(Infer *cx, Node *e)
 {
+    __int128 exact;
+    if (e->unary.op == OP_NEG && signed_literal(e, &exact)) {
+        if (exact < INT64_MIN || exact > (__int128)UINT64_MAX)
+            return infer_fail(cx, e->loc, "in %s: integer literal does not fit in 64 bits", infer_fname(cx)),
+                   infer_unknown(e);
+        Value v = {.type = ty_scalar(exact > INT64_MAX ? TY_UINT64 : TY_INT64), .weak = true};
+        if (exact > INT64_MAX)
+            v.u = (uint64_t)exact;
+        else
+            v.i = (int64_t)exact;
+        return infer_const(e->loc, v);
+    }
     Node *a = infer_expr(cx, e->unary.operand);
     if (!a->type)
         return infer_unknown(e);

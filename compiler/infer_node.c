@@ -171,6 +171,18 @@ const char *infer_opname(Op op)
     return op_names[op];
 }
 
+/* A Python int of 2**63 or more is uint64 (Numba's typeof), and uint64 with
+ * a signed integer computes in int64 (NBEP 1), as Numba does: the value
+ * wraps.  ufnc computes what Numba computes, and says so. */
+static void warn_wrapping(Infer *cx, const Node *k, Type *t)
+{
+    if (!cx->final || k->kind != N_CONST || !k->konst.weak || k->type->kind != TY_UINT64
+        || k->konst.v.u <= INT64_MAX || !ty_is_signed(t))
+        return;
+    diag_warning(k->loc, "in %s: %llu is a uint64, and with a signed integer it computes in %s (as in Numba), where it is %lld; make the other operand unsigned or a float",
+                 infer_fname(cx), (unsigned long long)k->konst.v.u, t->name, (long long)(int64_t)k->konst.v.u);
+}
+
 Node *infer_binary(Infer *cx, Node *e, Node *l, Node *r)
 {
     Op op = e->binary.op;
@@ -196,6 +208,8 @@ Node *infer_binary(Infer *cx, Node *e, Node *l, Node *r)
     case OP_SUB:
     case OP_MUL:
         t = ty_arith(lt, rt);
+        warn_wrapping(cx, l, t);
+        warn_wrapping(cx, r, t);
         n->binary.lhs = infer_cast(l, t);
         n->binary.rhs = infer_cast(r, t);
         return infer_typed(n, t);
@@ -210,12 +224,15 @@ Node *infer_binary(Infer *cx, Node *e, Node *l, Node *r)
             return infer_fail(cx, e->loc, "in %s: '%s' is not defined for complex numbers", infer_fname(cx),
                            infer_opname(op)), infer_unknown(e);
         t = ty_arith(lt, rt);
+        warn_wrapping(cx, l, t);
+        warn_wrapping(cx, r, t);
         n->binary.lhs = infer_cast(l, t);
         n->binary.rhs = infer_cast(r, t);
         return infer_typed(n, t);
     case OP_POW:
         if (intish) {
             t = ty_arith(lt, rt);
+            warn_wrapping(cx, l, t);
             n->binary.lhs = infer_cast(l, t);
             n->binary.rhs = infer_cast(r, ty_scalar(TY_INT64));
         } else if (ty_is_float(lt) && (ty_is_int(rt) || ty_is_bool(rt))) {

@@ -298,6 +298,23 @@ static void test_helpers_returning_none(void **state)
     assert_true(m->recursive);
 }
 
+/* An integer literal under minus signs is typed by its value, as CPython
+ * folds it before Numba sees it: -9223372036854775808 is int64 (ufnc typed
+ * it uint64, as the negation of the uint64 9223372036854775808, so y / 2
+ * was +4.6e18); a Python int of 2**63 or more is uint64. */
+static void test_integer_literals(void **state)
+{
+    (void)state;
+    Module *m = ok_module("from numba import vectorize\n@vectorize(['float64(int64)'])\ndef f(x):\n"
+                          "    a = -9223372036854775808\n    b = -(-5)\n    c = 9223372036854775808\n"
+                          "    d = -9223372036854775807\n    return a / 2 + b + c + d\n");
+    const Instance *inst = kernel(m, "f")->instances[0];
+    assert_string_equal(var_type(inst, "a"), "int64");
+    assert_string_equal(var_type(inst, "b"), "int64");
+    assert_string_equal(var_type(inst, "c"), "uint64");
+    assert_string_equal(var_type(inst, "d"), "int64");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -310,6 +327,7 @@ int main(void)
         cmocka_unit_test_teardown(test_constants_in_kernels, teardown),
         cmocka_unit_test_teardown(test_accepted, teardown),
         cmocka_unit_test_teardown(test_helpers_returning_none, teardown),
+        cmocka_unit_test_teardown(test_integer_literals, teardown),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     free(diags);
