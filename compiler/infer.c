@@ -655,6 +655,27 @@ static void check_failures(const Module *m)
                 die("kernel %s failed without a diagnostic", m->kernels[i]->name);
 }
 
+/* A helper no kernel calls is compiled for no argument types at all, nor
+ * can anything outside the module call it.  A device function exists for
+ * kernels, but an @njit function is, in Numba, a function Python calls: one
+ * written that way (say one that builds arrays) would vanish without a
+ * word.  The module's own are told; an imported module's are a library's. */
+static void uncalled_helpers(const Module *m)
+{
+    for (int i = 0; i < m->nfuncs; i++) {
+        const Func *f = m->funcs[i];
+        if (f->kind != FK_JIT)
+            continue;
+        bool typed = false;
+        for (int k = 0; k < f->ninstances; k++)
+            typed = typed || f->instances[k]->state == I_DONE;
+        if (!typed)
+            diag_warning(f->def->funcdef.name_loc.file ? f->def->funcdef.name_loc : f->def->loc,
+                         "'%s' is not compiled: no @vectorize or @guvectorize function calls it, and ufnc compiles a @jit function only for the calls kernels make (it is not a function of the object)",
+                         f->name);
+    }
+}
+
 void infer_bodies(Module *m)
 {
     for (int i = 0; i < m->nkernels; i++) {
@@ -669,6 +690,8 @@ void infer_bodies(Module *m)
                 break;        /* the user chose none of them: one failing signature says enough */
         }
     }
-    if (!diag_error_count())
+    if (!diag_error_count()) {
         check_failures(m);
+        uncalled_helpers(m);
+    }
 }
