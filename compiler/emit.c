@@ -77,6 +77,11 @@ void begin_line(Emitter *em)
         buf_puts(em->out, "    ");
 }
 
+const char *c_load(const Type *t, const char *lvalue)
+{
+    return t->kind == TY_BOOL ? arena_printf("(%s != 0)", lvalue) : lvalue;
+}
+
 /* ---- a kernel's operands ---------------------------------------------------------------- */
 
 int kernel_nin(const Func *f)

@@ -107,8 +107,8 @@ static void note_cb(const Instance *inst, void *ctx)
 static void view_type(Emitter *em, const Type *t)
 {
     const char *name = c_type(t);
-    emit_line(em, "typedef struct { %s *data; int64_t shape[%d]; int64_t stride[%d]; } %s;", c_type(t->elt), t->ndim,
-              t->ndim, name);
+    emit_line(em, "typedef struct { %s *data; int64_t shape[%d]; int64_t stride[%d]; } %s;", c_elem_type(t->elt),
+              t->ndim, t->ndim, name);
     Buf params = {0}, sets = {0};
     for (int d = 0; d < t->ndim; d++) {
         buf_printf(&params, ", int64_t n%d", d);
@@ -118,8 +118,8 @@ static void view_type(Emitter *em, const Type *t)
         buf_printf(&params, ", int64_t s%d", d);
         buf_printf(&sets, " v.stride[%d] = s%d;", d, d);
     }
-    emit_line(em, "UFN_BODY %s %s_make(%s *data%s) { %s v; v.data = data;%s return v; }", name, name, c_type(t->elt),
-              params.data, name, sets.data);
+    emit_line(em, "UFN_BODY %s %s_make(%s *data%s) { %s v; v.data = data;%s return v; }", name, name,
+              c_elem_type(t->elt), params.data, name, sets.data);
     buf_free(&params);
     buf_free(&sets);
 }
@@ -184,7 +184,7 @@ const char *gufunc_view(const Instance *inst, int k, const char *ptr, const char
     Type *t = inst->args[k];
     Layout *l = f->layout;
     if (t->kind != TY_ARRAY)
-        return arena_printf("*%s", ptr);              /* a '()' input declared as a scalar */
+        return c_load(t, arena_printf("*%s", ptr));   /* a '()' input declared as a scalar */
     Buf b = {0};
     buf_printf(&b, "%s_make(%s", c_type(t), ptr);
     if (l->ndim[k] == 0) {
@@ -205,9 +205,14 @@ const char *gufunc_view(const Instance *inst, int k, const char *ptr, const char
 
 static void emit_block(Emitter *em, const NodeList *b);
 
+/* An assignment's target: a variable or an array element (written as it
+ * is, where a read of a bool element compares it with 0). */
 static void emit_lvalue(Emitter *em, const Node *t)
 {
-    emit_expr(em, t);
+    if (t->kind == N_SUBSCRIPT && t->subscript.value->type->kind == TY_ARRAY)
+        emit_element(em, t->subscript.value, &t->subscript.index);
+    else
+        emit_expr(em, t);
 }
 
 /* Does a loop body hold another loop?  (Picks the unroll pragma.) */
@@ -276,10 +281,11 @@ static void emit_for(Emitter *em, const Node *s)
         emit_line(em, "%s", loop_pragma(&s->forstmt.body));
         emit_line(em, "for (int64_t ufn_i%d = 0; ufn_i%d < %s.shape[0]; ufn_i%d++) {", d, d, arr.data, d);
         em->indent++;
+        const char *elem = c_load(iter->type->elt, arena_printf("%s.data[ufn_i%d * %s.stride[0]]", arr.data, d, arr.data));
         if (target->type == iter->type->elt)
-            emit_line(em, "%s = %s.data[ufn_i%d * %s.stride[0]];", var, arr.data, d, arr.data);
+            emit_line(em, "%s = %s;", var, elem);
         else
-            emit_line(em, "%s = (%s)%s.data[ufn_i%d * %s.stride[0]];", var, c_type(target->type), arr.data, d, arr.data);
+            emit_line(em, "%s = (%s)%s;", var, c_type(target->type), elem);
         buf_free(&arr);
     }
     emit_block(em, &s->forstmt.body);

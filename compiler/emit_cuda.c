@@ -24,7 +24,7 @@ static const char *operand_name(const Instance *inst, int k)
 static const char *load(Type *t, const char *ptr, const char *index)
 {
     if (ty_is_bool(t) || ty_is_complex(t))
-        return arena_printf("%s[%s]", ptr, index);
+        return c_load(t, arena_printf("%s[%s]", ptr, index));
     return arena_printf("__ldg(%s + %s)", ptr, index);
 }
 
@@ -59,7 +59,8 @@ static void ufunc_contig(Emitter *em, const Instance *inst)
     buf_puts(&params, "uint32_t ufn_n");
     for (int k = 0; k < nops; k++) {
         Type *t = operand_type(inst, k);
-        buf_printf(&params, ", %s%s *__restrict__ %s", k < inst->nargs ? "const " : "", c_type(t), operand_name(inst, k));
+        buf_printf(&params, ", %s%s *__restrict__ %s", k < inst->nargs ? "const " : "", c_elem_type(t),
+                   operand_name(inst, k));
     }
     emit_line(em, "UFN_KERNEL %s(%s)", kernel_c_name(inst, "contig"), params.data);
     buf_free(&params);
@@ -83,7 +84,7 @@ static void ufunc_contig(Emitter *em, const Instance *inst)
         em->indent++;
         for (int k = 0; k < nops; k++) {
             Type *t = operand_type(inst, k);
-            emit_line(em, "%s ufn_lane%d[%d];", c_type(t), k, lanes);
+            emit_line(em, "%s ufn_lane%d[%d];", c_elem_type(t), k, lanes);
         }
         for (int k = 0; k < inst->nargs; k++) {
             Type *t = operand_type(inst, k);
@@ -94,7 +95,7 @@ static void ufunc_contig(Emitter *em, const Instance *inst)
         emit_line(em, "for (int ufn_l = 0; ufn_l < %d; ufn_l++)", lanes);
         Buf call = {0};
         for (int k = 0; k < inst->nargs; k++)
-            buf_printf(&call, "%sufn_lane%d[ufn_l]", k ? ", " : "", k);
+            buf_printf(&call, "%s%s", k ? ", " : "", c_load(operand_type(inst, k), arena_printf("ufn_lane%d[ufn_l]", k)));
         emit_line(em, "    ufn_lane%d[ufn_l] = %s(%s);", nops - 1, inst->cname, call.data ? call.data : "");
         buf_free(&call);
         move(em, "store", inst->ret, lanes, arena_printf("%s + %d * ufn_v", out, lanes), arena_printf("ufn_lane%d", nops - 1));
@@ -152,7 +153,7 @@ static void ufunc_strided(Emitter *em, const Instance *inst)
         Type *t = operand_type(inst, k);
         const char *nm = operand_name(inst, k);
         strides[k] = arena_printf("ufn_s%d", k);
-        buf_printf(&params, ", %s%s *__restrict__ %s, ufn_kstrides %s", k < inst->nargs ? "const " : "", c_type(t), nm,
+        buf_printf(&params, ", %s%s *__restrict__ %s, ufn_kstrides %s", k < inst->nargs ? "const " : "", c_elem_type(t), nm,
                    strides[k]);
     }
     emit_line(em, "UFN_KERNEL %s(%s)", kernel_c_name(inst, "strided"), params.data);
@@ -186,7 +187,7 @@ static void gufunc_kernel(Emitter *em, const Instance *inst)
         Type *elt = t->kind == TY_ARRAY ? t->elt : t;
         const char *nm = inst->vars[k]->cname;
         strides[k] = arena_printf("ufn_loop%d", k);
-        buf_printf(&params, ", %s *%s, ufn_kstrides ufn_loop%d, ufn_kstrides ufn_core%d", c_type(elt), nm, k, k);
+        buf_printf(&params, ", %s *%s, ufn_kstrides ufn_loop%d, ufn_kstrides ufn_core%d", c_elem_type(elt), nm, k, k);
     }
     emit_line(em, "UFN_KERNEL %s(%s)", kernel_c_name(inst, "gufunc"), params.data);
     buf_free(&params);

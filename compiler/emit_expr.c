@@ -488,7 +488,7 @@ void emit_cast_to(Emitter *em, const Node *e, Type *to)
     emit_operand(em, e);
 }
 
-static void emit_index(Emitter *em, const Node *base, const NodeList *idx)
+void emit_element(Emitter *em, const Node *base, const NodeList *idx)
 {
     emit_operand(em, base);
     emit_text(em, ".data[");
@@ -640,7 +640,13 @@ void emit_expr(Emitter *em, const Node *e)
             emit_text(em, ".f%lld", (long long)e->subscript.index.items[0]->konst.v.i);
             return;
         }
-        emit_index(em, base, &e->subscript.index);
+        /* a read: a bool's byte is compared with 0 */
+        if (base->type->elt->kind == TY_BOOL) {
+            emit_text(em, "(");
+            emit_element(em, base, &e->subscript.index);
+            emit_text(em, " != 0)");
+        } else
+            emit_element(em, base, &e->subscript.index);
         return;
     }
     case N_ATTR:

@@ -76,16 +76,18 @@ static void ufunc_loop(Emitter *em, const Instance *inst)
     emit_line(em, "ufn_index n = dims[0];");
     Buf cond = {0}, call = {0}, scall = {0};
     for (int k = 0; k < nops; k++)
-        buf_printf(&cond, "%ssteps[%d] == sizeof(%s)", k ? " && " : "", k, c_type(operand_type(inst, k)));
+        buf_printf(&cond, "%ssteps[%d] == sizeof(%s)", k ? " && " : "", k, c_elem_type(operand_type(inst, k)));
     for (int k = 0; k < inst->nargs; k++) {
-        buf_printf(&call, "%sa%d[i]", k ? ", " : "", k);
-        buf_printf(&scall, "%s*(const %s *)(args[%d] + i * steps[%d])", k ? ", " : "", c_type(inst->args[k]), k, k);
+        buf_printf(&call, "%s%s", k ? ", " : "", c_load(inst->args[k], arena_printf("a%d[i]", k)));
+        buf_printf(&scall, "%s%s", k ? ", " : "",
+                   c_load(inst->args[k], arena_printf("*(const %s *)(args[%d] + i * steps[%d])", c_elem_type(inst->args[k]), k, k)));
     }
     emit_line(em, "if (%s) {", cond.data);
     em->indent++;
     for (int k = 0; k < inst->nargs; k++)
-        emit_line(em, "const %s *restrict a%d = (const %s *)args[%d];", c_type(inst->args[k]), k, c_type(inst->args[k]), k);
-    emit_line(em, "%s *restrict r = (%s *)args[%d];", c_type(inst->ret), c_type(inst->ret), nops - 1);
+        emit_line(em, "const %s *restrict a%d = (const %s *)args[%d];", c_elem_type(inst->args[k]), k,
+                  c_elem_type(inst->args[k]), k);
+    emit_line(em, "%s *restrict r = (%s *)args[%d];", c_elem_type(inst->ret), c_elem_type(inst->ret), nops - 1);
     emit_line(em, "#pragma omp simd");
     emit_line(em, "for (ufn_index i = 0; i < n; i++)");
     emit_line(em, "    r[i] = %s(%s);", inst->cname, call.data ? call.data : "");
@@ -93,7 +95,7 @@ static void ufunc_loop(Emitter *em, const Instance *inst)
     emit_line(em, "} else {");
     em->indent++;
     emit_line(em, "for (ufn_index i = 0; i < n; i++)");
-    emit_line(em, "    *(%s *)(args[%d] + i * steps[%d]) = %s(%s);", c_type(inst->ret), nops - 1, nops - 1, inst->cname,
+    emit_line(em, "    *(%s *)(args[%d] + i * steps[%d]) = %s(%s);", c_elem_type(inst->ret), nops - 1, nops - 1, inst->cname,
               scall.data ? scall.data : "");
     em->indent--;
     emit_line(em, "}");
@@ -124,12 +126,12 @@ static void gufunc_loop(Emitter *em, const Instance *inst)
     for (int k = 0; k < nops; k++) {
         Type *t = inst->args[k];
         Type *elt = t->kind == TY_ARRAY ? t->elt : t;
-        const char *ptr = arena_printf("(%s *)(args[%d] + t * steps[%d])", c_type(elt), k, k);
+        const char *ptr = arena_printf("(%s *)(args[%d] + t * steps[%d])", c_elem_type(elt), k, k);
         const char *strides = arena_printf("s%d", k);
         if (l->ndim[k] > 0) {
             Buf sb = {0};
             for (int d = 0; d < l->ndim[k]; d++)
-                buf_printf(&sb, "%ssteps[%d] / (ufn_index)sizeof(%s)", d ? ", " : "", core_step + d, c_type(elt));
+                buf_printf(&sb, "%ssteps[%d] / (ufn_index)sizeof(%s)", d ? ", " : "", core_step + d, c_elem_type(elt));
             emit_line(em, "const ufn_index %s[%d] = {%s};", strides, l->ndim[k], sb.data);
             buf_free(&sb);
             core_step += l->ndim[k];
@@ -184,12 +186,12 @@ static int trampolines(Emitter *em)
             if (f->kind == FK_VECTORIZE) {
                 ct[n++] = "uint32_t";
                 for (int k = 0; k <= inst->nargs; k++)
-                    ct[n++] = arena_printf("%s%s *", k < inst->nargs ? "const " : "", c_type(operand_type(inst, k)));
+                    ct[n++] = arena_printf("%s%s *", k < inst->nargs ? "const " : "", c_elem_type(operand_type(inst, k)));
                 trampoline(em, kernel_c_name(inst, "contig"), n, ct);
                 n = 0;
                 ct[n++] = "ufn_kiter";
                 for (int k = 0; k <= inst->nargs; k++) {
-                    ct[n++] = arena_printf("%s%s *", k < inst->nargs ? "const " : "", c_type(operand_type(inst, k)));
+                    ct[n++] = arena_printf("%s%s *", k < inst->nargs ? "const " : "", c_elem_type(operand_type(inst, k)));
                     ct[n++] = "ufn_kstrides";
                 }
                 trampoline(em, kernel_c_name(inst, "strided"), n, ct);
@@ -199,7 +201,7 @@ static int trampolines(Emitter *em)
                 ct[n++] = "ufn_kcore";
                 for (int k = 0; k < inst->nargs; k++) {
                     Type *t = inst->args[k];
-                    ct[n++] = arena_printf("%s *", c_type(t->kind == TY_ARRAY ? t->elt : t));
+                    ct[n++] = arena_printf("%s *", c_elem_type(t->kind == TY_ARRAY ? t->elt : t));
                     ct[n++] = "ufn_kstrides";
                     ct[n++] = "ufn_kstrides";
                 }

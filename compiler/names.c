@@ -172,6 +172,14 @@ const char *type_tag(const Type *t)
     }
 }
 
+/* In memory (array elements, kernel and host-loop operands) a bool is a
+ * byte that may hold any value: C's bool may not, so such a byte is read
+ * as a uint8_t and compared with 0 (emit.c's c_load). */
+const char *c_elem_type(const Type *t)
+{
+    return t->kind == TY_BOOL ? "uint8_t" : c_type(t);
+}
+
 const char *c_type(const Type *t)
 {
     switch (t->kind) {

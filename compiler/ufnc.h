@@ -903,6 +903,9 @@ bool is_reserved_c_name(const char *name);
  * "ufn_view_f32_1"; and its short tag in C names: "f32", "t2_f32_i64". */
 const char *c_type(const Type *t);
 const char *type_tag(const Type *t);
+/* The C type of a scalar in memory (array elements, operands): c_type,
+ * but uint8_t for a bool, whose bytes may hold anything. */
+const char *c_elem_type(const Type *t);
 /* Names spelled from an instance's C name: a kernel ("polar__f__f32__contig"
  * for variant "contig") and a host loop ("polar__f__f32__host"). */
 const char *kernel_c_name(const Instance *inst, const char *variant);
@@ -951,6 +954,9 @@ void line_directive(Emitter *em, Loc loc);
 void line_reset(Emitter *em);
 /* s as a C string literal, quotes included ("a\\\"b"). */
 const char *c_string_literal(const char *s);
+/* The value of scalar `lvalue` of type t read from memory: a bool's byte
+ * compared with 0, so that every bool in a body is 0 or 1. */
+const char *c_load(const Type *t, const char *lvalue);
 /* A kernel's operands: inputs, then outputs (a ufunc's return value). */
 int kernel_nin(const Func *f);
 int kernel_nops(const Func *f);
@@ -964,6 +970,7 @@ const char *describe_kernel(const Func *f);     /* "@vectorize([...]) def f(x)" 
  * (parenthesised unless it is an atom), and of a conversion. */
 void emit_expr(Emitter *em, const Node *e);
 void emit_operand(Emitter *em, const Node *e);
+void emit_element(Emitter *em, const Node *base, const NodeList *idx);   /* an array element, as an lvalue */
 void emit_cast_to(Emitter *em, const Node *e, Type *to);
 
 /* emit_body.c: the types (tuple structs, array views and their makers) and

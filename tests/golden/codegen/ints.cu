@@ -236,7 +236,7 @@ UFN_KERNEL ints__wrapping_add__i8_i8__strided(ufn_kiter ufn_it, const int8_t *__
 }
 
 /* is_even: boolean(int32) */
-UFN_KERNEL ints__is_even__i32__contig(uint32_t ufn_n, const int32_t *__restrict__ v_n, bool *__restrict__ ufn_out)
+UFN_KERNEL ints__is_even__i32__contig(uint32_t ufn_n, const int32_t *__restrict__ v_n, uint8_t *__restrict__ ufn_out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
     /* 16 elements per step: 16-byte loads and stores (or narrower for narrower types) */
@@ -244,7 +244,7 @@ UFN_KERNEL ints__is_even__i32__contig(uint32_t ufn_n, const int32_t *__restrict_
         uint32_t ufn_nvec = ufn_n / 16;
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {
             int32_t ufn_lane0[16];
-            bool ufn_lane1[16];
+            uint8_t ufn_lane1[16];
             ufn_load16((ufn_lane0) + 0, (v_n + 16 * ufn_v) + 0);
             ufn_load16((ufn_lane0) + 4, (v_n + 16 * ufn_v) + 4);
             ufn_load16((ufn_lane0) + 8, (v_n + 16 * ufn_v) + 8);
@@ -261,7 +261,7 @@ UFN_KERNEL ints__is_even__i32__contig(uint32_t ufn_n, const int32_t *__restrict_
         ufn_out[ufn_i] = ints__is_even__i32(__ldg(v_n + ufn_i));
 }
 
-UFN_KERNEL ints__is_even__i32__strided(ufn_kiter ufn_it, const int32_t *__restrict__ v_n, ufn_kstrides ufn_s0, bool *__restrict__ ufn_out, ufn_kstrides ufn_s1)
+UFN_KERNEL ints__is_even__i32__strided(ufn_kiter ufn_it, const int32_t *__restrict__ v_n, ufn_kstrides ufn_s0, uint8_t *__restrict__ ufn_out, ufn_kstrides ufn_s1)
 {
     for (uint32_t ufn_i = UFN_FIRST_INDEX(); ufn_i < ufn_it.n; ufn_i += UFN_GRID_STRIDE()) {
         int64_t ufn_o0 = 0, ufn_o1 = 0;
@@ -282,7 +282,7 @@ UFN_KERNEL ints__is_even__i32__strided(ufn_kiter ufn_it, const int32_t *__restri
 }
 
 /* less: boolean(uint64, int64) */
-UFN_KERNEL ints__less__u64_i64__contig(uint32_t ufn_n, const uint64_t *__restrict__ v_a, const int64_t *__restrict__ v_b, bool *__restrict__ ufn_out)
+UFN_KERNEL ints__less__u64_i64__contig(uint32_t ufn_n, const uint64_t *__restrict__ v_a, const int64_t *__restrict__ v_b, uint8_t *__restrict__ ufn_out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
     /* 16 elements per step: 16-byte loads and stores (or narrower for narrower types) */
@@ -291,7 +291,7 @@ UFN_KERNEL ints__less__u64_i64__contig(uint32_t ufn_n, const uint64_t *__restric
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {
             uint64_t ufn_lane0[16];
             int64_t ufn_lane1[16];
-            bool ufn_lane2[16];
+            uint8_t ufn_lane2[16];
             ufn_load16((ufn_lane0) + 0, (v_a + 16 * ufn_v) + 0);
             ufn_load16((ufn_lane0) + 2, (v_a + 16 * ufn_v) + 2);
             ufn_load16((ufn_lane0) + 4, (v_a + 16 * ufn_v) + 4);
@@ -320,7 +320,7 @@ UFN_KERNEL ints__less__u64_i64__contig(uint32_t ufn_n, const uint64_t *__restric
         ufn_out[ufn_i] = ints__less__u64_i64(__ldg(v_a + ufn_i), __ldg(v_b + ufn_i));
 }
 
-UFN_KERNEL ints__less__u64_i64__strided(ufn_kiter ufn_it, const uint64_t *__restrict__ v_a, ufn_kstrides ufn_s0, const int64_t *__restrict__ v_b, ufn_kstrides ufn_s1, bool *__restrict__ ufn_out, ufn_kstrides ufn_s2)
+UFN_KERNEL ints__less__u64_i64__strided(ufn_kiter ufn_it, const uint64_t *__restrict__ v_a, ufn_kstrides ufn_s0, const int64_t *__restrict__ v_b, ufn_kstrides ufn_s1, uint8_t *__restrict__ ufn_out, ufn_kstrides ufn_s2)
 {
     for (uint32_t ufn_i = UFN_FIRST_INDEX(); ufn_i < ufn_it.n; ufn_i += UFN_GRID_STRIDE()) {
         int64_t ufn_o0 = 0, ufn_o1 = 0, ufn_o2 = 0;
@@ -343,7 +343,7 @@ UFN_KERNEL ints__less__u64_i64__strided(ufn_kiter ufn_it, const uint64_t *__rest
 }
 
 /* less: boolean(uint8, int8) */
-UFN_KERNEL ints__less__u8_i8__contig(uint32_t ufn_n, const uint8_t *__restrict__ v_a, const int8_t *__restrict__ v_b, bool *__restrict__ ufn_out)
+UFN_KERNEL ints__less__u8_i8__contig(uint32_t ufn_n, const uint8_t *__restrict__ v_a, const int8_t *__restrict__ v_b, uint8_t *__restrict__ ufn_out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
     /* 16 elements per step: 16-byte loads and stores (or narrower for narrower types) */
@@ -352,7 +352,7 @@ UFN_KERNEL ints__less__u8_i8__contig(uint32_t ufn_n, const uint8_t *__restrict__
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {
             uint8_t ufn_lane0[16];
             int8_t ufn_lane1[16];
-            bool ufn_lane2[16];
+            uint8_t ufn_lane2[16];
             ufn_load16(ufn_lane0, v_a + 16 * ufn_v);
             ufn_load16(ufn_lane1, v_b + 16 * ufn_v);
             #pragma unroll
@@ -367,7 +367,7 @@ UFN_KERNEL ints__less__u8_i8__contig(uint32_t ufn_n, const uint8_t *__restrict__
         ufn_out[ufn_i] = ints__less__u8_i8(__ldg(v_a + ufn_i), __ldg(v_b + ufn_i));
 }
 
-UFN_KERNEL ints__less__u8_i8__strided(ufn_kiter ufn_it, const uint8_t *__restrict__ v_a, ufn_kstrides ufn_s0, const int8_t *__restrict__ v_b, ufn_kstrides ufn_s1, bool *__restrict__ ufn_out, ufn_kstrides ufn_s2)
+UFN_KERNEL ints__less__u8_i8__strided(ufn_kiter ufn_it, const uint8_t *__restrict__ v_a, ufn_kstrides ufn_s0, const int8_t *__restrict__ v_b, ufn_kstrides ufn_s1, uint8_t *__restrict__ ufn_out, ufn_kstrides ufn_s2)
 {
     for (uint32_t ufn_i = UFN_FIRST_INDEX(); ufn_i < ufn_it.n; ufn_i += UFN_GRID_STRIDE()) {
         int64_t ufn_o0 = 0, ufn_o1 = 0, ufn_o2 = 0;

@@ -207,15 +207,15 @@ UFN_HOST_VARIANTS(ints__wrapping_add__i8_i8__host)
 UFN_LOOP_INLINE void ints__is_even__i32__host(char *const *args, const ufn_index *dims, const ufn_index *steps)
 {
     ufn_index n = dims[0];
-    if (steps[0] == sizeof(int32_t) && steps[1] == sizeof(bool)) {
+    if (steps[0] == sizeof(int32_t) && steps[1] == sizeof(uint8_t)) {
         const int32_t *restrict a0 = (const int32_t *)args[0];
-        bool *restrict r = (bool *)args[1];
+        uint8_t *restrict r = (uint8_t *)args[1];
         #pragma omp simd
         for (ufn_index i = 0; i < n; i++)
             r[i] = ints__is_even__i32(a0[i]);
     } else {
         for (ufn_index i = 0; i < n; i++)
-            *(bool *)(args[1] + i * steps[1]) = ints__is_even__i32(*(const int32_t *)(args[0] + i * steps[0]));
+            *(uint8_t *)(args[1] + i * steps[1]) = ints__is_even__i32(*(const int32_t *)(args[0] + i * steps[0]));
     }
 }
 UFN_HOST_VARIANTS(ints__is_even__i32__host)
@@ -224,16 +224,16 @@ UFN_HOST_VARIANTS(ints__is_even__i32__host)
 UFN_LOOP_INLINE void ints__less__u64_i64__host(char *const *args, const ufn_index *dims, const ufn_index *steps)
 {
     ufn_index n = dims[0];
-    if (steps[0] == sizeof(uint64_t) && steps[1] == sizeof(int64_t) && steps[2] == sizeof(bool)) {
+    if (steps[0] == sizeof(uint64_t) && steps[1] == sizeof(int64_t) && steps[2] == sizeof(uint8_t)) {
         const uint64_t *restrict a0 = (const uint64_t *)args[0];
         const int64_t *restrict a1 = (const int64_t *)args[1];
-        bool *restrict r = (bool *)args[2];
+        uint8_t *restrict r = (uint8_t *)args[2];
         #pragma omp simd
         for (ufn_index i = 0; i < n; i++)
             r[i] = ints__less__u64_i64(a0[i], a1[i]);
     } else {
         for (ufn_index i = 0; i < n; i++)
-            *(bool *)(args[2] + i * steps[2]) = ints__less__u64_i64(*(const uint64_t *)(args[0] + i * steps[0]), *(const int64_t *)(args[1] + i * steps[1]));
+            *(uint8_t *)(args[2] + i * steps[2]) = ints__less__u64_i64(*(const uint64_t *)(args[0] + i * steps[0]), *(const int64_t *)(args[1] + i * steps[1]));
     }
 }
 UFN_HOST_VARIANTS(ints__less__u64_i64__host)
@@ -242,16 +242,16 @@ UFN_HOST_VARIANTS(ints__less__u64_i64__host)
 UFN_LOOP_INLINE void ints__less__u8_i8__host(char *const *args, const ufn_index *dims, const ufn_index *steps)
 {
     ufn_index n = dims[0];
-    if (steps[0] == sizeof(uint8_t) && steps[1] == sizeof(int8_t) && steps[2] == sizeof(bool)) {
+    if (steps[0] == sizeof(uint8_t) && steps[1] == sizeof(int8_t) && steps[2] == sizeof(uint8_t)) {
         const uint8_t *restrict a0 = (const uint8_t *)args[0];
         const int8_t *restrict a1 = (const int8_t *)args[1];
-        bool *restrict r = (bool *)args[2];
+        uint8_t *restrict r = (uint8_t *)args[2];
         #pragma omp simd
         for (ufn_index i = 0; i < n; i++)
             r[i] = ints__less__u8_i8(a0[i], a1[i]);
     } else {
         for (ufn_index i = 0; i < n; i++)
-            *(bool *)(args[2] + i * steps[2]) = ints__less__u8_i8(*(const uint8_t *)(args[0] + i * steps[0]), *(const int8_t *)(args[1] + i * steps[1]));
+            *(uint8_t *)(args[2] + i * steps[2]) = ints__less__u8_i8(*(const uint8_t *)(args[0] + i * steps[0]), *(const int8_t *)(args[1] + i * steps[1]));
     }
 }
 UFN_HOST_VARIANTS(ints__less__u8_i8__host)
@@ -269,18 +269,18 @@ void ints__wrapping_add__i8_i8__contig(uint32_t, const int8_t *, const int8_t *,
 static void ints__wrapping_add__i8_i8__contig__sim(void **p) { ints__wrapping_add__i8_i8__contig(*(uint32_t *)p[0], *(const int8_t **)p[1], *(const int8_t **)p[2], *(int8_t **)p[3]); }
 void ints__wrapping_add__i8_i8__strided(ufn_kiter, const int8_t *, ufn_kstrides, const int8_t *, ufn_kstrides, int8_t *, ufn_kstrides);
 static void ints__wrapping_add__i8_i8__strided__sim(void **p) { ints__wrapping_add__i8_i8__strided(*(ufn_kiter *)p[0], *(const int8_t **)p[1], *(ufn_kstrides *)p[2], *(const int8_t **)p[3], *(ufn_kstrides *)p[4], *(int8_t **)p[5], *(ufn_kstrides *)p[6]); }
-void ints__is_even__i32__contig(uint32_t, const int32_t *, bool *);
-static void ints__is_even__i32__contig__sim(void **p) { ints__is_even__i32__contig(*(uint32_t *)p[0], *(const int32_t **)p[1], *(bool **)p[2]); }
-void ints__is_even__i32__strided(ufn_kiter, const int32_t *, ufn_kstrides, bool *, ufn_kstrides);
-static void ints__is_even__i32__strided__sim(void **p) { ints__is_even__i32__strided(*(ufn_kiter *)p[0], *(const int32_t **)p[1], *(ufn_kstrides *)p[2], *(bool **)p[3], *(ufn_kstrides *)p[4]); }
-void ints__less__u64_i64__contig(uint32_t, const uint64_t *, const int64_t *, bool *);
-static void ints__less__u64_i64__contig__sim(void **p) { ints__less__u64_i64__contig(*(uint32_t *)p[0], *(const uint64_t **)p[1], *(const int64_t **)p[2], *(bool **)p[3]); }
-void ints__less__u64_i64__strided(ufn_kiter, const uint64_t *, ufn_kstrides, const int64_t *, ufn_kstrides, bool *, ufn_kstrides);
-static void ints__less__u64_i64__strided__sim(void **p) { ints__less__u64_i64__strided(*(ufn_kiter *)p[0], *(const uint64_t **)p[1], *(ufn_kstrides *)p[2], *(const int64_t **)p[3], *(ufn_kstrides *)p[4], *(bool **)p[5], *(ufn_kstrides *)p[6]); }
-void ints__less__u8_i8__contig(uint32_t, const uint8_t *, const int8_t *, bool *);
-static void ints__less__u8_i8__contig__sim(void **p) { ints__less__u8_i8__contig(*(uint32_t *)p[0], *(const uint8_t **)p[1], *(const int8_t **)p[2], *(bool **)p[3]); }
-void ints__less__u8_i8__strided(ufn_kiter, const uint8_t *, ufn_kstrides, const int8_t *, ufn_kstrides, bool *, ufn_kstrides);
-static void ints__less__u8_i8__strided__sim(void **p) { ints__less__u8_i8__strided(*(ufn_kiter *)p[0], *(const uint8_t **)p[1], *(ufn_kstrides *)p[2], *(const int8_t **)p[3], *(ufn_kstrides *)p[4], *(bool **)p[5], *(ufn_kstrides *)p[6]); }
+void ints__is_even__i32__contig(uint32_t, const int32_t *, uint8_t *);
+static void ints__is_even__i32__contig__sim(void **p) { ints__is_even__i32__contig(*(uint32_t *)p[0], *(const int32_t **)p[1], *(uint8_t **)p[2]); }
+void ints__is_even__i32__strided(ufn_kiter, const int32_t *, ufn_kstrides, uint8_t *, ufn_kstrides);
+static void ints__is_even__i32__strided__sim(void **p) { ints__is_even__i32__strided(*(ufn_kiter *)p[0], *(const int32_t **)p[1], *(ufn_kstrides *)p[2], *(uint8_t **)p[3], *(ufn_kstrides *)p[4]); }
+void ints__less__u64_i64__contig(uint32_t, const uint64_t *, const int64_t *, uint8_t *);
+static void ints__less__u64_i64__contig__sim(void **p) { ints__less__u64_i64__contig(*(uint32_t *)p[0], *(const uint64_t **)p[1], *(const int64_t **)p[2], *(uint8_t **)p[3]); }
+void ints__less__u64_i64__strided(ufn_kiter, const uint64_t *, ufn_kstrides, const int64_t *, ufn_kstrides, uint8_t *, ufn_kstrides);
+static void ints__less__u64_i64__strided__sim(void **p) { ints__less__u64_i64__strided(*(ufn_kiter *)p[0], *(const uint64_t **)p[1], *(ufn_kstrides *)p[2], *(const int64_t **)p[3], *(ufn_kstrides *)p[4], *(uint8_t **)p[5], *(ufn_kstrides *)p[6]); }
+void ints__less__u8_i8__contig(uint32_t, const uint8_t *, const int8_t *, uint8_t *);
+static void ints__less__u8_i8__contig__sim(void **p) { ints__less__u8_i8__contig(*(uint32_t *)p[0], *(const uint8_t **)p[1], *(const int8_t **)p[2], *(uint8_t **)p[3]); }
+void ints__less__u8_i8__strided(ufn_kiter, const uint8_t *, ufn_kstrides, const int8_t *, ufn_kstrides, uint8_t *, ufn_kstrides);
+static void ints__less__u8_i8__strided__sim(void **p) { ints__less__u8_i8__strided(*(ufn_kiter *)p[0], *(const uint8_t **)p[1], *(ufn_kstrides *)p[2], *(const int8_t **)p[3], *(ufn_kstrides *)p[4], *(uint8_t **)p[5], *(ufn_kstrides *)p[6]); }
 
 static const ufn_sim_kernel ints__sim_kernels[] = {
     {.name = "ints__zero_suppress__i16_i16__contig", .entry = ints__zero_suppress__i16_i16__contig__sim},

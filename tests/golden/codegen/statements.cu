@@ -299,7 +299,7 @@ UFN_KERNEL statements__series__f64_i32__strided(ufn_kiter ufn_it, const double *
 }
 
 /* between: boolean(float32, float32, float32) */
-UFN_KERNEL statements__between__f32_f32_f32__contig(uint32_t ufn_n, const float *__restrict__ v_x, const float *__restrict__ v_lo, const float *__restrict__ v_hi, bool *__restrict__ ufn_out)
+UFN_KERNEL statements__between__f32_f32_f32__contig(uint32_t ufn_n, const float *__restrict__ v_x, const float *__restrict__ v_lo, const float *__restrict__ v_hi, uint8_t *__restrict__ ufn_out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
     /* 16 elements per step: 16-byte loads and stores (or narrower for narrower types) */
@@ -309,7 +309,7 @@ UFN_KERNEL statements__between__f32_f32_f32__contig(uint32_t ufn_n, const float 
             float ufn_lane0[16];
             float ufn_lane1[16];
             float ufn_lane2[16];
-            bool ufn_lane3[16];
+            uint8_t ufn_lane3[16];
             ufn_load16((ufn_lane0) + 0, (v_x + 16 * ufn_v) + 0);
             ufn_load16((ufn_lane0) + 4, (v_x + 16 * ufn_v) + 4);
             ufn_load16((ufn_lane0) + 8, (v_x + 16 * ufn_v) + 8);
@@ -334,7 +334,7 @@ UFN_KERNEL statements__between__f32_f32_f32__contig(uint32_t ufn_n, const float 
         ufn_out[ufn_i] = statements__between__f32_f32_f32(__ldg(v_x + ufn_i), __ldg(v_lo + ufn_i), __ldg(v_hi + ufn_i));
 }
 
-UFN_KERNEL statements__between__f32_f32_f32__strided(ufn_kiter ufn_it, const float *__restrict__ v_x, ufn_kstrides ufn_s0, const float *__restrict__ v_lo, ufn_kstrides ufn_s1, const float *__restrict__ v_hi, ufn_kstrides ufn_s2, bool *__restrict__ ufn_out, ufn_kstrides ufn_s3)
+UFN_KERNEL statements__between__f32_f32_f32__strided(ufn_kiter ufn_it, const float *__restrict__ v_x, ufn_kstrides ufn_s0, const float *__restrict__ v_lo, ufn_kstrides ufn_s1, const float *__restrict__ v_hi, ufn_kstrides ufn_s2, uint8_t *__restrict__ ufn_out, ufn_kstrides ufn_s3)
 {
     for (uint32_t ufn_i = UFN_FIRST_INDEX(); ufn_i < ufn_it.n; ufn_i += UFN_GRID_STRIDE()) {
         int64_t ufn_o0 = 0, ufn_o1 = 0, ufn_o2 = 0, ufn_o3 = 0;

@@ -265,17 +265,17 @@ UFN_HOST_VARIANTS(statements__series__f64_i32__host)
 UFN_LOOP_INLINE void statements__between__f32_f32_f32__host(char *const *args, const ufn_index *dims, const ufn_index *steps)
 {
     ufn_index n = dims[0];
-    if (steps[0] == sizeof(float) && steps[1] == sizeof(float) && steps[2] == sizeof(float) && steps[3] == sizeof(bool)) {
+    if (steps[0] == sizeof(float) && steps[1] == sizeof(float) && steps[2] == sizeof(float) && steps[3] == sizeof(uint8_t)) {
         const float *restrict a0 = (const float *)args[0];
         const float *restrict a1 = (const float *)args[1];
         const float *restrict a2 = (const float *)args[2];
-        bool *restrict r = (bool *)args[3];
+        uint8_t *restrict r = (uint8_t *)args[3];
         #pragma omp simd
         for (ufn_index i = 0; i < n; i++)
             r[i] = statements__between__f32_f32_f32(a0[i], a1[i], a2[i]);
     } else {
         for (ufn_index i = 0; i < n; i++)
-            *(bool *)(args[3] + i * steps[3]) = statements__between__f32_f32_f32(*(const float *)(args[0] + i * steps[0]), *(const float *)(args[1] + i * steps[1]), *(const float *)(args[2] + i * steps[2]));
+            *(uint8_t *)(args[3] + i * steps[3]) = statements__between__f32_f32_f32(*(const float *)(args[0] + i * steps[0]), *(const float *)(args[1] + i * steps[1]), *(const float *)(args[2] + i * steps[2]));
     }
 }
 UFN_HOST_VARIANTS(statements__between__f32_f32_f32__host)
@@ -329,10 +329,10 @@ void statements__series__f64_i32__contig(uint32_t, const double *, const int32_t
 static void statements__series__f64_i32__contig__sim(void **p) { statements__series__f64_i32__contig(*(uint32_t *)p[0], *(const double **)p[1], *(const int32_t **)p[2], *(double **)p[3]); }
 void statements__series__f64_i32__strided(ufn_kiter, const double *, ufn_kstrides, const int32_t *, ufn_kstrides, double *, ufn_kstrides);
 static void statements__series__f64_i32__strided__sim(void **p) { statements__series__f64_i32__strided(*(ufn_kiter *)p[0], *(const double **)p[1], *(ufn_kstrides *)p[2], *(const int32_t **)p[3], *(ufn_kstrides *)p[4], *(double **)p[5], *(ufn_kstrides *)p[6]); }
-void statements__between__f32_f32_f32__contig(uint32_t, const float *, const float *, const float *, bool *);
-static void statements__between__f32_f32_f32__contig__sim(void **p) { statements__between__f32_f32_f32__contig(*(uint32_t *)p[0], *(const float **)p[1], *(const float **)p[2], *(const float **)p[3], *(bool **)p[4]); }
-void statements__between__f32_f32_f32__strided(ufn_kiter, const float *, ufn_kstrides, const float *, ufn_kstrides, const float *, ufn_kstrides, bool *, ufn_kstrides);
-static void statements__between__f32_f32_f32__strided__sim(void **p) { statements__between__f32_f32_f32__strided(*(ufn_kiter *)p[0], *(const float **)p[1], *(ufn_kstrides *)p[2], *(const float **)p[3], *(ufn_kstrides *)p[4], *(const float **)p[5], *(ufn_kstrides *)p[6], *(bool **)p[7], *(ufn_kstrides *)p[8]); }
+void statements__between__f32_f32_f32__contig(uint32_t, const float *, const float *, const float *, uint8_t *);
+static void statements__between__f32_f32_f32__contig__sim(void **p) { statements__between__f32_f32_f32__contig(*(uint32_t *)p[0], *(const float **)p[1], *(const float **)p[2], *(const float **)p[3], *(uint8_t **)p[4]); }
+void statements__between__f32_f32_f32__strided(ufn_kiter, const float *, ufn_kstrides, const float *, ufn_kstrides, const float *, ufn_kstrides, uint8_t *, ufn_kstrides);
+static void statements__between__f32_f32_f32__strided__sim(void **p) { statements__between__f32_f32_f32__strided(*(ufn_kiter *)p[0], *(const float **)p[1], *(ufn_kstrides *)p[2], *(const float **)p[3], *(ufn_kstrides *)p[4], *(const float **)p[5], *(ufn_kstrides *)p[6], *(uint8_t **)p[7], *(ufn_kstrides *)p[8]); }
 void statements__bits__i32_i32__contig(uint32_t, const int32_t *, const int32_t *, int32_t *);
 static void statements__bits__i32_i32__contig__sim(void **p) { statements__bits__i32_i32__contig(*(uint32_t *)p[0], *(const int32_t **)p[1], *(const int32_t **)p[2], *(int32_t **)p[3]); }
 void statements__bits__i32_i32__strided(ufn_kiter, const int32_t *, ufn_kstrides, const int32_t *, ufn_kstrides, int32_t *, ufn_kstrides);
