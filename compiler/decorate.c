@@ -272,6 +272,16 @@ static bool kernel_signature_ok(const Func *f, const Signature *sig)
 }
 
 
+int kernel_nin(const Func *f)
+{
+    return f->kind == FK_GUVECTORIZE ? f->layout->nin : f->def->funcdef.params.len;
+}
+
+int kernel_nops(const Func *f)
+{
+    return f->kind == FK_GUVECTORIZE ? f->layout->nin + f->layout->nout : f->def->funcdef.params.len + 1;
+}
+
 int kernel_signatures(const Func *f, Signature **usable)
 {
     int n = 0;

@@ -84,19 +84,79 @@ const char *c_load(const Type *t, const char *lvalue)
 
 /* ---- a kernel's operands ---------------------------------------------------------------- */
 
-int kernel_nin(const Func *f)
-{
-    return f->kind == FK_GUVECTORIZE ? f->layout->nin : f->instances[0]->nargs;
-}
-
-int kernel_nops(const Func *f)
-{
-    return f->kind == FK_GUVECTORIZE ? f->instances[0]->nargs : f->instances[0]->nargs + 1;
-}
-
 Type *operand_type(const Instance *inst, int k)
 {
     return k < inst->nargs ? inst->args[k] : inst->ret;
+}
+
+/* ---- kernels ------------------------------------------------------------------------------ */
+
+static const char *const form_names[] = {[KF_CONTIG] = "contig", [KF_STRIDED] = "strided", [KF_GUFUNC] = "gufunc"};
+
+int kernel_forms(const Func *f, KernelForm *forms)
+{
+    if (f->kind == FK_VECTORIZE) {
+        forms[0] = KF_CONTIG;
+        forms[1] = KF_STRIDED;
+        return 2;
+    }
+    forms[0] = KF_GUFUNC;
+    return 1;
+}
+
+const char *kernel_name(const Instance *inst, KernelForm form)
+{
+    return kernel_c_name(inst, form_names[form]);
+}
+
+const char *kernel_operand(const Instance *inst, int k)
+{
+    return k < inst->nargs ? inst->vars[k]->cname : inst->out_cname;
+}
+
+/* Operand k's pointer: a ufunc's inputs are const, and in the kernels'
+ * own definitions restrict (the runtime never aliases a ufunc's operands). */
+static const char *pointer(const Instance *inst, KernelForm form, int k, bool restrict_)
+{
+    Type *t = operand_type(inst, k);
+    bool ufunc = form != KF_GUFUNC;
+    return arena_printf("%s%s *%s", ufunc && k < inst->nargs ? "const " : "",
+                        c_elem_type(t->kind == TY_ARRAY ? t->elt : t), ufunc && restrict_ ? "__restrict__" : "");
+}
+
+int kernel_params(const Instance *inst, KernelForm form, bool restrict_, KernelParam *params)
+{
+    int n = 0, nops = kernel_nops(inst->func);
+    switch (form) {
+    case KF_CONTIG:
+        params[n++] = (KernelParam){"uint32_t", "ufn_n"};
+        for (int k = 0; k < nops; k++)
+            params[n++] = (KernelParam){pointer(inst, form, k, restrict_), kernel_operand(inst, k)};
+        break;
+    case KF_STRIDED:
+        params[n++] = (KernelParam){"ufn_kiter", "ufn_it"};
+        for (int k = 0; k < nops; k++) {
+            params[n++] = (KernelParam){pointer(inst, form, k, restrict_), kernel_operand(inst, k)};
+            params[n++] = (KernelParam){"ufn_kstrides", arena_printf("ufn_s%d", k)};
+        }
+        break;
+    case KF_GUFUNC:
+        params[n++] = (KernelParam){"ufn_kiter", "ufn_it"};
+        params[n++] = (KernelParam){"ufn_kcore", "ufn_core"};
+        for (int k = 0; k < nops; k++) {
+            params[n++] = (KernelParam){pointer(inst, form, k, restrict_), kernel_operand(inst, k)};
+            params[n++] = (KernelParam){"ufn_kstrides", arena_printf("ufn_loop%d", k)};
+            params[n++] = (KernelParam){"ufn_kstrides", arena_printf("ufn_core%d", k)};
+        }
+        break;
+    }
+    return n;
+}
+
+const char *c_declaration(const char *type, const char *name)
+{
+    size_t n = strlen(type);
+    return arena_printf("%s%s%s", type, n && type[n - 1] == '*' ? "" : " ", name);
 }
 
 /* ---- entry points ---------------------------------------------------------------------------- */

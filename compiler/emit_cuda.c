@@ -15,11 +15,6 @@
 
 #include <string.h>
 
-static const char *operand_name(const Instance *inst, int k)
-{
-    return k < inst->nargs ? inst->vars[k]->cname : inst->out_cname;
-}
-
 /* A load that uses the read-only data path where CUDA has one for the type. */
 static const char *load(Type *t, const char *ptr, const char *index)
 {
@@ -42,6 +37,18 @@ static void move(Emitter *em, const char *dir, Type *t, int lanes, const char *d
         emit_line(em, "ufn_%s16((%s) + %d, (%s) + %d);", dir, dst, i * per, src, i * per);
 }
 
+/* "UFN_KERNEL name(params)": emit.c's description of the kernel. */
+static void kernel_header(Emitter *em, const Instance *inst, KernelForm form)
+{
+    KernelParam params[MAX_KERNEL_PARAMS];
+    int n = kernel_params(inst, form, true, params);
+    Buf b = {0};
+    for (int i = 0; i < n; i++)
+        buf_printf(&b, "%s%s", i ? ", " : "", c_declaration(params[i].type, params[i].name));
+    emit_line(em, "UFN_KERNEL %s(%s)", kernel_name(inst, form), b.data);
+    buf_free(&b);
+}
+
 static void ufunc_contig(Emitter *em, const Instance *inst)
 {
     int nops = inst->nargs + 1;
@@ -55,16 +62,8 @@ static void ufunc_contig(Emitter *em, const Instance *inst)
         maxsize = size > maxsize ? size : maxsize;
     }
     int lanes = maxsize >= 16 ? 1 : 16 / minsize;
-    Buf params = {0};
-    buf_puts(&params, "uint32_t ufn_n");
-    for (int k = 0; k < nops; k++) {
-        Type *t = operand_type(inst, k);
-        buf_printf(&params, ", %s%s *__restrict__ %s", k < inst->nargs ? "const " : "", c_elem_type(t),
-                   operand_name(inst, k));
-    }
-    emit_line(em, "UFN_KERNEL %s(%s)", kernel_c_name(inst, "contig"), params.data);
-    buf_free(&params);
-    const char *out = operand_name(inst, nops - 1);
+    kernel_header(em, inst, KF_CONTIG);
+    const char *out = kernel_operand(inst, nops - 1);
     emit_line(em, "{");
     em->indent++;
     emit_line(em, "uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;");
@@ -73,7 +72,7 @@ static void ufunc_contig(Emitter *em, const Instance *inst)
         for (int k = 0; k < nops; k++) {
             Type *t = operand_type(inst, k);
             int bytes = lanes * t->size;
-            buf_printf(&cond, "%sufn_aligned(%s, %d)", k ? " && " : "", operand_name(inst, k), bytes > 16 ? 16 : bytes);
+            buf_printf(&cond, "%sufn_aligned(%s, %d)", k ? " && " : "", kernel_operand(inst, k), bytes > 16 ? 16 : bytes);
         }
         emit_line(em, "/* %d elements per step: 16-byte loads and stores (or narrower for narrower types) */", lanes);
         emit_line(em, "if (%s) {", cond.data);
@@ -88,7 +87,7 @@ static void ufunc_contig(Emitter *em, const Instance *inst)
         }
         for (int k = 0; k < inst->nargs; k++) {
             Type *t = operand_type(inst, k);
-            const char *nm = operand_name(inst, k);
+            const char *nm = kernel_operand(inst, k);
             move(em, "load", t, lanes, arena_printf("ufn_lane%d", k), arena_printf("%s + %d * ufn_v", nm, lanes));
         }
         emit_line(em, "#pragma unroll");
@@ -109,7 +108,7 @@ static void ufunc_contig(Emitter *em, const Instance *inst)
     emit_line(em, "for (uint32_t ufn_i = ufn_done + ufn_first; ufn_i < ufn_n; ufn_i += ufn_step)");
     Buf call = {0};
     for (int k = 0; k < inst->nargs; k++)
-        buf_printf(&call, "%s%s", k ? ", " : "", load(operand_type(inst, k), operand_name(inst, k), "ufn_i"));
+        buf_printf(&call, "%s%s", k ? ", " : "", load(operand_type(inst, k), kernel_operand(inst, k), "ufn_i"));
     emit_line(em, "    %s[ufn_i] = %s(%s);", out, inst->cname, call.data ? call.data : "");
     buf_free(&call);
     em->indent--;
@@ -146,18 +145,10 @@ static void offsets(Emitter *em, int nops, const char *const *strides)
 static void ufunc_strided(Emitter *em, const Instance *inst)
 {
     int nops = inst->nargs + 1;
-    Buf params = {0};
-    buf_puts(&params, "ufn_kiter ufn_it");
     const char *strides[UFN_MAX_OPERANDS + 1];
-    for (int k = 0; k < nops; k++) {
-        Type *t = operand_type(inst, k);
-        const char *nm = operand_name(inst, k);
+    for (int k = 0; k < nops; k++)
         strides[k] = arena_printf("ufn_s%d", k);
-        buf_printf(&params, ", %s%s *__restrict__ %s, ufn_kstrides %s", k < inst->nargs ? "const " : "", c_elem_type(t), nm,
-                   strides[k]);
-    }
-    emit_line(em, "UFN_KERNEL %s(%s)", kernel_c_name(inst, "strided"), params.data);
-    buf_free(&params);
+    kernel_header(em, inst, KF_STRIDED);
     emit_line(em, "{");
     em->indent++;
     emit_line(em, "for (uint32_t ufn_i = UFN_FIRST_INDEX(); ufn_i < ufn_it.n; ufn_i += UFN_GRID_STRIDE()) {");
@@ -165,8 +156,8 @@ static void ufunc_strided(Emitter *em, const Instance *inst)
     offsets(em, nops, strides);
     Buf call = {0};
     for (int k = 0; k < inst->nargs; k++)
-        buf_printf(&call, "%s%s", k ? ", " : "", load(operand_type(inst, k), operand_name(inst, k), arena_printf("ufn_o%d", k)));
-    emit_line(em, "%s[ufn_o%d] = %s(%s);", operand_name(inst, nops - 1), nops - 1, inst->cname, call.data ? call.data : "");
+        buf_printf(&call, "%s%s", k ? ", " : "", load(operand_type(inst, k), kernel_operand(inst, k), arena_printf("ufn_o%d", k)));
+    emit_line(em, "%s[ufn_o%d] = %s(%s);", kernel_operand(inst, nops - 1), nops - 1, inst->cname, call.data ? call.data : "");
     buf_free(&call);
     em->indent--;
     emit_line(em, "}");
@@ -179,18 +170,10 @@ static void gufunc_kernel(Emitter *em, const Instance *inst)
 {
     Func *f = inst->func;
     int nops = inst->nargs;
-    Buf params = {0};
-    buf_puts(&params, "ufn_kiter ufn_it, ufn_kcore ufn_core");
     const char *strides[UFN_MAX_OPERANDS];
-    for (int k = 0; k < nops; k++) {
-        Type *t = inst->args[k];
-        Type *elt = t->kind == TY_ARRAY ? t->elt : t;
-        const char *nm = inst->vars[k]->cname;
+    for (int k = 0; k < nops; k++)
         strides[k] = arena_printf("ufn_loop%d", k);
-        buf_printf(&params, ", %s *%s, ufn_kstrides ufn_loop%d, ufn_kstrides ufn_core%d", c_elem_type(elt), nm, k, k);
-    }
-    emit_line(em, "UFN_KERNEL %s(%s)", kernel_c_name(inst, "gufunc"), params.data);
-    buf_free(&params);
+    kernel_header(em, inst, KF_GUFUNC);
     emit_line(em, "{");
     em->indent++;
     emit_line(em, "for (uint32_t ufn_i = UFN_FIRST_INDEX(); ufn_i < ufn_it.n; ufn_i += UFN_GRID_STRIDE()) {");
@@ -201,7 +184,7 @@ static void gufunc_kernel(Emitter *em, const Instance *inst)
         dims[d] = arena_printf("ufn_core.dim[%d]", d);
     Buf call = {0};
     for (int k = 0; k < nops; k++) {
-        const char *nm = inst->vars[k]->cname;
+        const char *nm = kernel_operand(inst, k);
         buf_printf(&call, "%s%s", k ? ", " : "",
                    gufunc_view(inst, k, arena_printf("(%s + ufn_o%d)", nm, k), dims, arena_printf("ufn_core%d.s", k)));
     }
@@ -234,11 +217,13 @@ void emit_cuda(Buf *out, Module *m, const EmitOptions *opt)
         for (int k = 0; k < f->ninstances; k++) {
             Instance *inst = f->instances[k];
             emit_line(&em, "/* %s: %s */", f->name, inst->sig->text);
-            if (f->kind == FK_VECTORIZE) {
-                ufunc_contig(&em, inst);
-                ufunc_strided(&em, inst);
-            } else
-                gufunc_kernel(&em, inst);
+            KernelForm forms[MAX_KERNEL_FORMS];
+            for (int j = 0, n = kernel_forms(f, forms); j < n; j++)
+                switch (forms[j]) {
+                case KF_CONTIG: ufunc_contig(&em, inst); break;
+                case KF_STRIDED: ufunc_strided(&em, inst); break;
+                case KF_GUFUNC: gufunc_kernel(&em, inst); break;
+                }
         }
     }
 }

@@ -153,18 +153,21 @@ static void gufunc_loop(Emitter *em, const Instance *inst)
 
 /* ---- simulator trampolines -------------------------------------------------------- */
 
-typedef struct KParam {
-    const char *ctype;    /* the C type of the parameter */
-} KParam;
-
-static void trampoline(Emitter *em, const char *kname, int n, const char *const *ctypes)
+/* A kernel as the simulator calls it: its prototype (emit.c's description,
+ * as polar.cu defines it) and a trampoline that unpacks cuLaunchKernel's
+ * parameter array. */
+static void trampoline(Emitter *em, const Instance *inst, KernelForm form)
 {
+    KernelParam params[MAX_KERNEL_PARAMS];
+    int n = kernel_params(inst, form, false, params);
+    const char *kname = kernel_name(inst, form);
     Buf decl = {0}, call = {0};
     for (int i = 0; i < n; i++) {
-        buf_printf(&decl, "%s%s", i ? ", " : "", ctypes[i]);
-        size_t len = strlen(ctypes[i]);
-        bool ptr = len && ctypes[i][len - 1] == '*';        /* "float *" + "*", not "float * *" */
-        buf_printf(&call, "%s*(%s%s*)p[%d]", i ? ", " : "", ctypes[i], ptr ? "" : " ", i);
+        const char *t = params[i].type;
+        buf_printf(&decl, "%s%s", i ? ", " : "", t);
+        size_t len = strlen(t);
+        bool ptr = len && t[len - 1] == '*';        /* "float *" + "*", not "float * *" */
+        buf_printf(&call, "%s*(%s%s*)p[%d]", i ? ", " : "", t, ptr ? "" : " ", i);
     }
     emit_line(em, "void %s(%s);", kname, decl.data);
     emit_line(em, "static void %s__sim(void **p) { %s(%s); }", kname, kname, call.data);
@@ -179,50 +182,23 @@ static int trampolines(Emitter *em)
     emit_line(em, "/* ---- the simulator runs the kernels of %s.cu compiled for the CPU ---- */", m->name);
     for (int i = 0; i < m->nkernels; i++) {
         Func *f = m->kernels[i];
-        for (int j = 0; j < f->ninstances; j++) {
-            Instance *inst = f->instances[j];
-            const char *ct[2 + 3 * UFN_MAX_OPERANDS + 1];
-            int n = 0;
-            if (f->kind == FK_VECTORIZE) {
-                ct[n++] = "uint32_t";
-                for (int k = 0; k <= inst->nargs; k++)
-                    ct[n++] = arena_printf("%s%s *", k < inst->nargs ? "const " : "", c_elem_type(operand_type(inst, k)));
-                trampoline(em, kernel_c_name(inst, "contig"), n, ct);
-                n = 0;
-                ct[n++] = "ufn_kiter";
-                for (int k = 0; k <= inst->nargs; k++) {
-                    ct[n++] = arena_printf("%s%s *", k < inst->nargs ? "const " : "", c_elem_type(operand_type(inst, k)));
-                    ct[n++] = "ufn_kstrides";
-                }
-                trampoline(em, kernel_c_name(inst, "strided"), n, ct);
-                count += 2;
-            } else {
-                ct[n++] = "ufn_kiter";
-                ct[n++] = "ufn_kcore";
-                for (int k = 0; k < inst->nargs; k++) {
-                    Type *t = inst->args[k];
-                    ct[n++] = arena_printf("%s *", c_elem_type(t->kind == TY_ARRAY ? t->elt : t));
-                    ct[n++] = "ufn_kstrides";
-                    ct[n++] = "ufn_kstrides";
-                }
-                trampoline(em, kernel_c_name(inst, "gufunc"), n, ct);
-                count++;
-            }
-        }
+        KernelForm forms[MAX_KERNEL_FORMS];
+        int nforms = kernel_forms(f, forms);
+        for (int j = 0; j < f->ninstances; j++)
+            for (int k = 0; k < nforms; k++, count++)
+                trampoline(em, f->instances[j], forms[k]);
     }
     emit_line(em, "%s", "");
     emit_line(em, "static const ufn_sim_kernel %s[] = {", module_c_symbol(m, "sim_kernels"));
     for (int i = 0; i < m->nkernels; i++) {
         Func *f = m->kernels[i];
-        for (int j = 0; j < f->ninstances; j++) {
-            Instance *inst = f->instances[j];
-            static const char *const fu[] = {"contig", "strided"}, *const gu[] = {"gufunc"};
-            const char *const *v = f->kind == FK_VECTORIZE ? fu : gu;
-            for (int k = 0; k < (f->kind == FK_VECTORIZE ? 2 : 1); k++) {
-                const char *kn = kernel_c_name(inst, v[k]);
+        KernelForm forms[MAX_KERNEL_FORMS];
+        int nforms = kernel_forms(f, forms);
+        for (int j = 0; j < f->ninstances; j++)
+            for (int k = 0; k < nforms; k++) {
+                const char *kn = kernel_name(f->instances[j], forms[k]);
                 emit_line(em, "    {.name = \"%s\", .entry = %s__sim},", kn, kn);
             }
-        }
     }
     emit_line(em, "};");
     emit_line(em, "%s", "");
@@ -315,11 +291,12 @@ static void func_tables(Emitter *em, Func *f)
                   func_c_symbol(f, arena_printf("types%d", j)));
         if (em->opt->host)
             emit_line(em, "     .host = UFN_HOST_TABLE(%s),", host_loop_c_name(inst));
-        if (dev && f->kind == FK_VECTORIZE)
-            emit_line(em, "     .kernel_contig = %s,", c_string_literal(kernel_c_name(inst, "contig")));
-        if (dev)
-            emit_line(em, "     .kernel_strided = %s,",
-                      c_string_literal(kernel_c_name(inst, f->kind == FK_VECTORIZE ? "strided" : "gufunc")));
+        /* the strided form of a ufunc and a gufunc's one kernel are both
+         * kernel_strided (ufn_abi.h) */
+        KernelForm forms[MAX_KERNEL_FORMS];
+        for (int k = 0, n = dev ? kernel_forms(f, forms) : 0; k < n; k++)
+            emit_line(em, "     .%s = %s,", forms[k] == KF_CONTIG ? "kernel_contig" : "kernel_strided",
+                      c_string_literal(kernel_name(inst, forms[k])));
         emit_line(em, "    },");
     }
     emit_line(em, "};");

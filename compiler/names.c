@@ -280,7 +280,7 @@ static bool c_identifier(const char *s)
  * input types joined by '_' (DESIGN 3). */
 const char *typed_entry_suffix(const Func *f, const Signature *sig)
 {
-    int nin = f->kind == FK_GUVECTORIZE ? f->layout->nin : sig->nargs;
+    int nin = kernel_nin(f);
     Buf b = {0};
     bool same = true;
     for (int i = 1; i < nin; i++) {
@@ -331,8 +331,7 @@ static const char *param_name(const char **taken, int ntaken, const char *want, 
 static void name_params(Func *f)
 {
     NodeList *params = &f->def->funcdef.params;
-    const Instance *inst = f->instances[0];
-    int nops = f->kind == FK_GUVECTORIZE ? inst->nargs : inst->nargs + 1;
+    int nops = kernel_nops(f);
     int ndims = f->kind == FK_GUVECTORIZE ? f->layout->nnames : 0;
     const char **taken = arena_alloc(sizeof(char *) * (size_t)(1 + nops + ndims));
     int ntaken = 0;

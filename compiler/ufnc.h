@@ -832,6 +832,10 @@ void decorate(Module *m, Func *f, Node *dec);
  * types no earlier one takes (the others are reported): their number, in
  * usable[] (room for f->nsigs). */
 int kernel_signatures(const Func *f, Signature **usable);
+/* A kernel's operands (inputs, then outputs: a ufunc's return value), as
+ * its decorator says. */
+int kernel_nin(const Func *f);
+int kernel_nops(const Func *f);
 
 /* check.c: the module level - names, imports, constants, decorators - and
  * the list of kernels.  Errors go through diag; the passes below run only
@@ -957,10 +961,28 @@ const char *c_string_literal(const char *s);
 /* The value of scalar `lvalue` of type t read from memory: a bool's byte
  * compared with 0, so that every bool in a body is 0 or 1. */
 const char *c_load(const Type *t, const char *lvalue);
-/* A kernel's operands: inputs, then outputs (a ufunc's return value). */
-int kernel_nin(const Func *f);
-int kernel_nops(const Func *f);
+/* Operand k of a kernel instance: an input, or an output (a ufunc's
+ * return value). */
 Type *operand_type(const Instance *inst, int k);
+/* The kernels of a kernel instance, in ufn_abi.h's forms: a ufunc's
+ * contiguous and strided kernels, a gufunc's one.  (A @cuda.jit kernel would
+ * be one more form here, with its parameters below: polar.cu defines each
+ * kernel and the host stub declares it for the simulator from this one
+ * description.) */
+typedef enum KernelForm { KF_CONTIG, KF_STRIDED, KF_GUFUNC } KernelForm;
+#define MAX_KERNEL_FORMS 2
+#define MAX_KERNEL_PARAMS (2 + 3 * UFN_MAX_OPERANDS)
+typedef struct KernelParam {
+    const char *type;              /* "const float *", "ufn_kstrides" */
+    const char *name;              /* in the kernel's definition */
+} KernelParam;
+int kernel_forms(const Func *f, KernelForm *forms);                 /* how many, into forms[] */
+const char *kernel_name(const Instance *inst, KernelForm form);     /* names.c's, for the form */
+/* A kernel's parameters in ufn_abi.h's order (restrict_: as the kernel
+ * defines them, with __restrict__ pointers); how many. */
+int kernel_params(const Instance *inst, KernelForm form, bool restrict_, KernelParam *params);
+const char *c_declaration(const char *type, const char *name);       /* "float *x", "int n" */
+const char *kernel_operand(const Instance *inst, int k);            /* operand k's pointer in a kernel */
 /* Public prototypes (without ';'), shared by the header and the host stub. */
 void entry_general_proto(Buf *b, const Func *f);
 void entry_typed_proto(Buf *b, const Func *f, const Instance *inst);
