@@ -118,7 +118,7 @@ static void view_type(Emitter *em, const Type *t)
         buf_printf(&params, ", int64_t s%d", d);
         buf_printf(&sets, " v.stride[%d] = s%d;", d, d);
     }
-    emit_line(em, "UFN_BODY %s %s_make(%s *data%s) { %s v; v.data = data;%s return v; }", name, name,
+    emit_line(em, "UFN_BODY %s %s(%s *data%s) { %s v; v.data = data;%s return v; }", name, c_maker(t),
               c_elem_type(t->elt), params.data, name, sets.data);
     buf_free(&params);
     buf_free(&sets);
@@ -165,7 +165,7 @@ void emit_body_types(Emitter *em)
             buf_printf(&sets, " t.f%d = a%d;", k, k);
         }
         emit_line(em, "typedef struct {%s } %s;", fields.data ? fields.data : "", c_type(t));
-        emit_line(em, "UFN_BODY %s %s_make(%s) { %s t;%s return t; }", c_type(t), c_type(t),
+        emit_line(em, "UFN_BODY %s %s(%s) { %s t;%s return t; }", c_type(t), c_maker(t),
                   params.data ? params.data : "void", c_type(t), sets.data ? sets.data : "");
         buf_free(&fields);
         buf_free(&params);
@@ -186,7 +186,7 @@ const char *gufunc_view(const Instance *inst, int k, const char *ptr, const char
     if (t->kind != TY_ARRAY)
         return c_load(t, arena_printf("*%s", ptr));   /* a '()' input declared as a scalar */
     Buf b = {0};
-    buf_printf(&b, "%s_make(%s", c_type(t), ptr);
+    buf_printf(&b, "%s(%s", c_maker(t), ptr);
     if (l->ndim[k] == 0) {
         buf_puts(&b, ", 1, 1)");                       /* old style: a one-element array */
     } else {

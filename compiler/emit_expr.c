@@ -359,7 +359,7 @@ static void emit_call(Emitter *em, const Node *e)
         if (m->kind == CK_POLAR) {
             /* (abs(z), phase(z)); z is a pure expression */
             const MathFn *phase = math_row(B_CMATH, "phase", 1);
-            emit_text(em, "%s_make(%s(", c_type(t), m->cname[narrow ? 0 : 1]);
+            emit_text(em, "%s(%s(", c_maker(t), m->cname[narrow ? 0 : 1]);
             emit_expr(em, a0);
             emit_text(em, "), %s(", phase->cname[narrow ? 0 : 1]);
             emit_expr(em, a0);
@@ -444,7 +444,7 @@ void emit_cast_to(Emitter *em, const Node *e, Type *to)
     }
     if (to->kind == TY_TUPLE) {
         /* tuples convert element by element; e is a plain value here */
-        emit_text(em, "%s_make(", c_type(to));
+        emit_text(em, "%s(", c_maker(to));
         for (int i = 0; i < to->nelts; i++) {
             Node sub = {.kind = N_SUBSCRIPT, .type = from->elts[i]};
             Node idx = {.kind = N_CONST, .type = ty_scalar(TY_INT64)};
@@ -544,7 +544,7 @@ static void emit_attr(Emitter *em, const Node *e)
     case ATTR_SHAPE:
     case ATTR_STRIDES:
         /* the tuple of extents, or of byte strides */
-        emit_text(em, "%s_make(", c_type(e->type));
+        emit_text(em, "%s(", c_maker(e->type));
         for (int i = 0; i < v->type->ndim; i++) {
             if (i)
                 emit_text(em, ", ");
@@ -629,7 +629,7 @@ void emit_expr(Emitter *em, const Node *e)
         emit_call(em, e);
         return;
     case N_TUPLE:
-        emit_text(em, "%s_make(", c_type(e->type));
+        emit_text(em, "%s(", c_maker(e->type));
         emit_args(em, &e->tuple.elts);
         emit_text(em, ")");
         return;

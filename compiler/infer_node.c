@@ -63,7 +63,8 @@ Var *infer_add_var(Instance *inst, const char *name, Loc loc)
 
 Var *infer_new_temp(Infer *cx, Type *t)
 {
-    Var *v = infer_add_var(cx->inst, intern_cstr(arena_printf("ufn_t%d", cx->ntemps)), cx->inst->func->def->loc);
+    /* named for -d types only: a temporary is found by its Var, never by name */
+    Var *v = infer_add_var(cx->inst, intern_cstr(arena_printf("tmp%d", cx->ntemps)), cx->inst->func->def->loc);
     v->type = t;
     v->temp = true;
     cx->ntemps++;

@@ -172,6 +172,11 @@ const char *type_tag(const Type *t)
     }
 }
 
+const char *c_maker(const Type *t)
+{
+    return intern_cstr(arena_printf("%s_make", c_type(t)));
+}
+
 /* In memory (array elements, kernel and host-loop operands) a bool is a
  * byte that may hold any value: C's bool may not, so such a byte is read
  * as a uint8_t and compared with 0 (emit.c's c_load). */
@@ -255,9 +260,10 @@ const char *module_c_name(const char *dotted)
  * C compiler defines. */
 static void name_vars(Instance *inst)
 {
+    int temps = 0;
     for (int i = 0; i < inst->nvars; i++) {
         Var *v = inst->vars[i];
-        v->cname = v->temp ? v->name : intern_cstr(arena_printf("v_%s", v->name));
+        v->cname = intern_cstr(v->temp ? arena_printf("ufn_t%d", temps++) : arena_printf("v_%s", v->name));
         if (v->param && v->type != inst->args[i])
             v->arg_cname = intern_cstr(arena_printf("a_%s", v->name));
     }

@@ -907,6 +907,8 @@ bool is_reserved_c_name(const char *name);
  * "ufn_view_f32_1"; and its short tag in C names: "f32", "t2_f32_i64". */
 const char *c_type(const Type *t);
 const char *type_tag(const Type *t);
+/* The function that builds a tuple or an array view: "ufn_tup2_f32_f32_make". */
+const char *c_maker(const Type *t);
 /* The C type of a scalar in memory (array elements, operands): c_type,
  * but uint8_t for a bool, whose bytes may hold anything. */
 const char *c_elem_type(const Type *t);
