@@ -283,13 +283,19 @@ int cuda_depth_check(cuda_backend *b, const cuda_kernel *k, CUstream stream, con
         return 0;
     const ufn_cudrv *drv = b->drv;
     unsigned flag = 0;
-    /* from and into pageable memory: the copies return when done */
+    /* into pageable memory: the copy returns when done */
     CUresult r = drv->cuStreamSynchronize(stream);
     if (r == CUDA_SUCCESS)
         r = drv->cuMemcpyDtoHAsync(&flag, k->depth_flag, sizeof flag, stream);
     if (r == CUDA_SUCCESS && flag) {
+        /* From pageable memory a copy returns once its source is read, and
+         * runs later.  The next call may launch on another stream (staging
+         * uses its own), so the flag is clear before this call returns, or
+         * that call's kernel could set it first and see it cleared. */
         const unsigned zero = 0;
         r = drv->cuMemcpyHtoDAsync(k->depth_flag, &zero, sizeof zero, stream);
+        if (r == CUDA_SUCCESS)
+            r = drv->cuStreamSynchronize(stream);
     }
     if (r != CUDA_SUCCESS)
         return ufn_cudrv_fail(drv, r, "reading ufn_depth_flag after %s", name);

@@ -324,6 +324,36 @@ static void test_recursive_module(void **state)
     be->free(be, 1, dout, NULL);
 }
 
+/* A call whose recursion went too deep has cleared the module's depth flag
+ * when it returns.  The flag was cleared by a copy left queued on the
+ * call's stream: the next call's kernel, on another stream, could set the
+ * flag before that copy ran, and then report success (hostile-sim failed
+ * about one run in ten).  The device is 20 ms behind here, so a queued
+ * copy has not run yet; the simulator's device memory is host memory, read
+ * here directly, beside every stream. */
+static void test_depth_flag_cleared_on_return(void **state)
+{
+    (void)state;
+    static ufn_module rec;
+    rec = test_module;
+    rec.state = NULL;
+    rec.recursion_frame = UFN_RECURSION_FRAME;
+    cuda_backend *b = ufn_sim_backend_state();
+    cuda_device *d;
+    cuda_kernel *k;
+    assert_int_equal(cuda_enter_device(b, 0, &d), 0);
+    assert_int_equal(cuda_kernel_get(b, d, &rec, test_add.loops[0].kernel_contig, &k), 0);
+    volatile unsigned *flag = (volatile unsigned *)(uintptr_t)k->depth_flag;
+    *flag = 1;   /* as a kernel's helper that went too deep leaves it */
+    ufn_sim_set_latency(20000);
+    assert_int_equal(cuda_depth_check(b, k, NULL, "f"), UFN_ERR_RECURSION);
+    ufn_sim_set_latency(0);
+    if (*flag != 0)
+        fail_msg("the depth flag is still set when the call that read it returns");
+    assert_int_equal(cuda_depth_check(b, k, NULL, "f"), 0);   /* the next call is not blamed */
+    cuda_leave(b);
+}
+
 static double seconds(void)
 {
     struct timespec t;
@@ -375,6 +405,7 @@ int main(void)
         cmocka_unit_test_teardown(test_allocator_threads, teardown_each),
         cmocka_unit_test_teardown(test_success_without_result, teardown_each),
         cmocka_unit_test_teardown(test_recursive_module, teardown_each),
+        cmocka_unit_test_teardown(test_depth_flag_cleared_on_return, teardown_each),
         cmocka_unit_test_teardown(test_free_is_stream_ordered, teardown_each),
     };
     unsetenv("UFN_SIM_DEVICES");
