@@ -32,7 +32,13 @@ int main(int argc, char **argv)
     CheckOptions copt = {.module_name = opt.module_name, .prefix = opt.prefix,
                          .include_dirs = opt.include_dirs, .ninclude_dirs = opt.ninclude_dirs,
                          .numpy_literals = opt.numpy_literals};
-    Module *m = check_module(ast, src, &copt);          /* check.c, infer.c */
+    Module *m = check_module(ast, src, &copt);          /* check.c: imports, constants, decorators */
+    if (!diag_error_count()) {
+        make_instances(m);                              /* instance.c: kernel signatures, helpers, typed to a fixpoint */
+        check_flow(m);                                  /* flow.c: locals used before they are assigned */
+        infer_bodies(m);                                /* infer.c: typed bodies, type errors */
+        name_module(m);                                 /* names.c: the C names */
+    }
     if (diag_error_count()) {
         driver_discard_outputs();
         return EXIT_SOURCE;

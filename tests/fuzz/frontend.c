@@ -75,7 +75,14 @@ void fe_compile(const char *name, const uint8_t *data, size_t size, int dumps, F
     uint64_t h = fnv(1469598103934665603ull, (const char *)data, size);
     CheckOptions copt = {.module_name = "fuzz", .prefix = (h & 3) == 0 ? "p_" : "",
                          .numpy_literals = (h & 8) != 0};
+    /* main.c's passes */
     Module *m = check_module(ast, src, &copt);
+    if (!diag_error_count()) {
+        make_instances(m);
+        check_flow(m);
+        infer_bodies(m);
+        name_module(m);
+    }
     res->errors = diag_error_count();
     if (!res->errors) {
         res->stage = 2;
