@@ -314,11 +314,6 @@ static void print_command(const char *dir, const char *const *argv)
     fputs(dir ? ")\n" : "\n", stderr);
 }
 
-int run_tool(const DriverOptions *opt, const char *const *argv)
-{
-    return run_tool_in(opt, NULL, argv);
-}
-
 int run_tool_in(const DriverOptions *opt, const char *dir, const char *const *argv)
 {
     if (opt->verbose)

@@ -874,10 +874,9 @@ int copy_file_atomic(const char *path, const char *src);
  * regular files are removed. */
 void driver_claim_output(const char *path);
 void driver_discard_outputs(void);
-/* Run a tool (argv[0] is looked up in PATH); returns its exit status, or -1
- * if it could not run (reported). */
-int run_tool(const DriverOptions *opt, const char *const *argv);
-/* The same, inside directory `dir` (NULL: here); -v shows "(cd dir && ...)". */
+/* Run a tool (argv[0] is looked up in PATH) inside directory `dir` (NULL:
+ * here); -v shows "(cd dir && ...)".  Returns its exit status, or -1 if it
+ * could not run (reported). */
 int run_tool_in(const DriverOptions *opt, const char *dir, const char *const *argv);
 /* The nvcc to use, or NULL (with *why set) when there is none. */
 const char *find_nvcc(const DriverOptions *opt, const char **why);
