@@ -263,20 +263,9 @@ static int write_text(const char *path, void (*emit)(Buf *, Module *, const Emit
     return r ? EXIT_TOOL : 0;
 }
 
-/* -MF FILE, or the output with its extension replaced by .d */
-static const char *depfile_path(const Options *opt)
-{
-    if (opt->mf)
-        return opt->mf;
-    const char *slash = strrchr(opt->output, '/');
-    const char *dot = strrchr(slash ? slash + 1 : opt->output, '.');
-    size_t len = dot ? (size_t)(dot - opt->output) : strlen(opt->output);
-    return arena_printf("%.*s.d", (int)len, opt->output);
-}
-
 static int write_depfile(const Options *opt, Module *m)
 {
-    const char *path = depfile_path(opt);
+    const char *path = opt->mf;
     /* The targets in gcc's order: its driver passes every -MQ before every
      * -MT, and libcpp moves each unquoted (-MT) target in front of the
      * quoted ones by swapping it with the first quoted target. */
@@ -312,7 +301,7 @@ void claim_outputs(const Options *opt)
     if (opt->header && opt->kind != OUT_H)
         driver_claim_output(opt->header);
     if (opt->md)
-        driver_claim_output(depfile_path(opt));
+        driver_claim_output(opt->mf);
 }
 
 int build_outputs(Module *m, const Options *opt)

@@ -910,7 +910,7 @@ typedef struct Options {
     const char **include_dirs;     /* -I */
     int ninclude_dirs;
     bool md, mp;                   /* -MD / -MMD, -MP */
-    const char *mf;                /* -MF */
+    const char *mf;                /* -MF, or the output's name with .d (with -MD) */
     const char **mt;               /* -MT, repeatable: written as given */
     int nmt;
     const char **mq;               /* -MQ, repeatable: quoted for make */

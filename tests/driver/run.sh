@@ -77,6 +77,54 @@ usage ptx-without-cuda "PTX needs --target to include cuda" mod.ufn --target=hos
 usage header-ufn-h "the header ufn.h would hide libufnrt's header of that name" mod.ufn --target=host -o ufn.o
 usage header-dlpack "the header inc/ufn_dlpack.h would hide" mod.ufn --target=host -H inc/ufn_dlpack.h
 
+# An output that is the input or another output (issue 14): once exit 0,
+# with the source or the object overwritten.  The source must survive.
+usage_keeps_source() {   # NAME MESSAGE-PATTERN ARGS...
+    usage "$@"
+    cmp -s "$top/tests/driver/mod.ufn" "$tmp/w/mod.ufn" || bad "$1" "mod.ufn was changed"
+}
+usage_keeps_source header-is-input "-H mod.ufn: that is the input file" mod.ufn --target=host -H mod.ufn
+usage_keeps_source depfile-is-input "-MF mod.ufn: that is the input file" mod.ufn --target=host -MF mod.ufn
+usage header-is-object "-o out/m.o and -H out/m.o: the same file as another output" mod.ufn --target=host -o out/m.o -H out/m.o
+usage depfile-is-object "-o out/m.o and -MF out/m.o: the same file" mod.ufn --target=host -o out/m.o -MF out/m.o
+usage depfile-is-header "-H m.d and -MF m.d: the same file" mod.ufn --target=host -o m.o -H m.d -MD
+usage header-is-object-spelt-otherwise "-o mod.o and -H ./mod.o: the same file" mod.ufn --target=host -H ./mod.o
+usage header-named-like-a-module "-H helpers.ufn: an output may not be named like a module" mod.ufn --target=host -H helpers.ufn
+fresh
+ln -s mod.ufn "$tmp/w/link.h"
+if run header-is-input-by-link 2 mod.ufn --target=host -H link.h && has "$tmp/err" "-H link.h: that is the input file" \
+   && cmp -s "$top/tests/driver/mod.ufn" "$tmp/w/mod.ufn"; then
+    ok "status 2: -H names a link to the input"
+elif [ "$st" -eq 2 ]; then bad header-is-input-by-link "message, or mod.ufn changed"; fi
+fresh
+if run outputs-to-dev-null 0 mod.ufn --target=host -H /dev/null -MF /dev/null && [ -c /dev/null ] && [ -s "$tmp/w/mod.o" ]; then
+    ok "-H /dev/null -MF /dev/null: a device may take several outputs"
+fi
+
+# --module-name goes into file names and C symbols: a C identifier or a
+# usage error (once 'a b' reached cc, and '..' wrote a .cu outside the
+# temporary directory).
+for name in "a b" 1x "a;b" ../../x .. "" "x-y"; do
+    usage "module-name '$name'" "--module-name: '$name' is not a C identifier" mod.ufn --target=host,sim --module-name="$name"
+done
+
+# A header named like a C library header hides it wherever the output
+# directory is on the include path (ufn.mk puts it there).
+for h in stdint math stdlib ufn_abi; do
+    fresh
+    cp "$tmp/w/mod.ufn" "$tmp/w/$h.ufn"
+    if run "header-$h" 2 "$h.ufn" --target=host && has "$tmp/err" "the header $h.h would hide .* header of that name" \
+       && [ ! -e "$tmp/w/$h.h" ] && [ ! -e "$tmp/w/$h.o" ]; then
+        ok "status 2: $h.ufn would write $h.h"
+    elif [ "$st" -eq 2 ]; then bad "header-$h" "message or outputs"; fi
+done
+fresh
+cp "$tmp/w/mod.ufn" "$tmp/w/stdint.ufn"
+if run header-stdint-renamed 0 stdint.ufn --target=host,sim -H stdint_ufn.h && [ -s "$tmp/w/stdint.o" ] \
+   && [ -s "$tmp/w/stdint_ufn.h" ]; then
+    ok "stdint.ufn builds with -H naming another header"
+fi
+
 fresh
 if NVCC=/nonexistent run nvcc-missing 3 mod.ufn && has "$tmp/err" "NVCC=/nonexistent is not an executable" \
    && has "$tmp/err" "--target=host,sim" && [ ! -e "$tmp/w/mod.o" ] && [ ! -e "$tmp/w/mod.h" ]; then
