@@ -301,6 +301,19 @@ for what in tokens ast types; do
         esac && ok "-d $what dumps to stdout and writes nothing" || { cp "$tmp/out" "$tmp/err"; bad "dump-$what" "dump content"; }
     fi
 done
+# Standard output that cannot be written is an error (it once exited 0).
+if [ ! -c /dev/full ]; then skipped stdout-full "no /dev/full"
+else
+    for args in "-d tokens" "-d ast" "-d types" --help --version; do
+        fresh
+        # shellcheck disable=SC2086 # the options are words
+        (cd "$tmp/w" && "$ufnc" mod.ufn $args) >/dev/full 2>"$tmp/err"
+        st=$?
+        if [ $st -eq 3 ] && has "$tmp/err" "^ufnc: error: cannot write standard output: No space left on device"; then
+            ok "$args > /dev/full: exit 3 with a message"
+        else bad "stdout-full $args" "exit status $st, expected 3 and a message"; fi
+    done
+fi
 fresh
 mkdir -p "$tmp/t"
 if TMPDIR="$tmp/t" run tempdir-removed 0 mod.ufn --target=host,sim && [ -z "$(ls -A "$tmp/t")" ]; then
