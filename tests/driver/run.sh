@@ -196,6 +196,28 @@ elif run kind-ptx 0 mod.ufn --arch=sm_80 -o out.ptx && has "$tmp/w/out.ptx" "^.t
     ok "-o .ptx: PTX of the newest --arch"
 elif [ "$st" -eq 0 ]; then bad kind-ptx "not PTX for sm_80"; fi
 
+# Line endings: CRLF and a lone CR (old Mac OS) end lines as LF does, as
+# in Python; the generated code is the same (a CR-only file once failed
+# with a syntax error), and a message shows the right line.
+fresh
+mkdir -p "$tmp/w/lf" "$tmp/w/cr" "$tmp/w/crlf"
+cp "$tmp/w/mod.ufn" "$tmp/w/lf/"
+tr '\n' '\r' <"$tmp/w/mod.ufn" >"$tmp/w/cr/mod.ufn"
+sed 's/$/\r/' "$tmp/w/mod.ufn" >"$tmp/w/crlf/mod.ufn"
+why=
+for k in lf cr crlf; do
+    (cd "$tmp/w/$k" && "$ufnc" mod.ufn -o mod.c) 2>"$tmp/err" || why="$why $k: exit status $?"
+done
+[ -z "$why" ] && { cmp -s "$tmp/w/lf/mod.c" "$tmp/w/cr/mod.c" || why="the code from CR differs"; }
+[ -z "$why" ] && { cmp -s "$tmp/w/lf/mod.c" "$tmp/w/crlf/mod.c" || why="the code from CRLF differs"; }
+if [ -z "$why" ]; then ok "CR-only and CRLF line endings give the code LF gives"; else bad line-endings "$why"; fi
+fresh
+printf 'from numba import vectorize\r\r\r@vectorize(["float32(float32)"])\rdef f(x):\r    return x + z\r' >"$tmp/w/cr.ufn"
+if run cr-error 1 cr.ufn --target=host && has "$tmp/err" "^cr.ufn:6:16: error: in f: name 'z' is not defined" \
+   && has "$tmp/err" '^     6 |     return x + z$'; then
+    ok "a CR-only file's error names its line and shows it"
+elif [ "$st" -eq 1 ]; then bad cr-error "wrong place or line"; fi
+
 # A path with a quote and a backslash ends up in #line directives.
 fresh
 mkdir -p "$tmp/w/q\"d\\x"
