@@ -21,12 +21,20 @@ static void check_standard_output(void)
         _exit(EXIT_TOOL);
 }
 
+/* -fmax-errors: the rest of the run would only say more. */
+static _Noreturn void stop_after_errors(void)
+{
+    driver_discard_outputs();
+    exit(EXIT_SOURCE);
+}
+
 int main(int argc, char **argv)
 {
     atexit(check_standard_output);
     Options opt;
     parse_options(argc, argv, &opt);
     diag_init(stderr, opt.color, opt.werror, opt.no_warnings);
+    diag_set_error_limit(opt.max_errors, stop_after_errors);
     if (!opt.dump)
         claim_outputs(&opt);                            /* a failed run removes them */
 

@@ -39,6 +39,7 @@ static const char usage_text[] =
     "  -d tokens|ast|types  dump a compiler pass to standard output and stop\n"
     "  --color=WHEN       auto (default), always or never; NO_COLOR disables auto\n"
     "  -Werror, -w        warnings are errors / no warnings\n"
+    "  -fmax-errors=N     stop after N errors (default 50; 0: no limit)\n"
     "  --no-line          no #line directives in the generated C\n"
     "  --version, --help\n"
     "\n"
@@ -228,6 +229,7 @@ void parse_options(int argc, char **argv, Options *opt)
     opt->color = COLOR_AUTO;
     opt->line_directives = true;
     opt->drv.opt_level = 3;
+    opt->max_errors = 50;               /* clang stops at 20, gcc never; ufnc(1) */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -258,6 +260,16 @@ void parse_options(int argc, char **argv, Options *opt)
             opt->werror = true;
         } else if (!strcmp(a, "-w")) {
             opt->no_warnings = true;
+        } else if (!strncmp(a, "-W", 2) && a[2]) {
+            if (!diag_warning_option(a))
+                usage_error("unknown warning option '%s' (the group is spill: -Wno-spill, -Werror=spill)", a);
+        } else if (!strncmp(a, "-fmax-errors=", 13)) {
+            const char *v = a + 13;
+            char *end;
+            long n = strtol(v, &end, 10);
+            if (!*v || *end || n < 0 || n > 1000000 || !(*v >= '0' && *v <= '9'))
+                usage_error("-fmax-errors: expected a number of errors (0: no limit), not '%s'", v);
+            opt->max_errors = (int)n;
         } else if (!strcmp(a, "--no-line")) {
             opt->line_directives = false;
         } else if (!strcmp(a, "-Xnvcc")) {

@@ -107,7 +107,7 @@ Loc loc_join(Loc a, Loc b);                   /* from the start of a to the end 
 
 /* User diagnostics: "file:line:col: error: message", the source line and a
  * caret line under the span.  Errors are counted; compilation continues to
- * report more, up to a limit. */
+ * report more, up to a limit (diag_set_error_limit). */
 void diag_error(Loc loc, const char *fmt, ...) PRINTF_LIKE(2, 3);
 void diag_warning(Loc loc, const char *fmt, ...) PRINTF_LIKE(2, 3);
 void diag_note(Loc loc, const char *fmt, ...) PRINTF_LIKE(2, 3);
@@ -119,6 +119,14 @@ int diag_warning_count(void);
 typedef enum ColorMode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER } ColorMode;
 void diag_init(FILE *out, ColorMode color, bool werror, bool no_warnings);
 void diag_reset(void);                       /* zero the counts (tests, fuzzing) */
+/* A warning of a named group ("spill"): its option ends the message,
+ * [-Wspill], and -Wno-spill, -Werror=spill, -Wno-error=spill apply. */
+void diag_warning_group(Loc loc, const char *group, const char *fmt, ...) PRINTF_LIKE(3, 4);
+/* Apply one of those options; false if it names no known group. */
+bool diag_warning_option(const char *opt);
+/* After the n-th error (0: never), say so and call stop(), which must not
+ * return (-fmax-errors). */
+void diag_set_error_limit(int n, void (*stop)(void));
 
 /* ==== indent.c ============================================================== */
 
@@ -918,6 +926,7 @@ typedef struct Options {
     const char *dump;              /* -d tokens|ast|types */
     ColorMode color;
     bool werror, no_warnings;
+    int max_errors;                /* -fmax-errors (0: no limit) */
     bool line_directives;
     bool numpy_literals;           /* --literals=numpy */
     DriverOptions drv;

@@ -158,6 +158,31 @@ elif (cd "$tmp/w" && unshare -m sh -c 'mount -t tmpfs none /usr/local && PATH=/u
     else bad no-toolkit "--target=host,sim failed without a toolkit"; fi
 else bad no-toolkit "expected exit 3 and the 'nvcc not found' hint"; fi
 
+# ---- error floods ------------------------------------------------------------------------
+
+# 1000 copies of one signature: 999 errors, once 30 MB in 10 s.  ufnc stops
+# after 50 (-fmax-errors), each message written with one call.
+fresh
+awk 'BEGIN { printf "from numba import vectorize\n\n@vectorize(["
+             for (i = 0; i < 1000; i++) printf "%s\047float32(float32)\047", i ? ", " : ""
+             printf "])\ndef f(x):\n    return x\n" }' >"$tmp/w/flood.ufn"
+if run flood 1 flood.ufn --target=host -MD && [ "$(grep -c ': error: ' "$tmp/err")" -eq 50 ] \
+   && [ "$(tail -n 1 "$tmp/err")" = "ufnc: note: stopping after 50 errors (-fmax-errors=50; 0 for no limit)" ] \
+   && [ ! -e "$tmp/w/flood.o" ] && [ ! -e "$tmp/w/flood.d" ]; then
+    ok "1000 duplicate signatures: 50 errors, then ufnc stops"
+elif [ "$st" -eq 1 ]; then bad flood "$(grep -c ': error: ' "$tmp/err") errors, or the last line, or outputs"; : >"$tmp/err"; fi
+if run flood-3 1 flood.ufn --target=host -fmax-errors=3 && [ "$(grep -c ': error: ' "$tmp/err")" -eq 3 ]; then
+    ok "-fmax-errors=3 stops after 3"
+elif [ "$st" -eq 1 ]; then bad flood-3 "$(grep -c ': error: ' "$tmp/err") errors"; : >"$tmp/err"; fi
+if run flood-0 1 flood.ufn --target=host -fmax-errors=0 && [ "$(grep -c ': error: ' "$tmp/err")" -eq 999 ] \
+   && ! has "$tmp/err" "stopping after"; then
+    ok "-fmax-errors=0: every error"
+elif [ "$st" -eq 1 ]; then bad flood-0 "$(grep -c ': error: ' "$tmp/err") errors"; : >"$tmp/err"; fi
+usage max-errors-bad "-fmax-errors: expected a number of errors (0: no limit), not 'x'" mod.ufn -fmax-errors=x
+usage max-errors-negative "not '-1'" mod.ufn -fmax-errors=-1
+usage warning-unknown "unknown warning option '-Wfrobnicate'" mod.ufn -Wfrobnicate
+usage warning-error-unknown "unknown warning option '-Werror=frob'" mod.ufn -Werror=frob
+
 # ---- no CUDA toolkit needed for host and sim -----------------------------------------
 
 fresh
