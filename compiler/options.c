@@ -39,6 +39,7 @@ static const char usage_text[] =
     "  -d tokens|ast|types  dump a compiler pass to standard output and stop\n"
     "  --color=WHEN       auto (default), always or never; NO_COLOR disables auto\n"
     "  -Werror, -w        warnings are errors / no warnings\n"
+    "  -Wno-spill, -Werror=spill  no warning / an error when ptxas spills registers\n"
     "  -fmax-errors=N     stop after N errors (default 50; 0: no limit)\n"
     "  --no-line          no #line directives in the generated C\n"
     "  --version, --help\n"

@@ -183,6 +183,127 @@ usage max-errors-negative "not '-1'" mod.ufn -fmax-errors=-1
 usage warning-unknown "unknown warning option '-Wfrobnicate'" mod.ufn -Wfrobnicate
 usage warning-error-unknown "unknown warning option '-Werror=frob'" mod.ufn -Werror=frob
 
+# ---- nvcc's failures, as ufnc's diagnostics ----------------------------------------------
+
+fake=$top/tests/driver/fake-nvcc
+# nvcc that exits 0 but leaves no fatbin, an empty one or garbage: once exit 0
+# and an object with a bogus fatbin in it.
+for mode in nothing empty garbage truncated; do
+    fresh
+    if FAKE_NVCC=$mode run "fatbin-$mode" 3 mod.ufn --nvcc="$fake" \
+       && has "$tmp/err" "^ufnc: error: nvcc exited with status 0 but .*(mod.fatbin): the toolkit at .* looks broken" \
+       && [ ! -e "$tmp/w/mod.o" ] && [ ! -e "$tmp/w/mod.h" ]; then
+        ok "nvcc exits 0, fatbin $mode: exit 3, no outputs"
+    elif [ "$st" -eq 3 ]; then bad "fatbin-$mode" "message or outputs"; fi
+done
+# ptxas fails for one architecture: the error names the function, that
+# architecture, and an --arch without it (found by building each alone).
+fresh
+if FAKE_NVCC=ptxas90 run nvcc-ptxas-fails 3 mod.ufn --nvcc="$fake" \
+   && has "$tmp/err" "^ptxas error   : Entry function 'mod__scale__f32__contig' uses too much shared data" \
+   && has "$tmp/err" "^mod.ufn:7:5: error: nvcc failed on the device code of scale for sm_90 (exit status 255)$" \
+   && has "$tmp/err" "^ufnc: note: .* --arch=sm_80 leaves sm_90 out, or --target=host,sim builds without GPU code$" \
+   && [ ! -e "$tmp/w/mod.o" ]; then
+    ok "ptxas fails on sm_90: an error at the function, naming sm_90, and what to do"
+elif [ "$st" -eq 3 ]; then bad nvcc-ptxas-fails "message"; fi
+fresh
+if FAKE_NVCC=frontend run nvcc-frontend-fails 3 mod.ufn --nvcc="$fake" \
+   && has "$tmp/err" "^mod.ufn:7:5: error: nvcc failed on the device code of scale for sm_80 and sm_90 (exit status 1)$"; then
+    ok "nvcc's front end fails at a .ufn line: an error at the function it is in"
+elif [ "$st" -eq 3 ]; then bad nvcc-frontend-fails "message"; fi
+fresh
+if FAKE_NVCC=fatal run nvcc-fatal 3 mod.ufn --nvcc="$fake" \
+   && has "$tmp/err" "^ufnc: error: nvcc failed on the device code of module mod for sm_80 and sm_90 (exit status 1)$" \
+   && has "$tmp/err" "^ufnc: note: .*--target=host,sim builds without GPU code$"; then
+    ok "nvcc fails naming nothing: an error for the module, and what to do"
+elif [ "$st" -eq 3 ]; then bad nvcc-fatal "message"; fi
+
+# A signal while nvcc runs: nvcc's own temporaries (tmpxft_*) went to
+# TMPDIR, where nothing removed them; now its TMPDIR is ufnc's private one.
+fresh
+mkdir -p "$tmp/tx" "$tmp/log"
+(cd "$tmp/w" && TMPDIR="$tmp/tx" FAKE_NVCC=tmpxft FAKE_LOG="$tmp/log" exec "$ufnc" mod.ufn --nvcc="$fake") 2>"$tmp/err" &
+pid=$!
+i=0
+while [ ! -f "$tmp/log/started" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+kill -TERM $pid
+wait $pid 2>/dev/null
+st=$?
+if [ $st -eq 143 ] && [ -z "$(ls -A "$tmp/tx")" ]; then
+    ok "SIGTERM during nvcc: its temporaries go with ufnc's directory"
+else bad nvcc-temporaries "status $st, left in TMPDIR: $(ls -A "$tmp/tx" | head -3 | tr '\n' ' ')"; fi
+kill "$(cat "$tmp/log/started" 2>/dev/null)" 2>/dev/null
+
+# The real thing: ptxas's report read back.  float64 sin spills 4 bytes on
+# sm_90 (issue 13: with the default architectures an error, exit 3, naming
+# nothing); now a warning at the ufunc naming the architectures, an error
+# with -Werror=spill.
+cat >"$tmp/sp.ufn" <<'UFN'
+import math
+from numba import vectorize
+
+
+@vectorize(['float64(float64, float64)'], target='cuda')
+def sinplus(a, b):
+    return math.sin(a) + b
+UFN
+spill_msg="^sp.ufn:6:5: warning: sinplus('float64(float64, float64)'): ptxas spills registers to local memory on [sm_0-9, and]*sm_90[sm_0-9, and]* ([0-9]* bytes); the kernel may run slower on th[a-z]* GPUs* \[-Wspill\]$"
+spill() {   # NAME STATUS ARGS...: sp.ufn compiled
+    fresh
+    cp "$tmp/sp.ufn" "$tmp/w/"
+    n=$1 want=$2
+    shift 2
+    run "$n" "$want" sp.ufn "$@"
+}
+if [ -z "$have_nvcc" ]; then skipped spill "no nvcc"
+else
+    if spill spill-default-archs 0 && [ -s "$tmp/w/sp.o" ] && has "$tmp/err" "$spill_msg" \
+       && [ "$(grep -c ': warning: ' "$tmp/err")" -eq 1 ] && ! has "$tmp/err" "ptxas info"; then
+        ok "default architectures: a ptxas spill is a warning naming the ufunc and sm_90, the object is built"
+    elif [ "$st" -eq 0 ]; then bad spill-default-archs "message"; fi
+    if spill spill-werror 1 --arch=sm_90 -Werror=spill -MD \
+       && has "$tmp/err" "^sp.ufn:6:5: error: sinplus(.*): ptxas spills .* on sm_90 .* \[-Werror=spill\]$" \
+       && [ ! -e "$tmp/w/sp.o" ] && [ ! -e "$tmp/w/sp.h" ] && [ ! -e "$tmp/w/sp.d" ]; then
+        ok "-Werror=spill: an error, exit 1, no outputs"
+    elif [ "$st" -eq 1 ]; then bad spill-werror "message or outputs"; fi
+    if spill spill-werror-all 1 --arch=sm_90 -Werror && has "$tmp/err" "error: .*\[-Werror=spill\]$"; then
+        ok "-Werror makes the spill an error too"
+    fi
+    if spill spill-no-error 0 --arch=sm_90 -Werror -Wno-error=spill && has "$tmp/err" "warning: .*\[-Wspill\]$"; then
+        ok "-Werror -Wno-error=spill: the spill stays a warning"
+    fi
+    if spill spill-off 0 --arch=sm_90 -Wno-spill && [ ! -s "$tmp/err" ]; then
+        ok "-Wno-spill: no warning"
+    elif [ "$st" -eq 0 ]; then bad spill-off "something printed"; fi
+    if spill spill-usage 0 --arch=sm_90 -Xnvcc --resource-usage && has "$tmp/err" "^ptxas info    : Used [0-9]* registers" \
+       && has "$tmp/err" "warning: .*\[-Wspill\]$"; then
+        ok "-Xnvcc --resource-usage shows ptxas's report as nvcc prints it"
+    fi
+fi
+
+# No contraction by default (DESIGN 9): a*b+c is a multiply and an add on
+# the GPU as on the host; --fast-math keeps nvcc's fma.
+cat >"$tmp/fma.ufn" <<'UFN'
+from numba import vectorize
+
+
+@vectorize(['float32(float32, float32, float32)', 'float64(float64, float64, float64)'])
+def muladd(a, b, c):
+    return a * b + c
+UFN
+if [ -z "$have_nvcc" ]; then skipped fmad "no nvcc"
+else
+    fresh
+    cp "$tmp/fma.ufn" "$tmp/w/"
+    if run fmad-off 0 fma.ufn --arch=sm_90 -o fma.ptx && ! has "$tmp/w/fma.ptx" 'fma\.' \
+       && has "$tmp/w/fma.ptx" 'mul\.rn\.f32' && has "$tmp/w/fma.ptx" 'add\.rn\.f64'; then
+        ok "the PTX of a*b+c has no fma by default"
+    elif [ "$st" -eq 0 ]; then bad fmad-off "fma in the PTX: $(grep -c 'fma\.' "$tmp/w/fma.ptx")"; fi
+    if run fmad-fast 0 fma.ufn --arch=sm_90 --fast-math -o fast.ptx && has "$tmp/w/fast.ptx" 'fma\.rn\.ftz\.f32'; then
+        ok "--fast-math: nvcc contracts a*b+c into an fma"
+    elif [ "$st" -eq 0 ]; then bad fmad-fast "no fma in the PTX"; fi
+fi
+
 # ---- no CUDA toolkit needed for host and sim -----------------------------------------
 
 fresh
