@@ -426,7 +426,9 @@ int build_outputs(Module *m, const Options *opt)
     case OUT_OBJECT:
         if (!(b.tmp = driver_tempdir(&opt->drv)))
             return EXIT_TOOL;
-        if (mkdir(arena_printf("%s/include", b.tmp), 0700) != 0 || write_support_headers(arena_printf("%s/include", b.tmp)))
+        /* (it exists when a process builds twice: the fuzzer's cc mode) */
+        const char *inc = arena_printf("%s/include", b.tmp);
+        if ((mkdir(inc, 0700) != 0 && errno != EEXIST) || write_support_headers(inc))
             return EXIT_TOOL;
         st = opt->kind == OUT_PTX ? build_ptx(&b) : build_object(&b);
         break;

@@ -326,12 +326,18 @@ static char *const *tool_environment(void)
     int n = 0;
     while (environ[n])
         n++;
-    env = arena_alloc(sizeof(char *) * (size_t)(n + 2));
+    /* malloc, not the arena: it lives as long as the private directory,
+     * which outlasts arena_reset() in a fuzzer that builds many modules */
+    env = malloc(sizeof(char *) * (size_t)(n + 2));
+    char *tmp = malloc(strlen(tempdir) + 8);
+    if (!env || !tmp)
+        die("out of memory");
     int k = 0;
     for (int i = 0; i < n; i++)
         if (strncmp(environ[i], "TMPDIR=", 7) != 0)
             env[k++] = environ[i];
-    env[k++] = arena_printf("TMPDIR=%s", tempdir);
+    sprintf(tmp, "TMPDIR=%s", tempdir);
+    env[k++] = tmp;
     env[k] = NULL;
     return env;
 }
