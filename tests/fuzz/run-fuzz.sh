@@ -93,8 +93,11 @@ cc)
     cp "$corpus/$t"/* "$work/corpus/" 2>/dev/null
     echo "fuzz-cc: fuzz_$t with FUZZ_CC=1 for $secs s in $jobs process(es), log in $log"
     start=$(date +%s)
+    # cc runs at nice 19 on a busy machine: a generous time per input (the
+    # later -timeout wins), or a slow cc is a false finding
     (cd "$work" && FUZZ_CC=1 TMPDIR=$dir/cc-tmp-$t "$dir/fuzz_$t" -max_total_time="$secs" -jobs="$jobs" \
-        -workers="$jobs" $opts $(dict_for "$t") -artifact_prefix="$dir/artifacts-cc-$t/" "$work/corpus") > "$log" 2>&1
+        -workers="$jobs" $opts -timeout=300 $(dict_for "$t") -artifact_prefix="$dir/artifacts-cc-$t/" \
+        "$work/corpus") > "$log" 2>&1
     st=$?
     end=$(date +%s)
     cat "$work"/fuzz-*.log >> "$log" 2>/dev/null
