@@ -121,9 +121,9 @@ static int run_nvcc(Build *b, const char *const *argv, Buf *report)
     return run_tool_capture(&b->opt->drv, b->tmp, argv, report);
 }
 
-/* Which architectures make ptxas fail: nvcc builds them in parallel and
- * its messages do not say which failed, so each is built alone, once a
- * build of them all has failed. */
+/* Which architectures make nvcc fail: it builds them in parallel and its
+ * messages do not say which failed (ptxas's name no architecture), so each
+ * is built alone, once a build of them all has failed. */
 static int failing_archs(Build *b, const char *cu, int *failed)
 {
     int n = 0;
@@ -203,7 +203,7 @@ static int build_fatbin(Build *b, const char *cu, const char *fatbin, size_t *si
         int failed[MAX_ARCHS], nfailed = 0;
         if (b->narchs == 1)
             failed[nfailed++] = b->archs[0];
-        else if (strstr(text, "ptxas"))
+        else
             nfailed = failing_archs(b, cu, failed);
         nvcc_report_failed(stderr, b->mod, text, st, failed, nfailed, b->archs, b->narchs);
         st = EXIT_TOOL;
