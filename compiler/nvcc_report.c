@@ -272,7 +272,14 @@ static int named_functions(const Module *m, const char *text, const Func **out, 
 void nvcc_report_failed(FILE *out, const Module *m, const char *text, int status, const int *failed, int nfailed,
                         const int *all, int nall)
 {
-    fputs(text, out);
+    /* nvcc's messages, less the other architectures' resource usage */
+    for (const char *next = text; *next;) {
+        size_t len = strcspn(next, "\n");
+        const char *line = arena_strndup(next, len);
+        next += len + (next[len] == '\n');
+        if (!is_usage(line))
+            fprintf(out, "%s\n", line);
+    }
     const char *archs = nfailed ? arch_list(failed, nfailed) : arch_list(all, nall);
     const char *how = status >= 0 ? arena_printf("(exit status %d)", status) : "";
     const Func *funcs[16];

@@ -920,9 +920,10 @@ const char *make_quote(const char *name);
  * spilled gets a -Wspill warning at its name, naming the architectures
  * (a recursive helper's stack is not a spill to warn of). */
 void nvcc_report_built(FILE *out, const Module *m, const char *text, bool show_usage);
-/* After a failed build (exit `status`): nvcc's messages to `out`, then an error at
- * each function they name (or one for the module) naming the failed
- * architectures (none known: all of them), and what to do. */
+/* After a failed build (exit `status`): nvcc's messages to `out` (less the
+ * resource usage), then an error at each function they name (or one for
+ * the module) naming the failed architectures (none known: all of them),
+ * and what to do. */
 void nvcc_report_failed(FILE *out, const Module *m, const char *text, int status, const int *failed,
                         int nfailed, const int *all, int nall);
 
