@@ -31,6 +31,7 @@
  *   options.c the command line
  *   build.c   from the checked module to the output files
  *   driver.c  running tools, temporary files, atomic outputs, -MD
+ *   nvcc_report.c  nvcc's and ptxas's messages mapped back to the .ufn
  *   main.c    the passes, in one screen
  *
  * Memory: the compiler allocates everything from one arena and never frees a
@@ -123,7 +124,7 @@ Loc loc_join(Loc a, Loc b);                   /* from the start of a to the end 
 
 /* User diagnostics: "file:line:col: error: message", the source line and a
  * caret line under the span.  Errors are counted; compilation continues to
- * report more, up to a limit. */
+ * report more, up to a limit (diag_set_error_limit). */
 void diag_error(Loc loc, const char *fmt, ...) PRINTF_LIKE(2, 3);
 void diag_warning(Loc loc, const char *fmt, ...) PRINTF_LIKE(2, 3);
 void diag_note(Loc loc, const char *fmt, ...) PRINTF_LIKE(2, 3);
@@ -135,6 +136,14 @@ int diag_warning_count(void);
 typedef enum ColorMode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER } ColorMode;
 void diag_init(FILE *out, ColorMode color, bool werror, bool no_warnings);
 void diag_reset(void);                       /* zero the counts (tests, fuzzing) */
+/* A warning of a named group ("spill"): its option ends the message,
+ * [-Wspill], and -Wno-spill, -Werror=spill, -Wno-error=spill apply. */
+void diag_warning_group(Loc loc, const char *group, const char *fmt, ...) PRINTF_LIKE(3, 4);
+/* Apply one of those options; false if it names no known group. */
+bool diag_warning_option(const char *opt);
+/* After the n-th error (0: never), say so and call stop(), which must not
+ * return (-fmax-errors). */
+void diag_set_error_limit(int n, void (*stop)(void));
 
 /* ==== indent.c ============================================================== */
 
@@ -1045,17 +1054,25 @@ int copy_file_atomic(const char *path, const char *src);
  * regular files are removed. */
 void driver_claim_output(const char *path);
 void driver_discard_outputs(void);
-/* Run a tool (argv[0] is looked up in PATH); returns its exit status, or -1
- * if it could not run (reported). */
-int run_tool(const DriverOptions *opt, const char *const *argv);
-/* The same, inside directory `dir` (NULL: here); -v shows "(cd dir && ...)". */
+/* Run a tool (argv[0] is looked up in PATH) inside directory `dir` (NULL:
+ * here); -v shows "(cd dir && ...)".  Returns its exit status, or -1 if it
+ * could not run (reported). */
 int run_tool_in(const DriverOptions *opt, const char *dir, const char *const *argv);
+/* The same, with the tool's standard output and error appended to `out`
+ * (for nvcc, whose report ufnc reads: nvcc_report.c).  Every tool runs with
+ * TMPDIR set to the private directory, once there is one. */
+int run_tool_capture(const DriverOptions *opt, const char *dir, const char *const *argv, Buf *out);
 /* The nvcc to use, or NULL (with *why set) when there is none. */
 const char *find_nvcc(const DriverOptions *opt, const char **why);
-/* The default -gencode list: SASS for every sm_75+ the nvcc supports and
- * PTX of the newest.  NULL when the query fails. */
-const char **default_gencode(const DriverOptions *opt, const char *nvcc, int *n);
-const char **gencode_for(const char *archs, int *n, const char **error);
+/* GPU architectures are numbers: 90 for sm_90. */
+#define MAX_ARCHS 64
+/* Every sm_75+ that `nvcc --list-gpu-code` names, into archs[MAX_ARCHS]:
+ * the count, 0 when the query fails. */
+int default_archs(const DriverOptions *opt, const char *nvcc, int *archs);
+/* An --arch list ("sm_80,compute_90"): the count, or 0 with *error set. */
+int parse_archs(const char *list, int *archs, const char **error);
+/* nvcc's -gencode arguments: SASS for each, and PTX of the newest. */
+const char **gencode_args(const int *archs, int n, int *nargs);
 /* Write the embedded support headers (ufn.h, ufn_abi.h, ...) into dir. */
 int write_support_headers(const char *dir);
 /* A make rule "targets: deps" as gcc writes it: the targets as given
@@ -1065,6 +1082,21 @@ int write_support_headers(const char *dir);
 void depfile_text(Buf *out, const char *const *targets, int ntargets, const char *const *deps, int ndeps,
                   bool phony);
 const char *make_quote(const char *name);
+
+/* ==== nvcc_report.c ============================================================ */
+
+/* What nvcc printed (ptxas's resource usage included), in ufnc's terms.
+ * After a successful build: nvcc's messages go to `out`, less the
+ * resource usage unless `show_usage`; each kernel or helper that ptxas
+ * spilled gets a -Wspill warning at its name, naming the architectures
+ * (a recursive helper's stack is not a spill to warn of). */
+void nvcc_report_built(FILE *out, const Module *m, const char *text, bool show_usage);
+/* After a failed build (exit `status`): nvcc's messages to `out` (less the
+ * resource usage), then an error at each function they name (or one for
+ * the module) naming the failed architectures (none known: all of them),
+ * and what to do. */
+void nvcc_report_failed(FILE *out, const Module *m, const char *text, int status, const int *failed,
+                        int nfailed, const int *all, int nall);
 
 /* ==== options.c, build.c, main.c ================================================= */
 
@@ -1082,7 +1114,7 @@ typedef struct Options {
     const char **include_dirs;     /* -I */
     int ninclude_dirs;
     bool md, mp;                   /* -MD / -MMD, -MP */
-    const char *mf;                /* -MF */
+    const char *mf;                /* -MF, or the output's name with .d (with -MD) */
     const char **mt;               /* -MT, repeatable: written as given */
     int nmt;
     const char **mq;               /* -MQ, repeatable: quoted for make */
@@ -1090,6 +1122,7 @@ typedef struct Options {
     const char *dump;              /* -d tokens|ast|types */
     ColorMode color;
     bool werror, no_warnings;
+    int max_errors;                /* -fmax-errors (0: no limit) */
     bool line_directives;
     bool numpy_literals;           /* --literals=numpy */
     DriverOptions drv;
