@@ -49,14 +49,15 @@ static void add_symbol(Symbols *t, int *cap, const char *name, const Instance *i
  * length, as in _ZN..._INTERNAL_..23lucas__lucas_numba__i64El. */
 static Symbols symbols_of(const Module *m)
 {
-    static const char *const variants[] = {"contig", "strided", "gufunc"};
     Symbols t = {0};
     int cap = 0;
     for (int i = 0; i < m->nkernels; i++) {
         const Func *f = m->kernels[i];
+        KernelForm forms[MAX_KERNEL_FORMS];
+        int nforms = kernel_forms(f, forms);
         for (int k = 0; k < f->ninstances; k++)
-            for (int v = 0; v < 3; v++)
-                add_symbol(&t, &cap, kernel_name(f->instances[k], variants[v]), f->instances[k], false);
+            for (int v = 0; v < nforms; v++)
+                add_symbol(&t, &cap, kernel_name(f->instances[k], forms[v]), f->instances[k], false);
     }
     for (int i = 0; i < m->nhelpers; i++) {
         const Instance *h = m->helpers[i];

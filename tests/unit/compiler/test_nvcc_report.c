@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "passes.h"
 #include "ufnc.h"
 
 static const char module_text[] =
@@ -47,7 +48,7 @@ static int setup(void **state)
     diag_reset();
     SrcFile *src = src_from_memory("m.ufn", module_text, strlen(module_text));
     CheckOptions opt = {.module_name = "m", .prefix = ""};
-    module = check_module(parse_file(src), src, &opt);
+    module = check_passes(parse_file(src), src, &opt);
     return diag_error_count() ? -1 : 0;
 }
 
