@@ -283,7 +283,7 @@ int cuda_depth_check(cuda_backend *b, const cuda_kernel *k, CUstream stream, con
         return 0;
     const ufn_cudrv *drv = b->drv;
     unsigned flag = 0;
-    /* from and into pageable memory: the copies return when done */
+    /* into pageable memory: the copy returns when done */
     CUresult r = drv->cuStreamSynchronize(stream);
     if (r == CUDA_SUCCESS)
         r = drv->cuMemcpyDtoHAsync(&flag, k->depth_flag, sizeof flag, stream);

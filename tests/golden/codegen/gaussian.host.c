@@ -86,58 +86,58 @@ __attribute__((simd("notinbranch"))) double hypot(double, double); __attribute__
 
 /* ---- scalar bodies: the same code for the GPU, the simulator and the host ---- */
 
-UFN_BODY float gaussian__gaussian_pdf__f32_f32_f32(float x, float mean, float sigma);
-UFN_BODY double gaussian__cpu_gaussian_pdf__i32_i32_i32(int32_t x, int32_t mean, int32_t sigma);
-UFN_BODY double gaussian__cpu_gaussian_pdf__i64_i64_i64(int64_t x, int64_t mean, int64_t sigma);
-UFN_BODY double gaussian__cpu_gaussian_pdf__f32_f32_f32(float x, float mean, float sigma);
-UFN_BODY double gaussian__cpu_gaussian_pdf__f64_f64_f64(double x, double mean, double sigma);
-UFN_BODY float gaussian__gaussian__f32_f32_f32(float x, float x0, float sigma);
+UFN_BODY float gaussian__gaussian_pdf__f32_f32_f32(float v_x, float v_mean, float v_sigma);
+UFN_BODY double gaussian__cpu_gaussian_pdf__i32_i32_i32(int32_t v_x, int32_t v_mean, int32_t v_sigma);
+UFN_BODY double gaussian__cpu_gaussian_pdf__i64_i64_i64(int64_t v_x, int64_t v_mean, int64_t v_sigma);
+UFN_BODY double gaussian__cpu_gaussian_pdf__f32_f32_f32(float v_x, float v_mean, float v_sigma);
+UFN_BODY double gaussian__cpu_gaussian_pdf__f64_f64_f64(double v_x, double v_mean, double v_sigma);
+UFN_BODY float gaussian__gaussian__f32_f32_f32(float v_x, float v_x0, float v_sigma);
 
 /* gaussian.ufn:11: def gaussian_pdf, @vectorize 'float32(float32, float32, float32)' */
-UFN_BODY float gaussian__gaussian_pdf__f32_f32_f32(float x, float mean, float sigma)
+UFN_BODY float gaussian__gaussian_pdf__f32_f32_f32(float v_x, float v_mean, float v_sigma)
 {
 #line 13 "gaussian.ufn"
-    return (float)(exp((-0.5) * ((double)ufn_powi_f32((x - mean) / sigma, 2))) / ((double)(sigma * 2.5066283f)));
+    return (float)(exp((-0.5) * ((double)ufn_powi_f32((v_x - v_mean) / v_sigma, 2))) / ((double)(v_sigma * 2.5066283f)));
 #line 99 "gaussian.host.c"
 }
 
 /* gaussian.ufn:17: def cpu_gaussian_pdf, @vectorize '(int32, int32, int32)' */
-UFN_BODY double gaussian__cpu_gaussian_pdf__i32_i32_i32(int32_t x, int32_t mean, int32_t sigma)
+UFN_BODY double gaussian__cpu_gaussian_pdf__i32_i32_i32(int32_t v_x, int32_t v_mean, int32_t v_sigma)
 {
 #line 19 "gaussian.ufn"
-    return exp((-0.5) * ufn_powi_f64(((double)ufn_sub_i64((int64_t)x, (int64_t)mean)) / ((double)sigma), 2)) / (((double)sigma) * 2.5066282749176025);
+    return exp((-0.5) * ufn_powi_f64(((double)ufn_sub_i64((int64_t)v_x, (int64_t)v_mean)) / ((double)v_sigma), 2)) / (((double)v_sigma) * 2.5066282749176025);
 #line 107 "gaussian.host.c"
 }
 
 /* gaussian.ufn:17: def cpu_gaussian_pdf, @vectorize '(int64, int64, int64)' */
-UFN_BODY double gaussian__cpu_gaussian_pdf__i64_i64_i64(int64_t x, int64_t mean, int64_t sigma)
+UFN_BODY double gaussian__cpu_gaussian_pdf__i64_i64_i64(int64_t v_x, int64_t v_mean, int64_t v_sigma)
 {
 #line 19 "gaussian.ufn"
-    return exp((-0.5) * ufn_powi_f64(((double)ufn_sub_i64(x, mean)) / ((double)sigma), 2)) / (((double)sigma) * 2.5066282749176025);
+    return exp((-0.5) * ufn_powi_f64(((double)ufn_sub_i64(v_x, v_mean)) / ((double)v_sigma), 2)) / (((double)v_sigma) * 2.5066282749176025);
 #line 115 "gaussian.host.c"
 }
 
 /* gaussian.ufn:17: def cpu_gaussian_pdf, @vectorize '(float32, float32, float32)' */
-UFN_BODY double gaussian__cpu_gaussian_pdf__f32_f32_f32(float x, float mean, float sigma)
+UFN_BODY double gaussian__cpu_gaussian_pdf__f32_f32_f32(float v_x, float v_mean, float v_sigma)
 {
 #line 19 "gaussian.ufn"
-    return exp((-0.5) * ((double)ufn_powi_f32((x - mean) / sigma, 2))) / ((double)(sigma * 2.5066283f));
+    return exp((-0.5) * ((double)ufn_powi_f32((v_x - v_mean) / v_sigma, 2))) / ((double)(v_sigma * 2.5066283f));
 #line 123 "gaussian.host.c"
 }
 
 /* gaussian.ufn:17: def cpu_gaussian_pdf, @vectorize '(float64, float64, float64)' */
-UFN_BODY double gaussian__cpu_gaussian_pdf__f64_f64_f64(double x, double mean, double sigma)
+UFN_BODY double gaussian__cpu_gaussian_pdf__f64_f64_f64(double v_x, double v_mean, double v_sigma)
 {
 #line 19 "gaussian.ufn"
-    return exp((-0.5) * ufn_powi_f64((x - mean) / sigma, 2)) / (sigma * 2.5066282749176025);
+    return exp((-0.5) * ufn_powi_f64((v_x - v_mean) / v_sigma, 2)) / (v_sigma * 2.5066282749176025);
 #line 131 "gaussian.host.c"
 }
 
 /* gaussian.ufn:26: def gaussian, @vectorize 'float32(float32, float32, float32)' */
-UFN_BODY float gaussian__gaussian__f32_f32_f32(float x, float x0, float sigma)
+UFN_BODY float gaussian__gaussian__f32_f32_f32(float v_x, float v_x0, float v_sigma)
 {
 #line 27 "gaussian.ufn"
-    return (float)((exp(((double)(-ufn_powi_f32((x - x0) / sigma, 2))) / 2.0) / 2.5066282749176025) / ((double)sigma));
+    return (float)((exp(((double)(-ufn_powi_f32((v_x - v_x0) / v_sigma, 2))) / 2.0) / 2.5066282749176025) / ((double)v_sigma));
 #line 139 "gaussian.host.c"
 }
 
@@ -324,31 +324,67 @@ static const ufn_sim_kernel gaussian__sim_kernels[] = {
 
 /* ---- what libufnrt reads ---- */
 
-static ufn_module gaussian__module = {UFN_ABI_VERSION, "gaussian", NULL, 0, gaussian__sim_kernels, 12, 0, NULL};
+static ufn_module gaussian__module = {
+    .abi_version = UFN_ABI_VERSION, .name = "gaussian",
+    .sim_kernels = gaussian__sim_kernels, .nsim_kernels = 12,
+};
 
 static const ufn_dtype gaussian__gaussian_pdf__types0[] = {UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32};
 static const ufn_loop gaussian__gaussian_pdf__loops[] = {
-    {"float32(float32, float32, float32)", gaussian__gaussian_pdf__types0, UFN_HOST_TABLE(gaussian__gaussian_pdf__f32_f32_f32__host), "gaussian__gaussian_pdf__f32_f32_f32__contig", "gaussian__gaussian_pdf__f32_f32_f32__strided"},
+    {.signature = "float32(float32, float32, float32)", .types = gaussian__gaussian_pdf__types0,
+     .host = UFN_HOST_TABLE(gaussian__gaussian_pdf__f32_f32_f32__host),
+     .kernel_contig = "gaussian__gaussian_pdf__f32_f32_f32__contig",
+     .kernel_strided = "gaussian__gaussian_pdf__f32_f32_f32__strided",
+    },
 };
-static const ufn_func gaussian__gaussian_pdf__func = {"gaussian_pdf", &gaussian__module, 3, 1, 1, gaussian__gaussian_pdf__loops, NULL, 0, NULL, NULL, NULL, NULL};
+static const ufn_func gaussian__gaussian_pdf__func = {
+    .name = "gaussian_pdf", .module = &gaussian__module,
+    .nin = 3, .nout = 1, .nloops = 1, .loops = gaussian__gaussian_pdf__loops,
+};
 
 static const ufn_dtype gaussian__cpu_gaussian_pdf__types0[] = {UFN_INT32, UFN_INT32, UFN_INT32, UFN_FLOAT64};
 static const ufn_dtype gaussian__cpu_gaussian_pdf__types1[] = {UFN_INT64, UFN_INT64, UFN_INT64, UFN_FLOAT64};
 static const ufn_dtype gaussian__cpu_gaussian_pdf__types2[] = {UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT64};
 static const ufn_dtype gaussian__cpu_gaussian_pdf__types3[] = {UFN_FLOAT64, UFN_FLOAT64, UFN_FLOAT64, UFN_FLOAT64};
 static const ufn_loop gaussian__cpu_gaussian_pdf__loops[] = {
-    {"(int32, int32, int32)", gaussian__cpu_gaussian_pdf__types0, UFN_HOST_TABLE(gaussian__cpu_gaussian_pdf__i32_i32_i32__host), "gaussian__cpu_gaussian_pdf__i32_i32_i32__contig", "gaussian__cpu_gaussian_pdf__i32_i32_i32__strided"},
-    {"(int64, int64, int64)", gaussian__cpu_gaussian_pdf__types1, UFN_HOST_TABLE(gaussian__cpu_gaussian_pdf__i64_i64_i64__host), "gaussian__cpu_gaussian_pdf__i64_i64_i64__contig", "gaussian__cpu_gaussian_pdf__i64_i64_i64__strided"},
-    {"(float32, float32, float32)", gaussian__cpu_gaussian_pdf__types2, UFN_HOST_TABLE(gaussian__cpu_gaussian_pdf__f32_f32_f32__host), "gaussian__cpu_gaussian_pdf__f32_f32_f32__contig", "gaussian__cpu_gaussian_pdf__f32_f32_f32__strided"},
-    {"(float64, float64, float64)", gaussian__cpu_gaussian_pdf__types3, UFN_HOST_TABLE(gaussian__cpu_gaussian_pdf__f64_f64_f64__host), "gaussian__cpu_gaussian_pdf__f64_f64_f64__contig", "gaussian__cpu_gaussian_pdf__f64_f64_f64__strided"},
+    {.signature = "(int32, int32, int32)", .types = gaussian__cpu_gaussian_pdf__types0,
+     .host = UFN_HOST_TABLE(gaussian__cpu_gaussian_pdf__i32_i32_i32__host),
+     .kernel_contig = "gaussian__cpu_gaussian_pdf__i32_i32_i32__contig",
+     .kernel_strided = "gaussian__cpu_gaussian_pdf__i32_i32_i32__strided",
+    },
+    {.signature = "(int64, int64, int64)", .types = gaussian__cpu_gaussian_pdf__types1,
+     .host = UFN_HOST_TABLE(gaussian__cpu_gaussian_pdf__i64_i64_i64__host),
+     .kernel_contig = "gaussian__cpu_gaussian_pdf__i64_i64_i64__contig",
+     .kernel_strided = "gaussian__cpu_gaussian_pdf__i64_i64_i64__strided",
+    },
+    {.signature = "(float32, float32, float32)", .types = gaussian__cpu_gaussian_pdf__types2,
+     .host = UFN_HOST_TABLE(gaussian__cpu_gaussian_pdf__f32_f32_f32__host),
+     .kernel_contig = "gaussian__cpu_gaussian_pdf__f32_f32_f32__contig",
+     .kernel_strided = "gaussian__cpu_gaussian_pdf__f32_f32_f32__strided",
+    },
+    {.signature = "(float64, float64, float64)", .types = gaussian__cpu_gaussian_pdf__types3,
+     .host = UFN_HOST_TABLE(gaussian__cpu_gaussian_pdf__f64_f64_f64__host),
+     .kernel_contig = "gaussian__cpu_gaussian_pdf__f64_f64_f64__contig",
+     .kernel_strided = "gaussian__cpu_gaussian_pdf__f64_f64_f64__strided",
+    },
 };
-static const ufn_func gaussian__cpu_gaussian_pdf__func = {"cpu_gaussian_pdf", &gaussian__module, 3, 1, 4, gaussian__cpu_gaussian_pdf__loops, NULL, 0, NULL, NULL, NULL, NULL};
+static const ufn_func gaussian__cpu_gaussian_pdf__func = {
+    .name = "cpu_gaussian_pdf", .module = &gaussian__module,
+    .nin = 3, .nout = 1, .nloops = 4, .loops = gaussian__cpu_gaussian_pdf__loops,
+};
 
 static const ufn_dtype gaussian__gaussian__types0[] = {UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32};
 static const ufn_loop gaussian__gaussian__loops[] = {
-    {"float32(float32, float32, float32)", gaussian__gaussian__types0, UFN_HOST_TABLE(gaussian__gaussian__f32_f32_f32__host), "gaussian__gaussian__f32_f32_f32__contig", "gaussian__gaussian__f32_f32_f32__strided"},
+    {.signature = "float32(float32, float32, float32)", .types = gaussian__gaussian__types0,
+     .host = UFN_HOST_TABLE(gaussian__gaussian__f32_f32_f32__host),
+     .kernel_contig = "gaussian__gaussian__f32_f32_f32__contig",
+     .kernel_strided = "gaussian__gaussian__f32_f32_f32__strided",
+    },
 };
-static const ufn_func gaussian__gaussian__func = {"gaussian", &gaussian__module, 3, 1, 1, gaussian__gaussian__loops, NULL, 0, NULL, NULL, NULL, NULL};
+static const ufn_func gaussian__gaussian__func = {
+    .name = "gaussian", .module = &gaussian__module,
+    .nin = 3, .nout = 1, .nloops = 1, .loops = gaussian__gaussian__loops,
+};
 
 /* ---- entry points (declared in gaussian.h) ---- */
 

@@ -83,35 +83,35 @@ __attribute__((simd("notinbranch"))) double hypot(double, double); __attribute__
 
 /* ---- scalar bodies: the same code for the GPU, the simulator and the host ---- */
 
-UFN_RECURSIVE int64_t recursion__lucas__i64(int ufn_depth, int64_t n);
-UFN_BODY int64_t recursion__lucas_ufunc__i64(int64_t n);
+UFN_RECURSIVE int64_t recursion__lucas__i64(int ufn_depth, int64_t v_n);
+UFN_BODY int64_t recursion__lucas_ufunc__i64(int64_t v_n);
 
 /* recursion.ufn:6: def lucas, helper (int64) -> int64 */
-UFN_RECURSIVE int64_t recursion__lucas__i64(int ufn_depth, int64_t n)
+UFN_RECURSIVE int64_t recursion__lucas__i64(int ufn_depth, int64_t v_n)
 {
     UFN_DEPTH_CHECK(ufn_depth, int64_t)
 #line 7 "recursion.ufn"
-    if (n == 0) {
+    if (v_n == 0) {
 #line 8 "recursion.ufn"
         return 2;
     } else {
 #line 9 "recursion.ufn"
-        if (n == 1) {
+        if (v_n == 1) {
 #line 10 "recursion.ufn"
             return 1;
         } else {
 #line 12 "recursion.ufn"
-            return ufn_add_i64(recursion__lucas__i64(ufn_depth + 1, ufn_sub_i64(n, 1)), recursion__lucas__i64(ufn_depth + 1, ufn_sub_i64(n, 2)));
+            return ufn_add_i64(recursion__lucas__i64(ufn_depth + 1, ufn_sub_i64(v_n, 1)), recursion__lucas__i64(ufn_depth + 1, ufn_sub_i64(v_n, 2)));
         }
     }
 #line 108 "recursion.host.c"
 }
 
 /* recursion.ufn:16: def lucas_ufunc, @vectorize 'int64(int64)' */
-UFN_BODY int64_t recursion__lucas_ufunc__i64(int64_t n)
+UFN_BODY int64_t recursion__lucas_ufunc__i64(int64_t v_n)
 {
 #line 17 "recursion.ufn"
-    return recursion__lucas__i64(0, n);
+    return recursion__lucas__i64(0, v_n);
 #line 116 "recursion.host.c"
 }
 
@@ -151,13 +151,24 @@ static const ufn_sim_kernel recursion__sim_kernels[] = {
 
 /* ---- what libufnrt reads ---- */
 
-static ufn_module recursion__module = {UFN_ABI_VERSION, "recursion", NULL, 0, recursion__sim_kernels, 2, UFN_RECURSION_FRAME, NULL};
+static ufn_module recursion__module = {
+    .abi_version = UFN_ABI_VERSION, .name = "recursion",
+    .sim_kernels = recursion__sim_kernels, .nsim_kernels = 2,
+    .recursion_frame = UFN_RECURSION_FRAME,
+};
 
 static const ufn_dtype recursion__lucas_ufunc__types0[] = {UFN_INT64, UFN_INT64};
 static const ufn_loop recursion__lucas_ufunc__loops[] = {
-    {"int64(int64)", recursion__lucas_ufunc__types0, UFN_HOST_TABLE(recursion__lucas_ufunc__i64__host), "recursion__lucas_ufunc__i64__contig", "recursion__lucas_ufunc__i64__strided"},
+    {.signature = "int64(int64)", .types = recursion__lucas_ufunc__types0,
+     .host = UFN_HOST_TABLE(recursion__lucas_ufunc__i64__host),
+     .kernel_contig = "recursion__lucas_ufunc__i64__contig",
+     .kernel_strided = "recursion__lucas_ufunc__i64__strided",
+    },
 };
-static const ufn_func recursion__lucas_ufunc__func = {"lucas_ufunc", &recursion__module, 1, 1, 1, recursion__lucas_ufunc__loops, NULL, 0, NULL, NULL, NULL, NULL};
+static const ufn_func recursion__lucas_ufunc__func = {
+    .name = "lucas_ufunc", .module = &recursion__module,
+    .nin = 1, .nout = 1, .nloops = 1, .loops = recursion__lucas_ufunc__loops,
+};
 
 /* ---- entry points (declared in recursion.h) ---- */
 
