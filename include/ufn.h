@@ -70,8 +70,9 @@ typedef enum ufn_status {
     UFN_ERR_RECURSION = -18,     /* a recursive helper went deeper than UFN_MAX_DEPTH calls */
     UFN_ERR_LAUNCH = -19,        /* a kernel launch the device cannot run: a zero or too
                                     large dimension, too much shared memory */
-    UFN_ERR_KERNEL = -20         /* a kernel failed while running: a check of the simulator
+    UFN_ERR_KERNEL = -20,        /* a kernel failed while running: a check of the simulator
                                     (bounds, race, barrier) or a fault the GPU reported */
+    UFN_ERR_MPI = -21            /* an MPI call failed (ufn_mpi.h); the message names it */
 } ufn_status;
 
 /* Complex elements, as stored in UFN_COMPLEX64 / UFN_COMPLEX128 arrays (the
@@ -213,6 +214,14 @@ int ufn_synchronize(void);
 const char *ufn_error(void);
 /* A short name for a status: "UFN_ERR_SHAPE". */
 const char *ufn_status_name(int status);
+/* Record a failure for ufn_error() on this thread, printf-style, and return
+ * `status`: for libraries built on libufnrt (libufnmpi), so that a program
+ * reads every failure in one place. */
+int ufn_set_error(int status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 
 /* The backend in use: "cuda", "host" or "sim".  The first call chooses it
  * (UFN_BACKEND=auto|cuda|host|sim); NULL if UFN_BACKEND was invalid. */
@@ -239,7 +248,8 @@ typedef int (*ufn_binary_ufunc)(const ufn_array *a, const ufn_array *b, ufn_arra
 int ufn_fold(ufn_binary_ufunc f, const ufn_array *a, ufn_array *out);
 /* inout[i] = f(in[i], inout[i]) for n elements of dtype in host memory,
  * by f's host loop whatever the backend (MPI_Reduce_local's contract:
- * what an MPI reduction operator made from f calls, see ufn_mpi.h). */
+ * what an MPI reduction operator made from f calls, see ufn_mpi.h).  With
+ * n == 0 it only says whether it could: a T(T, T) signature, host code. */
 int ufn_combine_host(ufn_binary_ufunc f, ufn_dtype dtype, const void *in, void *inout,
                      size_t n);
 

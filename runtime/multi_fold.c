@@ -268,6 +268,9 @@ int ufn_combine_host(ufn_binary_ufunc f, ufn_dtype dtype, const void *in, void *
     int st = describe(f, dtype, fn, &fo);
     if (st < 0)
         return st;
+    if (!ufn_host_pick_loop(fo.loop, ufn_host_isa()))
+        return ufn_fail(UFN_ERR_NO_CODE, "%s: %s: the module has no host code for %s (was it "
+                        "built without --target=host?)", fn, fo.name, fo.loop->signature);
     if (n == 0)
         return UFN_OK;
     if (!in || !inout)
