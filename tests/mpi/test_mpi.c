@@ -210,6 +210,28 @@ static void device_case(const char *kind, const char *cuda_aware)
     verdict(what);
 }
 
+/* Whether MPI takes device pointers: asked of the MPI library (Debian's
+ * Open MPI says no; a CUDA-aware one yes), or told by UFN_MPI_CUDA_AWARE. */
+static void test_cuda_aware(void)
+{
+    int asked = ufn_mpi_cuda_aware();
+    if (asked != 0 && asked != 1)
+        fail("ufn_mpi_cuda_aware() = %d: %s", asked, ufn_error());
+    setenv("UFN_MPI_CUDA_AWARE", "1", 1);
+    if (ufn_mpi_cuda_aware() != 1)
+        fail("UFN_MPI_CUDA_AWARE=1 is not obeyed");
+    setenv("UFN_MPI_CUDA_AWARE", "0", 1);
+    if (ufn_mpi_cuda_aware() != 0)
+        fail("UFN_MPI_CUDA_AWARE=0 is not obeyed");
+    setenv("UFN_MPI_CUDA_AWARE", "2", 1);
+    refused(ufn_mpi_cuda_aware(), UFN_ERR_INVALID, "UFN_MPI_CUDA_AWARE=2 is neither",
+            "UFN_MPI_CUDA_AWARE=2");
+    unsetenv("UFN_MPI_CUDA_AWARE");
+    if (rank == 0)
+        printf("      (this MPI library %s device pointers)\n", asked == 1 ? "takes" : "does not take");
+    verdict("ufn_mpi_cuda_aware: the MPI library's answer, or UFN_MPI_CUDA_AWARE's");
+}
+
 /* Some ranks have no rows (1 row over every rank): they take no part, and
  * still receive the result. */
 static void test_empty_ranks(void)
@@ -360,6 +382,7 @@ int main(int argc, char **argv)
     test_int_sum();
     test_order();
     test_logaddexp();
+    test_cuda_aware();
     device_case("device", "0");
     device_case("device", "1");
     device_case("sharded", "0");
