@@ -26,7 +26,9 @@
  * and every rank returns the same status - when one rank's arguments are
  * refused, its shard's shape differs from the others', or an MPI call or
  * the operator fails on one rank, every rank fails, each with a message
- * (ufn_error()) that says why.  See ufn(3), section MPI.
+ * (ufn_error()) that says why.  Calls from several threads of one rank at
+ * once need MPI_THREAD_MULTIPLE (MPI_Init_thread), as any MPI call does.
+ * See ufn(3), section MPI.
  */
 #ifndef UFN_MPI_H
 #define UFN_MPI_H
@@ -73,9 +75,9 @@ unsigned long ufn_mpi_op_failures(void);
  * the ranks' results are combined in rank order by MPI with f's operator
  * (not commutative: the order of the rows is kept).  `out` is passed empty
  * and receives the result - the array's shape without its first dimension
- * - in the memory `local` lives in (host; or device, on the first device
- * of a sharded local array): on every rank (allreduce), or on `root` only
- * (reduce; elsewhere out stays empty).  Every rank's local array must have
+ * - in host memory when `local` is a host array, else in device memory on
+ * the default device (UFN_DEVICE): on every rank (allreduce), or on `root`
+ * only (reduce; elsewhere out stays empty).  Every rank's local array must have
  * the same dtype and the same shape but for its first dimension; ranks
  * with no rows take no part, and with no rows anywhere the reduction has
  * no identity (UFN_ERR_SHAPE).  Device results go to MPI as device
