@@ -20,13 +20,9 @@ pass=0 fail=0 failed=""
 
 flags="--oversubscribe --mca pml ob1 --mca btl self,vader"
 [ "$(id -u)" -eq 0 ] && flags="$flags --allow-run-as-root"
-# Open MPI leaks by design (its allocations live until exit): under
-# LeakSanitizer (make check-asan) only leaks outside MPI count.  For the
-# suppressions to see whose a leak is, MPI's plugins stay loaded at exit
-# (else their frames are "<unknown module>") and stacks are walked without
-# frame pointers, which Debian's MPI libraries lack.
-supp=$(cd "$out" && pwd)/lsan.supp
-printf 'leak:libmpi.so\nleak:libopen-pal.so\nleak:libopen-rte.so\nleak:libhwloc.so\nleak:libpmix.so\nleak:libevent\nleak:mca_\n' > "$supp"
+# Open MPI leaks by design: under LeakSanitizer (make check-asan) only
+# leaks outside MPI count (lsan.supp says how).
+supp=$(cd "$(dirname "$0")" && pwd)/lsan.supp
 export LSAN_OPTIONS="suppressions=$supp:fast_unwind_on_malloc=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 export OMPI_MCA_mca_base_component_disable_dlclose=1 PMIX_MCA_mca_base_component_disable_dlclose=1
 
