@@ -4,7 +4,8 @@
 #   make check-mathlib        test_ufn_math.c under -fsanitize=address,undefined:
 #                             the helpers exist to have no UB, so UBSan must stay quiet
 #   make check-mathlib-nvcc   ufn_math_device.cu compiled as C11 (how the simulator
-#                             builds generated .cu files), as C++11, and by nvcc for
+#                             builds generated .cu files), as C++17 (nvcc's dialect;
+#                             the hexadecimal float constants need it), and by nvcc for
 #                             the device with ptxas warnings as errors; without nvcc
 #                             the nvcc part says "skipped: no nvcc" and passes
 
@@ -13,11 +14,10 @@ CHECK_SUITES += mathlib mathlib-nvcc
 MATHLIB_DIR   := $(BUILD)/tests/mathlib
 MATHLIB_TEST  := tests/unit/compiler/test_ufn_math.c
 MATHLIB_DEV   := tests/unit/compiler/ufn_math_device.cu
-MATHLIB_HDRS  := include/ufn_math.h include/ufn_complex.h compiler/math.def $(wildcard tests/unit/compiler/ufn_math_*.h)
+MATHLIB_HDRS  := include/ufn_math.h include/ufn_complex.h $(wildcard include/ufn_libm*.h) compiler/math.def $(wildcard tests/unit/compiler/ufn_math_*.h)
 MATHLIB_INC   := -Iinclude -Icompiler -Itests/unit/compiler
 MATHLIB_SAN   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-# ptxas: spills and local memory are errors.  -warn-lmem-usage only where no
-# sin/cos is called: CUDA's own slow trig path keeps a small local array.
+# ptxas: spills and local memory are errors, for every function.
 MATHLIB_ARCH  ?= sm_90
 MATHLIB_NVCC  := -arch=$(MATHLIB_ARCH) -Werror all-warnings $(MATHLIB_INC)
 
@@ -44,12 +44,10 @@ $(MATHLIB_DIR)/nvcc.ok: $(MATHLIB_DEV) $(MATHLIB_HDRS) $(NVCC) mk/mathlib.mk \
 	$(Q)$(CC) -std=c11 -Wall -Wextra -Werror $(MATHLIB_INC) -x c -c $(MATHLIB_DEV) -o $(MATHLIB_DIR)/device_as_c.o
 	$(Q)if command -v $(CXX) >/dev/null 2>&1; then \
 	  printf '  %-7s %s\n' CXX $(MATHLIB_DEV); \
-	  $(CXX) -std=c++11 -Wall -Wextra -Werror $(MATHLIB_INC) -x c++ -c $(MATHLIB_DEV) -o $(MATHLIB_DIR)/device_as_cxx.o; \
+	  $(CXX) -std=c++17 -Wall -Wextra -Werror $(MATHLIB_INC) -x c++ -c $(MATHLIB_DEV) -o $(MATHLIB_DIR)/device_as_cxx.o; \
 	else echo "check-mathlib-nvcc: C++ skipped: no $(CXX)"; fi
 	$(Q)if [ -z "$(NVCC)" ]; then echo "check-mathlib-nvcc: skipped: no nvcc"; else \
 	  printf '  %-7s %s\n' NVCC $(MATHLIB_DEV); \
-	  $(NVCC) $(MATHLIB_NVCC) -Xptxas -warn-spills -c $(MATHLIB_DEV) -o $(MATHLIB_DIR)/device.o && \
-	  $(NVCC) $(MATHLIB_NVCC) -DUFN_TEST_NO_TRIG -Xptxas -warn-spills,-warn-lmem-usage \
-	    -c $(MATHLIB_DEV) -o $(MATHLIB_DIR)/device_nolmem.o && \
+	  $(NVCC) $(MATHLIB_NVCC) -Xptxas -warn-spills,-warn-lmem-usage -c $(MATHLIB_DEV) -o $(MATHLIB_DIR)/device.o && \
 	  echo "check-mathlib-nvcc: nvcc ok ($(MATHLIB_ARCH))"; fi
 	@touch $@

@@ -97,7 +97,7 @@ UFN_BODY float gaussian__gaussian__f32_f32_f32(float x, float x0, float sigma);
 UFN_BODY float gaussian__gaussian_pdf__f32_f32_f32(float x, float mean, float sigma)
 {
 #line 13 "gaussian.ufn"
-    return (float)(exp((-0.5) * ((double)ufn_powi_f32((x - mean) / sigma, 2))) / ((double)(sigma * 2.5066283f)));
+    return (float)(ufn_exp_f64((-0.5) * ((double)ufn_powi_f32((x - mean) / sigma, 2))) / ((double)(sigma * 2.5066283f)));
 #line 99 "gaussian.host.c"
 }
 
@@ -105,7 +105,7 @@ UFN_BODY float gaussian__gaussian_pdf__f32_f32_f32(float x, float mean, float si
 UFN_BODY double gaussian__cpu_gaussian_pdf__i32_i32_i32(int32_t x, int32_t mean, int32_t sigma)
 {
 #line 19 "gaussian.ufn"
-    return exp((-0.5) * ufn_powi_f64(((double)ufn_sub_i64((int64_t)x, (int64_t)mean)) / ((double)sigma), 2)) / (((double)sigma) * 2.5066282749176025);
+    return ufn_exp_f64((-0.5) * ufn_powi_f64(((double)ufn_sub_i64((int64_t)x, (int64_t)mean)) / ((double)sigma), 2)) / (((double)sigma) * 2.5066282749176025);
 #line 107 "gaussian.host.c"
 }
 
@@ -113,7 +113,7 @@ UFN_BODY double gaussian__cpu_gaussian_pdf__i32_i32_i32(int32_t x, int32_t mean,
 UFN_BODY double gaussian__cpu_gaussian_pdf__i64_i64_i64(int64_t x, int64_t mean, int64_t sigma)
 {
 #line 19 "gaussian.ufn"
-    return exp((-0.5) * ufn_powi_f64(((double)ufn_sub_i64(x, mean)) / ((double)sigma), 2)) / (((double)sigma) * 2.5066282749176025);
+    return ufn_exp_f64((-0.5) * ufn_powi_f64(((double)ufn_sub_i64(x, mean)) / ((double)sigma), 2)) / (((double)sigma) * 2.5066282749176025);
 #line 115 "gaussian.host.c"
 }
 
@@ -121,7 +121,7 @@ UFN_BODY double gaussian__cpu_gaussian_pdf__i64_i64_i64(int64_t x, int64_t mean,
 UFN_BODY double gaussian__cpu_gaussian_pdf__f32_f32_f32(float x, float mean, float sigma)
 {
 #line 19 "gaussian.ufn"
-    return exp((-0.5) * ((double)ufn_powi_f32((x - mean) / sigma, 2))) / ((double)(sigma * 2.5066283f));
+    return ufn_exp_f64((-0.5) * ((double)ufn_powi_f32((x - mean) / sigma, 2))) / ((double)(sigma * 2.5066283f));
 #line 123 "gaussian.host.c"
 }
 
@@ -129,7 +129,7 @@ UFN_BODY double gaussian__cpu_gaussian_pdf__f32_f32_f32(float x, float mean, flo
 UFN_BODY double gaussian__cpu_gaussian_pdf__f64_f64_f64(double x, double mean, double sigma)
 {
 #line 19 "gaussian.ufn"
-    return exp((-0.5) * ufn_powi_f64((x - mean) / sigma, 2)) / (sigma * 2.5066282749176025);
+    return ufn_exp_f64((-0.5) * ufn_powi_f64((x - mean) / sigma, 2)) / (sigma * 2.5066282749176025);
 #line 131 "gaussian.host.c"
 }
 
@@ -137,7 +137,7 @@ UFN_BODY double gaussian__cpu_gaussian_pdf__f64_f64_f64(double x, double mean, d
 UFN_BODY float gaussian__gaussian__f32_f32_f32(float x, float x0, float sigma)
 {
 #line 27 "gaussian.ufn"
-    return (float)((exp(((double)(-ufn_powi_f32((x - x0) / sigma, 2))) / 2.0) / 2.5066282749176025) / ((double)sigma));
+    return (float)((ufn_exp_f64(((double)(-ufn_powi_f32((x - x0) / sigma, 2))) / 2.0) / 2.5066282749176025) / ((double)sigma));
 #line 139 "gaussian.host.c"
 }
 

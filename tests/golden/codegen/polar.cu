@@ -41,7 +41,7 @@ UFN_BODY float polar__gpu_arctan2__f32_f32(float y, float x)
 {
     float theta = 0;
 #line 9 "polar.ufn"
-    theta = atan2f(y, x);
+    theta = ufn_atan2_f32(y, x);
 #line 10 "polar.ufn"
     return theta;
 #line 48 "polar.cu"
@@ -57,9 +57,9 @@ UFN_BODY void polar__gpu_polar__a1_f32_a1_f32(ufn_view_f32_1 vec, ufn_view_f32_1
 #line 16 "polar.ufn"
     y = vec.data[1 * vec.stride[0]];
 #line 17 "polar.ufn"
-    out.data[0 * out.stride[0]] = sqrtf(ufn_powi_f32(x, 2) + ufn_powi_f32(y, 2));
+    out.data[0 * out.stride[0]] = ufn_sqrt_f32(ufn_powi_f32(x, 2) + ufn_powi_f32(y, 2));
 #line 18 "polar.ufn"
-    out.data[1 * out.stride[0]] = atan2f(y, x);
+    out.data[1 * out.stride[0]] = ufn_atan2_f32(y, x);
 #line 64 "polar.cu"
 }
 

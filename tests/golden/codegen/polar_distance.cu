@@ -42,9 +42,9 @@ UFN_BODY ufn_tup2_f32_f32 polar_distance__polar_to_cartesian__f32_f32(float rho,
     float x = 0;
     float y = 0;
 #line 8 "polar_distance.ufn"
-    x = rho * cosf(theta);
+    x = rho * ufn_cos_f32(theta);
 #line 9 "polar_distance.ufn"
-    y = rho * sinf(theta);
+    y = rho * ufn_sin_f32(theta);
 #line 10 "polar_distance.ufn"
     return ufn_tup2_f32_f32_make(x, y);
 #line 51 "polar_distance.cu"
@@ -72,7 +72,7 @@ UFN_BODY float polar_distance__polar_distance__f32_f32_f32_f32(float rho1, float
 #line 16 "polar_distance.ufn"
     y2 = ufn_t1.f1;
 #line 18 "polar_distance.ufn"
-    return (float)pow((double)(ufn_powi_f32(x1 - x2, 2) + ufn_powi_f32(y1_ - y2, 2)), 0.5);
+    return (float)ufn_pow_f64((double)(ufn_powi_f32(x1 - x2, 2) + ufn_powi_f32(y1_ - y2, 2)), 0.5);
 #line 77 "polar_distance.cu"
 }
 
