@@ -23,7 +23,13 @@ gaussian.ufn:16:2: warning: @vectorize without signatures: compiling cpu_gaussia
 #define UFN_LOOP _Pragma("unroll 4")
 #define UFN_LOOP_OUTER _Pragma("unroll 1")
 #else
+#if defined(__GNUC__) && defined(__OPTIMIZE__)
+/* a host loop vectorises only with its body inlined, whatever gcc's
+ * inlining limits think of a body with several math functions */
+#define UFN_BODY static inline __attribute__((always_inline))
+#else
 #define UFN_BODY static inline
+#endif
 #define UFN_RECURSIVE static
 #define UFN_LOOP
 #define UFN_LOOP_OUTER
@@ -43,7 +49,7 @@ UFN_BODY float gaussian__gaussian_pdf__f32_f32_f32(float x, float mean, float si
 {
 #line 13 "gaussian.ufn"
     return (float)(ufn_exp_f64((-0.5) * ((double)ufn_powi_f32((x - mean) / sigma, 2))) / ((double)(sigma * 2.5066283f)));
-#line 44 "gaussian.cu"
+#line 50 "gaussian.cu"
 }
 
 /* gaussian.ufn:17: def cpu_gaussian_pdf, @vectorize '(int32, int32, int32)' */
@@ -51,7 +57,7 @@ UFN_BODY double gaussian__cpu_gaussian_pdf__i32_i32_i32(int32_t x, int32_t mean,
 {
 #line 19 "gaussian.ufn"
     return ufn_exp_f64((-0.5) * ufn_powi_f64(((double)ufn_sub_i64((int64_t)x, (int64_t)mean)) / ((double)sigma), 2)) / (((double)sigma) * 2.5066282749176025);
-#line 52 "gaussian.cu"
+#line 58 "gaussian.cu"
 }
 
 /* gaussian.ufn:17: def cpu_gaussian_pdf, @vectorize '(int64, int64, int64)' */
@@ -59,7 +65,7 @@ UFN_BODY double gaussian__cpu_gaussian_pdf__i64_i64_i64(int64_t x, int64_t mean,
 {
 #line 19 "gaussian.ufn"
     return ufn_exp_f64((-0.5) * ufn_powi_f64(((double)ufn_sub_i64(x, mean)) / ((double)sigma), 2)) / (((double)sigma) * 2.5066282749176025);
-#line 60 "gaussian.cu"
+#line 66 "gaussian.cu"
 }
 
 /* gaussian.ufn:17: def cpu_gaussian_pdf, @vectorize '(float32, float32, float32)' */
@@ -67,7 +73,7 @@ UFN_BODY double gaussian__cpu_gaussian_pdf__f32_f32_f32(float x, float mean, flo
 {
 #line 19 "gaussian.ufn"
     return ufn_exp_f64((-0.5) * ((double)ufn_powi_f32((x - mean) / sigma, 2))) / ((double)(sigma * 2.5066283f));
-#line 68 "gaussian.cu"
+#line 74 "gaussian.cu"
 }
 
 /* gaussian.ufn:17: def cpu_gaussian_pdf, @vectorize '(float64, float64, float64)' */
@@ -75,7 +81,7 @@ UFN_BODY double gaussian__cpu_gaussian_pdf__f64_f64_f64(double x, double mean, d
 {
 #line 19 "gaussian.ufn"
     return ufn_exp_f64((-0.5) * ufn_powi_f64((x - mean) / sigma, 2)) / (sigma * 2.5066282749176025);
-#line 76 "gaussian.cu"
+#line 82 "gaussian.cu"
 }
 
 /* gaussian.ufn:26: def gaussian, @vectorize 'float32(float32, float32, float32)' */
@@ -83,7 +89,7 @@ UFN_BODY float gaussian__gaussian__f32_f32_f32(float x, float x0, float sigma)
 {
 #line 27 "gaussian.ufn"
     return (float)((ufn_exp_f64(((double)(-ufn_powi_f32((x - x0) / sigma, 2))) / 2.0) / 2.5066282749176025) / ((double)sigma));
-#line 84 "gaussian.cu"
+#line 90 "gaussian.cu"
 }
 
 /* ---- kernels ---- */

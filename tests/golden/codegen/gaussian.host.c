@@ -78,7 +78,13 @@ __attribute__((simd("notinbranch"))) double hypot(double, double); __attribute__
 #define UFN_LOOP _Pragma("unroll 4")
 #define UFN_LOOP_OUTER _Pragma("unroll 1")
 #else
+#if defined(__GNUC__) && defined(__OPTIMIZE__)
+/* a host loop vectorises only with its body inlined, whatever gcc's
+ * inlining limits think of a body with several math functions */
+#define UFN_BODY static inline __attribute__((always_inline))
+#else
 #define UFN_BODY static inline
+#endif
 #define UFN_RECURSIVE static
 #define UFN_LOOP
 #define UFN_LOOP_OUTER
@@ -98,7 +104,7 @@ UFN_BODY float gaussian__gaussian_pdf__f32_f32_f32(float x, float mean, float si
 {
 #line 13 "gaussian.ufn"
     return (float)(ufn_exp_f64((-0.5) * ((double)ufn_powi_f32((x - mean) / sigma, 2))) / ((double)(sigma * 2.5066283f)));
-#line 99 "gaussian.host.c"
+#line 105 "gaussian.host.c"
 }
 
 /* gaussian.ufn:17: def cpu_gaussian_pdf, @vectorize '(int32, int32, int32)' */
@@ -106,7 +112,7 @@ UFN_BODY double gaussian__cpu_gaussian_pdf__i32_i32_i32(int32_t x, int32_t mean,
 {
 #line 19 "gaussian.ufn"
     return ufn_exp_f64((-0.5) * ufn_powi_f64(((double)ufn_sub_i64((int64_t)x, (int64_t)mean)) / ((double)sigma), 2)) / (((double)sigma) * 2.5066282749176025);
-#line 107 "gaussian.host.c"
+#line 113 "gaussian.host.c"
 }
 
 /* gaussian.ufn:17: def cpu_gaussian_pdf, @vectorize '(int64, int64, int64)' */
@@ -114,7 +120,7 @@ UFN_BODY double gaussian__cpu_gaussian_pdf__i64_i64_i64(int64_t x, int64_t mean,
 {
 #line 19 "gaussian.ufn"
     return ufn_exp_f64((-0.5) * ufn_powi_f64(((double)ufn_sub_i64(x, mean)) / ((double)sigma), 2)) / (((double)sigma) * 2.5066282749176025);
-#line 115 "gaussian.host.c"
+#line 121 "gaussian.host.c"
 }
 
 /* gaussian.ufn:17: def cpu_gaussian_pdf, @vectorize '(float32, float32, float32)' */
@@ -122,7 +128,7 @@ UFN_BODY double gaussian__cpu_gaussian_pdf__f32_f32_f32(float x, float mean, flo
 {
 #line 19 "gaussian.ufn"
     return ufn_exp_f64((-0.5) * ((double)ufn_powi_f32((x - mean) / sigma, 2))) / ((double)(sigma * 2.5066283f));
-#line 123 "gaussian.host.c"
+#line 129 "gaussian.host.c"
 }
 
 /* gaussian.ufn:17: def cpu_gaussian_pdf, @vectorize '(float64, float64, float64)' */
@@ -130,7 +136,7 @@ UFN_BODY double gaussian__cpu_gaussian_pdf__f64_f64_f64(double x, double mean, d
 {
 #line 19 "gaussian.ufn"
     return ufn_exp_f64((-0.5) * ufn_powi_f64((x - mean) / sigma, 2)) / (sigma * 2.5066282749176025);
-#line 131 "gaussian.host.c"
+#line 137 "gaussian.host.c"
 }
 
 /* gaussian.ufn:26: def gaussian, @vectorize 'float32(float32, float32, float32)' */
@@ -138,7 +144,7 @@ UFN_BODY float gaussian__gaussian__f32_f32_f32(float x, float x0, float sigma)
 {
 #line 27 "gaussian.ufn"
     return (float)((ufn_exp_f64(((double)(-ufn_powi_f32((x - x0) / sigma, 2))) / 2.0) / 2.5066282749176025) / ((double)sigma));
-#line 139 "gaussian.host.c"
+#line 145 "gaussian.host.c"
 }
 
 /* ---- host loops ---- */

@@ -20,7 +20,13 @@
 #define UFN_LOOP _Pragma("unroll 4")
 #define UFN_LOOP_OUTER _Pragma("unroll 1")
 #else
+#if defined(__GNUC__) && defined(__OPTIMIZE__)
+/* a host loop vectorises only with its body inlined, whatever gcc's
+ * inlining limits think of a body with several math functions */
+#define UFN_BODY static inline __attribute__((always_inline))
+#else
 #define UFN_BODY static inline
+#endif
 #define UFN_RECURSIVE static
 #define UFN_LOOP
 #define UFN_LOOP_OUTER
@@ -77,7 +83,7 @@ UFN_BODY void gufuncs__matmul__a2_f64_a2_f64_a2_f64(ufn_view_f64_2 a, ufn_view_f
             out.data[i * out.stride[0] + j * out.stride[1]] = acc;
         }
     }
-#line 81 "gufuncs.cu"
+#line 87 "gufuncs.cu"
 }
 
 /* gufuncs.ufn:16: def cross, @guvectorize '(float32[::1], float32[::1], float32[::1])' */
@@ -89,7 +95,7 @@ UFN_BODY void gufuncs__cross__a1_f32_a1_f32_a1_f32(ufn_view_f32_1 u, ufn_view_f3
     out.data[1 * out.stride[0]] = (u.data[2 * u.stride[0]] * v.data[0 * v.stride[0]]) - (u.data[0 * u.stride[0]] * v.data[2 * v.stride[0]]);
 #line 19 "gufuncs.ufn"
     out.data[2 * out.stride[0]] = (u.data[0 * u.stride[0]] * v.data[1 * v.stride[0]]) - (u.data[1 * u.stride[0]] * v.data[0 * v.stride[0]]);
-#line 93 "gufuncs.cu"
+#line 99 "gufuncs.cu"
 }
 
 /* gufuncs.ufn:23: def sum_mean, @guvectorize '(int32[:], int64[:], float64[:])' */
@@ -110,7 +116,7 @@ UFN_BODY void gufuncs__sum_mean__a1_i32_a1_i64_a1_f64(ufn_view_i32_1 x, ufn_view
     total.data[0 * total.stride[0]] = s;
 #line 28 "gufuncs.ufn"
     mean.data[0 * mean.stride[0]] = (x.shape[0] > 0) ? (((double)s) / ((double)x.shape[0])) : 0.0;
-#line 114 "gufuncs.cu"
+#line 120 "gufuncs.cu"
 }
 
 /* gufuncs.ufn:23: def sum_mean, @guvectorize '(float32[:], float32[:], float32[:])' */
@@ -131,7 +137,7 @@ UFN_BODY void gufuncs__sum_mean__a1_f32_a1_f32_a1_f32(ufn_view_f32_1 x, ufn_view
     total.data[0 * total.stride[0]] = (float)s;
 #line 28 "gufuncs.ufn"
     mean.data[0 * mean.stride[0]] = (float)((x.shape[0] > 0) ? (s / ((double)x.shape[0])) : 0.0);
-#line 135 "gufuncs.cu"
+#line 141 "gufuncs.cu"
 }
 
 /* gufuncs.ufn:32: def axpy, @guvectorize '(float32, float32[:], float32[:])' */
@@ -145,7 +151,7 @@ UFN_BODY void gufuncs__axpy__f32_a1_f32_a1_f32(float alpha, ufn_view_f32_1 x, uf
 #line 34 "gufuncs.ufn"
         out.data[i * out.stride[0]] = (float)((i > 0) ? (((double)(alpha * x.data[i * x.stride[0]])) + (((double)out.data[ufn_wrap_index(ufn_sub_i64(i, 1), out.shape[0]) * out.stride[0]]) * 0.0)) : ((double)(alpha * x.data[i * x.stride[0]])));
     }
-#line 149 "gufuncs.cu"
+#line 155 "gufuncs.cu"
 }
 
 /* ---- kernels ---- */

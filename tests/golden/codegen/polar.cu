@@ -20,7 +20,13 @@
 #define UFN_LOOP _Pragma("unroll 4")
 #define UFN_LOOP_OUTER _Pragma("unroll 1")
 #else
+#if defined(__GNUC__) && defined(__OPTIMIZE__)
+/* a host loop vectorises only with its body inlined, whatever gcc's
+ * inlining limits think of a body with several math functions */
+#define UFN_BODY static inline __attribute__((always_inline))
+#else
 #define UFN_BODY static inline
+#endif
 #define UFN_RECURSIVE static
 #define UFN_LOOP
 #define UFN_LOOP_OUTER
@@ -44,7 +50,7 @@ UFN_BODY float polar__gpu_arctan2__f32_f32(float y, float x)
     theta = ufn_atan2_f32(y, x);
 #line 10 "polar.ufn"
     return theta;
-#line 48 "polar.cu"
+#line 54 "polar.cu"
 }
 
 /* polar.ufn:14: def gpu_polar, @guvectorize '(float32[:], float32[:])' */
@@ -60,7 +66,7 @@ UFN_BODY void polar__gpu_polar__a1_f32_a1_f32(ufn_view_f32_1 vec, ufn_view_f32_1
     out.data[0 * out.stride[0]] = ufn_sqrt_f32(ufn_powi_f32(x, 2) + ufn_powi_f32(y, 2));
 #line 18 "polar.ufn"
     out.data[1 * out.stride[0]] = ufn_atan2_f32(y, x);
-#line 64 "polar.cu"
+#line 70 "polar.cu"
 }
 
 /* ---- kernels ---- */

@@ -20,7 +20,13 @@
 #define UFN_LOOP _Pragma("unroll 4")
 #define UFN_LOOP_OUTER _Pragma("unroll 1")
 #else
+#if defined(__GNUC__) && defined(__OPTIMIZE__)
+/* a host loop vectorises only with its body inlined, whatever gcc's
+ * inlining limits think of a body with several math functions */
+#define UFN_BODY static inline __attribute__((always_inline))
+#else
 #define UFN_BODY static inline
+#endif
 #define UFN_RECURSIVE static
 #define UFN_LOOP
 #define UFN_LOOP_OUTER
@@ -47,7 +53,7 @@ UFN_BODY ufn_tup2_f32_f32 polar_distance__polar_to_cartesian__f32_f32(float rho,
     y = rho * ufn_sin_f32(theta);
 #line 10 "polar_distance.ufn"
     return ufn_tup2_f32_f32_make(x, y);
-#line 51 "polar_distance.cu"
+#line 57 "polar_distance.cu"
 }
 
 /* polar_distance.ufn:14: def polar_distance, @vectorize 'float32(float32, float32, float32, float32)' */
@@ -73,7 +79,7 @@ UFN_BODY float polar_distance__polar_distance__f32_f32_f32_f32(float rho1, float
     y2 = ufn_t1.f1;
 #line 18 "polar_distance.ufn"
     return (float)ufn_pow_f64((double)(ufn_powi_f32(x1 - x2, 2) + ufn_powi_f32(y1_ - y2, 2)), 0.5);
-#line 77 "polar_distance.cu"
+#line 83 "polar_distance.cu"
 }
 
 /* ---- kernels ---- */

@@ -20,7 +20,13 @@
 #define UFN_LOOP _Pragma("unroll 4")
 #define UFN_LOOP_OUTER _Pragma("unroll 1")
 #else
+#if defined(__GNUC__) && defined(__OPTIMIZE__)
+/* a host loop vectorises only with its body inlined, whatever gcc's
+ * inlining limits think of a body with several math functions */
+#define UFN_BODY static inline __attribute__((always_inline))
+#else
 #define UFN_BODY static inline
+#endif
 #define UFN_RECURSIVE static
 #define UFN_LOOP
 #define UFN_LOOP_OUTER
@@ -48,7 +54,7 @@ UFN_RECURSIVE int64_t recursion__lucas__i64(int64_t n)
             return ufn_add_i64(recursion__lucas__i64(ufn_sub_i64(n, 1)), recursion__lucas__i64(ufn_sub_i64(n, 2)));
         }
     }
-#line 52 "recursion.cu"
+#line 58 "recursion.cu"
 }
 
 /* recursion.ufn:16: def lucas_ufunc, @vectorize 'int64(int64)' */
@@ -56,7 +62,7 @@ UFN_BODY int64_t recursion__lucas_ufunc__i64(int64_t n)
 {
 #line 17 "recursion.ufn"
     return recursion__lucas__i64(n);
-#line 60 "recursion.cu"
+#line 66 "recursion.cu"
 }
 
 /* ---- kernels ---- */
