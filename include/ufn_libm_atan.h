@@ -10,6 +10,9 @@
  * 0, pi/2, pi (as double-words), and y's sign the result's.  atan(x) is the
  * same with 1 for |x|'s partner.
  *
+ * float32 atan and atan2 are on the benchmark's hot path: two intervals
+ * instead of three, the rest alike.
+ *
  * asin(x) = x + x^3 Q(x^2) for |x| <= 1/2, and pi/2 - 2 asin(sqrt((1-|x|)/2))
  * above, the square root as a double-word; acos is built from the same
  * pieces (fdlibm's scheme).
@@ -175,55 +178,77 @@ UFN_FN double ufn_acos_f64(double x)
 
 /* ---- float32 -------------------------------------------------------------------------------- */
 
-/* The float core: one division, its error recovered through the same
- * reciprocal (u = num q, ul = (num - u den) q). */
-UFN_FN float ufn_libm_atan_octant_f32(float mn, float mx, float khi, float klo, float sign)
+/* The float core (atan2f is on the benchmark's hot path): two intervals
+ * instead of three.  For t = mn/mx in [0, 1/2], u = t; above,
+ * atan(t) = pi/4 + atan(u) with u = (mn - mx)/(mx + mn) in (-1/3, 0], the
+ * numerator exact and the denominator a double-word.  u comes from one
+ * reciprocal and its residual ul; atan(u + ul) = u + u z P(z) + ul (1 - z)
+ * with P of degree 5 in u^2 (tools/libm/atan.sollya).  Then
+ * k + sign (c pi/4 + u + tail) with k one of 0, pi/2, pi, each step a
+ * Fast2Sum, one rounding.  mn <= mx, both finite, scaled by the callers
+ * so that 1/mx, u and ul are normal.
+ *
+ * The result is (k + sign v - ksub) g: atan2 passes g = 2^-64 and t 2^64
+ * for a small t, else g = 1.  A subnormal result would be rounded twice
+ * (u itself is rounded to the subnormal grid): for it atan2 passes
+ * t 2^64 < 2^-62 and k = ksub = 2^-62, else ksub = 0.  k + v then lies
+ * in [2^-62, 2^-61], whose grid 2^-85 is the subnormals' grid times 2^64:
+ * the one rounding of the sum is the right one, and (sum - k) g is
+ * exact. */
+UFN_FN float ufn_libm_atan_octant_f32(float mn, float mx, float khi, float klo, float sign,
+                                      float ksub, float g)
 {
-    float t = mn / mx;
-    float c = t < 0.4375f ? 0.0f : t < 0.6875f ? 0.5f : 1.0f;
-    float ah = t < 0.4375f ? 0.0f : t < 0.6875f ? UFN_LIBM_ATAN_HALF_HI_F : UFN_LIBM_PIO4_HI_F;
-    float al = t < 0.4375f ? 0.0f : t < 0.6875f ? UFN_LIBM_ATAN_HALF_LO_F : UFN_LIBM_PIO4_LO_F;
-    float num = mn - c * mx, cm = c * mn, den = mx + cm, denl = (mx - den) + cm;
+    int half = mn > 0.5f * mx;
+    float num = half ? mn - mx : mn, den = half ? mx + mn : mx;
+    float denl = half ? (mx - den) + mn : 0.0f;
     float q = 1.0f / den, u = num * q;
     float ul = (fmaf(-u, den, num) - u * denl) * q;
-    float z = u * u, p = -0x1.fe8168p-5f;
-    float s, e, tail, hs, he;
-    p = fmaf(p, z, 0x1.b541p-4f);
-    p = fmaf(p, z, -0x1.23fe76p-3f);
-    p = fmaf(p, z, 0x1.999642p-3f);
-    p = fmaf(p, z, -0x1.555554p-2f);
-    tail = al + fmaf(u * z, p, fmaf(-z, ul, ul));
-    /* atan(c) + u: TwoSum, then k + sign * (that): TwoSum */
-    s = ah + u;
-    e = (ah - (s - (s - ah))) + (u - (s - ah));
-    tail += e;
-    hs = khi + sign * s;
-    he = (khi - (hs - (hs - khi))) + (sign * s - (hs - khi));
-    return hs + (he + (klo + sign * tail));
-}
-
-/* the same, with a ratio below 2^-30 taken as its own atan (see atan2_f64) */
-UFN_FN float ufn_libm_atan_octant_tiny_f32(float mn, float mx, float khi, float klo, float sign)
-{
-    float r = ufn_libm_atan_octant_f32(mn, mx, khi, klo, sign), t = mn / mx;
-    return t < 0x1p-30f ? khi + (sign * t + klo) : r;
+    float z = u * u, p = 0x1.651436p-5f, tail, ch, vh, vl, sv, h;
+    p = fmaf(p, z, -0x1.551572p-4f);
+    p = fmaf(p, z, 0x1.c3c88ep-4f);
+    p = fmaf(p, z, -0x1.248082p-3f);
+    p = fmaf(p, z, 0x1.99998ap-3f);
+    p = fmaf(p, z, -0x1.555556p-2f);
+    tail = fmaf(u * z, p, fmaf(-z, ul, ul));
+    /* v = c pi/4 + u + tail: pi/4 >= |u|, so Fast2Sum */
+    ch = half ? UFN_LIBM_PIO4_HI_F : 0.0f;
+    vh = ch + u;
+    vl = ((ch - vh) + u) + ((half ? UFN_LIBM_PIO4_LO_F : 0.0f) + tail);
+    /* k + sign v: |k| >= |v| or k == 0 */
+    sv = sign * vh;
+    h = khi + sv;
+    h = h + (((khi - h) + sv) + (klo + sign * vl));
+    return (h - ksub) * g;
 }
 
 UFN_FN float ufn_atan2_f32(float y, float x)
 {
-    float ay = ufn_libm_abs_f32(y), ax = ufn_libm_abs_f32(x), mn, mx, scale, r;
+    float ay = ufn_libm_abs_f32(y), ax = ufn_libm_abs_f32(x), mn, mx, s, g, ksub, r;
     int swap = ay > ax, neg = ufn_bits_f32(x) >> 31 != 0;
     UFN_VENDOR(atan2f(y, x));
     mn = swap ? ax : ay;
     mx = swap ? ay : ax;
-    scale = mx >= 0x1p100f ? 0x1p-40f : mx < 0x1p-100f ? 0x1p40f : 1.0f;
-    r = ufn_libm_atan_octant_tiny_f32(mn * scale, mx * scale,
-                                 swap ? UFN_LIBM_PIO2_HI_F : neg ? UFN_LIBM_PI_HI_F : 0.0f,
+    /* 1/mx, u and the residual of u must stay normal: scale the pair by a
+     * power of two s, so that mx s is in [2^-100, 2^96] and mn s is 0 or
+     * >= 2^-100 (2^-126 mx <= mn when the result is normal).  A small
+     * result (t < 2^-100, so 0 <= y < x) needs more: its residual ul would
+     * be below the normals, so it works on t 2^64 and scales back with
+     * g = 2^-64 (atan(t) is t to 2^-200 there, so atan(t 2^64) 2^-64 is
+     * atan(t) to far below the grid); a subnormal one (t < 2^-126, decided
+     * exactly: |y| 2^126 is exact or inf) adds and takes off k = 2^-62 as
+     * the octant function says.  Then mn 2^64 s >= 2^-86 unless t rounds
+     * to 0.  The selects are on floats: gcc vectorises them best. */
+    g = ay * 0x1p100f < x ? 0x1p-64f : 1.0f;
+    ksub = ay * 0x1p126f < x ? 0x1p-62f : 0.0f;
+    s = mx > 0x1p64f ? 0x1p-32f : mx < 1.0f ? 0x1p64f : 1.0f;
+    r = ufn_libm_atan_octant_f32(mn * (g < 1.0f ? 0x1p64f : 1.0f) * s, mx * s,
+                                 swap ? UFN_LIBM_PIO2_HI_F : neg ? UFN_LIBM_PI_HI_F : ksub,
                                  swap ? UFN_LIBM_PIO2_LO_F : neg ? UFN_LIBM_PI_LO_F : 0.0f,
-                                 swap == neg ? 1.0f : -1.0f);
+                                 swap == neg ? 1.0f : -1.0f, ksub, g);
+    /* both zero: +-0 or +-pi by x's sign; infinities */
     r = mx == 0.0f ? (neg ? UFN_LIBM_PI_HI_F : 0.0f) : r;
-    r = ax == (float)INFINITY && ay == (float)INFINITY ? (neg ? 0x1.2d97c8p+1f : UFN_LIBM_PIO4_HI_F) : r;
-    r = ax == (float)INFINITY && ay < (float)INFINITY ? (neg ? UFN_LIBM_PI_HI_F : 0.0f) : r;
+    r = ax == (float)INFINITY ? (ay == (float)INFINITY ? (neg ? 0x1.2d97c8p+1f : UFN_LIBM_PIO4_HI_F)
+                                                        : (neg ? UFN_LIBM_PI_HI_F : 0.0f)) : r;
     r = ay == (float)INFINITY && ax < (float)INFINITY ? UFN_LIBM_PIO2_HI_F : r;
     r = ufn_libm_copysign_f32(r, y);
     return ufn_isnan_f32(x) || ufn_isnan_f32(y) ? (ufn_isnan_f32(x) ? x + x : y + y) : r;
@@ -234,9 +259,9 @@ UFN_FN float ufn_atan_f32(float x)
     float a = ufn_libm_abs_f32(x), r;
     int big = a > 1.0f;
     UFN_VENDOR(atanf(x));
-    r = ufn_libm_atan_octant_f32(big ? 1.0f : a, big ? (a < 0x1p100f ? a : 0x1p100f) : 1.0f,
+    r = ufn_libm_atan_octant_f32(big ? 1.0f : a, big ? (a < 0x1p64f ? a : 0x1p64f) : 1.0f,
                                  big ? UFN_LIBM_PIO2_HI_F : 0.0f, big ? UFN_LIBM_PIO2_LO_F : 0.0f,
-                                 big ? -1.0f : 1.0f);
+                                 big ? -1.0f : 1.0f, 0.0f, 1.0f);
     r = ufn_libm_copysign_f32(r, x);
     return ufn_isnan_f32(x) ? x + x : r;
 }
