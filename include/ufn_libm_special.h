@@ -325,7 +325,7 @@ UFN_FN ufn_dd ufn_libm_sinpi_f64(double x)
 UFN_FN double ufn_lgamma_f64(double x)
 {
     double a = ufn_libm_abs_f64(x), y, sp, pole;
-    ufn_dd pos, neg, lsp, la, spd;
+    ufn_dd pos, neg, n1, n2, lsp, la, spd;
     UFN_VENDOR(lgamma(x));
     pos = ufn_libm_lgamma_pos_f64(a > 0.0 && a < UFN_LIBM_LGAMMA_OVF ? a : 1.0);
     y = pos.hi + pos.lo;
@@ -339,10 +339,12 @@ UFN_FN double ufn_lgamma_f64(double x)
     pole = x < 0.0 && (sp == 0.0 || a >= 0x1p52) ? 1.0 : 0.0;
     lsp = ufn_libm_log_dd_f64(ufn_dd_select(pole != 0.0, ufn_dd_make(1.0, 0.0), spd));
     la = ufn_libm_log_dd_f64(ufn_dd_make(a > 0.0 && a < UFN_LIBM_LGAMMA_OVF ? a : 1.0, 0.0));
-    neg = ufn_dd_twosum(UFN_LIBM_LOGPI_HI, -lsp.hi);
-    neg = ufn_dd_twosum(neg.hi, -pos.hi);
-    neg = ufn_dd_twosum(neg.hi, -la.hi);
-    y = x < 0.0 ? neg.hi + (neg.lo + (UFN_LIBM_LOGPI_LO - lsp.lo - pos.lo - la.lo)) : y;
+    /* the sum of the four double-words, keeping each step's error */
+    n1 = ufn_dd_twosum(UFN_LIBM_LOGPI_HI, -lsp.hi);
+    n2 = ufn_dd_twosum(n1.hi, -pos.hi);
+    neg = ufn_dd_twosum(n2.hi, -la.hi);
+    y = x < 0.0 ? neg.hi + ((neg.lo + (n2.lo + n1.lo)) + (UFN_LIBM_LOGPI_LO - lsp.lo - pos.lo - la.lo))
+                : y;
     /* tiny |x|: -log|x| (the next term, Euler's constant times x, is below
      * the rounding, and sin(pi x) would be subnormal) */
     y = a < 0x1p-60 ? -(la.hi + la.lo) : y;
