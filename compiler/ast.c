@@ -23,8 +23,6 @@ const char *const op_names[] = {
 #undef X
 };
 
-const char *(*ast_type_namer)(const Type *t);
-
 /* ---- lists ----------------------------------------------------------------------- */
 
 void list_push(NodeList *l, Node *n)
@@ -540,8 +538,8 @@ static void pad(FILE *out, int depth)
 static void tail(FILE *out, const Node *n)
 {
     fprintf(out, " @%d:%d", n->loc.line, n->loc.col);
-    if (n->type && ast_type_namer)
-        fprintf(out, " : %s", ast_type_namer(n->type));
+    if (n->type)                  /* set by the checker (-d types) */
+        fprintf(out, " : %s", n->type->name);
     fputc('\n', out);
 }
 

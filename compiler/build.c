@@ -13,8 +13,8 @@ typedef struct Build {
     Module *mod;
     const char *tmp;          /* the private directory; tools run inside it */
     const char *nvcc;
-    const char **gencode;
-    int ngencode;
+    int archs[MAX_ARCHS];     /* --arch, or every one nvcc builds */
+    int narchs;
 } Build;
 
 /* Run a tool inside the temporary directory, so that no temporary path ends
@@ -70,22 +70,27 @@ static int need_nvcc(Build *b)
     }
     if (b->opt->drv.arch) {
         const char *err = NULL;
-        b->gencode = gencode_for(b->opt->drv.arch, &b->ngencode, &err);
-        if (!b->gencode) {
+        if (!(b->narchs = parse_archs(b->opt->drv.arch, b->archs, &err))) {
             diag_fatal("%s", err);
             return EXIT_USAGE;
         }
-    } else {
-        b->gencode = default_gencode(&b->opt->drv, b->nvcc, &b->ngencode);
-        if (!b->gencode) {
-            diag_fatal("'%s --list-gpu-code' failed: cannot tell which GPUs this nvcc supports", b->nvcc);
-            return EXIT_TOOL;
-        }
+    } else if (!(b->narchs = default_archs(&b->opt->drv, b->nvcc, b->archs))) {
+        diag_fatal("'%s --list-gpu-code' failed: cannot tell which GPUs this nvcc supports", b->nvcc);
+        return EXIT_TOOL;
     }
     return 0;
 }
 
-static void nvcc_common(Build *b, Argv *a)
+/* -Xnvcc --resource-usage: the user wants ptxas's report as nvcc prints it. */
+static bool user_wants_usage(const DriverOptions *d)
+{
+    for (int i = 0; i < d->nnvcc_extra; i++)
+        if (!strcmp(d->nvcc_extra[i], "--resource-usage") || !strcmp(d->nvcc_extra[i], "-res-usage"))
+            return true;
+    return false;
+}
+
+static void nvcc_common(Build *b, Argv *a, bool ptxas)
 {
     const DriverOptions *d = &b->opt->drv;
     arg(a, b->nvcc);
@@ -94,30 +99,122 @@ static void nvcc_common(Build *b, Argv *a)
         arg(a, "-DUFN_FAST_MATH");      /* ufn_libm.h: the vendor's math functions */
     opt_flag(a, d->opt_level);
     arg(a, arena_printf("-Xptxas=-O%d", d->opt_level));
-    /* Spills are bugs in generated kernels: fail loudly.  Recursion needs a
-     * call stack, so a module with recursive helpers only warns.  (Local
-     * memory is not checked: CUDA's own float64 sin and cos use some.) */
-    arg(a, b->mod->recursive ? "-Xptxas=-warn-spills" : "-Xptxas=-warn-spills,-Werror");
+    /* ptxas's report of each function's registers, stack and spills, read
+     * by nvcc_report.c: a spill is a warning that names the function and
+     * the architectures (-Wspill), not an error (an error failed ordinary
+     * float64 code on sm_90 and later, issue 13).  -ptx runs no ptxas. */
+    if (ptxas)
+        arg(a, "--resource-usage");
+    /* No contraction of a*b+c into an fma unless the source asks
+     * (DESIGN 9): the host and sim code are compiled with
+     * -ffp-contract=off, and the GPU must give their bits.  Fast math
+     * trades that away (--use_fast_math implies --fmad=true). */
     if (d->fast_math)
         arg(a, "--use_fast_math");
+    else
+        arg(a, "--fmad=false");
     for (int i = 0; i < d->nnvcc_extra; i++)
         arg(a, d->nvcc_extra[i]);
 }
 
-static int build_fatbin(Build *b, const char *cu, const char *fatbin)
+/* Run nvcc (argv) inside the private directory, its report captured. */
+static int run_nvcc(Build *b, const char *const *argv, Buf *report)
 {
+    return run_tool_capture(&b->opt->drv, b->tmp, argv, report);
+}
+
+/* Which architectures make nvcc fail: it builds them in parallel and its
+ * messages do not say which failed (ptxas's name no architecture), so each
+ * is built alone, once a build of them all has failed. */
+static int failing_archs(Build *b, const char *cu, int *failed)
+{
+    int n = 0;
+    for (int i = 0; i < b->narchs; i++) {
+        Argv a = {0};
+        nvcc_common(b, &a, true);
+        arg(&a, "-cubin");
+        arg(&a, arena_printf("-arch=sm_%d", b->archs[i]));
+        arg(&a, "-o");
+        arg(&a, arena_printf("probe_sm_%d.cubin", b->archs[i]));
+        arg(&a, cu);
+        Buf ignored = {0};
+        if (run_nvcc(b, a.items, &ignored) != 0)
+            failed[n++] = b->archs[i];
+        buf_free(&ignored);
+    }
+    return n;
+}
+
+/* nvcc may exit 0 and leave no fatbin, an empty one or garbage (a broken
+ * toolkit, a wrapper script): embedding that would give an object whose
+ * GPU code fails only when a program runs.  The header: magic 0xBA55ED50,
+ * version 1, header size 16, then the size of what follows. */
+static int check_fatbin(Build *b, const char *name, size_t *size)
+{
+    const char *path = arena_printf("%s/%s", b->tmp, name);
+    unsigned char h[16];
+    FILE *f = fopen(path, "rb");
+    struct stat st;
+    const char *why = NULL;
+    if (!f || fstat(fileno(f), &st) != 0)
+        why = "wrote no fatbin";
+    else if (st.st_size == 0)
+        why = "wrote an empty fatbin";
+    else if (st.st_size < 16 || fread(h, 1, 16, f) != 16 ||
+             (h[0] | h[1] << 8 | h[2] << 16 | (unsigned long)h[3] << 24) != 0xBA55ED50u)
+        why = arena_printf("wrote %ld bytes that are not a fatbin", (long)st.st_size);
+    else {
+        unsigned long long body = 0;
+        for (int i = 15; i >= 8; i--)
+            body = body << 8 | h[i];
+        unsigned hsize = (unsigned)(h[6] | h[7] << 8);
+        if (hsize != 16 || body + hsize != (unsigned long long)st.st_size)
+            why = arena_printf("wrote a fatbin of %ld bytes whose header says %llu", (long)st.st_size, body + hsize);
+    }
+    if (f)
+        fclose(f);
+    if (why) {
+        diag_fatal("nvcc exited with status 0 but %s (%s): the toolkit at %s looks broken", why, name, b->nvcc);
+        return EXIT_TOOL;
+    }
+    *size = (size_t)st.st_size;
+    return 0;
+}
+
+static int build_fatbin(Build *b, const char *cu, const char *fatbin, size_t *size)
+{
+    int count;
+    const char **gencode = gencode_args(b->archs, b->narchs, &count);
     Argv a = {0};
-    nvcc_common(b, &a);
+    nvcc_common(b, &a, true);
     arg(&a, "--fatbin");
     arg(&a, "--threads");
     arg(&a, "0");
-    for (int i = 0; i < b->ngencode; i++)
-        arg(&a, b->gencode[i]);
+    for (int i = 0; i < count; i++)
+        arg(&a, gencode[i]);
     arg(&a, "-o");
     arg(&a, fatbin);
     arg(&a, cu);
-    int st = run_in(b, a.items);
-    return st == 0 ? 0 : tool_failed("nvcc", st);
+    Buf report = {0};
+    int st = run_nvcc(b, a.items, &report);
+    const char *text = report.data ? report.data : "";
+    if (st == 0) {
+        nvcc_report_built(stderr, b->mod, text, user_wants_usage(&b->opt->drv));
+        st = diag_error_count() ? EXIT_SOURCE : check_fatbin(b, fatbin, size);    /* -Werror=spill */
+    } else if (st > 0) {
+        int failed[MAX_ARCHS], nfailed = 0;
+        if (b->narchs == 1)
+            failed[nfailed++] = b->archs[0];
+        else
+            nfailed = failing_archs(b, cu, failed);
+        nvcc_report_failed(stderr, b->mod, text, st, failed, nfailed, b->archs, b->narchs);
+        st = EXIT_TOOL;
+    } else {
+        fputs(text, stderr);                    /* it could not run, or was killed: said */
+        st = EXIT_TOOL;
+    }
+    buf_free(&report);
+    return st;
 }
 
 /* The C compiler's words: CC may be a command with arguments, as make
@@ -173,12 +270,6 @@ static int compile_c(Build *b, const char *src, const char *obj, bool as_c, bool
     return st == 0 ? 0 : tool_failed(b->opt->drv.cc, st);
 }
 
-static long file_size(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 ? (long)st.st_size : -1;
-}
-
 static int build_object(Build *b)
 {
     const Options *opt = b->opt;
@@ -200,10 +291,9 @@ static int build_object(Build *b)
         buf_free(&text);
     }
     if (opt->cuda) {
-        if ((st = need_nvcc(b)) || (st = build_fatbin(b, cu, fatbin)))
+        if ((st = need_nvcc(b)) || (st = build_fatbin(b, cu, fatbin, &eo.fatbin_size)))
             return st;
         eo.fatbin_path = fatbin;
-        eo.fatbin_size = (size_t)file_size(arena_printf("%s/%s", b->tmp, fatbin));
     }
     if (opt->sim && (st = compile_c(b, cu, sim_o, true, false)))
         return st;
@@ -244,19 +334,30 @@ static int build_ptx(Build *b)
     if (write_temp(b, cu, &text))
         return EXIT_TOOL;
     buf_free(&text);
-    /* the newest architecture of the list: its compute_NN is the last entry */
-    const char *last = b->gencode[b->ngencode - 1];
-    const char *comp = strstr(last, "compute_");
+    /* the newest architecture of the list */
+    int newest = 0;
+    for (int i = 0; i < b->narchs; i++)
+        if (b->archs[i] > newest)
+            newest = b->archs[i];
     Argv a = {0};
-    nvcc_common(b, &a);
+    nvcc_common(b, &a, false);
     arg(&a, "-ptx");
-    arg(&a, arena_printf("-arch=%.*s", (int)strcspn(comp, ",]"), comp));
+    arg(&a, arena_printf("-arch=compute_%d", newest));
     arg(&a, "-o");
     arg(&a, ptx);
     arg(&a, cu);
-    st = run_in(b, a.items);
+    Buf report = {0};
+    st = run_nvcc(b, a.items, &report);
+    const char *said = report.data ? report.data : "";
+    if (st == 0)
+        nvcc_report_built(stderr, m, said, true);
+    else if (st > 0)
+        nvcc_report_failed(stderr, m, said, st, &newest, 1, &newest, 1);
+    else
+        fputs(said, stderr);
+    buf_free(&report);
     if (st)
-        return tool_failed("nvcc", st);
+        return EXIT_TOOL;
     return copy_file_atomic(b->opt->output, arena_printf("%s/%s", b->tmp, ptx)) ? EXIT_TOOL : 0;
 }
 
@@ -270,20 +371,9 @@ static int write_text(const char *path, void (*emit)(Buf *, Module *, const Emit
     return r ? EXIT_TOOL : 0;
 }
 
-/* -MF FILE, or the output with its extension replaced by .d */
-static const char *depfile_path(const Options *opt)
-{
-    if (opt->mf)
-        return opt->mf;
-    const char *slash = strrchr(opt->output, '/');
-    const char *dot = strrchr(slash ? slash + 1 : opt->output, '.');
-    size_t len = dot ? (size_t)(dot - opt->output) : strlen(opt->output);
-    return arena_printf("%.*s.d", (int)len, opt->output);
-}
-
 static int write_depfile(const Options *opt, Module *m)
 {
-    const char *path = depfile_path(opt);
+    const char *path = opt->mf;
     /* The targets in gcc's order: its driver passes every -MQ before every
      * -MT, and libcpp moves each unquoted (-MT) target in front of the
      * quoted ones by swapping it with the first quoted target. */
@@ -319,7 +409,7 @@ void claim_outputs(const Options *opt)
     if (opt->header && opt->kind != OUT_H)
         driver_claim_output(opt->header);
     if (opt->md)
-        driver_claim_output(depfile_path(opt));
+        driver_claim_output(opt->mf);
 }
 
 int build_outputs(Module *m, const Options *opt)
@@ -343,7 +433,9 @@ int build_outputs(Module *m, const Options *opt)
     case OUT_OBJECT:
         if (!(b.tmp = driver_tempdir(&opt->drv)))
             return EXIT_TOOL;
-        if (mkdir(arena_printf("%s/include", b.tmp), 0700) != 0 || write_support_headers(arena_printf("%s/include", b.tmp)))
+        /* (it exists when a process builds twice: the fuzzer's cc mode) */
+        const char *inc = arena_printf("%s/include", b.tmp);
+        if ((mkdir(inc, 0700) != 0 && errno != EEXIST) || write_support_headers(inc))
             return EXIT_TOOL;
         st = opt->kind == OUT_PTX ? build_ptx(&b) : build_object(&b);
         break;

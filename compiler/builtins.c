@@ -40,12 +40,14 @@ static int find_fn(const MathFn *fns, int n, const char *name)
     return -1;
 }
 
-int math_row(const MathFn *fns, int n, const char *name, int nargs)
+const MathFn *math_row(Builtin table, const char *name, int nargs)
 {
+    const MathFn *fns = table == B_CMATH ? cmath_fns : math_fns;
+    int n = table == B_CMATH ? num_cmath_fns : num_math_fns;
     for (int i = 0; i < n; i++)
         if (strcmp(fns[i].name, name) == 0 && fns[i].nargs == nargs)
-            return i;
-    return -1;
+            return &fns[i];
+    return NULL;
 }
 
 static bool find_const(const char *name, double *value)
@@ -58,7 +60,7 @@ static bool find_const(const char *name, double *value)
     return false;
 }
 
-static const struct { const char *name; int builtin; } python_builtins[] = {
+static const struct { const char *name; Builtin builtin; } python_builtins[] = {
     {"abs", B_ABS}, {"min", B_MIN}, {"max", B_MAX}, {"round", B_ROUND},
     {"int", B_INT}, {"float", B_FLOAT}, {"bool", B_BOOL}, {"complex", B_COMPLEX},
     {"len", B_LEN}, {"range", B_RANGE}, {"pow", B_POW},
@@ -75,7 +77,7 @@ static const char *const unsupported_builtins[] = {
     "globals", "locals", "exec", "eval", "compile", "__import__",
 };
 
-int builtin_lookup(const char *name)
+Builtin builtin_lookup(const char *name)
 {
     for (size_t i = 0; i < sizeof python_builtins / sizeof python_builtins[0]; i++)
         if (strcmp(python_builtins[i].name, name) == 0)
@@ -86,18 +88,19 @@ int builtin_lookup(const char *name)
     return B_NONE;
 }
 
-const char *builtin_name(int b)
+const char *builtin_name(BuiltinRef b)
 {
-    if (b >= B_CMATH)
-        return arena_printf("cmath.%s", cmath_fns[b - B_CMATH].name);
-    if (b >= B_MATH)
-        return arena_printf("math.%s", math_fns[b - B_MATH].name);
-    if (b >= B_CAST)
-        return arena_printf("np.%s", ty_scalar((TypeKind)(b - B_CAST))->name);
-    for (size_t i = 0; i < sizeof python_builtins / sizeof python_builtins[0]; i++)
-        if (python_builtins[i].builtin == b)
-            return python_builtins[i].name;
-    return "builtin";
+    switch (b.id) {
+    case B_CMATH: return arena_printf("cmath.%s", b.fn->name);
+    case B_MATH: return arena_printf("math.%s", b.fn->name);
+    case B_CAST: return arena_printf("np.%s", b.cast->name);
+    case B_CONJUGATE: return "conjugate";
+    default:
+        for (size_t i = 0; i < sizeof python_builtins / sizeof python_builtins[0]; i++)
+            if (python_builtins[i].builtin == b.id)
+                return python_builtins[i].name;
+        return "builtin";
+    }
 }
 
 const char *module_name(ModuleId mod)
@@ -122,7 +125,7 @@ static void set_const(Sym *out, const char *attr, Loc loc, double v)
     out->value.f = v;
 }
 
-static bool set_builtin(Sym *out, const char *attr, Loc loc, int b)
+static bool set_builtin(Sym *out, const char *attr, Loc loc, BuiltinRef b)
 {
     out->kind = SYM_BUILTIN;
     out->name = attr;
@@ -131,15 +134,25 @@ static bool set_builtin(Sym *out, const char *attr, Loc loc, int b)
     return true;
 }
 
+static BuiltinRef cast_to(Type *t)
+{
+    return (BuiltinRef){.id = B_CAST, .cast = t};
+}
+
+static BuiltinRef math_fn(Builtin table, int row)
+{
+    return (BuiltinRef){.id = table, .fn = table == B_CMATH ? &cmath_fns[row] : &math_fns[row]};
+}
+
 /* NumPy names usable on scalars: dtype constructors, constants and the
  * ufuncs that have a math equivalent (np.sqrt(x) on a scalar is math.sqrt). */
 static bool numpy_attr(const char *attr, Loc loc, Sym *out)
 {
     Type *t = ty_by_name(attr);
     if (t && strcmp(attr, "bool") != 0 && strcmp(attr, "float_") != 0)
-        return set_builtin(out, attr, loc, B_CAST + (int)t->kind);
+        return set_builtin(out, attr, loc, cast_to(t));
     if (strcmp(attr, "bool_") == 0)
-        return set_builtin(out, attr, loc, B_CAST + TY_BOOL);
+        return set_builtin(out, attr, loc, cast_to(ty_scalar(TY_BOOL)));
     double v;
     if ((strcmp(attr, "pi") == 0 || strcmp(attr, "e") == 0 || strcmp(attr, "inf") == 0
          || strcmp(attr, "nan") == 0) && find_const(attr, &v)) {
@@ -162,10 +175,10 @@ static bool numpy_attr(const char *attr, Loc loc, Sym *out)
         if (strcmp(ufuncs[i].np, attr) == 0) {
             int k = find_fn(math_fns, num_math_fns, ufuncs[i].math);
             if (k >= 0)
-                return set_builtin(out, attr, loc, B_MATH + k);
+                return set_builtin(out, attr, loc, math_fn(B_MATH, k));
         }
     if (strcmp(attr, "abs") == 0 || strcmp(attr, "absolute") == 0)
-        return set_builtin(out, attr, loc, B_ABS);
+        return set_builtin(out, attr, loc, (BuiltinRef){.id = B_ABS});
     return false;
 }
 
@@ -177,7 +190,7 @@ bool module_attr(ModuleId mod, const char *attr, Loc loc, Sym *out)
     switch (mod) {
     case MOD_MATH:
         if ((k = find_fn(math_fns, num_math_fns, attr)) >= 0)
-            return set_builtin(out, attr, loc, B_MATH + k);
+            return set_builtin(out, attr, loc, math_fn(B_MATH, k));
         if (find_const(attr, &v)) {
             set_const(out, attr, loc, v);
             return true;
@@ -185,7 +198,7 @@ bool module_attr(ModuleId mod, const char *attr, Loc loc, Sym *out)
         return false;
     case MOD_CMATH:
         if ((k = find_fn(cmath_fns, num_cmath_fns, attr)) >= 0)
-            return set_builtin(out, attr, loc, B_CMATH + k);
+            return set_builtin(out, attr, loc, math_fn(B_CMATH, k));
         if (find_const(attr, &v)) {
             set_const(out, attr, loc, v);
             return true;
@@ -223,7 +236,7 @@ bool module_attr(ModuleId mod, const char *attr, Loc loc, Sym *out)
         }
         Type *t = ty_by_name(attr);
         if (t)
-            return set_builtin(out, attr, loc, B_CAST + (int)t->kind);
+            return set_builtin(out, attr, loc, cast_to(t));
         return false;
     }
     case MOD_CUDA:

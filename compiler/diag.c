@@ -18,6 +18,21 @@ static FILE *out;
 static bool color;
 static bool werror, no_warnings;
 static int nerrors, nwarnings;
+static int max_errors;                  /* 0: no limit */
+static void (*on_max_errors)(void);
+
+/* Warnings that an option names, as gcc's -W<name> (DESIGN 1, ufnc(1)):
+ * -Wno-NAME silences, -Werror=NAME makes errors, -Wno-error=NAME keeps a
+ * warning under -Werror.  Each message ends with its option, [-Wspill]. */
+typedef enum { GROUP_ON, GROUP_OFF, GROUP_ERROR } GroupState;
+static struct {
+    const char *name;
+    GroupState state;
+    bool not_error;                     /* -Wno-error=NAME */
+} groups[] = {
+    {"spill", GROUP_ON, false},         /* ptxas spills a kernel's registers (build.c) */
+};
+#define NGROUPS ((int)(sizeof groups / sizeof groups[0]))
 /* hashes of what was said (said_before) */
 #define SEEN_SLOTS 4096
 static uint64_t seen[SEEN_SLOTS];
@@ -55,6 +70,50 @@ void diag_reset(void)
     last_dropped = false;
 }
 
+void diag_set_error_limit(int n, void (*stop)(void))
+{
+    max_errors = n;
+    on_max_errors = stop;
+}
+
+static int group_index(const char *name)
+{
+    for (int i = 0; i < NGROUPS; i++)
+        if (!strcmp(groups[i].name, name))
+            return i;
+    return -1;
+}
+
+bool diag_warning_option(const char *opt)
+{
+    static const struct {
+        const char *prefix;
+        GroupState state;
+        int not_error;              /* -1: unchanged */
+    } forms[] = {
+        {"-Wno-error=", GROUP_ON, 1}, {"-Werror=", GROUP_ERROR, 0}, {"-Wno-", GROUP_OFF, -1}, {"-W", GROUP_ON, -1},
+    };
+    for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
+        size_t n = strlen(forms[f].prefix);
+        if (strncmp(opt, forms[f].prefix, n) != 0)
+            continue;
+        int g = group_index(opt + n);
+        if (g < 0)
+            return false;
+        if (forms[f].not_error == 1) {      /* -Wno-error=NAME: on, never an error */
+            groups[g].not_error = true;
+            if (groups[g].state == GROUP_ERROR)
+                groups[g].state = GROUP_ON;
+        } else {
+            groups[g].state = forms[f].state;
+            if (forms[f].state == GROUP_ERROR)
+                groups[g].not_error = false;
+        }
+        return true;
+    }
+    return false;
+}
+
 int diag_error_count(void) { return nerrors; }
 int diag_warning_count(void) { return nwarnings; }
 
@@ -63,14 +122,13 @@ static FILE *stream(void)
     return out ? out : stderr;
 }
 
-static void print_snippet(Loc loc)
+static void print_snippet(Buf *b, Loc loc)
 {
     int len;
     const char *text = src_line(loc.file, loc.line, &len);
     if (!loc.file || loc.line < 1 || loc.line > loc.file->nlines)
         return;
-    FILE *f = stream();
-    fprintf(f, " %5d | ", loc.line);
+    buf_printf(b, " %5d | ", loc.line);
     /* Copy the line, expanding tabs to 8 columns so the caret lines up. */
     int vcol = 0, caret_start = -1, caret_end = -1;
     for (int i = 0; i <= len; i++) {
@@ -80,34 +138,34 @@ static void print_snippet(Loc loc)
             caret_end = vcol;
         if (i == len)
             break;
-        unsigned char c = (unsigned char)text[i];
+        char c = text[i];
         if (c == '\t') {
             do
-                fputc(' ', f);
+                buf_putc(b, ' ');
             while (++vcol % 8);
         } else {
-            fputc(c, f);
+            buf_putc(b, c);
             vcol++;
         }
     }
-    fputc('\n', f);
+    buf_putc(b, '\n');
     if (caret_start < 0)
         caret_start = vcol;
     if (caret_end <= caret_start)
         caret_end = loc.end_line > loc.line ? vcol : caret_start + 1;
     if (caret_end <= caret_start)
         caret_end = caret_start + 1;
-    fprintf(f, " %5s | ", "");
+    buf_printf(b, " %5s | ", "");
     for (int i = 0; i < caret_start; i++)
-        fputc(' ', f);
+        buf_putc(b, ' ');
     if (color)
-        fputs(C_GREEN, f);
-    fputc('^', f);
+        buf_puts(b, C_GREEN);
+    buf_putc(b, '^');
     for (int i = caret_start + 1; i < caret_end; i++)
-        fputc('~', f);
+        buf_putc(b, '~');
     if (color)
-        fputs(C_RESET, f);
-    fputc('\n', f);
+        buf_puts(b, C_RESET);
+    buf_putc(b, '\n');
 }
 
 /* The same message at the same place is said once: a kernel with several
@@ -138,12 +196,19 @@ static bool said_before(DiagKind kind, Loc loc, const char *text)
     return last_dropped = false;
 }
 
-static void report(DiagKind kind, Loc loc, const char *fmt, va_list ap)
+/* One diagnostic is formatted whole, then written with one call: a flood
+ * of them is not a flood of system calls on unbuffered stderr, and
+ * messages of parallel builds do not interleave within one.  (stderr
+ * stays unbuffered, so that nothing is lost when ufnc aborts.) */
+static void report(DiagKind kind, int group, Loc loc, const char *fmt, va_list ap)
 {
-    if (kind == D_WARNING && no_warnings)
+    if (kind == D_WARNING && (no_warnings || (group >= 0 && groups[group].state == GROUP_OFF)))
         return;
-    if (kind == D_WARNING && werror)
-        kind = D_ERROR;
+    bool promoted = false;
+    if (kind == D_WARNING && group >= 0 && groups[group].state == GROUP_ERROR)
+        kind = D_ERROR, promoted = true;
+    else if (kind == D_WARNING && werror && !(group >= 0 && groups[group].not_error))
+        kind = D_ERROR, promoted = group >= 0;
     char text[2048];
     vsnprintf(text, sizeof text, fmt, ap);
     if (said_before(kind, loc, text))
@@ -155,28 +220,37 @@ static void report(DiagKind kind, Loc loc, const char *fmt, va_list ap)
 
     static const char *const label[] = {"error", "warning", "note"};
     static const char *const paint[] = {C_RED, C_MAGENTA, C_CYAN};
-    FILE *f = stream();
+    Buf b = {0};
     if (color)
-        fputs(C_BOLD, f);
+        buf_puts(&b, C_BOLD);
     if (loc.file)
-        fprintf(f, "%s:%d:%d: ", loc.file->name, loc.line, loc.col);
+        buf_printf(&b, "%s:%d:%d: ", loc.file->name, loc.line, loc.col);
     else
-        fputs("ufnc: ", f);
+        buf_puts(&b, "ufnc: ");
     if (color)
-        fprintf(f, "%s%s:%s ", paint[kind], label[kind], C_RESET);
+        buf_printf(&b, "%s%s:%s ", paint[kind], label[kind], C_RESET);
     else
-        fprintf(f, "%s: ", label[kind]);
-    fputs(text, f);
-    fputc('\n', f);
+        buf_printf(&b, "%s: ", label[kind]);
+    buf_puts(&b, text);
+    if (group >= 0)
+        buf_printf(&b, " [-W%s%s]", promoted ? "error=" : "", groups[group].name);
+    buf_putc(&b, '\n');
     if (loc.file)
-        print_snippet(loc);
+        print_snippet(&b, loc);
+    if (kind == D_ERROR && max_errors > 0 && nerrors == max_errors)
+        buf_printf(&b, "ufnc: note: stopping after %d errors (-fmax-errors=%d; 0 for no limit)\n", nerrors,
+                   max_errors);
+    fwrite(b.data, 1, b.len, stream());
+    buf_free(&b);
+    if (kind == D_ERROR && max_errors > 0 && nerrors == max_errors && on_max_errors)
+        on_max_errors();
 }
 
 void diag_error(Loc loc, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    report(D_ERROR, loc, fmt, ap);
+    report(D_ERROR, -1, loc, fmt, ap);
     va_end(ap);
 }
 
@@ -184,7 +258,18 @@ void diag_warning(Loc loc, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    report(D_WARNING, loc, fmt, ap);
+    report(D_WARNING, -1, loc, fmt, ap);
+    va_end(ap);
+}
+
+void diag_warning_group(Loc loc, const char *group, const char *fmt, ...)
+{
+    int g = group_index(group);
+    if (g < 0)
+        die("unknown warning group '%s'", group);
+    va_list ap;
+    va_start(ap, fmt);
+    report(D_WARNING, g, loc, fmt, ap);
     va_end(ap);
 }
 
@@ -192,7 +277,7 @@ void diag_note(Loc loc, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    report(D_NOTE, loc, fmt, ap);
+    report(D_NOTE, -1, loc, fmt, ap);
     va_end(ap);
 }
 
@@ -201,6 +286,6 @@ void diag_fatal(const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     Loc none = {0};
-    report(D_ERROR, none, fmt, ap);
+    report(D_ERROR, -1, none, fmt, ap);
     va_end(ap);
 }

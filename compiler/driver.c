@@ -314,17 +314,44 @@ static void print_command(const char *dir, const char *const *argv)
     fputs(dir ? ")\n" : "\n", stderr);
 }
 
-int run_tool(const DriverOptions *opt, const char *const *argv)
+/* The environment of a tool: ufnc's, with TMPDIR set to the private
+ * directory.  nvcc (and gcc) put their own temporaries (tmpxft_*) there,
+ * so that a signal, which ends the tool before it can clean up, leaves
+ * none behind: the directory goes, with everything in it. */
+static char *const *tool_environment(void)
 {
-    return run_tool_in(opt, NULL, argv);
+    static char **env;
+    if (env || !tempdir[0])
+        return env ? env : environ;
+    int n = 0;
+    while (environ[n])
+        n++;
+    /* malloc, not the arena: it lives as long as the private directory,
+     * which outlasts arena_reset() in a fuzzer that builds many modules */
+    env = malloc(sizeof(char *) * (size_t)(n + 2));
+    char *tmp = malloc(strlen(tempdir) + 8);
+    if (!env || !tmp)
+        die("out of memory");
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (strncmp(environ[i], "TMPDIR=", 7) != 0)
+            env[k++] = environ[i];
+    sprintf(tmp, "TMPDIR=%s", tempdir);
+    env[k++] = tmp;
+    env[k] = NULL;
+    return env;
 }
 
-int run_tool_in(const DriverOptions *opt, const char *dir, const char *const *argv)
+/* Spawn argv in dir (NULL: here), its standard output and error into
+ * `out_fd` (-1: ufnc's own), and wait for it.  Signals wait until the
+ * child is recorded, so that on_signal ends it; the child itself starts
+ * with the mask ufnc had.  `read_fd` (-1: none) is drained into `capture`
+ * while the child runs. */
+static int spawn_wait(const DriverOptions *opt, const char *dir, const char *const *argv, int out_fd, int read_fd,
+                      Buf *capture)
 {
     if (opt->verbose)
         print_command(dir, argv);
-    /* Signals wait until the child is recorded, so that on_signal ends it;
-     * the child itself starts with the mask ufnc had. */
     sigset_t block, old;
     sigemptyset(&block);
     int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
@@ -340,12 +367,31 @@ int run_tool_in(const DriverOptions *opt, const char *dir, const char *const *ar
     posix_spawn_file_actions_init(&fa);
     if (dir)
         posix_spawn_file_actions_addchdir_np(&fa, dir);
-    int err = posix_spawnp(&pid, argv[0], &fa, &attr, (char *const *)argv, environ);
+    if (out_fd >= 0) {
+        posix_spawn_file_actions_adddup2(&fa, out_fd, 1);
+        posix_spawn_file_actions_adddup2(&fa, out_fd, 2);
+        posix_spawn_file_actions_addclose(&fa, out_fd);
+    }
+    if (read_fd >= 0)
+        posix_spawn_file_actions_addclose(&fa, read_fd);
+    int err = posix_spawnp(&pid, argv[0], &fa, &attr, (char *const *)argv, tool_environment());
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&attr);
     if (!err)
         child_pid = pid;
     sigprocmask(SIG_SETMASK, &old, NULL);
+    if (out_fd >= 0)
+        close(out_fd);
+    if (read_fd >= 0) {
+        char chunk[4096];
+        ssize_t n;
+        while ((n = read(read_fd, chunk, sizeof chunk)) != 0)
+            if (n > 0)
+                buf_putn(capture, chunk, (size_t)n);
+            else if (errno != EINTR)
+                break;
+        close(read_fd);
+    }
     if (err) {
         diag_fatal("cannot run %s: %s", argv[0], strerror(err));
         return -1;
@@ -363,6 +409,21 @@ int run_tool_in(const DriverOptions *opt, const char *dir, const char *const *ar
         return -1;
     }
     return WEXITSTATUS(status);
+}
+
+int run_tool_in(const DriverOptions *opt, const char *dir, const char *const *argv)
+{
+    return spawn_wait(opt, dir, argv, -1, -1, NULL);
+}
+
+int run_tool_capture(const DriverOptions *opt, const char *dir, const char *const *argv, Buf *out)
+{
+    int fds[2];
+    if (pipe(fds) != 0) {
+        diag_fatal("cannot run %s: %s", argv[0], strerror(errno));
+        return -1;
+    }
+    return spawn_wait(opt, dir, argv, fds[1], fds[0], out);
 }
 
 /* Run a command and capture its standard output (for nvcc --list-gpu-code). */
@@ -472,7 +533,7 @@ static int arch_number(const char *s, size_t len)
     return v;
 }
 
-static const char **gencode_list(const int *archs, int n, int *count)
+const char **gencode_args(const int *archs, int n, int *count)
 {
     const char **list = arena_alloc(sizeof(char *) * (size_t)(2 * n + 1));
     int k = 0, newest = 0;
@@ -490,14 +551,14 @@ static const char **gencode_list(const int *archs, int n, int *count)
     return list;
 }
 
-const char **default_gencode(const DriverOptions *opt, const char *nvcc, int *n)
+int default_archs(const DriverOptions *opt, const char *nvcc, int *archs)
 {
     const char *argv[] = {nvcc, "--list-gpu-code", NULL};
     char *out = capture(opt, argv);
     if (!out)
-        return NULL;
-    int archs[64], count = 0;
-    for (char *line = out; *line && count < 64;) {
+        return 0;
+    int count = 0;
+    for (char *line = out; *line && count < MAX_ARCHS;) {
         char *end = line + strcspn(line, "\n");
         int v = arch_number(line, (size_t)(end - line));
         bool dup = false;
@@ -507,35 +568,31 @@ const char **default_gencode(const DriverOptions *opt, const char *nvcc, int *n)
             archs[count++] = v;
         line = *end ? end + 1 : end;
     }
-    if (!count)
-        return NULL;
-    return gencode_list(archs, count, n);
+    return count;
 }
 
-const char **gencode_for(const char *list, int *n, const char **error)
+int parse_archs(const char *list, int *archs, const char **error)
 {
-    int archs[64], count = 0;
+    int count = 0;
     for (const char *p = list; *p;) {
         size_t len = strcspn(p, ",");
         int v = arch_number(p, len);
         if (!v && len > 8 && strncmp(p, "compute_", 8) == 0)
             v = arch_number(arena_printf("sm_%.*s", (int)len - 8, p + 8), len - 5);
-        if (!v || count == 64) {
+        if (!v || count == MAX_ARCHS) {
             *error = arena_printf("--arch: '%.*s' is not a GPU architecture such as sm_80", (int)len, p);
-            return NULL;
+            return 0;
         }
         if (v < 75) {
             *error = arena_printf("--arch: sm_%d is older than sm_75, which CUDA 13 no longer supports", v);
-            return NULL;
+            return 0;
         }
         archs[count++] = v;
         p += len + (p[len] == ',');
     }
-    if (!count) {
+    if (!count)
         *error = "--arch: empty architecture list";
-        return NULL;
-    }
-    return gencode_list(archs, count, n);
+    return count;
 }
 
 /* ---- support headers ----------------------------------------------------------------------------- */

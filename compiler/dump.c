@@ -20,7 +20,6 @@ static void dump_instance(FILE *out, const Instance *inst)
 
 void dump_types(FILE *out, const Module *m)
 {
-    ast_type_namer = type_name;
     for (int i = 0; i < m->nhelpers; i++)
         dump_instance(out, m->helpers[i]);
     for (int i = 0; i < m->nkernels; i++)

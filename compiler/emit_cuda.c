@@ -15,37 +15,11 @@
 
 #include <string.h>
 
-const char *kernel_name(const Instance *inst, const char *variant)
-{
-    return arena_printf("%s__%s", inst->cname, variant);
-}
-
-static int nin_of(const Func *f)
-{
-    return f->kind == FK_GUVECTORIZE ? f->layout->nin : f->instances[0]->nargs;
-}
-
-/* The operand types of a ufunc instance: inputs then the output. */
-static Type *operand_type(const Instance *inst, int k)
-{
-    return k < inst->nargs ? inst->args[k] : inst->ret;
-}
-
-static const char *operand_name(const Instance *inst, int k)
-{
-    if (k < inst->nargs)
-        return inst->vars[k]->cname;
-    for (int i = 0; i < inst->nargs; i++)
-        if (strcmp(inst->vars[i]->cname, "out") == 0)
-            return "out_";
-    return "out";
-}
-
 /* A load that uses the read-only data path where CUDA has one for the type. */
 static const char *load(Type *t, const char *ptr, const char *index)
 {
     if (ty_is_bool(t) || ty_is_complex(t))
-        return arena_printf("%s[%s]", ptr, index);
+        return c_load(t, arena_printf("%s[%s]", ptr, index));
     return arena_printf("__ldg(%s + %s)", ptr, index);
 }
 
@@ -63,6 +37,18 @@ static void move(Emitter *em, const char *dir, Type *t, int lanes, const char *d
         emit_line(em, "ufn_%s16((%s) + %d, (%s) + %d);", dir, dst, i * per, src, i * per);
 }
 
+/* "UFN_KERNEL name(params)": emit.c's description of the kernel. */
+static void kernel_header(Emitter *em, const Instance *inst, KernelForm form)
+{
+    KernelParam params[MAX_KERNEL_PARAMS];
+    int n = kernel_params(inst, form, true, params);
+    Buf b = {0};
+    for (int i = 0; i < n; i++)
+        buf_printf(&b, "%s%s", i ? ", " : "", c_declaration(params[i].type, params[i].name));
+    emit_line(em, "UFN_KERNEL %s(%s)", kernel_name(inst, form), b.data);
+    buf_free(&b);
+}
+
 static void ufunc_contig(Emitter *em, const Instance *inst)
 {
     int nops = inst->nargs + 1;
@@ -76,15 +62,8 @@ static void ufunc_contig(Emitter *em, const Instance *inst)
         maxsize = size > maxsize ? size : maxsize;
     }
     int lanes = maxsize >= 16 ? 1 : 16 / minsize;
-    Buf params = {0};
-    buf_puts(&params, "uint32_t ufn_n");
-    for (int k = 0; k < nops; k++) {
-        Type *t = operand_type(inst, k);
-        buf_printf(&params, ", %s%s *__restrict__ %s", k < inst->nargs ? "const " : "", t->cname, operand_name(inst, k));
-    }
-    emit_line(em, "UFN_KERNEL %s(%s)", kernel_name(inst, "contig"), params.data);
-    buf_free(&params);
-    const char *out = operand_name(inst, nops - 1);
+    kernel_header(em, inst, KF_CONTIG);
+    const char *out = kernel_operand(inst, nops - 1);
     emit_line(em, "{");
     em->indent++;
     emit_line(em, "uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;");
@@ -93,7 +72,7 @@ static void ufunc_contig(Emitter *em, const Instance *inst)
         for (int k = 0; k < nops; k++) {
             Type *t = operand_type(inst, k);
             int bytes = lanes * t->size;
-            buf_printf(&cond, "%sufn_aligned(%s, %d)", k ? " && " : "", operand_name(inst, k), bytes > 16 ? 16 : bytes);
+            buf_printf(&cond, "%sufn_aligned(%s, %d)", k ? " && " : "", kernel_operand(inst, k), bytes > 16 ? 16 : bytes);
         }
         emit_line(em, "/* %d elements per step: 16-byte loads and stores (or narrower for narrower types) */", lanes);
         emit_line(em, "if (%s) {", cond.data);
@@ -104,21 +83,21 @@ static void ufunc_contig(Emitter *em, const Instance *inst)
         em->indent++;
         for (int k = 0; k < nops; k++) {
             Type *t = operand_type(inst, k);
-            emit_line(em, "%s ufn_%s[%d];", t->cname, operand_name(inst, k), lanes);
+            emit_line(em, "%s ufn_lane%d[%d];", c_elem_type(t), k, lanes);
         }
         for (int k = 0; k < inst->nargs; k++) {
             Type *t = operand_type(inst, k);
-            const char *nm = operand_name(inst, k);
-            move(em, "load", t, lanes, arena_printf("ufn_%s", nm), arena_printf("%s + %d * ufn_v", nm, lanes));
+            const char *nm = kernel_operand(inst, k);
+            move(em, "load", t, lanes, arena_printf("ufn_lane%d", k), arena_printf("%s + %d * ufn_v", nm, lanes));
         }
         emit_line(em, "#pragma unroll");
         emit_line(em, "for (int ufn_l = 0; ufn_l < %d; ufn_l++)", lanes);
         Buf call = {0};
         for (int k = 0; k < inst->nargs; k++)
-            buf_printf(&call, "%sufn_%s[ufn_l]", k ? ", " : "", operand_name(inst, k));
-        emit_line(em, "    ufn_%s[ufn_l] = %s(%s);", out, inst->cname, call.data ? call.data : "");
+            buf_printf(&call, "%s%s", k ? ", " : "", c_load(operand_type(inst, k), arena_printf("ufn_lane%d[ufn_l]", k)));
+        emit_line(em, "    ufn_lane%d[ufn_l] = %s(%s);", nops - 1, inst->cname, call.data ? call.data : "");
         buf_free(&call);
-        move(em, "store", inst->ret, lanes, arena_printf("%s + %d * ufn_v", out, lanes), arena_printf("ufn_%s", out));
+        move(em, "store", inst->ret, lanes, arena_printf("%s + %d * ufn_v", out, lanes), arena_printf("ufn_lane%d", nops - 1));
         em->indent--;
         emit_line(em, "}");
         emit_line(em, "ufn_done = ufn_nvec * %d;", lanes);
@@ -129,7 +108,7 @@ static void ufunc_contig(Emitter *em, const Instance *inst)
     emit_line(em, "for (uint32_t ufn_i = ufn_done + ufn_first; ufn_i < ufn_n; ufn_i += ufn_step)");
     Buf call = {0};
     for (int k = 0; k < inst->nargs; k++)
-        buf_printf(&call, "%s%s", k ? ", " : "", load(operand_type(inst, k), operand_name(inst, k), "ufn_i"));
+        buf_printf(&call, "%s%s", k ? ", " : "", load(operand_type(inst, k), kernel_operand(inst, k), "ufn_i"));
     emit_line(em, "    %s[ufn_i] = %s(%s);", out, inst->cname, call.data ? call.data : "");
     buf_free(&call);
     em->indent--;
@@ -166,27 +145,24 @@ static void offsets(Emitter *em, int nops, const char *const *strides)
 static void ufunc_strided(Emitter *em, const Instance *inst)
 {
     int nops = inst->nargs + 1;
-    Buf params = {0};
-    buf_puts(&params, "ufn_kiter ufn_it");
     const char *strides[UFN_MAX_OPERANDS + 1];
-    for (int k = 0; k < nops; k++) {
-        Type *t = operand_type(inst, k);
-        const char *nm = operand_name(inst, k);
-        strides[k] = arena_printf("ufn_s_%s", nm);
-        buf_printf(&params, ", %s%s *__restrict__ %s, ufn_kstrides %s", k < inst->nargs ? "const " : "", t->cname, nm,
-                   strides[k]);
-    }
-    emit_line(em, "UFN_KERNEL %s(%s)", kernel_name(inst, "strided"), params.data);
-    buf_free(&params);
+    for (int k = 0; k < nops; k++)
+        strides[k] = arena_printf("ufn_s%d", k);
+    kernel_header(em, inst, KF_STRIDED);
     emit_line(em, "{");
     em->indent++;
     emit_line(em, "for (uint32_t ufn_i = UFN_FIRST_INDEX(); ufn_i < ufn_it.n; ufn_i += UFN_GRID_STRIDE()) {");
     em->indent++;
     offsets(em, nops, strides);
+    /* an input whose pointer is NULL is a scalar passed by value, in its strides (ufn_abi.h) */
     Buf call = {0};
-    for (int k = 0; k < inst->nargs; k++)
-        buf_printf(&call, "%s%s", k ? ", " : "", load(operand_type(inst, k), operand_name(inst, k), arena_printf("ufn_o%d", k)));
-    emit_line(em, "%s[ufn_o%d] = %s(%s);", operand_name(inst, nops - 1), nops - 1, inst->cname, call.data ? call.data : "");
+    for (int k = 0; k < inst->nargs; k++) {
+        Type *t = operand_type(inst, k);
+        const char *nm = kernel_operand(inst, k);
+        buf_printf(&call, "%s%s ? %s : ufn_kscalar_%s(%s)", k ? ", " : "", nm, load(t, nm, arena_printf("ufn_o%d", k)),
+                   type_tag(t), strides[k]);
+    }
+    emit_line(em, "%s[ufn_o%d] = %s(%s);", kernel_operand(inst, nops - 1), nops - 1, inst->cname, call.data ? call.data : "");
     buf_free(&call);
     em->indent--;
     emit_line(em, "}");
@@ -195,48 +171,14 @@ static void ufunc_strided(Emitter *em, const Instance *inst)
     emit_line(em, "%s", "");
 }
 
-/* The C expression building operand k's argument of a gufunc body, given
- * its data pointer expression. */
-const char *gufunc_view(const Instance *inst, int k, const char *ptr, const char *const *core_dims,
-                        const char *core_strides)
-{
-    Func *f = inst->func;
-    Type *t = inst->args[k];
-    Layout *l = f->layout;
-    if (t->kind != TY_ARRAY)
-        return arena_printf("*%s", ptr);              /* a '()' input declared as a scalar */
-    Buf b = {0};
-    buf_printf(&b, "%s_make(%s", t->cname, ptr);
-    if (l->ndim[k] == 0) {
-        buf_puts(&b, ", 1, 1)");                       /* old style: a one-element array */
-    } else {
-        for (int d = 0; d < t->ndim; d++)
-            buf_printf(&b, ", %s", core_dims[l->dims[k][d]]);
-        for (int d = 0; d < t->ndim; d++)
-            buf_printf(&b, ", %s[%d]", core_strides, d);
-        buf_puts(&b, ")");
-    }
-    const char *s = arena_strndup(b.data, b.len);
-    buf_free(&b);
-    return s;
-}
-
 static void gufunc_kernel(Emitter *em, const Instance *inst)
 {
     Func *f = inst->func;
     int nops = inst->nargs;
-    Buf params = {0};
-    buf_puts(&params, "ufn_kiter ufn_it, ufn_kcore ufn_core");
     const char *strides[UFN_MAX_OPERANDS];
-    for (int k = 0; k < nops; k++) {
-        Type *t = inst->args[k];
-        Type *elt = t->kind == TY_ARRAY ? t->elt : t;
-        const char *nm = inst->vars[k]->cname;
-        strides[k] = arena_printf("ufn_loop_%s", nm);
-        buf_printf(&params, ", %s *%s, ufn_kstrides ufn_loop_%s, ufn_kstrides ufn_core_%s", elt->cname, nm, nm, nm);
-    }
-    emit_line(em, "UFN_KERNEL %s(%s)", kernel_name(inst, "gufunc"), params.data);
-    buf_free(&params);
+    for (int k = 0; k < nops; k++)
+        strides[k] = arena_printf("ufn_loop%d", k);
+    kernel_header(em, inst, KF_GUFUNC);
     emit_line(em, "{");
     em->indent++;
     emit_line(em, "for (uint32_t ufn_i = UFN_FIRST_INDEX(); ufn_i < ufn_it.n; ufn_i += UFN_GRID_STRIDE()) {");
@@ -247,9 +189,9 @@ static void gufunc_kernel(Emitter *em, const Instance *inst)
         dims[d] = arena_printf("ufn_core.dim[%d]", d);
     Buf call = {0};
     for (int k = 0; k < nops; k++) {
-        const char *nm = inst->vars[k]->cname;
+        const char *nm = kernel_operand(inst, k);
         buf_printf(&call, "%s%s", k ? ", " : "",
-                   gufunc_view(inst, k, arena_printf("(%s + ufn_o%d)", nm, k), dims, arena_printf("ufn_core_%s.s", nm)));
+                   gufunc_view(inst, k, arena_printf("(%s + ufn_o%d)", nm, k), dims, arena_printf("ufn_core%d.s", k)));
     }
     emit_line(em, "%s(%s);", inst->cname, call.data);
     buf_free(&call);
@@ -258,41 +200,6 @@ static void gufunc_kernel(Emitter *em, const Instance *inst)
     em->indent--;
     emit_line(em, "}");
     emit_line(em, "%s", "");
-}
-
-/* View constructors for the gufunc kernels and loops. */
-void emit_view_makers(Emitter *em)
-{
-    Type *seen[256];
-    int n = 0;
-    for (int i = 0; i < em->mod->nkernels; i++) {
-        Func *f = em->mod->kernels[i];
-        if (f->kind != FK_GUVECTORIZE)
-            continue;
-        for (int j = 0; j < f->ninstances; j++)
-            for (int k = 0; k < f->instances[j]->nargs; k++) {
-                Type *t = f->instances[j]->args[k];
-                bool dup = t->kind != TY_ARRAY;
-                for (int s = 0; s < n && !dup; s++)
-                    dup = strcmp(seen[s]->cname, t->cname) == 0;   /* one view per C type, any layout */
-                if (dup || n == 256)
-                    continue;
-                seen[n++] = t;
-                Buf params = {0}, sets = {0};
-                for (int d = 0; d < t->ndim; d++) {
-                    buf_printf(&params, ", int64_t n%d", d);
-                    buf_printf(&sets, " v.shape[%d] = n%d;", d, d);
-                }
-                for (int d = 0; d < t->ndim; d++) {
-                    buf_printf(&params, ", int64_t s%d", d);
-                    buf_printf(&sets, " v.stride[%d] = s%d;", d, d);
-                }
-                emit_line(em, "UFN_BODY %s %s_make(%s *data%s) { %s v; v.data = data;%s return v; }", t->cname,
-                          t->cname, t->elt->cname, params.data, t->cname, sets.data);
-                buf_free(&params);
-                buf_free(&sets);
-            }
-    }
 }
 
 void emit_cuda(Buf *out, Module *m, const EmitOptions *opt)
@@ -307,7 +214,6 @@ void emit_cuda(Buf *out, Module *m, const EmitOptions *opt)
     emit_line(&em, "#include \"ufn_kernel.h\"");
     emit_line(&em, "%s", "");
     emit_body_types(&em);
-    emit_view_makers(&em);
     emit_bodies(&em);
     emit_line(&em, "/* ---- kernels ---- */");
     emit_line(&em, "%s", "");
@@ -316,12 +222,13 @@ void emit_cuda(Buf *out, Module *m, const EmitOptions *opt)
         for (int k = 0; k < f->ninstances; k++) {
             Instance *inst = f->instances[k];
             emit_line(&em, "/* %s: %s */", f->name, inst->sig->text);
-            if (f->kind == FK_VECTORIZE) {
-                ufunc_contig(&em, inst);
-                ufunc_strided(&em, inst);
-            } else
-                gufunc_kernel(&em, inst);
+            KernelForm forms[MAX_KERNEL_FORMS];
+            for (int j = 0, n = kernel_forms(f, forms); j < n; j++)
+                switch (forms[j]) {
+                case KF_CONTIG: ufunc_contig(&em, inst); break;
+                case KF_STRIDED: ufunc_strided(&em, inst); break;
+                case KF_GUFUNC: gufunc_kernel(&em, inst); break;
+                }
         }
     }
-    (void)nin_of;
 }

@@ -10,16 +10,6 @@
 
 #include <string.h>
 
-const char *host_loop_name(const Instance *inst)
-{
-    return arena_printf("%s__host", inst->cname);
-}
-
-static const char *sym(const Module *m, const char *what)
-{
-    return arena_printf("%s__%s", m->name, what);
-}
-
 static void prelude(Emitter *em)
 {
     Module *m = em->mod;
@@ -75,15 +65,10 @@ static void prelude(Emitter *em)
 
 /* ---- host loops --------------------------------------------------------------- */
 
-static Type *operand_type(const Instance *inst, int k)
-{
-    return k < inst->nargs ? inst->args[k] : inst->ret;
-}
-
 static void ufunc_loop(Emitter *em, const Instance *inst)
 {
     int nops = inst->nargs + 1;
-    const char *name = host_loop_name(inst);
+    const char *name = host_loop_c_name(inst);
     emit_line(em, "/* host loop of %s '%s' */", inst->func->name, inst->sig->text);
     emit_line(em, "UFN_LOOP_INLINE void %s(char *const *args, const ufn_index *dims, const ufn_index *steps)", name);
     emit_line(em, "{");
@@ -91,16 +76,18 @@ static void ufunc_loop(Emitter *em, const Instance *inst)
     emit_line(em, "ufn_index n = dims[0];");
     Buf cond = {0}, call = {0}, scall = {0};
     for (int k = 0; k < nops; k++)
-        buf_printf(&cond, "%ssteps[%d] == sizeof(%s)", k ? " && " : "", k, operand_type(inst, k)->cname);
+        buf_printf(&cond, "%ssteps[%d] == sizeof(%s)", k ? " && " : "", k, c_elem_type(operand_type(inst, k)));
     for (int k = 0; k < inst->nargs; k++) {
-        buf_printf(&call, "%sa%d[i]", k ? ", " : "", k);
-        buf_printf(&scall, "%s*(const %s *)(args[%d] + i * steps[%d])", k ? ", " : "", inst->args[k]->cname, k, k);
+        buf_printf(&call, "%s%s", k ? ", " : "", c_load(inst->args[k], arena_printf("a%d[i]", k)));
+        buf_printf(&scall, "%s%s", k ? ", " : "",
+                   c_load(inst->args[k], arena_printf("*(const %s *)(args[%d] + i * steps[%d])", c_elem_type(inst->args[k]), k, k)));
     }
     emit_line(em, "if (%s) {", cond.data);
     em->indent++;
     for (int k = 0; k < inst->nargs; k++)
-        emit_line(em, "const %s *restrict a%d = (const %s *)args[%d];", inst->args[k]->cname, k, inst->args[k]->cname, k);
-    emit_line(em, "%s *restrict r = (%s *)args[%d];", inst->ret->cname, inst->ret->cname, nops - 1);
+        emit_line(em, "const %s *restrict a%d = (const %s *)args[%d];", c_elem_type(inst->args[k]), k,
+                  c_elem_type(inst->args[k]), k);
+    emit_line(em, "%s *restrict r = (%s *)args[%d];", c_elem_type(inst->ret), c_elem_type(inst->ret), nops - 1);
     emit_line(em, "#pragma omp simd");
     emit_line(em, "for (ufn_index i = 0; i < n; i++)");
     emit_line(em, "    r[i] = %s(%s);", inst->cname, call.data ? call.data : "");
@@ -108,7 +95,7 @@ static void ufunc_loop(Emitter *em, const Instance *inst)
     emit_line(em, "} else {");
     em->indent++;
     emit_line(em, "for (ufn_index i = 0; i < n; i++)");
-    emit_line(em, "    *(%s *)(args[%d] + i * steps[%d]) = %s(%s);", inst->ret->cname, nops - 1, nops - 1, inst->cname,
+    emit_line(em, "    *(%s *)(args[%d] + i * steps[%d]) = %s(%s);", c_elem_type(inst->ret), nops - 1, nops - 1, inst->cname,
               scall.data ? scall.data : "");
     em->indent--;
     emit_line(em, "}");
@@ -126,7 +113,7 @@ static void gufunc_loop(Emitter *em, const Instance *inst)
     Func *f = inst->func;
     Layout *l = f->layout;
     int nops = inst->nargs;
-    const char *name = host_loop_name(inst);
+    const char *name = host_loop_c_name(inst);
     emit_line(em, "/* host loop of %s '%s', layout '%s' */", f->name, inst->sig->text, l->text);
     emit_line(em, "UFN_LOOP_INLINE void %s(char *const *args, const ufn_index *dims, const ufn_index *steps)", name);
     emit_line(em, "{");
@@ -139,12 +126,12 @@ static void gufunc_loop(Emitter *em, const Instance *inst)
     for (int k = 0; k < nops; k++) {
         Type *t = inst->args[k];
         Type *elt = t->kind == TY_ARRAY ? t->elt : t;
-        const char *ptr = arena_printf("(%s *)(args[%d] + t * steps[%d])", elt->cname, k, k);
+        const char *ptr = arena_printf("(%s *)(args[%d] + t * steps[%d])", c_elem_type(elt), k, k);
         const char *strides = arena_printf("s%d", k);
         if (l->ndim[k] > 0) {
             Buf sb = {0};
             for (int d = 0; d < l->ndim[k]; d++)
-                buf_printf(&sb, "%ssteps[%d] / (ufn_index)sizeof(%s)", d ? ", " : "", core_step + d, elt->cname);
+                buf_printf(&sb, "%ssteps[%d] / (ufn_index)sizeof(%s)", d ? ", " : "", core_step + d, c_elem_type(elt));
             emit_line(em, "const ufn_index %s[%d] = {%s};", strides, l->ndim[k], sb.data);
             buf_free(&sb);
             core_step += l->ndim[k];
@@ -166,23 +153,30 @@ static void gufunc_loop(Emitter *em, const Instance *inst)
 
 /* ---- simulator trampolines -------------------------------------------------------- */
 
-typedef struct KParam {
-    const char *ctype;    /* the C type of the parameter */
-} KParam;
-
-static void trampoline(Emitter *em, const char *kname, int n, const char *const *ctypes)
+/* A kernel as the simulator calls it: its prototype (emit.c's description,
+ * as polar.cu defines it), a trampoline that unpacks cuLaunchKernel's
+ * parameter array, and the size of each parameter. */
+static void trampoline(Emitter *em, const Instance *inst, KernelForm form)
 {
-    Buf decl = {0}, call = {0};
+    KernelParam params[MAX_KERNEL_PARAMS];
+    int n = kernel_params(inst, form, false, params);
+    const char *kname = kernel_name(inst, form);
+    Buf decl = {0}, call = {0}, sizes = {0};
     for (int i = 0; i < n; i++) {
-        buf_printf(&decl, "%s%s", i ? ", " : "", ctypes[i]);
-        size_t len = strlen(ctypes[i]);
-        bool ptr = len && ctypes[i][len - 1] == '*';        /* "float *" + "*", not "float * *" */
-        buf_printf(&call, "%s*(%s%s*)p[%d]", i ? ", " : "", ctypes[i], ptr ? "" : " ", i);
+        const char *t = params[i].type;
+        buf_printf(&decl, "%s%s", i ? ", " : "", t);
+        size_t len = strlen(t);
+        bool ptr = len && t[len - 1] == '*';        /* "float *" + "*", not "float * *" */
+        buf_printf(&call, "%s*(%s%s*)p[%d]", i ? ", " : "", t, ptr ? "" : " ", i);
+        buf_printf(&sizes, "%ssizeof(%s)", i ? ", " : "", t);
     }
     emit_line(em, "void %s(%s);", kname, decl.data);
-    emit_line(em, "static void %s__sim(void **p) { %s(%s); }", kname, kname, call.data);
+    emit_line(em, "static void %s(void **p) { %s(%s); }", sim_c_symbol(kname, "sim"), kname, call.data);
+    /* the simulator copies the parameters when a launch is queued */
+    emit_line(em, "static const size_t %s[] = {%s};", sim_c_symbol(kname, "sizes"), sizes.data);
     buf_free(&decl);
     buf_free(&call);
+    buf_free(&sizes);
 }
 
 static int trampolines(Emitter *em)
@@ -192,50 +186,25 @@ static int trampolines(Emitter *em)
     emit_line(em, "/* ---- the simulator runs the kernels of %s.cu compiled for the CPU ---- */", m->name);
     for (int i = 0; i < m->nkernels; i++) {
         Func *f = m->kernels[i];
-        for (int j = 0; j < f->ninstances; j++) {
-            Instance *inst = f->instances[j];
-            const char *ct[2 + 3 * UFN_MAX_OPERANDS + 1];
-            int n = 0;
-            if (f->kind == FK_VECTORIZE) {
-                ct[n++] = "uint32_t";
-                for (int k = 0; k <= inst->nargs; k++)
-                    ct[n++] = arena_printf("%s%s *", k < inst->nargs ? "const " : "", operand_type(inst, k)->cname);
-                trampoline(em, kernel_name(inst, "contig"), n, ct);
-                n = 0;
-                ct[n++] = "ufn_kiter";
-                for (int k = 0; k <= inst->nargs; k++) {
-                    ct[n++] = arena_printf("%s%s *", k < inst->nargs ? "const " : "", operand_type(inst, k)->cname);
-                    ct[n++] = "ufn_kstrides";
-                }
-                trampoline(em, kernel_name(inst, "strided"), n, ct);
-                count += 2;
-            } else {
-                ct[n++] = "ufn_kiter";
-                ct[n++] = "ufn_kcore";
-                for (int k = 0; k < inst->nargs; k++) {
-                    Type *t = inst->args[k];
-                    ct[n++] = arena_printf("%s *", (t->kind == TY_ARRAY ? t->elt : t)->cname);
-                    ct[n++] = "ufn_kstrides";
-                    ct[n++] = "ufn_kstrides";
-                }
-                trampoline(em, kernel_name(inst, "gufunc"), n, ct);
-                count++;
-            }
-        }
+        KernelForm forms[MAX_KERNEL_FORMS];
+        int nforms = kernel_forms(f, forms);
+        for (int j = 0; j < f->ninstances; j++)
+            for (int k = 0; k < nforms; k++, count++)
+                trampoline(em, f->instances[j], forms[k]);
     }
     emit_line(em, "%s", "");
-    emit_line(em, "static const ufn_sim_kernel %s[] = {", sym(m, "sim_kernels"));
+    emit_line(em, "static const ufn_sim_kernel %s[] = {", module_c_symbol(m, "sim_kernels"));
     for (int i = 0; i < m->nkernels; i++) {
         Func *f = m->kernels[i];
-        for (int j = 0; j < f->ninstances; j++) {
-            Instance *inst = f->instances[j];
-            static const char *const fu[] = {"contig", "strided"}, *const gu[] = {"gufunc"};
-            const char *const *v = f->kind == FK_VECTORIZE ? fu : gu;
-            for (int k = 0; k < (f->kind == FK_VECTORIZE ? 2 : 1); k++) {
-                const char *kn = kernel_name(inst, v[k]);
-                emit_line(em, "    {\"%s\", %s__sim},", kn, kn);
+        KernelForm forms[MAX_KERNEL_FORMS];
+        int nforms = kernel_forms(f, forms);
+        for (int j = 0; j < f->ninstances; j++)
+            for (int k = 0; k < nforms; k++) {
+                const char *kn = kernel_name(f->instances[j], forms[k]);
+                const char *sizes = sim_c_symbol(kn, "sizes");
+                emit_line(em, "    {.name = \"%s\", .entry = %s, .param_sizes = %s,", kn, sim_c_symbol(kn, "sim"), sizes);
+                emit_line(em, "     .nparams = (int)(sizeof %s / sizeof %s[0])},", sizes, sizes);
             }
-        }
     }
     emit_line(em, "};");
     emit_line(em, "%s", "");
@@ -257,10 +226,10 @@ static void fatbin(Emitter *em)
     emit_line(em, " * The label is local to this object, so modules never clash. */");
     emit_line(em, "__asm__(\".section .rodata.ufn.%s,\\\"a\\\",@progbits\\n\"", m->name);
     emit_line(em, "        \".balign 16\\n\"");
-    emit_line(em, "        \"%s:\\n\"", sym(m, "fatbin"));
+    emit_line(em, "        \"%s:\\n\"", module_c_symbol(m, "fatbin"));
     emit_line(em, "        \".incbin \\\"%s\\\"\\n\"", path.data);
     emit_line(em, "        \".previous\\n\");");
-    emit_line(em, "extern const unsigned char %s[] __attribute__((visibility(\"hidden\")));", sym(m, "fatbin"));
+    emit_line(em, "extern const unsigned char %s[] __attribute__((visibility(\"hidden\")));", module_c_symbol(m, "fatbin"));
     emit_line(em, "%s", "");
     buf_free(&path);
 }
@@ -281,67 +250,82 @@ static const char *dtype_enum(Type *t)
 }
 
 
+/* A gufunc's layout, as the runtime reads it. */
+static void core_tables(Emitter *em, const Func *f)
+{
+    const Layout *l = f->layout;
+    Buf names = {0}, fixed = {0}, ndim = {0}, dims = {0};
+    for (int d = 0; d < l->nnames; d++) {
+        buf_printf(&names, "%s%s", d ? ", " : "", c_string_literal(l->names[d]));
+        buf_printf(&fixed, "%s%lld", d ? ", " : "", (long long)l->fixed[d]);
+    }
+    int total = 0;
+    for (int k = 0; k < kernel_nops(f); k++) {
+        buf_printf(&ndim, "%s%d", k ? ", " : "", l->ndim[k]);
+        for (int d = 0; d < l->ndim[k]; d++, total++)
+            buf_printf(&dims, "%s%d", total ? ", " : "", l->dims[k][d]);
+    }
+    emit_line(em, "static const char *const %s[] = {%s};", func_c_symbol(f, "core_names"), names.data ? names.data : "NULL");
+    emit_line(em, "static const int64_t %s[] = {%s};", func_c_symbol(f, "core_fixed"), fixed.data ? fixed.data : "0");
+    emit_line(em, "static const int %s[] = {%s};", func_c_symbol(f, "core_ndim"), ndim.data);
+    emit_line(em, "static const int %s[] = {%s};", func_c_symbol(f, "core_dims"), total ? dims.data : "0");
+    buf_free(&names);
+    buf_free(&fixed);
+    buf_free(&ndim);
+    buf_free(&dims);
+}
+
 static void func_tables(Emitter *em, Func *f)
 {
     Module *m = em->mod;
-    const char *base = arena_printf("%s__%s", m->name, f->name);
-    int nops = f->kind == FK_GUVECTORIZE ? f->instances[0]->nargs : f->instances[0]->nargs + 1;
+    int nops = kernel_nops(f);
     for (int j = 0; j < f->ninstances; j++) {
         Instance *inst = f->instances[j];
         Buf b = {0};
         for (int k = 0; k < nops; k++)
             buf_printf(&b, "%s%s", k ? ", " : "", dtype_enum(operand_type(inst, k)));
-        emit_line(em, "static const ufn_dtype %s__types%d[] = {%s};", base, j, b.data);
+        emit_line(em, "static const ufn_dtype %s[] = {%s};", func_c_symbol(f, arena_printf("types%d", j)), b.data);
         buf_free(&b);
     }
-    emit_line(em, "static const ufn_loop %s__loops[] = {", base);
+    /* designated initialisers: the fields of ufn_abi.h by name, never by
+     * their order */
+    emit_line(em, "static const ufn_loop %s[] = {", func_c_symbol(f, "loops"));
+    bool dev = em->opt->cuda || em->opt->sim;
     for (int j = 0; j < f->ninstances; j++) {
         Instance *inst = f->instances[j];
-        const char *host = em->opt->host ? arena_printf("UFN_HOST_TABLE(%s)", host_loop_name(inst)) : "{NULL, NULL, NULL}";
-        bool dev = em->opt->cuda || em->opt->sim;
-        const char *contig = dev && f->kind == FK_VECTORIZE ? c_string_literal(kernel_name(inst, "contig")) : "NULL";
-        const char *strided = dev ? c_string_literal(kernel_name(inst, f->kind == FK_VECTORIZE ? "strided" : "gufunc")) : "NULL";
-        emit_line(em, "    {%s, %s__types%d, %s, %s, %s},", c_string_literal(inst->sig->text), base, j, host, contig, strided);
+        emit_line(em, "    {.signature = %s, .types = %s,", c_string_literal(inst->sig->text),
+                  func_c_symbol(f, arena_printf("types%d", j)));
+        if (em->opt->host)
+            emit_line(em, "     .host = UFN_HOST_TABLE(%s),", host_loop_c_name(inst));
+        /* the strided form of a ufunc and a gufunc's one kernel are both
+         * kernel_strided (ufn_abi.h) */
+        KernelForm forms[MAX_KERNEL_FORMS];
+        for (int k = 0, n = dev ? kernel_forms(f, forms) : 0; k < n; k++)
+            emit_line(em, "     .%s = %s,", forms[k] == KF_CONTIG ? "kernel_contig" : "kernel_strided",
+                      c_string_literal(kernel_name(inst, forms[k])));
+        emit_line(em, "    },");
     }
     emit_line(em, "};");
-    int nin = f->kind == FK_GUVECTORIZE ? f->layout->nin : f->instances[0]->nargs;
+    int nin = kernel_nin(f);
+    if (f->kind == FK_GUVECTORIZE)
+        core_tables(em, f);
+    emit_line(em, "static const ufn_func %s = {", func_c_symbol(f, "func"));
+    emit_line(em, "    .name = %s, .module = &%s,", c_string_literal(f->public_name), module_c_symbol(m, "module"));
+    emit_line(em, "    .nin = %d, .nout = %d, .nloops = %d, .loops = %s,", nin, nops - nin, f->ninstances,
+              func_c_symbol(f, "loops"));
     if (f->kind == FK_GUVECTORIZE) {
-        Layout *l = f->layout;
-        Buf names = {0}, fixed = {0}, ndim = {0}, dims = {0};
-        for (int d = 0; d < l->nnames; d++) {
-            buf_printf(&names, "%s%s", d ? ", " : "", c_string_literal(l->names[d]));
-            buf_printf(&fixed, "%s%lld", d ? ", " : "", (long long)l->fixed[d]);
-        }
-        int total = 0;
-        for (int k = 0; k < nops; k++) {
-            buf_printf(&ndim, "%s%d", k ? ", " : "", l->ndim[k]);
-            for (int d = 0; d < l->ndim[k]; d++, total++)
-                buf_printf(&dims, "%s%d", total ? ", " : "", l->dims[k][d]);
-        }
-        emit_line(em, "static const char *const %s__core_names[] = {%s};", base, names.data ? names.data : "NULL");
-        emit_line(em, "static const int64_t %s__core_fixed[] = {%s};", base, fixed.data ? fixed.data : "0");
-        emit_line(em, "static const int %s__core_ndim[] = {%s};", base, ndim.data);
-        emit_line(em, "static const int %s__core_dims[] = {%s};", base, total ? dims.data : "0");
-        buf_free(&names);
-        buf_free(&fixed);
-        buf_free(&ndim);
-        buf_free(&dims);
-        emit_line(em, "static const ufn_func %s__func = {%s, &%s, %d, %d, %d, %s__loops, %s, %d, %s__core_names, %s__core_fixed, %s__core_ndim, %s__core_dims};",
-                  base, c_string_literal(f->public_name), sym(m, "module"), nin, nops - nin, f->ninstances, base,
-                  c_string_literal(l->text), l->nnames, base, base, base, base);
-    } else {
-        emit_line(em, "static const ufn_func %s__func = {%s, &%s, %d, 1, %d, %s__loops, NULL, 0, NULL, NULL, NULL, NULL};",
-                  base, c_string_literal(f->public_name), sym(m, "module"), nin, f->ninstances, base);
+        emit_line(em, "    .layout = %s, .ncore = %d,", c_string_literal(f->layout->text), f->layout->nnames);
+        emit_line(em, "    .core_names = %s, .core_fixed = %s,", func_c_symbol(f, "core_names"),
+                  func_c_symbol(f, "core_fixed"));
+        emit_line(em, "    .core_ndim = %s, .core_dims = %s,", func_c_symbol(f, "core_ndim"), func_c_symbol(f, "core_dims"));
     }
+    emit_line(em, "};");
     emit_line(em, "%s", "");
 }
 
 static void entry_points(Emitter *em, Func *f)
 {
-    Module *m = em->mod;
-    const char *base = arena_printf("%s__%s", m->name, f->name);
-    int nops = f->kind == FK_GUVECTORIZE ? f->instances[0]->nargs : f->instances[0]->nargs + 1;
-    int nin = f->kind == FK_GUVECTORIZE ? f->layout->nin : nops - 1;
+    int nops = kernel_nops(f), nin = kernel_nin(f);
     Buf b = {0};
     entry_general_proto(&b, f);
     emit_line(em, "%s", b.data);
@@ -349,10 +333,10 @@ static void entry_points(Emitter *em, Func *f)
     emit_line(em, "{");
     Buf ins = {0}, outs = {0};
     for (int k = 0; k < nops; k++)
-        buf_printf(k < nin ? &ins : &outs, "%s%s", (k < nin ? k : k - nin) ? ", " : "", public_param(f, k));
+        buf_printf(k < nin ? &ins : &outs, "%s%s", (k < nin ? k : k - nin) ? ", " : "", f->param_cnames[k]);
     emit_line(em, "    const ufn_array *ufn_in[] = {%s};", nin ? ins.data : "NULL");
     emit_line(em, "    ufn_array *ufn_out[] = {%s};", outs.data);
-    emit_line(em, "    return ufn_call(&%s__func, ufn_in, ufn_out);", base);
+    emit_line(em, "    return ufn_call(&%s, ufn_in, ufn_out);", func_c_symbol(f, "func"));
     emit_line(em, "}");
     emit_line(em, "%s", "");
     buf_free(&ins);
@@ -364,19 +348,20 @@ static void entry_points(Emitter *em, Func *f)
         emit_line(em, "%s", p.data);
         emit_line(em, "{");
         for (int k = 0; k < nops; k++)
-            buf_printf(&ptrs, "%s(void *)%s", k ? ", " : "", public_param(f, k));
+            buf_printf(&ptrs, "%s(void *)%s", k ? ", " : "", f->param_cnames[k]);
         int ncore = 0;
         if (f->kind == FK_GUVECTORIZE)
             for (int d = 0; d < f->layout->nnames; d++, ncore++) {
                 if (f->layout->fixed[d] >= 0)
                     buf_printf(&core, "%s%lld", d ? ", " : "", (long long)f->layout->fixed[d]);
                 else
-                    buf_printf(&core, "%s%s", d ? ", " : "", core_param(f, d));
+                    buf_printf(&core, "%s%s", d ? ", " : "", f->core_cnames[d]);
             }
         if (ncore)
             emit_line(em, "    const size_t ufn_core[] = {%s};", core.data);
         emit_line(em, "    void *const ufn_ptrs[] = {%s};", ptrs.data);
-        emit_line(em, "    return ufn_call_typed(&%s__func, %d, n, %s, ufn_ptrs);", base, j, ncore ? "ufn_core" : "NULL");
+        emit_line(em, "    return ufn_call_typed(&%s, %d, n, %s, ufn_ptrs);", func_c_symbol(f, "func"), j,
+                  ncore ? "ufn_core" : "NULL");
         emit_line(em, "}");
         emit_line(em, "%s", "");
         buf_free(&p);
@@ -391,8 +376,7 @@ void emit_host(Buf *out, Module *m, const EmitOptions *opt)
     prelude(&em);
     if (opt->host) {
         emit_body_types(&em);
-        emit_view_makers(&em);
-        emit_bodies(&em);
+            emit_bodies(&em);
         emit_line(&em, "/* ---- host loops ---- */");
         emit_line(&em, "%s", "");
         for (int i = 0; i < m->nkernels; i++)
@@ -409,9 +393,15 @@ void emit_host(Buf *out, Module *m, const EmitOptions *opt)
         fatbin(&em);
     emit_line(&em, "/* ---- what libufnrt reads ---- */");
     emit_line(&em, "%s", "");
-    emit_line(&em, "static ufn_module %s = {UFN_ABI_VERSION, %s, %s, %zu, %s, %d, NULL};", sym(m, "module"),
-              c_string_literal(m->name), opt->cuda && opt->fatbin_path ? sym(m, "fatbin") : "NULL",
-              opt->cuda ? opt->fatbin_size : (size_t)0, opt->sim ? sym(m, "sim_kernels") : "NULL", nsim);
+    emit_line(&em, "static ufn_module %s = {", module_c_symbol(m, "module"));
+    emit_line(&em, "    .abi_version = UFN_ABI_VERSION, .name = %s,", c_string_literal(m->name));
+    if (opt->cuda && opt->fatbin_path)
+        emit_line(&em, "    .fatbin = %s, .fatbin_size = %zu,", module_c_symbol(m, "fatbin"), opt->fatbin_size);
+    if (opt->sim)
+        emit_line(&em, "    .sim_kernels = %s, .nsim_kernels = %d,", module_c_symbol(m, "sim_kernels"), nsim);
+    if (m->recursive)
+        emit_line(&em, "    .recursion_frame = UFN_RECURSION_FRAME,");
+    emit_line(&em, "};");
     emit_line(&em, "%s", "");
     for (int i = 0; i < m->nkernels; i++)
         if (m->kernels[i]->ninstances)

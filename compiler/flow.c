@@ -222,9 +222,22 @@ static bool block(Flow *f, const NodeList *b, Names *defined)
     return true;
 }
 
-void check_assigned_before_use(const Instance *inst)
+static void check_instance(const Instance *inst)
 {
     Flow f = {.inst = inst};
     Names defined = {0};
     block(&f, &inst->func->def->funcdef.body, &defined);
+}
+
+/* Each kernel instance, then the helpers it reaches: the order in which a
+ * reader meets them. */
+void check_flow(Module *m)
+{
+    for (int i = 0; i < m->nkernels; i++)
+        for (int k = 0; k < m->kernels[i]->ninstances; k++) {
+            Instance *root = m->kernels[i]->instances[k];
+            check_instance(root);
+            for (int h = 0; h < root->nreach; h++)
+                check_instance(root->reach[h]);
+        }
 }

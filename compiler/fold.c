@@ -512,11 +512,10 @@ static bool numpy_callee(Folder *f, const Node *fn)
            && base.module == MOD_NUMPY;
 }
 
-static bool fold_math(Folder *f, const Node *e, int b, FVal *a, int n, FVal *out)
+static bool fold_math(Folder *f, const Node *e, BuiltinRef b, FVal *a, int n, FVal *out)
 {
-    const MathFn *m = &math_fns[b - B_MATH];
-    int row = math_row(math_fns, num_math_fns, m->name, n);
-    if (row < 0)
+    const MathFn *m = b.fn;
+    if (!math_row(B_MATH, m->name, n))
         return not_const(f, e, arena_printf("%s() takes %d argument%s", builtin_name(b), m->nargs,
                                             m->nargs == 1 ? "" : "s"));
     double x[2];
@@ -582,17 +581,17 @@ static bool fold_call(Folder *f, const Node *e, FVal *out)
     for (int i = 0; i < n; i++)
         if (!fold(f, e->call.args.items[i], &a[i]))
             return false;
-    int b = s.builtin;
-    if (b >= B_CAST && b < B_MATH && n == 1) {
+    BuiltinRef b = s.builtin;
+    if (b.id == B_CAST && n == 1) {
         /* np.float32(x): the generated code's conversion (ints wrap as NumPy
          * does; floats saturate where NumPy leaves it undefined) */
         Value v;
         if (!to_numpy(f, e, &a[0], &v))
             return false;
-        *out = numpy(value_cast(v, ty_scalar((TypeKind)(b - B_CAST))));
+        *out = numpy(value_cast(v, b.cast));
         return true;
     }
-    if (b == B_INT && n == 1) {
+    if (b.id == B_INT && n == 1) {
         if (py_int(&a[0]) || ty_is_int(a[0].v.type) || ty_is_bool(a[0].v.type)) {
             *out = weak_int(py_int(&a[0]) ? a[0].big : big_of(&a[0].v));
             return true;
@@ -608,17 +607,17 @@ static bool fold_call(Folder *f, const Node *e, FVal *out)
         *out = weak_int((Big)d);
         return true;
     }
-    if (b == B_FLOAT && n == 1) {
+    if (b.id == B_FLOAT && n == 1) {
         if (ty_is_complex(a[0].v.type))
             return raises(f, e, "TypeError: can't convert complex to float");
         *out = weak_float(fv_double(&a[0]));
         return true;
     }
-    if (b == B_BOOL && n == 1) {
+    if (b.id == B_BOOL && n == 1) {
         *out = weak_bool(truthy(&a[0]));
         return true;
     }
-    if (b == B_ABS && n == 1) {
+    if (b.id == B_ABS && n == 1) {
         *out = a[0];
         if (py_int(&a[0]))
             *out = weak_int(a[0].big < 0 ? -a[0].big : a[0].big);
@@ -633,7 +632,7 @@ static bool fold_call(Folder *f, const Node *e, FVal *out)
         }
         return true;
     }
-    if (b >= B_MATH && b < B_CMATH)
+    if (b.id == B_MATH)
         return fold_math(f, e, b, a, n, out);
     return not_const(f, e, arena_printf("%s() cannot be evaluated at compile time", builtin_name(b)));
 }

@@ -1,4 +1,6 @@
-/* infer.c - type inference of one function instance, following Numba.
+/* infer.c - type inference of one function instance, following Numba:
+ * its statements (infer_expr.c types expressions, infer_call.c calls, and
+ * infer_node.c holds what the three share).
  *
  * Every local has ONE type per instance: the unification of everything
  * assigned to it (acc = 0; acc += x_f32 makes acc float64).  Because a use
@@ -7,79 +9,18 @@
  * errors and builds the typed copy of the body, with an explicit N_CAST
  * wherever a value changes type, so the code generators never infer.
  *
- * In a silent pass an expression whose operand has no type yet gets a NULL
- * type; NULL propagates quietly.  In the final pass a NULL type means an
- * error was already reported. */
+ * The silent passes are infer_silent, which the instance pass (instance.c)
+ * runs until the types of every instance stop changing; the final pass is
+ * infer_bodies, run once for every instance the kernels reach, callees
+ * first.  In a silent pass an expression whose operand has no type yet (or
+ * calls a helper whose return type is not known yet) gets a NULL type; NULL
+ * propagates quietly.  In the final pass a NULL type means an error was
+ * already reported. */
 #include "ufnc.h"
 
 #include <string.h>
 
 #define MAX_PASSES 32
-
-/* ---- diagnostics ---------------------------------------------------------- */
-
-const char *infer_fname(Infer *cx)
-{
-    return cx->inst->func->name;
-}
-
-
-Node *infer_fail(Infer *cx, Loc loc, const char *fmt, ...)
-{
-    if (cx->final) {
-        va_list ap;
-        va_start(ap, fmt);
-        Buf b = {0};
-        buf_vprintf(&b, fmt, ap);
-        va_end(ap);
-        diag_error(loc, "%s", b.data);
-        buf_free(&b);
-        cx->inst->failed = true;
-    }
-    return NULL;
-}
-
-/* A node of unknown type: the result of an error, or of a silent pass
- * meeting a variable not typed yet. */
-Node *infer_unknown(Node *e)
-{
-    Node *n = new_node(e->kind, e->loc);
-    return n;
-}
-
-/* ---- variables -------------------------------------------------------------- */
-
-Var *infer_find_var(Infer *cx, const char *name)
-{
-    for (int i = 0; i < cx->inst->nvars; i++)
-        if (cx->inst->vars[i]->name == name && !cx->inst->vars[i]->temp)
-            return cx->inst->vars[i];
-    return NULL;
-}
-
-static Var *add_var(Instance *inst, const char *name, Loc loc)
-{
-    Var *v = arena_alloc(sizeof *v);
-    v->name = name;
-    v->cname = c_safe_name(name);
-    v->loc = loc;
-    Var **vars = arena_alloc(sizeof(Var *) * (size_t)(inst->nvars + 1));
-    if (inst->nvars)
-        memcpy(vars, inst->vars, sizeof(Var *) * (size_t)inst->nvars);
-    vars[inst->nvars++] = v;
-    inst->vars = vars;
-    return v;
-}
-
-Var *infer_new_temp(Infer *cx, Type *t)
-{
-    Var *v = add_var(cx->inst, intern_cstr(arena_printf("ufn_t%d", cx->ntemps)), cx->inst->func->def->loc);
-    v->cname = v->name;
-    v->type = t;
-    v->temp = true;
-    cx->ntemps++;
-    return v;
-}
 
 static void collect_target(Instance *inst, Node *t)
 {
@@ -88,7 +29,7 @@ static void collect_target(Instance *inst, Node *t)
         for (int i = 0; i < inst->nvars; i++)
             known = known || inst->vars[i]->name == t->name.id;
         if (!known)
-            add_var(inst, t->name.id, t->loc);
+            infer_add_var(inst, t->name.id, t->loc);
         for (int i = 0; i < inst->nvars; i++)
             if (inst->vars[i]->name == t->name.id)
                 inst->vars[i]->ndefs++;
@@ -150,95 +91,10 @@ static void widen(Infer *cx, Var *v, Type *t, Loc loc)
     }
 }
 
-/* ---- building typed nodes ------------------------------------------------------ */
-
-Node *infer_typed(Node *n, Type *t)
-{
-    n->type = t;
-    return n;
-}
-
-bool infer_is_literal(const Node *e)
-{
-    return e->kind == N_INT || e->kind == N_FLOAT || e->kind == N_CONST || e->kind == N_TRUE
-        || e->kind == N_FALSE;
-}
-
-Value infer_literal_value(const Node *e)
-{
-    Value v = {.type = e->type};
-    switch (e->kind) {
-    case N_INT:
-        if (ty_is_unsigned(e->type)) v.u = e->intlit.value; else v.i = (int64_t)e->intlit.value;
-        break;
-    case N_FLOAT: v.f = e->floatlit.value; break;
-    case N_TRUE: v.i = 1; break;
-    case N_FALSE: v.i = 0; break;
-    default: memcpy(&v.i, &e->konst.v, sizeof e->konst.v); break;
-    }
-    return v;
-}
-
-Node *infer_const(Loc loc, Value v)
-{
-    Node *n = new_node(N_CONST, loc);
-    memcpy(&n->konst.v, &v.i, sizeof n->konst.v);
-    n->konst.weak = v.weak;
-    return infer_typed(n, v.type);
-}
-
-
-/* A Python number written in the source (or a module constant computed
- * from such numbers): weak in NumPy's sense (NEP 50). */
-bool infer_is_weak(const Node *e)
-{
-    return e->kind == N_INT || e->kind == N_FLOAT || (e->kind == N_CONST && e->konst.weak);
-}
-
-/* --literals=numpy: a weak number meeting a float32 (or complex64) operand
- * takes that type, as NumPy 2 types Python scalars; Numba (the default)
- * computes int64 and float64 literals in float64. */
-void infer_narrow(Infer *cx, Node **l, Node **r)
-{
-    if (!checker_options(cx->ck)->numpy_literals)
-        return;
-    Type *lt = (*l)->type, *rt = (*r)->type;
-    bool lnarrow = lt->kind == TY_FLOAT32 || lt->kind == TY_COMPLEX64;
-    bool rnarrow = rt->kind == TY_FLOAT32 || rt->kind == TY_COMPLEX64;
-    if (infer_is_weak(*r) && !infer_is_weak(*l) && lnarrow && !ty_is_complex(rt))
-        *r = infer_cast(*r, lt->kind == TY_COMPLEX64 ? ty_scalar(TY_FLOAT32) : lt);
-    else if (infer_is_weak(*l) && !infer_is_weak(*r) && rnarrow && !ty_is_complex(lt))
-        *l = infer_cast(*l, rt->kind == TY_COMPLEX64 ? ty_scalar(TY_FLOAT32) : rt);
-}
-
-/* Convert e to t: literals fold (2 becomes 2.0), others get an N_CAST. */
-Node *infer_cast(Node *e, Type *t)
-{
-    if (!e || !e->type || !t || e->type == t)
-        return e;
-    if (infer_is_literal(e) && ty_is_scalar(t) && ty_is_scalar(e->type))
-        return infer_const(e->loc, value_cast(infer_literal_value(e), t));
-    Node *c = new_node(N_CAST, e->loc);
-    c->cast.operand = e;
-    return infer_typed(c, t);
-}
-
-
-/* A condition: Python truthiness, as an explicit bool. */
-Node *infer_truth(Infer *cx, Node *e)
-{
-    Node *t = infer_expr(cx, e);
-    if (!t->type)
-        return t;
-    if (!ty_is_scalar(t->type))
-        return infer_fail(cx, e->loc, "in %s: %s has no truth value here", infer_fname(cx), t->type->name),
-               infer_unknown(e);
-    return infer_cast(t, ty_scalar(TY_BOOL));
-}
-
 /* ---- statements ------------------------------------------------------------------------- */
 
 static void block(Infer *cx, NodeList *in, NodeList *out);
+static void infer_mark_failed(Infer *cx, Node *t);
 
 /* Assign the typed value `v` (of type vt) to target t, appending typed
  * statements to out.  Tuple targets unpack through a temporary. */
@@ -333,7 +189,7 @@ static void assign_to(Infer *cx, Node *t, Node *v, Loc loc, NodeList *out)
 
 /* After an error in what is assigned: the targets' later uses are not
  * errors of their own. */
-void infer_mark_failed(Infer *cx, Node *t)
+static void infer_mark_failed(Infer *cx, Node *t)
 {
     if (!cx->final)
         return;
@@ -412,9 +268,10 @@ static void augassign_stmt(Infer *cx, Node *s, NodeList *out)
             NodeList targets = {0};
             list_push(&targets, tn);
             list_push(out, new_assign(ix->loc, targets, tv));
-            /* refer to the temporary by a name the resolver knows */
+            /* a reference already resolved to the temporary: no name the
+             * body uses can be taken for it */
             Node *ref = new_name(ix->loc, tmp->name);
-            tmp->temp = false;        /* visible to find_var from here on */
+            ref->name.sym = tn->name.sym;
             list_push(&idx, ref);
         }
         target = new_subscript(t->loc, t->subscript.value, idx);
@@ -448,7 +305,7 @@ static bool range_args(Infer *cx, Node *iter, NodeList *args, Type **elt)
             return false;
         }
         /* literals are int64, but a literal next to int32 bounds keeps int32 */
-        bool lit = a->kind == N_INT || a->kind == N_CONST;
+        bool lit = a->kind == N_CONST;
         if (!lit)
             small = small && ty_bits(a->type) <= 32 && ty_is_signed(a->type);
         t = t ? ty_unify(t, a->type) : a->type;
@@ -457,7 +314,7 @@ static bool range_args(Infer *cx, Node *iter, NodeList *args, Type **elt)
         return false;
     bool any_var = false;
     for (int i = 0; i < n; i++)
-        any_var = any_var || !(args->items[i]->kind == N_INT || args->items[i]->kind == N_CONST);
+        any_var = any_var || args->items[i]->kind != N_CONST;
     *elt = any_var && small ? ty_scalar(TY_INT32) : ty_is_unsigned(t) && t->kind == TY_UINT64 ? t : ty_scalar(TY_INT64);
     for (int i = 0; i < n; i++)
         args->items[i] = infer_cast(args->items[i], *elt);
@@ -489,7 +346,7 @@ static Node *loop_iter(Infer *cx, Node *iter, Type **elt)
 {
     Sym sym;
     bool builtin = iter->kind == N_CALL && infer_resolve(cx, iter->call.func, &sym) && sym.kind == SYM_BUILTIN;
-    if (builtin && sym.builtin == B_RANGE) {
+    if (builtin && sym.builtin.id == B_RANGE) {
         NodeList args = {0};
         if (iter->call.kwargs.len)
             return infer_fail(cx, iter->loc, "in %s: range() takes no keyword arguments", infer_fname(cx));
@@ -497,7 +354,7 @@ static Node *loop_iter(Infer *cx, Node *iter, Type **elt)
             return NULL;
         return infer_mkcall(iter, B_RANGE, &args, NULL);
     }
-    if (builtin && sym.builtin == B_UNSUPPORTED
+    if (builtin && sym.builtin.id == B_UNSUPPORTED
         && (strcmp(sym.name, "enumerate") == 0 || strcmp(sym.name, "zip") == 0))
         return infer_fail(cx, iter->loc, "in %s: %s() is not supported in ufn; loop over range(len(a)) and index the arrays",
                        infer_fname(cx), sym.name);
@@ -723,38 +580,54 @@ static bool always_returns(const NodeList *b)
     return false;
 }
 
-void infer_instance(Checker *ck, Instance *inst, bool final)
+/* Parameters first, then every name the body assigns. */
+static void init_vars(Instance *inst)
+{
+    Node *def = inst->func->def;
+    for (int i = 0; i < def->funcdef.params.len; i++) {
+        Node *p = def->funcdef.params.items[i];
+        Var *v = infer_add_var(inst, p->name.id, p->loc);
+        v->param = true;
+        v->type = inst->args[i];
+    }
+    collect_locals(inst, &def->funcdef.body);
+}
+
+void infer_silent(Instance *inst)
 {
     Func *f = inst->func;
-    Node *def = f->def;
-    if (!inst->vars) {
-        for (int i = 0; i < def->funcdef.params.len; i++) {
-            Node *p = def->funcdef.params.items[i];
-            Var *v = add_var(inst, p->name.id, p->loc);
-            v->param = true;
-            v->type = inst->args[i];
-        }
-        collect_locals(inst, &def->funcdef.body);
-    }
-    Infer cx = {.ck = ck, .inst = inst, .mod = f->module};
+    if (!inst->vars)
+        init_vars(inst);
+    Infer cx = {.inst = inst, .mod = f->module};
     int pass = 0;
     do {
         cx.changed = false;
         cx.ntemps = 0;
+        inst->ncalls = 0;             /* the calls of the last pass are the ones that count */
         NodeList scratch = {0};
-        block(&cx, &def->funcdef.body, &scratch);
+        block(&cx, &f->def->funcdef.body, &scratch);
         if (++pass > MAX_PASSES)
             die("type inference of %s did not converge", f->name);
     } while (cx.changed);
-    if (!final)
-        return;
-    check_assigned_before_use(inst);
-    cx.final = true;
-    cx.changed = false;
+    inst->state = I_TYPED;
+}
+
+bool can_fall_off_end(const Func *f)
+{
+    return !always_returns(&f->def->funcdef.body);
+}
+
+/* The final pass over one instance: errors, and the typed body. */
+static void type_body(Instance *inst)
+{
+    Func *f = inst->func;
+    Node *def = f->def;
+    Infer cx = {.inst = inst, .mod = f->module, .final = true};
     inst->body.len = 0;
     block(&cx, &def->funcdef.body, &inst->body);
     if (cx.changed && !inst->failed)
         die("type of a variable of %s changed in the final pass", f->name);
+    inst->state = I_DONE;
     if (inst->failed)
         return;
     bool needs_value = f->kind == FK_VECTORIZE
@@ -767,4 +640,58 @@ void infer_instance(Checker *ck, Instance *inst, bool final)
     }
     if (!inst->ret)
         inst->ret = ty_none();
+}
+
+/* An instance that failed has reported why; otherwise its empty body would
+ * be compiled as if it were right. */
+static void check_failures(const Module *m)
+{
+    for (int i = 0; i < m->nhelpers; i++)
+        if (m->helpers[i]->failed)
+            die("helper %s failed without a diagnostic", m->helpers[i]->func->name);
+    for (int i = 0; i < m->nkernels; i++)
+        for (int k = 0; k < m->kernels[i]->ninstances; k++)
+            if (m->kernels[i]->instances[k]->failed)
+                die("kernel %s failed without a diagnostic", m->kernels[i]->name);
+}
+
+/* A helper no kernel calls is compiled for no argument types at all, nor
+ * can anything outside the module call it.  A device function exists for
+ * kernels, but an @njit function is, in Numba, a function Python calls: one
+ * written that way (say one that builds arrays) would vanish without a
+ * word.  The module's own are told; an imported module's are a library's. */
+static void uncalled_helpers(const Module *m)
+{
+    for (int i = 0; i < m->nfuncs; i++) {
+        const Func *f = m->funcs[i];
+        if (f->kind != FK_JIT)
+            continue;
+        bool typed = false;
+        for (int k = 0; k < f->ninstances; k++)
+            typed = typed || f->instances[k]->state == I_DONE;
+        if (!typed)
+            diag_warning(f->def->funcdef.name_loc.file ? f->def->funcdef.name_loc : f->def->loc,
+                         "'%s' is not compiled: no @vectorize or @guvectorize function calls it, and ufnc compiles a @jit function only for the calls kernels make (it is not a function of the object)",
+                         f->name);
+    }
+}
+
+void infer_bodies(Module *m)
+{
+    for (int i = 0; i < m->nkernels; i++) {
+        Func *f = m->kernels[i];
+        for (int k = 0; k < f->ninstances; k++) {
+            Instance *root = f->instances[k];
+            for (int h = 0; h < root->nreach; h++)
+                if (root->reach[h]->state != I_DONE)
+                    type_body(root->reach[h]);
+            type_body(root);
+            if (root->failed && f->default_sigs)
+                break;        /* the user chose none of them: one failing signature says enough */
+        }
+    }
+    if (!diag_error_count()) {
+        check_failures(m);
+        uncalled_helpers(m);
+    }
 }

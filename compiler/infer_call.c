@@ -1,15 +1,30 @@
-/* infer_call.c - typing calls: device functions and @jit helpers
- * (instantiated per argument types), Python builtins, math and cmath, NumPy
- * scalar constructors. */
+/* infer_call.c - typing a call whose callee infer_expr.c resolved and whose
+ * arguments it typed: device functions and @jit helpers (an instance per
+ * tuple of argument types, made by instance.c), Python builtins, math and
+ * cmath, NumPy scalar constructors. */
 #include "ufnc.h"
 
 #include <string.h>
 
 /* ---- calls ------------------------------------------------------------------------- */
 
-static Node *call_builtin(Infer *cx, Node *e, int b, NodeList *args);
+/* A silent pass notes every helper call, for the instance pass. */
+static void record_call(Instance *inst, Func *f, Type *const *args, int nargs, Loc loc, Instance *callee)
+{
+    if (inst->ncalls == inst->capcalls) {
+        inst->capcalls = inst->capcalls ? 2 * inst->capcalls : 8;
+        Call *calls = arena_alloc(sizeof(Call) * (size_t)inst->capcalls);
+        if (inst->ncalls)
+            memcpy(calls, inst->calls, sizeof(Call) * (size_t)inst->ncalls);
+        inst->calls = calls;
+    }
+    Type **copy = arena_alloc(sizeof(Type *) * (size_t)(nargs ? nargs : 1));
+    if (nargs)
+        memcpy(copy, args, sizeof(Type *) * (size_t)nargs);
+    inst->calls[inst->ncalls++] = (Call){.func = f, .args = copy, .nargs = nargs, .loc = loc, .callee = callee};
+}
 
-static Node *call_helper(Infer *cx, Node *e, Func *f, NodeList *args)
+Node *infer_helper_call(Infer *cx, Node *e, Func *f, NodeList *args)
 {
     Type *types[UFN_MAX_OPERANDS];
     if (args->len > UFN_MAX_OPERANDS)
@@ -44,10 +59,14 @@ static Node *call_helper(Infer *cx, Node *e, Func *f, NodeList *args)
     case FK_JIT:
         break;
     }
-    Instance *callee = instantiate(cx->ck, f, types, args->len, cx->final, e->loc);
+    /* The instance pass makes the instance a silent pass asks for; until it
+     * is typed, its return type is unknown and the call quietly untyped. */
+    Instance *callee = find_instance(f, types, args->len);
+    if (!cx->final)
+        record_call(cx->inst, f, types, args->len, e->loc, callee);
     if (!callee) {
         if (cx->final)
-            cx->inst->failed = true;
+            cx->inst->failed = true;  /* the instance pass said why it made none */
         return infer_unknown(e);
     }
     Node *n = new_call(e->loc, e->call.func);
@@ -71,106 +90,28 @@ static Node *call_helper(Infer *cx, Node *e, Func *f, NodeList *args)
     return infer_typed(n, callee->ret);
 }
 
-Node *infer_call(Infer *cx, Node *e)
-{
-    Node *fn = e->call.func;
-    /* Methods on values: z.conjugate() */
-    if (fn->kind == N_ATTR && strcmp(fn->attr.attr, "conjugate") == 0) {
-        Sym s;
-        if (!infer_resolve(cx, fn, &s)) {
-            Node *z = infer_expr(cx, fn->attr.value);
-            if (!z->type)
-                return infer_unknown(e);
-            if (e->call.args.len)
-                return infer_fail(cx, e->loc, "in %s: conjugate() takes no arguments", infer_fname(cx)), infer_unknown(e);
-            if (!ty_is_scalar(z->type))
-                return infer_fail(cx, e->loc, "in %s: %s has no conjugate(); index the array elements", infer_fname(cx),
-                               z->type->name), infer_unknown(e);
-            Node *n = new_call(e->loc, fn);
-            list_push(&n->call.args, z);
-            n->call.builtin = -1;     /* conjugate */
-            return infer_typed(n, z->type);
-        }
-    }
-    Sym s;
-    if (!infer_resolve(cx, fn, &s)) {
-        if (fn->kind == N_NAME || fn->kind == N_ATTR)
-            return infer_name(cx, fn);    /* reports the unknown name */
-        return infer_fail(cx, e->loc, "in %s: only named functions can be called", infer_fname(cx)), infer_unknown(e);
-    }
-    if (e->call.kwargs.len)
-        return infer_fail(cx, e->call.kwargs.items[0]->loc, "in %s: keyword argument '%s=' is not supported in calls; pass it by position",
-                       infer_fname(cx), e->call.kwargs.items[0]->keyword.name), infer_unknown(e);
-    NodeList args = {0};
-    bool ok = true;
-    for (int i = 0; i < e->call.args.len; i++) {
-        Node *a = infer_expr(cx, e->call.args.items[i]);
-        ok = ok && a->type;
-        list_push(&args, a);
-    }
-    switch (s.kind) {
-    case SYM_FUNC:
-        if (!ok)
-            return infer_unknown(e);
-        return call_helper(cx, e, s.func, &args);
-    case SYM_BUILTIN:
-        if (s.builtin == B_UNSUPPORTED)
-            return infer_fail(cx, e->loc, "in %s: %s() is not supported in ufn", infer_fname(cx), s.name), infer_unknown(e);
-        if (s.builtin == B_RANGE)
-            return infer_fail(cx, e->loc, "in %s: range() can only be used in a for loop", infer_fname(cx)), infer_unknown(e);
-        if (!ok)
-            return infer_unknown(e);
-        return call_builtin(cx, e, s.builtin, &args);
-    case SYM_LOCAL:
-        return infer_fail(cx, e->loc, "in %s: '%s' is a variable, not a function", infer_fname(cx), s.name), infer_unknown(e);
-    case SYM_DECORATOR:
-        return infer_fail(cx, e->loc, "in %s: '%s' cannot be called inside a kernel", infer_fname(cx), s.name), infer_unknown(e);
-    default:
-        return infer_fail(cx, e->loc, "in %s: '%s' is %s, not a function", infer_fname(cx), s.name,
-                       s.kind == SYM_MODULE ? "a module" : s.kind == SYM_CONST ? "a constant" : "not callable"),
-               infer_unknown(e);
-    }
-}
-
-Node *infer_mkcall(Node *e, int b, NodeList *args, Type *t)
-{
-    Node *n = new_call(e->loc, e->call.func);
-    n->call.args = *args;
-    n->call.builtin = b;
-    return infer_typed(n, t);
-}
-
-Node *infer_arity(Infer *cx, Node *e, const char *name, int min, int max, int n)
-{
-    if (n >= min && n <= max)
-        return NULL;
-    if (min == max)
-        return infer_fail(cx, e->loc, "in %s: %s() takes %d argument%s (%d given)", infer_fname(cx), name, min,
-                       min == 1 ? "" : "s", n), infer_unknown(e);
-    return infer_fail(cx, e->loc, "in %s: %s() takes %d to %d arguments (%d given)", infer_fname(cx), name, min, max, n),
-           infer_unknown(e);
-}
-
 /* Integers that convert to float32 exactly in Numba's rules. */
 static bool int_fits_float32(const Type *t)
 {
     return t->kind == TY_BOOL || t->kind == TY_INT8 || t->kind == TY_UINT8 || t->kind == TY_INT16;
 }
 
-static Node *math_call(Infer *cx, Node *e, int b, NodeList *args)
+/* A call of math function m (its row for these arguments) typed t. */
+static Node *math_node(Node *e, Builtin table, const MathFn *m, NodeList *args, Type *t)
 {
-    bool cm = b >= B_CMATH;
-    const MathFn *fns = cm ? cmath_fns : math_fns;
-    int nfns = cm ? num_cmath_fns : num_math_fns;
-    int row = b - (cm ? B_CMATH : B_MATH);
+    Node *n = infer_mkcall(e, table, args, t);
+    n->call.math = m;
+    return n;
+}
+
+static Node *math_call(Infer *cx, Node *e, BuiltinRef b, NodeList *args)
+{
+    bool cm = b.id == B_CMATH;
     const char *name = builtin_name(b);
     /* the row for this many arguments (math.log(x) or math.log(x, base)) */
-    int r = math_row(fns, nfns, fns[row].name, args->len);
-    if (r >= 0) {
-        row = r;
-        b = (cm ? B_CMATH : B_MATH) + r;
-    }
-    const MathFn *m = &fns[row];
+    const MathFn *m = math_row(b.id, b.fn->name, args->len);
+    if (!m)
+        m = b.fn;
     Node *bad = infer_arity(cx, e, name, m->nargs, m->nargs, args->len);
     if (bad)
         return bad;
@@ -192,7 +133,7 @@ static Node *math_call(Infer *cx, Node *e, int b, NodeList *args)
         any_f32 = any_f32 || f32;
         narrow = narrow && (f32 || t->kind == TY_BOOL || t->kind == TY_INT8 || t->kind == TY_UINT8);
     }
-    bool int_overloads = strcmp(fns[row].name, "atan2") == 0 || strcmp(fns[row].name, "hypot") == 0;
+    bool int_overloads = strcmp(m->name, "atan2") == 0 || strcmp(m->name, "hypot") == 0;
     bool small = args->len == 2 ? narrow && (any_f32 || !int_overloads) : all_f32;
     Type *f = ty_scalar(small ? TY_FLOAT32 : TY_FLOAT64);
     /* cmath of a real: complex64 for what float32 holds exactly */
@@ -206,13 +147,13 @@ static Node *math_call(Infer *cx, Node *e, int b, NodeList *args)
     case MK_FLOAT:
         for (int i = 0; i < args->len; i++)
             args->items[i] = infer_cast(args->items[i], f);
-        return infer_mkcall(e, b, args, f);
+        return math_node(e, b.id, m, args, f);
     case MK_ROUND: {
         /* CUDA's rule: a float keeps its type; an integer becomes float64 */
         Type *t = args->items[0]->type;
         if (ty_is_int(t) || ty_is_bool(t))
             return infer_cast(args->items[0], ty_scalar(TY_FLOAT64));
-        return infer_mkcall(e, b, args, t);
+        return math_node(e, b.id, m, args, t);
     }
     case MK_PRED: {
         Type *t = args->items[0]->type;
@@ -221,7 +162,7 @@ static Node *math_call(Infer *cx, Node *e, int b, NodeList *args)
             bool v = strcmp(m->name, "isfinite") == 0;
             return infer_const(e->loc, (Value){.type = ty_scalar(TY_BOOL), .i = v});
         }
-        return infer_mkcall(e, b, args, ty_scalar(TY_BOOL));
+        return math_node(e, b.id, m, args, ty_scalar(TY_BOOL));
     }
     case MK_POW: {
         /* float32 ** (float32 or an int of up to 32 bits) is float32 */
@@ -232,7 +173,7 @@ static Node *math_call(Infer *cx, Node *e, int b, NodeList *args)
         Type *t = ty_scalar(small_base && small_exp ? TY_FLOAT32 : TY_FLOAT64);
         args->items[0] = infer_cast(args->items[0], t);
         args->items[1] = infer_cast(args->items[1], t);
-        return infer_mkcall(e, b, args, t);
+        return math_node(e, b.id, m, args, t);
     }
     case MK_LDEXP: {
         Type *x = args->items[0]->type;
@@ -242,25 +183,25 @@ static Node *math_call(Infer *cx, Node *e, int b, NodeList *args)
                    infer_unknown(e);
         args->items[0] = infer_cast(args->items[0], t);
         args->items[1] = infer_cast(args->items[1], ty_scalar(TY_INT32));
-        return infer_mkcall(e, b, args, t);
+        return math_node(e, b.id, m, args, t);
     }
     case CK_COMPLEX:
         for (int i = 0; i < args->len; i++)
             args->items[i] = infer_cast(args->items[i], c);
-        return infer_mkcall(e, b, args, c);
+        return math_node(e, b.id, m, args, c);
     case CK_REAL:
         if (!ty_is_complex(args->items[0]->type))
             c = ty_scalar(TY_COMPLEX128);      /* phase(x) of a real computes in double */
         args->items[0] = infer_cast(args->items[0], c);
-        return infer_mkcall(e, b, args, ty_scalar(c->kind == TY_COMPLEX64 ? TY_FLOAT32 : TY_FLOAT64));
+        return math_node(e, b.id, m, args, ty_scalar(c->kind == TY_COMPLEX64 ? TY_FLOAT32 : TY_FLOAT64));
     case CK_PRED:
         args->items[0] = infer_cast(args->items[0], c);
-        return infer_mkcall(e, b, args, ty_scalar(TY_BOOL));
+        return math_node(e, b.id, m, args, ty_scalar(TY_BOOL));
     case CK_POLAR: {
         args->items[0] = infer_cast(args->items[0], c);
         Type *ft = ty_scalar(c->kind == TY_COMPLEX64 ? TY_FLOAT32 : TY_FLOAT64);
         Type *pair[2] = {ft, ft};
-        return infer_mkcall(e, b, args, ty_tuple(2, pair));
+        return math_node(e, b.id, m, args, ty_tuple(2, pair));
     }
     case CK_RECT: {
         bool f32 = any_f32;
@@ -273,13 +214,13 @@ static Node *math_call(Infer *cx, Node *e, int b, NodeList *args)
                        infer_unknown(e);
             args->items[i] = infer_cast(args->items[i], ft);
         }
-        return infer_mkcall(e, b, args, ty_scalar(ft->kind == TY_FLOAT32 ? TY_COMPLEX64 : TY_COMPLEX128));
+        return math_node(e, b.id, m, args, ty_scalar(ft->kind == TY_FLOAT32 ? TY_COMPLEX64 : TY_COMPLEX128));
     }
     }
     unreachable();
 }
 
-static Node *minmax(Infer *cx, Node *e, int b, NodeList *args)
+static Node *minmax(Infer *cx, Node *e, Builtin b, NodeList *args)
 {
     const char *name = b == B_MIN ? "min" : "max";
     if (args->len < 2)
@@ -304,13 +245,13 @@ static Node *minmax(Infer *cx, Node *e, int b, NodeList *args)
     return acc;
 }
 
-static Node *call_builtin(Infer *cx, Node *e, int b, NodeList *args)
+Node *infer_builtin_call(Infer *cx, Node *e, BuiltinRef b, NodeList *args)
 {
     Node *bad;
-    if (b >= B_MATH)
+    if (b.id == B_MATH || b.id == B_CMATH)
         return math_call(cx, e, b, args);
-    if (b >= B_CAST) {
-        Type *t = ty_scalar((TypeKind)(b - B_CAST));
+    if (b.id == B_CAST) {
+        Type *t = b.cast;
         if ((bad = infer_arity(cx, e, builtin_name(b), 1, 1, args->len)))
             return bad;
         Type *a = args->items[0]->type;
@@ -324,7 +265,7 @@ static Node *call_builtin(Infer *cx, Node *e, int b, NodeList *args)
             return r;
         return r;
     }
-    switch (b) {
+    switch (b.id) {
     case B_ABS: {
         if ((bad = infer_arity(cx, e, "abs", 1, 1, args->len)))
             return bad;
@@ -333,13 +274,15 @@ static Node *call_builtin(Infer *cx, Node *e, int b, NodeList *args)
             return infer_fail(cx, e->loc, "in %s: bad operand type for abs(): %s", infer_fname(cx), a->name), infer_unknown(e);
         Type *t = ty_is_complex(a) ? ty_scalar(a->kind == TY_COMPLEX64 ? TY_FLOAT32 : TY_FLOAT64)
                   : ty_is_bool(a) ? ty_scalar(TY_INT8) : a;
+        if (ty_is_unsigned(a))
+            return args->items[0];    /* its own absolute value */
         if (ty_is_bool(a))
             args->items[0] = infer_cast(args->items[0], t);
         return infer_mkcall(e, B_ABS, args, t);
     }
     case B_MIN:
     case B_MAX:
-        return minmax(cx, e, b, args);
+        return minmax(cx, e, b.id, args);
     case B_ROUND: {
         if ((bad = infer_arity(cx, e, "round", 1, 2, args->len)))
             return bad;
@@ -364,14 +307,14 @@ static Node *call_builtin(Infer *cx, Node *e, int b, NodeList *args)
     case B_INT:
     case B_FLOAT:
     case B_BOOL: {
-        const char *nm = b == B_INT ? "int" : b == B_FLOAT ? "float" : "bool";
+        const char *nm = b.id == B_INT ? "int" : b.id == B_FLOAT ? "float" : "bool";
         if ((bad = infer_arity(cx, e, nm, 1, 1, args->len)))
             return bad;
         Type *a = args->items[0]->type;
-        if (!ty_is_scalar(a) || (ty_is_complex(a) && b != B_BOOL))
+        if (!ty_is_scalar(a) || (ty_is_complex(a) && b.id != B_BOOL))
             return infer_fail(cx, e->loc, "in %s: %s() cannot convert %s", infer_fname(cx), nm, a->name), infer_unknown(e);
-        Type *t = ty_scalar(b == B_INT ? TY_INT64 : b == B_FLOAT ? TY_FLOAT64 : TY_BOOL);
-        if ((b == B_INT && ty_is_int(a)) || (b == B_FLOAT && ty_is_float(a)))
+        Type *t = ty_scalar(b.id == B_INT ? TY_INT64 : b.id == B_FLOAT ? TY_FLOAT64 : TY_BOOL);
+        if ((b.id == B_INT && ty_is_int(a)) || (b.id == B_FLOAT && ty_is_float(a)))
             t = a;                /* Numba: int(int8) is int8, float(float32) float32 */
         return infer_cast(args->items[0], t);
     }

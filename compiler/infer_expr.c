@@ -7,40 +7,38 @@
 
 /* ---- expressions ------------------------------------------------------------------ */
 
+/* A literal becomes a typed constant: the emitters see numbers in one form
+ * only (N_CONST).  An int literal is int64, or uint64 from 2**63 (Numba's
+ * typeof); ints and floats are Python numbers ("weak", NEP 50), True and
+ * False and imaginary literals are not, as ufnc has always typed them. */
 static Node *literal(Infer *cx, Node *e)
 {
-    Node *n = new_node(e->kind, e->loc);
-    *n = *e;
+    Value v = {.type = NULL};
     switch (e->kind) {
     case N_INT:
         if (e->intlit.too_big)
             return infer_fail(cx, e->loc, "in %s: integer literal does not fit in 64 bits", infer_fname(cx)), infer_unknown(e);
-        return infer_typed(n, ty_scalar(e->intlit.value > INT64_MAX ? TY_UINT64 : TY_INT64));
-    case N_FLOAT: return infer_typed(n, ty_scalar(TY_FLOAT64));
-    case N_IMAG: return infer_typed(n, ty_scalar(TY_COMPLEX128));
+        v.type = ty_scalar(e->intlit.value > INT64_MAX ? TY_UINT64 : TY_INT64);
+        v.u = e->intlit.value;
+        v.weak = true;
+        break;
+    case N_FLOAT:
+        v = (Value){.type = ty_scalar(TY_FLOAT64), .weak = true, .f = e->floatlit.value};
+        break;
+    case N_IMAG:
+        v = (Value){.type = ty_scalar(TY_COMPLEX128)};
+        v.c[1] = e->floatlit.value;
+        break;
     case N_TRUE:
-    case N_FALSE: return infer_typed(n, ty_scalar(TY_BOOL));
-    case N_NONE: return infer_typed(n, ty_none());
-    default: unreachable();
+    case N_FALSE:
+        v = (Value){.type = ty_scalar(TY_BOOL), .i = e->kind == N_TRUE};
+        break;
+    case N_NONE:
+        return infer_typed(new_node(N_NONE, e->loc), ty_none());
+    default:
+        unreachable();
     }
-}
-
-/* Resolve a name or a dotted module attribute to a symbol. */
-bool infer_resolve(Infer *cx, const Node *e, Sym *out)
-{
-    /* a local shadows a module-level name, as in Python */
-    const Node *base = e->kind == N_ATTR ? e->attr.value : e;
-    Var *v = base->kind == N_NAME ? infer_find_var(cx, base->name.id) : NULL;
-    if (v && e->kind == N_NAME) {
-        memset(out, 0, sizeof *out);
-        out->kind = SYM_LOCAL;
-        out->name = v->name;
-        out->var = v;
-        return true;
-    }
-    if (v)
-        return false;             /* an attribute of a value, not of a module */
-    return resolve_global(cx->mod, e, out);
+    return infer_const(e->loc, v);
 }
 
 /* NumPy functions that make arrays: kernels cannot allocate. */
@@ -154,100 +152,37 @@ Node *infer_name(Infer *cx, Node *e)
     }
 }
 
-static const char *opname(Op op)
+/* The value of an integer literal under signs as written, -(-5) or
+ * -9223372036854775808: CPython folds it into one constant before Numba
+ * types it, so it is typed by its value (int64, else uint64, else an error)
+ * and not computed in the operand's type.  False for anything else. */
+static bool signed_literal(const Node *e, __int128 *v)
 {
-    return op_names[op];
-}
-
-Node *infer_binary(Infer *cx, Node *e, Node *l, Node *r)
-{
-    Op op = e->binary.op;
-    if (!l->type || !r->type)
-        return infer_unknown(e);
-    if (ty_is_scalar(l->type) && ty_is_scalar(r->type) && op != OP_POW)
-        infer_narrow(cx, &l, &r);
-    if (op == OP_POW && ty_is_scalar(l->type) && ty_is_float(r->type))
-        infer_narrow(cx, &l, &r);       /* x ** 0.5 stays float32; x ** 2 already does */
-    Type *lt = l->type, *rt = r->type;
-    if (!ty_is_scalar(lt) || !ty_is_scalar(rt)) {
-        if (lt->kind == TY_ARRAY || rt->kind == TY_ARRAY)
-            return infer_fail(cx, e->loc, "in %s: operator '%s' on whole arrays is not supported; index the array elements",
-                           infer_fname(cx), opname(op)), infer_unknown(e);
-        return infer_fail(cx, e->loc, "in %s: unsupported operand types for '%s': %s and %s", infer_fname(cx),
-                       opname(op), lt->name, rt->name), infer_unknown(e);
+    if (e->kind == N_INT) {
+        *v = e->intlit.value;
+        return !e->intlit.too_big;
     }
-    Type *t;
-    Node *n = new_binary(e->loc, op, NULL, NULL);
-    bool intish = (ty_is_int(lt) || ty_is_bool(lt)) && (ty_is_int(rt) || ty_is_bool(rt));
-    switch (op) {
-    case OP_ADD:
-    case OP_SUB:
-    case OP_MUL:
-        t = ty_arith(lt, rt);
-        n->binary.lhs = infer_cast(l, t);
-        n->binary.rhs = infer_cast(r, t);
-        return infer_typed(n, t);
-    case OP_DIV:
-        t = intish ? ty_scalar(TY_FLOAT64) : ty_arith(lt, rt);
-        n->binary.lhs = infer_cast(l, t);
-        n->binary.rhs = infer_cast(r, t);
-        return infer_typed(n, t);
-    case OP_FLOORDIV:
-    case OP_MOD:
-        if (ty_is_complex(lt) || ty_is_complex(rt))
-            return infer_fail(cx, e->loc, "in %s: '%s' is not defined for complex numbers", infer_fname(cx),
-                           opname(op)), infer_unknown(e);
-        t = ty_arith(lt, rt);
-        n->binary.lhs = infer_cast(l, t);
-        n->binary.rhs = infer_cast(r, t);
-        return infer_typed(n, t);
-    case OP_POW:
-        if (intish) {
-            t = ty_arith(lt, rt);
-            n->binary.lhs = infer_cast(l, t);
-            n->binary.rhs = infer_cast(r, ty_scalar(TY_INT64));
-        } else if (ty_is_float(lt) && (ty_is_int(rt) || ty_is_bool(rt))) {
-            /* float ** int keeps the float type (repeated multiplication) */
-            t = lt;
-            n->binary.lhs = l;
-            n->binary.rhs = infer_cast(r, ty_scalar(TY_INT64));
-        } else {
-            t = ty_arith(lt, rt);
-            if (ty_is_int(t))
-                t = ty_scalar(TY_FLOAT64);
-            n->binary.lhs = infer_cast(l, t);
-            n->binary.rhs = infer_cast(r, t);
-        }
-        return infer_typed(n, t);
-    case OP_LSHIFT:
-    case OP_RSHIFT:
-    case OP_BITAND:
-    case OP_BITOR:
-    case OP_BITXOR:
-        if (!intish)
-            return infer_fail(cx, e->loc, "in %s: operator '%s' needs integers, not %s and %s", infer_fname(cx),
-                           opname(op), lt->name, rt->name), infer_unknown(e);
-        if (ty_is_bool(lt) && ty_is_bool(rt) && op != OP_LSHIFT && op != OP_RSHIFT)
-            t = lt;
-        else if (op == OP_LSHIFT || op == OP_RSHIFT)
-            t = ty_scalar(ty_is_unsigned(lt) ? TY_UINT64 : TY_INT64);   /* the left operand's word */
-        else
-            t = ty_arith(lt, rt);
-        n->binary.lhs = infer_cast(l, t);
-        n->binary.rhs = infer_cast(r, (op == OP_LSHIFT || op == OP_RSHIFT) ? ty_scalar(TY_INT64) : t);
-        if (op == OP_RSHIFT || op == OP_LSHIFT)
-            n->binary.rhs = infer_cast(r, ty_is_unsigned(rt) ? ty_scalar(TY_UINT64) : ty_scalar(TY_INT64));
-        return infer_typed(n, t);
-    case OP_MATMUL:
-        return infer_fail(cx, e->loc, "in %s: '@' (matrix multiplication) is not supported", infer_fname(cx)),
-               infer_unknown(e);
-    default:
-        unreachable();
+    if (e->kind == N_UNARY && (e->unary.op == OP_NEG || e->unary.op == OP_POS) && signed_literal(e->unary.operand, v)) {
+        *v = e->unary.op == OP_NEG ? -*v : *v;
+        return true;
     }
+    return false;
 }
 
 static Node *unary(Infer *cx, Node *e)
 {
+    __int128 exact;
+    if (e->unary.op == OP_NEG && signed_literal(e, &exact)) {
+        if (exact < INT64_MIN || exact > (__int128)UINT64_MAX)
+            return infer_fail(cx, e->loc, "in %s: integer literal does not fit in 64 bits", infer_fname(cx)),
+                   infer_unknown(e);
+        Value v = {.type = ty_scalar(exact > INT64_MAX ? TY_UINT64 : TY_INT64), .weak = true};
+        if (exact > INT64_MAX)
+            v.u = (uint64_t)exact;
+        else
+            v.i = (int64_t)exact;
+        return infer_const(e->loc, v);
+    }
     Node *a = infer_expr(cx, e->unary.operand);
     if (!a->type)
         return infer_unknown(e);
@@ -255,7 +190,7 @@ static Node *unary(Infer *cx, Node *e)
         return infer_typed(new_unary(e->loc, OP_NOT, infer_truth(cx, e->unary.operand)), ty_scalar(TY_BOOL));
     if (!ty_is_scalar(a->type))
         return infer_fail(cx, e->loc, "in %s: bad operand type for unary '%s': %s", infer_fname(cx),
-                       opname(e->unary.op), a->type->name), infer_unknown(e);
+                       infer_opname(e->unary.op), a->type->name), infer_unknown(e);
     Type *t = a->type;
     if (e->unary.op == OP_INVERT) {
         if (!ty_is_int(t) && !ty_is_bool(t))
@@ -280,12 +215,6 @@ static Node *unary(Infer *cx, Node *e)
     return infer_typed(new_unary(e->loc, e->unary.op, infer_cast(a, t)), t);
 }
 
-/* Operands that can be evaluated twice without a temporary. */
-bool infer_is_simple(const Node *e)
-{
-    return e->kind == N_NAME || infer_is_literal(e);
-}
-
 static Node *compare(Infer *cx, Node *e)
 {
     int n = e->compare.n;
@@ -303,14 +232,14 @@ static Node *compare(Infer *cx, Node *e)
         Op op = e->compare.ops[i];
         Type *a = ops[i]->type, *b = ops[i + 1]->type;
         if (op == OP_IS || op == OP_ISNOT || op == OP_IN || op == OP_NOTIN)
-            return infer_fail(cx, e->loc, "in %s: '%s' is not supported in ufn%s", infer_fname(cx), opname(op),
+            return infer_fail(cx, e->loc, "in %s: '%s' is not supported in ufn%s", infer_fname(cx), infer_opname(op),
                            op == OP_IS || op == OP_ISNOT ? " (kernels have no None or objects: compare numbers with == or !=)"
                                                           : ""), infer_unknown(e);
         if (!ty_is_scalar(a) || !ty_is_scalar(b))
             return infer_fail(cx, e->loc, "in %s: cannot compare %s with %s", infer_fname(cx), a->name, b->name),
                    infer_unknown(e);
         if ((ty_is_complex(a) || ty_is_complex(b)) && op != OP_EQ && op != OP_NE)
-            return infer_fail(cx, e->loc, "in %s: complex numbers are not ordered ('%s')", infer_fname(cx), opname(op)),
+            return infer_fail(cx, e->loc, "in %s: complex numbers are not ordered ('%s')", infer_fname(cx), infer_opname(op)),
                    infer_unknown(e);
         /* NumPy's promotion, as Numba compares: uint64 with int64 in float64 */
         links[i] = ty_promote_numpy(a, b);
@@ -344,7 +273,7 @@ static Node *boolop(Infer *cx, Node *e)
     Type *t = ty_unify(l->type, r->type);
     if (!t || !ty_is_scalar(t))
         return infer_fail(cx, e->loc, "in %s: operands of '%s' have types %s and %s that cannot be unified",
-                       infer_fname(cx), opname(e->boolop.op), l->type->name, r->type->name), infer_unknown(e);
+                       infer_fname(cx), infer_opname(e->boolop.op), l->type->name, r->type->name), infer_unknown(e);
     n->boolop.lhs = infer_cast(l, t);
     n->boolop.rhs = infer_cast(r, t);
     if (cx->final && !infer_is_simple(n->boolop.lhs))
@@ -365,15 +294,32 @@ static Node *ifexp(Infer *cx, Node *e)
     return infer_typed(new_ifexp(e->loc, c, infer_cast(a, t), infer_cast(b, t)), t);
 }
 
+/* The scalars a value of type t holds: 1, or a tuple's, nested ones too. */
+static int values_in(const Type *t)
+{
+    if (t->kind != TY_TUPLE)
+        return 1;
+    int n = 0;
+    for (int i = 0; i < t->nelts; i++)
+        n += values_in(t->elts[i]);
+    return n;
+}
+
+/* A tuple holds at most MAX_TUPLE values, nested tuples included: a
+ * recursion that nests its argument deeper at every call, f((x, x)), would
+ * otherwise make types (and their names) twice as large at every level. */
+#define MAX_TUPLE 64
+
 static Node *tuple_expr(Infer *cx, Node *e)
 {
     if (e->kind == N_LIST)
         return infer_fail(cx, e->loc, "in %s: lists are not supported (use a tuple)", infer_fname(cx)), infer_unknown(e);
     NodeList elts = {0};
-    Type *types[64];
-    if (e->tuple.elts.len > 64)
+    Type *types[MAX_TUPLE];
+    if (e->tuple.elts.len > MAX_TUPLE)
         return infer_fail(cx, e->loc, "in %s: tuple too long", infer_fname(cx)), infer_unknown(e);
     bool ok = true;
+    int values = 0;
     for (int i = 0; i < e->tuple.elts.len; i++) {
         Node *x = infer_expr(cx, e->tuple.elts.items[i]);
         list_push(&elts, x);
@@ -382,7 +328,11 @@ static Node *tuple_expr(Infer *cx, Node *e)
         if (x->type && (x->type->kind == TY_ARRAY || x->type->kind == TY_NONE))
             return infer_fail(cx, x->loc, "in %s: a tuple cannot hold %s", infer_fname(cx),
                            x->type->kind == TY_ARRAY ? "an array" : "None"), infer_unknown(e);
+        values += x->type ? values_in(x->type) : 0;
     }
+    if (values > MAX_TUPLE)
+        return infer_fail(cx, e->loc, "in %s: a tuple of more than %d values, nested tuples included, is not supported",
+                          infer_fname(cx), MAX_TUPLE), infer_unknown(e);
     if (!ok)
         return infer_unknown(e);
     return infer_typed(new_tuple(e->loc, elts), ty_tuple(elts.len, types));
@@ -393,10 +343,6 @@ static bool const_index(Node *idx, int64_t *out)
 {
     if (idx->kind == N_CONST && ty_is_int(idx->type)) {
         *out = ty_is_unsigned(idx->type) ? (int64_t)idx->konst.v.u : idx->konst.v.i;
-        return true;
-    }
-    if (idx->kind == N_INT && !idx->intlit.too_big) {
-        *out = (int64_t)idx->intlit.value;
         return true;
     }
     return false;
@@ -438,6 +384,13 @@ static Node *subscript(Infer *cx, Node *e)
         if (k < 0 || k >= bt->nelts)
             return infer_fail(cx, e->loc, "in %s: tuple index out of range (the tuple has %d elements)", infer_fname(cx),
                            bt->nelts), infer_unknown(e);
+        if (base->kind == N_ATTR && base->attr.which == ATTR_SHAPE) {
+            /* a.shape[k]: the one extent, not the tuple of all of them */
+            Node *n = new_attr(e->loc, base->attr.value, base->attr.attr);
+            n->attr.which = ATTR_EXTENT;
+            n->attr.axis = (int)k;
+            return infer_typed(n, bt->elts[k]);
+        }
         NodeList one = {0};
         list_push(&one, infer_const(e->loc, value_cast((Value){.type = ty_scalar(TY_INT64), .i = k}, ty_scalar(TY_INT64))));
         return infer_typed(new_subscript(e->loc, base, one), bt->elts[k]);
@@ -478,15 +431,20 @@ static Node *attribute(Infer *cx, Node *e)
             Type *elts[UFN_CORE_MAXDIMS];
             for (int i = 0; i < bt->ndim; i++)
                 elts[i] = ty_scalar(TY_INT64);
+            n->attr.which = a[1] == 'h' ? ATTR_SHAPE : ATTR_STRIDES;
             return infer_typed(n, ty_tuple(bt->ndim, elts));
         }
-        if (strcmp(a, "size") == 0)
+        if (strcmp(a, "size") == 0) {
+            n->attr.which = ATTR_SIZE;
             return infer_typed(n, ty_scalar(TY_INT64));
+        }
         if (strcmp(a, "ndim") == 0)
             return infer_const(e->loc, (Value){.type = ty_scalar(TY_INT64), .i = bt->ndim});
     } else if (ty_is_complex(bt)) {
-        if (strcmp(a, "real") == 0 || strcmp(a, "imag") == 0)
+        if (strcmp(a, "real") == 0 || strcmp(a, "imag") == 0) {
+            n->attr.which = a[0] == 'r' ? ATTR_REAL : ATTR_IMAG;
             return infer_typed(n, ty_scalar(bt->kind == TY_COMPLEX64 ? TY_FLOAT32 : TY_FLOAT64));
+        }
     } else if (ty_is_scalar(bt) && (strcmp(a, "real") == 0 || strcmp(a, "imag") == 0)) {
         if (strcmp(a, "real") == 0)
             return base;
@@ -494,6 +452,83 @@ static Node *attribute(Infer *cx, Node *e)
     }
     return infer_fail(cx, e->loc, "in %s: %s has no attribute '%s' that ufn supports", infer_fname(cx), bt->name, a),
            infer_unknown(e);
+}
+
+/* ---- calls ---- */
+
+/* The callee is resolved and the arguments typed here; infer_call.c types
+ * the call itself. */
+static Node *call(Infer *cx, Node *e)
+{
+    Node *fn = e->call.func;
+    /* Methods on values: z.conjugate() */
+    if (fn->kind == N_ATTR && strcmp(fn->attr.attr, "conjugate") == 0) {
+        Sym s;
+        if (!infer_resolve(cx, fn, &s)) {
+            Node *z = infer_expr(cx, fn->attr.value);
+            if (!z->type)
+                return infer_unknown(e);
+            if (e->call.args.len)
+                return infer_fail(cx, e->loc, "in %s: conjugate() takes no arguments", infer_fname(cx)), infer_unknown(e);
+            if (!ty_is_scalar(z->type))
+                return infer_fail(cx, e->loc, "in %s: %s has no conjugate(); index the array elements", infer_fname(cx),
+                               z->type->name), infer_unknown(e);
+            if (!ty_is_complex(z->type))
+                return z;             /* a real number is its own conjugate */
+            NodeList one = list1(z);
+            return infer_mkcall(e, B_CONJUGATE, &one, z->type);
+        }
+    }
+    Sym s;
+    if (!infer_resolve(cx, fn, &s)) {
+        if (fn->kind == N_NAME || fn->kind == N_ATTR)
+            return infer_name(cx, fn);    /* reports the unknown name */
+        return infer_fail(cx, e->loc, "in %s: only named functions can be called", infer_fname(cx)), infer_unknown(e);
+    }
+    if (e->call.kwargs.len)
+        return infer_fail(cx, e->call.kwargs.items[0]->loc, "in %s: keyword argument '%s=' is not supported in calls; pass it by position",
+                       infer_fname(cx), e->call.kwargs.items[0]->keyword.name), infer_unknown(e);
+    NodeList args = {0};
+    bool ok = true;
+    for (int i = 0; i < e->call.args.len; i++) {
+        Node *a = infer_expr(cx, e->call.args.items[i]);
+        ok = ok && a->type;
+        list_push(&args, a);
+    }
+    switch (s.kind) {
+    case SYM_FUNC:
+        if (!ok)
+            return infer_unknown(e);
+        return infer_helper_call(cx, e, s.func, &args);
+    case SYM_BUILTIN:
+        if (s.builtin.id == B_UNSUPPORTED)
+            return infer_fail(cx, e->loc, "in %s: %s() is not supported in ufn", infer_fname(cx), s.name), infer_unknown(e);
+        if (s.builtin.id == B_RANGE)
+            return infer_fail(cx, e->loc, "in %s: range() can only be used in a for loop", infer_fname(cx)), infer_unknown(e);
+        if (!ok)
+            return infer_unknown(e);
+        return infer_builtin_call(cx, e, s.builtin, &args);
+    case SYM_LOCAL:
+        return infer_fail(cx, e->loc, "in %s: '%s' is a variable, not a function", infer_fname(cx), s.name), infer_unknown(e);
+    case SYM_DECORATOR:
+        return infer_fail(cx, e->loc, "in %s: '%s' cannot be called inside a kernel", infer_fname(cx), s.name), infer_unknown(e);
+    default:
+        return infer_fail(cx, e->loc, "in %s: '%s' is %s, not a function", infer_fname(cx), s.name,
+                       s.kind == SYM_MODULE ? "a module" : s.kind == SYM_CONST ? "a constant" : "not callable"),
+               infer_unknown(e);
+    }
+}
+
+/* A condition: Python truthiness, as an explicit bool. */
+Node *infer_truth(Infer *cx, Node *e)
+{
+    Node *t = infer_expr(cx, e);
+    if (!t->type)
+        return t;
+    if (!ty_is_scalar(t->type))
+        return infer_fail(cx, e->loc, "in %s: %s has no truth value here", infer_fname(cx), t->type->name),
+               infer_unknown(e);
+    return infer_cast(t, ty_scalar(TY_BOOL));
 }
 
 Node *infer_expr(Infer *cx, Node *e)
@@ -525,7 +560,7 @@ Node *infer_expr(Infer *cx, Node *e)
     case N_IFEXP:
         return ifexp(cx, e);
     case N_CALL:
-        return infer_call(cx, e);
+        return call(cx, e);
     case N_SUBSCRIPT:
         return subscript(cx, e);
     case N_TUPLE:

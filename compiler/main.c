@@ -2,13 +2,39 @@
 #include "ufnc.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+/* Standard output (-d, --help, --version) is checked when the process
+ * exits, as GNU tools do: output that could not be written (a full disk,
+ * /dev/full, a closed pipe) is an error, not exit status 0.  Registered
+ * first, so it runs after every other exit handler. */
+static void check_standard_output(void)
+{
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        int err = errno;
+        fprintf(stderr, "ufnc: error: cannot write standard output: %s\n", strerror(err ? err : EIO));
+        _exit(EXIT_TOOL);
+    }
+    if (fflush(stderr) != 0 || ferror(stderr))
+        _exit(EXIT_TOOL);
+}
+
+/* -fmax-errors: the rest of the run would only say more. */
+static _Noreturn void stop_after_errors(void)
+{
+    driver_discard_outputs();
+    exit(EXIT_SOURCE);
+}
 
 int main(int argc, char **argv)
 {
+    atexit(check_standard_output);
     Options opt;
     parse_options(argc, argv, &opt);
     diag_init(stderr, opt.color, opt.werror, opt.no_warnings);
+    diag_set_error_limit(opt.max_errors, stop_after_errors);
     if (!opt.dump)
         claim_outputs(&opt);                            /* a failed run removes them */
 
@@ -32,7 +58,13 @@ int main(int argc, char **argv)
     CheckOptions copt = {.module_name = opt.module_name, .prefix = opt.prefix,
                          .include_dirs = opt.include_dirs, .ninclude_dirs = opt.ninclude_dirs,
                          .numpy_literals = opt.numpy_literals};
-    Module *m = check_module(ast, src, &copt);          /* check.c, infer.c */
+    Module *m = check_module(ast, src, &copt);          /* check.c: imports, constants, decorators */
+    if (!diag_error_count()) {
+        make_instances(m);                              /* instance.c: kernel signatures, helpers, typed to a fixpoint */
+        check_flow(m);                                  /* flow.c: locals used before they are assigned */
+        infer_bodies(m);                                /* infer.c: typed bodies, type errors */
+        name_module(m);                                 /* names.c: the C names */
+    }
     if (diag_error_count()) {
         driver_discard_outputs();
         return EXIT_SOURCE;

@@ -1,8 +1,10 @@
 /* options.c - the command line of ufnc (DESIGN 1, man/ufnc.1). */
 #include "ufnc.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char usage_text[] =
     "usage: ufnc [options] FILE.ufn\n"
@@ -37,6 +39,8 @@ static const char usage_text[] =
     "  -d tokens|ast|types  dump a compiler pass to standard output and stop\n"
     "  --color=WHEN       auto (default), always or never; NO_COLOR disables auto\n"
     "  -Werror, -w        warnings are errors / no warnings\n"
+    "  -Wno-spill, -Werror=spill  no warning / an error when ptxas spills registers\n"
+    "  -fmax-errors=N     stop after N errors (default 50; 0: no limit)\n"
     "  --no-line          no #line directives in the generated C\n"
     "  --version, --help\n"
     "\n"
@@ -116,6 +120,109 @@ static bool is(const char *arg, const char *opt)
     return !strncmp(arg, opt, n) && (arg[n] == '\0' || arg[n] == '=' || (opt[1] != '-' && n == 2));
 }
 
+static bool is_c_identifier(const char *s)
+{
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_'))
+        return false;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_'))
+            return false;
+    return true;
+}
+
+/* A generated header must not take the name of one that code including it
+ * reaches through <...>: ufn.mk puts the output directory on the include
+ * path, where a stdint.h (from stdint.ufn) would hide the C library's for
+ * every file compiled, and polar.h includes <ufn.h>, which would include
+ * itself.  The C11 headers, the POSIX ones C programs commonly include, and
+ * the runtime's (with those the generated code includes). */
+static const char *const c_headers[] = {
+    "assert.h", "complex.h", "ctype.h", "errno.h", "fenv.h", "float.h", "inttypes.h", "iso646.h",
+    "limits.h", "locale.h", "math.h", "setjmp.h", "signal.h", "stdalign.h", "stdarg.h",
+    "stdatomic.h", "stdbool.h", "stddef.h", "stdint.h", "stdio.h", "stdlib.h", "stdnoreturn.h",
+    "string.h", "tgmath.h", "threads.h", "time.h", "uchar.h", "wchar.h", "wctype.h",
+    "alloca.h", "dlfcn.h", "malloc.h", "memory.h", "pthread.h", "strings.h", "unistd.h",
+};
+static const char *const ufn_headers[] = {
+    "ufn.h", "ufn_dlpack.h", "ufn_abi.h", "ufn_kernel.h", "ufn_sim.h", "ufn_math.h", "ufn_complex.h",
+};
+
+static bool listed(const char *name, const char *const *list, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(name, list[i]))
+            return true;
+    return false;
+}
+
+static void check_header_name(const char *h)
+{
+    if (!h)
+        return;
+    const char *base = strrchr(h, '/') ? strrchr(h, '/') + 1 : h;
+    const char *owner = listed(base, c_headers, sizeof c_headers / sizeof c_headers[0]) ? "the C library's"
+                        : listed(base, ufn_headers, sizeof ufn_headers / sizeof ufn_headers[0]) ? "libufnrt's"
+                        : NULL;
+    if (owner)
+        usage_error("%s", arena_printf("the header %s would hide %s header of that name; choose another with -H "
+                                       "(or rename the module)", h, owner));
+}
+
+/* The directory part of a path made absolute and free of symbolic links,
+ * then its last component: two spellings of one place compare equal even
+ * when the file does not exist yet.  NULL if the directory does not exist
+ * (the write fails later, with its own message). */
+static const char *canonical(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *dir = slash ? (slash == path ? "/" : arena_strndup(path, (size_t)(slash - path))) : ".";
+    char real[PATH_MAX];
+    if (!realpath(dir, real))
+        return NULL;
+    return arena_printf("%s/%s", real, slash ? slash + 1 : path);
+}
+
+/* The same file: one inode (when both exist), or one canonical path. */
+static bool same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    const char *ca = canonical(a), *cb = canonical(b);
+    return strcmp(a, b) == 0 || (ca && cb && strcmp(ca, cb) == 0);
+}
+
+/* A special file (/dev/null) may take several outputs: each is written
+ * into it in place (driver.c). */
+static bool is_special(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+}
+
+/* No output may be the input or another output: writing one would replace
+ * the source or the object, and the run would still succeed.  An output
+ * named like a module (.ufn, .py) is refused too, so that none can be a
+ * module the input imports (those are known only once it is read). */
+static void check_outputs(const Options *opt)
+{
+    const char *name[3] = {"-o", "-H", "-MF"};
+    const char *out[3] = {opt->output, opt->kind == OUT_H ? NULL : opt->header, opt->md ? opt->mf : NULL};
+    for (int i = 0; i < 3; i++) {
+        if (!out[i])
+            continue;
+        if (same_file(out[i], opt->input))
+            usage_error("%s: that is the input file", arena_printf("%s %s", name[i], out[i]));
+        if (!strcmp(ext_of(out[i]), ".ufn") || !strcmp(ext_of(out[i]), ".py"))
+            usage_error("%s: an output may not be named like a module (.ufn or .py)",
+                        arena_printf("%s %s", name[i], out[i]));
+        for (int j = 0; j < i; j++)
+            if (out[j] && !is_special(out[i]) && !is_special(out[j]) && same_file(out[i], out[j]))
+                usage_error("%s: the same file as another output", arena_printf("%s %s and %s %s", name[j], out[j],
+                                                                               name[i], out[i]));
+    }
+}
+
 void parse_options(int argc, char **argv, Options *opt)
 {
     memset(opt, 0, sizeof *opt);
@@ -123,6 +230,7 @@ void parse_options(int argc, char **argv, Options *opt)
     opt->color = COLOR_AUTO;
     opt->line_directives = true;
     opt->drv.opt_level = 3;
+    opt->max_errors = 50;               /* clang stops at 20, gcc never; ufnc(1) */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -153,6 +261,16 @@ void parse_options(int argc, char **argv, Options *opt)
             opt->werror = true;
         } else if (!strcmp(a, "-w")) {
             opt->no_warnings = true;
+        } else if (!strncmp(a, "-W", 2) && a[2]) {
+            if (!diag_warning_option(a))
+                usage_error("unknown warning option '%s' (the group is spill: -Wno-spill, -Werror=spill)", a);
+        } else if (!strncmp(a, "-fmax-errors=", 13)) {
+            const char *v = a + 13;
+            char *end;
+            long n = strtol(v, &end, 10);
+            if (!*v || *end || n < 0 || n > 1000000 || !(*v >= '0' && *v <= '9'))
+                usage_error("-fmax-errors: expected a number of errors (0: no limit), not '%s'", v);
+            opt->max_errors = (int)n;
         } else if (!strcmp(a, "--no-line")) {
             opt->line_directives = false;
         } else if (!strcmp(a, "-Xnvcc")) {
@@ -219,20 +337,21 @@ void parse_options(int argc, char **argv, Options *opt)
     else usage_error("-o %s: the extension must be .o, .cu, .c, .h or .ptx", opt->output);
     if (opt->kind == OUT_OBJECT && !opt->header)
         opt->header = with_ext(opt->output, ".h");
-    /* polar.h includes <ufn.h>: a generated ufn.h would include itself */
-    const char *h = opt->kind == OUT_H ? opt->output : opt->header;
-    if (h) {
-        const char *base = strrchr(h, '/') ? strrchr(h, '/') + 1 : h;
-        if (!strcmp(base, "ufn.h") || !strcmp(base, "ufn_dlpack.h"))
-            usage_error("the header %s would hide libufnrt's header of that name; choose another with -H (or rename the module)",
-                        h);
-    }
+    if (opt->md && !opt->mf)
+        opt->mf = with_ext(opt->output, ".d");
     if (opt->kind == OUT_PTX && !opt->cuda)
         usage_error("-o %s: PTX needs --target to include cuda", opt->output);
+    if (!opt->dump) {                   /* -d writes nothing but standard output */
+        check_header_name(opt->kind == OUT_H ? opt->output : opt->header);
+        check_outputs(opt);
+    }
     if (!opt->drv.cc) {
         const char *cc = getenv("CC");
         opt->drv.cc = cc && *cc ? cc : "cc";
     }
+    if (opt->module_name && !is_c_identifier(opt->module_name))
+        usage_error("--module-name: '%s' is not a C identifier (letters, digits and '_', not starting with a digit)",
+                    opt->module_name);
     if (!opt->module_name) {
         const char *slash = strrchr(opt->input, '/');
         const char *base = slash ? slash + 1 : opt->input;

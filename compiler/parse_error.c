@@ -17,16 +17,22 @@
 
 #include <string.h>
 
+/* The parser's name of a token kind ("name", "def", "+"); NULL if none. */
+static const char *name_of(const Parser *p, int kind)
+{
+    return kind >= 0 && kind < p->ntoken_names ? p->token_names[kind] : NULL;
+}
+
 /* Classes of tokens read as words ("unexpected name"); keywords and
  * operators are quoted ("unexpected ')'"). */
-static const char *shown(int kind)
+static const char *shown(const Parser *p, int kind)
 {
     switch (kind) {
     case YYEOF: case YYerror: case YYUNDEF: case NAME: case INT: case FLOAT: case IMAG:
     case STRING: case NEWLINE: case INDENT: case DEDENT:
-        return token_name(kind);
+        return name_of(p, kind);
     default:
-        return arena_printf("'%s'", token_name(kind));
+        return arena_printf("'%s'", name_of(p, kind));
     }
 }
 
@@ -38,10 +44,10 @@ typedef struct Expected {
     int kinds[8];
 } Expected;
 
-static int kind_named(const char *name, size_t len)
+static int kind_named(const Parser *p, const char *name, size_t len)
 {
-    for (int k = 0; k < 1024; k++) {
-        const char *s = token_name(k);
+    for (int k = 0; k < p->ntoken_names; k++) {
+        const char *s = name_of(p, k);
         if (s && strlen(s) == len && memcmp(s, name, len) == 0)
             return k;
     }
@@ -50,7 +56,7 @@ static int kind_named(const char *name, size_t len)
 
 /* No token's name holds " or " (the keyword is "or" alone), so the list
  * splits on it. */
-static Expected expected_in(const char *msg)
+static Expected expected_in(const Parser *p, const char *msg)
 {
     Expected e = {0};
     const char *s = strstr(msg, ", expecting ");
@@ -59,7 +65,7 @@ static Expected expected_in(const char *msg)
     for (s += strlen(", expecting "); e.n < 8; s += 4) {
         const char *end = strstr(s, " or ");
         size_t len = end ? (size_t)(end - s) : strlen(s);
-        e.kinds[e.n++] = kind_named(s, len);
+        e.kinds[e.n++] = kind_named(p, s, len);
         if (!end)
             break;
         s = end;
@@ -148,9 +154,9 @@ static bool missing_comma(const Parser *p)
 static const char *generic_message(const Parser *p, const Expected *e)
 {
     Buf b = {0};
-    buf_printf(&b, "syntax error, unexpected %s", shown(p->tok));
+    buf_printf(&b, "syntax error, unexpected %s", shown(p, p->tok));
     for (int i = 0; i < e->n; i++)
-        buf_printf(&b, "%s%s", i ? " or " : ", expecting ", shown(e->kinds[i]));
+        buf_printf(&b, "%s%s", i ? " or " : ", expecting ", shown(p, e->kinds[i]));
     if (missing_comma(p))
         buf_puts(&b, "; perhaps you forgot a ','?");
     const char *m = arena_strndup(b.data, b.len);
@@ -203,7 +209,7 @@ static const char *specific_message(const Parser *p, const Expected *e)
         && (p->line_first == IF || p->line_first == ELIF || p->line_first == WHILE))
         return "cannot assign in a condition; did you mean '=='?";
     if (p->unmatched_closer)
-        return arena_printf("unmatched %s", shown(t));
+        return arena_printf("unmatched %s", shown(p, t));
     return unsupported_expression(p);
 }
 
@@ -221,13 +227,13 @@ static bool bracket_error(Parser *p, Loc loc)
     Loc open;
     char ch;
     if (is_closer(p->tok) && lex_mismatched_bracket(p->scanner, &open, &ch)) {
-        diag_error(loc, "closing parenthesis %s does not match opening parenthesis '%c'", shown(p->tok), ch);
+        diag_error(loc, "closing parenthesis %s does not match opening parenthesis '%c'", shown(p, p->tok), ch);
     } else if (!lex_open_bracket(p->scanner, &open, &ch)) {
         return false;
     } else if (lex_at_eof(p->scanner) && (p->tok == NEWLINE || p->tok == DEDENT || p->tok == YYEOF)) {
         diag_error(loc, "expected '%c' before end of file", closer_of(ch));
     } else if (loc.line > open.line && looks_like_next_statement(p)) {
-        diag_error(loc, "expected '%c' before %s", closer_of(ch), shown(p->tok));
+        diag_error(loc, "expected '%c' before %s", closer_of(ch), shown(p, p->tok));
         /* Recovery skips to the end of the line; left open, the brackets
          * would make that wherever they happen to balance, often the end
          * of the file. */
@@ -250,7 +256,7 @@ void syntax_error(Parser *p, Loc loc, const char *bison_msg)
         return;
     if (bracket_error(p, loc))
         return;
-    Expected e = expected_in(bison_msg);
+    Expected e = expected_in(p, bison_msg);
     const char *m = specific_message(p, &e);
     diag_error(loc, "%s", m ? m : generic_message(p, &e));
     Loc open;

@@ -10,11 +10,31 @@
  * source code, and a huge file is far more likely a mistake. */
 #define SRC_MAX_BYTES (64u << 20)
 
+/* Python's universal newlines: a CRLF or a lone CR ends a line as LF does
+ * (in strings too), so the scanner and the snippets of diagnostics see LF
+ * only.  Columns do not change: the CR is at the end of its line. */
+static char *normalise_newlines(const char *text, size_t *len)
+{
+    char *out = arena_strndup(text, *len);
+    size_t k = 0;
+    for (size_t i = 0; i < *len; i++) {
+        if (text[i] == '\r') {
+            out[k++] = '\n';
+            if (i + 1 < *len && text[i + 1] == '\n')
+                i++;
+        } else
+            out[k++] = text[i];
+    }
+    out[k] = '\0';
+    *len = k;
+    return out;
+}
+
 SrcFile *src_from_memory(const char *name, const char *text, size_t len)
 {
     SrcFile *f = arena_alloc(sizeof *f);
     f->name = intern_cstr(name);
-    f->text = arena_strndup(text, len);
+    text = f->text = normalise_newlines(text, &len);
     f->len = len;
     int n = 1;
     for (size_t i = 0; i < len; i++)

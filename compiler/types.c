@@ -8,28 +8,28 @@
 #include <string.h>
 
 typedef struct ScalarInfo {
-    const char *name, *cname, *suffix;
+    const char *name;
     int size;
 } ScalarInfo;
 
 static const ScalarInfo scalar_info[NUM_SCALAR_TYPES] = {
-    [TY_BOOL] = {"bool", "bool", "b1", 1},
-    [TY_INT8] = {"int8", "int8_t", "i8", 1},
-    [TY_INT16] = {"int16", "int16_t", "i16", 2},
-    [TY_INT32] = {"int32", "int32_t", "i32", 4},
-    [TY_INT64] = {"int64", "int64_t", "i64", 8},
-    [TY_UINT8] = {"uint8", "uint8_t", "u8", 1},
-    [TY_UINT16] = {"uint16", "uint16_t", "u16", 2},
-    [TY_UINT32] = {"uint32", "uint32_t", "u32", 4},
-    [TY_UINT64] = {"uint64", "uint64_t", "u64", 8},
-    [TY_FLOAT32] = {"float32", "float", "f32", 4},
-    [TY_FLOAT64] = {"float64", "double", "f64", 8},
-    [TY_COMPLEX64] = {"complex64", "ufn_c64", "c64", 8},
-    [TY_COMPLEX128] = {"complex128", "ufn_c128", "c128", 16},
+    [TY_BOOL] = {"bool", 1},
+    [TY_INT8] = {"int8", 1},
+    [TY_INT16] = {"int16", 2},
+    [TY_INT32] = {"int32", 4},
+    [TY_INT64] = {"int64", 8},
+    [TY_UINT8] = {"uint8", 1},
+    [TY_UINT16] = {"uint16", 2},
+    [TY_UINT32] = {"uint32", 4},
+    [TY_UINT64] = {"uint64", 8},
+    [TY_FLOAT32] = {"float32", 4},
+    [TY_FLOAT64] = {"float64", 8},
+    [TY_COMPLEX64] = {"complex64", 8},
+    [TY_COMPLEX128] = {"complex128", 16},
 };
 
 static Type scalars[NUM_SCALAR_TYPES];
-static Type none_type = {.kind = TY_NONE, .name = "none", .cname = "void", .suffix = "v"};
+static Type none_type = {.kind = TY_NONE, .name = "none"};
 
 Type *ty_scalar(TypeKind kind)
 {
@@ -39,8 +39,6 @@ Type *ty_scalar(TypeKind kind)
     if (!t->name) {
         t->kind = kind;
         t->name = scalar_info[kind].name;
-        t->cname = scalar_info[kind].cname;
-        t->suffix = scalar_info[kind].suffix;
         t->size = scalar_info[kind].size;
     }
     return t;
@@ -52,22 +50,33 @@ Type *ty_none(void)
 }
 
 /* Derived types live in the arena; a list is enough for the few a module has.
- * arena_reset() invalidates them, so the list remembers the arena generation
- * through the first entry's address being rebuilt on demand. */
+ * arena_reset() frees them: the list remembers the arena generation it was
+ * made in and starts again empty in a later one. */
 typedef struct Derived {
     struct Derived *next;
     Type *type;
 } Derived;
 
 static Derived *derived;
+static unsigned derived_generation;
 
 void types_reset(void)
 {
     derived = NULL;
+    derived_generation = arena_generation();
+}
+
+/* The derived types of this arena generation. */
+static Derived *derived_types(void)
+{
+    if (derived_generation != arena_generation())
+        types_reset();
+    return derived;
 }
 
 static Type *remember(Type *t)
 {
+    derived_types();
     Derived *d = arena_alloc(sizeof *d);
     d->type = t;
     d->next = derived;
@@ -77,7 +86,7 @@ static Type *remember(Type *t)
 
 Type *ty_tuple(int n, Type *const *elts)
 {
-    for (Derived *d = derived; d; d = d->next) {
+    for (Derived *d = derived_types(); d; d = d->next) {
         Type *t = d->type;
         if (t->kind == TY_TUPLE && t->nelts == n && memcmp(t->elts, elts, sizeof(Type *) * (size_t)n) == 0)
             return t;
@@ -88,7 +97,7 @@ Type *ty_tuple(int n, Type *const *elts)
     t->elts = arena_alloc(sizeof(Type *) * (size_t)(n ? n : 1));
     if (n)
         memcpy(t->elts, elts, sizeof(Type *) * (size_t)n);
-    Buf name = {0}, cname = {0}, suffix = {0};
+    Buf name = {0};
     bool uniform = n > 0;
     for (int i = 1; i < n; i++)
         uniform = uniform && elts[i] == elts[0];
@@ -100,24 +109,14 @@ Type *ty_tuple(int n, Type *const *elts)
             buf_printf(&name, "%s%s", i ? ", " : "", elts[i]->name);
         buf_puts(&name, ")");
     }
-    buf_printf(&cname, "ufn_tup%d", n);
-    buf_printf(&suffix, "t%d", n);
-    for (int i = 0; i < n; i++) {
-        buf_printf(&cname, "_%s", elts[i]->suffix);
-        buf_printf(&suffix, "_%s", elts[i]->suffix);
-    }
     t->name = arena_strndup(name.data, name.len);
-    t->cname = arena_strndup(cname.data, cname.len);
-    t->suffix = arena_strndup(suffix.data, suffix.len);
     buf_free(&name);
-    buf_free(&cname);
-    buf_free(&suffix);
     return remember(t);
 }
 
 Type *ty_array(Type *elt, int ndim, char layout)
 {
-    for (Derived *d = derived; d; d = d->next) {
+    for (Derived *d = derived_types(); d; d = d->next) {
         Type *t = d->type;
         if (t->kind == TY_ARRAY && t->elt == elt && t->ndim == ndim && t->layout == layout)
             return t;
@@ -128,9 +127,6 @@ Type *ty_array(Type *elt, int ndim, char layout)
     t->ndim = ndim;
     t->layout = layout;
     t->name = arena_printf("array(%s, %dd, %c)", elt->name, ndim, layout);
-    /* Layout does not change the C view: strides are always carried. */
-    t->cname = arena_printf("ufn_view_%s_%d", elt->suffix, ndim);
-    t->suffix = arena_printf("a%d_%s", ndim, elt->suffix);
     return remember(t);
 }
 

@@ -13,16 +13,25 @@
  *   sig.c     Numba type-signature strings and NumPy layout strings
  *   builtins.c  Python builtins, math/cmath (compiler/math.def), numpy names
  *   fold.c    module-level constants, evaluated at compile time
- *   check.c   the module level: imports, decorators, instances, C names
- *   infer.c   type inference of one instance (typed clones per signature):
- *             statements here, infer_expr.c expressions, infer_call.c calls
+ *   scope.c   the names of a module
+ *   imports.c what an import statement names; finding other .ufn modules
+ *   decorate.c  decorators, signature lists, a kernel's usable signatures
+ *   check.c   the module level: statements, imported modules, the kernels
+ *   instance.c  the instances to compile, typed (silently) to a fixpoint
  *   flow.c    locals used before they are assigned
+ *   infer.c   typing one instance (typed clones per signature): statements
+ *             here, infer_expr.c expressions, infer_call.c calls,
+ *             infer_node.c what the three share
+ *   names.c   the C names of the generated code
  *   dump.c    -d types
- *   emit_body.c  the scalar bodies shared by every generated file
+ *   emit.c    the emitters' base: writing, #line, entry-point prototypes
+ *   emit_expr.c, emit_body.c  the scalar bodies shared by polar.cu and the
+ *             host stub: expressions, and types, statements, functions
  *   emit_cuda.c, emit_host.c, emit_header.c  polar.cu, the host stub, polar.h
  *   options.c the command line
  *   build.c   from the checked module to the output files
  *   driver.c  running tools, temporary files, atomic outputs, -MD
+ *   nvcc_report.c  nvcc's and ptxas's messages mapped back to the .ufn
  *   main.c    the passes, in one screen
  *
  * Memory: the compiler allocates everything from one arena and never frees a
@@ -41,8 +50,15 @@
 
 #define UFNC_VERSION "0.1.0"
 
-#define UFN_MAX_OPERANDS 32   /* arguments of a ufunc (libufnrt's UFN_MAXARGS) */
-#define UFN_CORE_MAXDIMS 8    /* core dimensions (libufnrt's UFN_KMAXCORE) */
+/* What the generated code and libufnrt agree on: the compiler reads the
+ * same header, so the limits and dtypes below are the runtime's, not
+ * copies (TypeKind is checked against ufn_dtype where it is defined). */
+#include "ufn_abi.h"
+
+/* Operands (inputs and outputs) of one ufunc: libufnrt's UFN_MAXARGS, an
+ * internal constant of the runtime's (test_abi asserts they agree). */
+#define UFN_MAX_OPERANDS 32
+#define UFN_CORE_MAXDIMS UFN_KMAXCORE   /* core dimensions of one operand */
 
 #if defined(__GNUC__)
 #define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
@@ -56,6 +72,7 @@ void *arena_alloc(size_t size);                 /* zeroed */
 char *arena_strndup(const char *s, size_t len);
 char *arena_printf(const char *fmt, ...) PRINTF_LIKE(1, 2);
 void arena_reset(void);                         /* frees everything (fuzzing, tests) */
+unsigned arena_generation(void);                /* how many resets so far */
 
 const char *intern(const char *s, size_t len);
 const char *intern_cstr(const char *s);
@@ -107,7 +124,7 @@ Loc loc_join(Loc a, Loc b);                   /* from the start of a to the end 
 
 /* User diagnostics: "file:line:col: error: message", the source line and a
  * caret line under the span.  Errors are counted; compilation continues to
- * report more, up to a limit. */
+ * report more, up to a limit (diag_set_error_limit). */
 void diag_error(Loc loc, const char *fmt, ...) PRINTF_LIKE(2, 3);
 void diag_warning(Loc loc, const char *fmt, ...) PRINTF_LIKE(2, 3);
 void diag_note(Loc loc, const char *fmt, ...) PRINTF_LIKE(2, 3);
@@ -119,6 +136,14 @@ int diag_warning_count(void);
 typedef enum ColorMode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER } ColorMode;
 void diag_init(FILE *out, ColorMode color, bool werror, bool no_warnings);
 void diag_reset(void);                       /* zero the counts (tests, fuzzing) */
+/* A warning of a named group ("spill"): its option ends the message,
+ * [-Wspill], and -Wno-spill, -Werror=spill, -Wno-error=spill apply. */
+void diag_warning_group(Loc loc, const char *group, const char *fmt, ...) PRINTF_LIKE(3, 4);
+/* Apply one of those options; false if it names no known group. */
+bool diag_warning_option(const char *opt);
+/* After the n-th error (0: never), say so and call stop(), which must not
+ * return (-fmax-errors). */
+void diag_set_error_limit(int n, void (*stop)(void));
 
 /* ==== indent.c ============================================================== */
 
@@ -161,6 +186,7 @@ typedef struct Sym Sym;
 typedef struct Func Func;
 typedef struct Instance Instance;
 typedef struct Var Var;
+typedef struct MathFn MathFn;
 
 typedef struct NodeList {
     Node **items;
@@ -242,6 +268,18 @@ typedef enum Op {
 } Op;
 
 extern const char *const op_names[];   /* the operator as written: "//" */
+
+/* What an attribute of a value reads: the checker decides it, so that the
+ * emitters never compare attribute names. */
+typedef enum AttrKind {
+    ATTR_NONE,             /* as parsed (or a module's name: math.pi) */
+    ATTR_REAL,             /* z.real of a complex number */
+    ATTR_IMAG,             /* z.imag */
+    ATTR_SHAPE,            /* a.shape of an array: a tuple of int64 */
+    ATTR_STRIDES,          /* a.strides: in bytes, as NumPy's */
+    ATTR_SIZE,             /* a.size: the number of elements */
+    ATTR_EXTENT            /* a.shape[k] for a constant k: attr.axis */
+} AttrKind;
 
 /* An AST node: a tagged union with a common header.  The parser fills the
  * syntax fields; the checker builds a typed clone per instantiation, with
@@ -329,11 +367,17 @@ struct Node {
             NodeList args;
             NodeList kwargs;        /* N_KEYWORD */
             /* checker: */
-            int builtin;            /* a Builtin, or 0 */
+            int builtin;            /* a Builtin, or B_NONE for a helper */
+            const MathFn *math;     /* B_MATH, B_CMATH: the math.def row for these arguments */
             Instance *callee;       /* a helper instance, or NULL */
         } call;
         struct { const char *name; Node *value; } keyword;
-        struct { Node *value; const char *attr; } attr;
+        struct {
+            Node *value;
+            const char *attr;
+            AttrKind which;         /* checker: what it reads */
+            int axis;               /* ATTR_EXTENT */
+        } attr;
         struct { Node *value; NodeList index; } subscript;
         struct { Node *lo, *hi, *step; } slice;               /* each may be NULL */
         struct { NodeList elts; } tuple;                      /* also N_LIST */
@@ -394,11 +438,9 @@ const char *dotted_name(const Node *e);
  * many frames in every recursive pass after. */
 void ast_limit_height(NodeList *body);
 
-/* Set by the checker so that the dump shows types; NULL until then. */
-extern const char *(*ast_type_namer)(const Type *t);
-
 /* The -d ast dump: one node per line, indented, with kinds, names, values and
- * line:col; types too once checked.  Stable, for golden tests. */
+ * line:col; the type of each typed node too (-d types dumps the checker's
+ * typed bodies with it).  Stable, for golden tests. */
 void ast_dump(FILE *out, const Node *n);
 /* Pieces of the dumps: an N_STR as a C-like literal ("a\n", b"\x00"), and
  * the shortest decimal form that reads back as the same double. */
@@ -441,14 +483,23 @@ typedef enum TypeKind {
     TY_ARRAY      /* a gufunc operand: elt, ndim, layout */
 } TypeKind;
 
+#define TYPE_IS_DTYPE(t, d) ((int)(t) == (int)(d))
+_Static_assert(TYPE_IS_DTYPE(TY_BOOL, UFN_BOOL) && TYPE_IS_DTYPE(TY_INT8, UFN_INT8)
+                   && TYPE_IS_DTYPE(TY_INT16, UFN_INT16) && TYPE_IS_DTYPE(TY_INT32, UFN_INT32)
+                   && TYPE_IS_DTYPE(TY_INT64, UFN_INT64) && TYPE_IS_DTYPE(TY_UINT8, UFN_UINT8)
+                   && TYPE_IS_DTYPE(TY_UINT16, UFN_UINT16) && TYPE_IS_DTYPE(TY_UINT32, UFN_UINT32)
+                   && TYPE_IS_DTYPE(TY_UINT64, UFN_UINT64) && TYPE_IS_DTYPE(TY_FLOAT32, UFN_FLOAT32)
+                   && TYPE_IS_DTYPE(TY_FLOAT64, UFN_FLOAT64) && TYPE_IS_DTYPE(TY_COMPLEX64, UFN_COMPLEX64)
+                   && TYPE_IS_DTYPE(TY_COMPLEX128, UFN_COMPLEX128),
+               "a scalar type's kind is its ufn_dtype");
+
 #define NUM_SCALAR_TYPES (TY_COMPLEX128 + 1)
 
 struct Type {
     TypeKind kind;
     int size;              /* bytes of a scalar; 0 otherwise */
-    const char *name;      /* Numba's spelling: "float32", "UniTuple(float32 x 2)", "array(float32, 1d, A)" */
-    const char *cname;     /* the C type: "float", "int64_t", "ufn_c64", "ufn_tup2_f32_i64", "ufn_view_f32_1" */
-    const char *suffix;    /* short tag for C names: "f32", "i64", "t2_f32_f32", "a1_f32" */
+    const char *name;      /* Numba's spelling: "float32", "UniTuple(float32 x 2)", "array(float32, 1d, A)"
+                              (its C spelling is names.c's c_type) */
     int nelts;             /* tuple */
     Type **elts;
     Type *elt;             /* array element */
@@ -488,7 +539,7 @@ Type *ty_unify(Type *a, Type *b);
 bool ty_can_convert(Type *from, Type *to);
 
 const char *type_name(const Type *t);
-void types_reset(void);                /* forget derived types (arena_reset calls it) */
+void types_reset(void);                /* forget derived types (done by itself after arena_reset) */
 
 /* ==== sig.c ================================================================= */
 
@@ -542,49 +593,60 @@ const char *token_name(int kind);
 typedef enum ModuleId { MOD_MATH, MOD_CMATH, MOD_NUMPY, MOD_NUMBA, MOD_CUDA } ModuleId;
 typedef enum DecoratorId { DEC_VECTORIZE, DEC_GUVECTORIZE, DEC_JIT, DEC_NJIT, DEC_CUDA_JIT } DecoratorId;
 
-/* Functions a kernel may call that are not defs of a module. */
-typedef enum Builtin {
-    B_NONE = 0,
-    B_ABS, B_MIN, B_MAX, B_ROUND, B_INT, B_FLOAT, B_BOOL, B_COMPLEX, B_LEN,
-    B_RANGE, B_POW,
-    B_UNSUPPORTED,            /* print, enumerate, zip, sum, ...: named in the error */
-    B_CAST = 0x100,           /* + TypeKind: np.float32(x), numba.int64(x) */
-    B_MATH = 0x200,           /* + index into math_fns: math.sqrt, np.sqrt */
-    B_CMATH = 0x400           /* + index into cmath_fns */
-} Builtin;
-
 /* How a math function types its result (compiler/math.def explains each). */
 typedef enum MathKind {
     MK_FLOAT, MK_ROUND, MK_PRED, MK_POW, MK_LDEXP,
     CK_COMPLEX, CK_REAL, CK_PRED, CK_RECT, CK_POLAR
 } MathKind;
 
-typedef struct MathFn {
+struct MathFn {
     const char *name;         /* Python name */
     int nargs;
     MathKind kind;
     const char *cname[2];     /* float32 / complex64 version, float64 / complex128 version */
-} MathFn;
+};
 
 extern const MathFn math_fns[];
 extern const int num_math_fns;
 extern const MathFn cmath_fns[];
 extern const int num_cmath_fns;
 
-/* The row of a math (cmath) function for a number of arguments: math.log
- * has one row for log(x) and one for log(x, base).  -1 if none. */
-int math_row(const MathFn *fns, int n, const char *name, int nargs);
+/* Functions a kernel may call that are not defs of a module. */
+typedef enum Builtin {
+    B_NONE = 0,
+    B_ABS, B_MIN, B_MAX, B_ROUND, B_INT, B_FLOAT, B_BOOL, B_COMPLEX, B_LEN,
+    B_RANGE, B_POW,
+    B_CONJUGATE,              /* z.conjugate() */
+    B_CAST,                   /* np.float32(x), numba.int64(x): BuiltinRef.cast */
+    B_MATH,                   /* math.sqrt, np.sqrt: BuiltinRef.fn is a row of math_fns */
+    B_CMATH,                  /* cmath.exp: a row of cmath_fns */
+    B_UNSUPPORTED             /* print, enumerate, zip, sum, ...: named in the error */
+} Builtin;
+
+/* What a builtin name refers to: the builtin, and for a math function its
+ * row (the first of its name: the checker picks the row for the number of
+ * arguments), for a cast the type. */
+typedef struct BuiltinRef {
+    Builtin id;
+    const MathFn *fn;
+    Type *cast;
+} BuiltinRef;
+
+/* The row of math function `name` (B_MATH: math_fns, B_CMATH: cmath_fns)
+ * taking nargs arguments: math.log has one row for log(x) and one for
+ * log(x, base).  NULL if none. */
+const MathFn *math_row(Builtin table, const char *name, int nargs);
 
 /* A Python builtin by name (abs, min, ...), or B_NONE. */
-int builtin_lookup(const char *name);
+Builtin builtin_lookup(const char *name);
 /* How a builtin is spelled in messages: "abs", "math.sqrt", "np.float32". */
-const char *builtin_name(int b);
+const char *builtin_name(BuiltinRef b);
 /* Resolve `module.attr` into *out; false if the module has no such name
  * that ufnc supports. */
 bool module_attr(ModuleId mod, const char *attr, Loc loc, Sym *out);
 const char *module_name(ModuleId mod);
 
-/* ==== check: check.c, infer.c, builtins.c, fold.c ================================== */
+/* ==== check: scope.c, imports.c, decorate.c, check.c, instance.c, flow.c, infer*.c, names.c ==== */
 
 /* A compile-time value: module constants and folded literals. */
 typedef struct Value {
@@ -613,7 +675,8 @@ typedef enum SymKind {
 
 struct Var {
     const char *name;      /* as in the source */
-    const char *cname;     /* in generated C */
+    const char *cname;     /* in generated C (names.c) */
+    const char *arg_cname; /* a parameter the body widens: the C parameter it arrives in */
     Type *type;            /* unified over every assignment */
     Loc loc;               /* first assignment (or the parameter) */
     bool param;
@@ -633,7 +696,7 @@ struct Sym {
         Value value;
         Func *func;
         ModuleId module;
-        int builtin;       /* a Builtin */
+        BuiltinRef builtin;
         DecoratorId decorator;
     };
 };
@@ -648,6 +711,7 @@ typedef enum FuncKind {
 } FuncKind;
 
 typedef struct Module Module;
+typedef struct CheckOptions CheckOptions;
 
 struct Func {
     Node *def;
@@ -659,19 +723,30 @@ struct Func {
     int nsigs;
     bool default_sigs;         /* @vectorize without signatures: ufnc chose them */
     Layout *layout;            /* gufuncs */
-    Instance **instances;      /* kernels: one per signature; helpers: per argument types */
+    Instance **instances;      /* kernels: one per usable signature; helpers: per argument types */
     int ninstances;
+    bool too_many;             /* instance.c refused more instances (reported) */
     const char *public_name;   /* the C name in the header (with --prefix) */
+    const char **param_cnames; /* kernels: the entry points' operand parameters (names.c) */
+    const char **core_cnames;  /* gufuncs: the typed entries' core dimension parameters */
 };
 
-/* Where an instance is in its typing (check.c instantiate). */
+/* Where an instance is in its typing. */
 typedef enum InstanceState {
-    I_FRESH,          /* made, not typed */
-    I_INFERRING,      /* silent passes running: a call now is a recursion */
-    I_INFERRED,       /* types known, body not built */
-    I_FINALIZING,     /* the final pass running (errors reported) */
-    I_DONE            /* typed body built, or failed with errors reported */
+    I_NEW,            /* made by the instance pass, not typed */
+    I_TYPED,          /* silently typed: its variables' and return types are known */
+    I_DONE            /* typed body built, or failed with errors reported (infer_bodies) */
 } InstanceState;
+
+/* A helper call in an instance's body, as its last silent typing saw it:
+ * the instance pass makes the callee when it does not exist yet. */
+typedef struct Call {
+    Func *func;
+    Type **args;
+    int nargs;
+    Loc loc;
+    Instance *callee;          /* NULL until the instance pass makes it */
+} Call;
 
 /* One typed copy of a function: a kernel signature, or a helper for one
  * tuple of argument types.  The checker fills everything; the emitters only
@@ -684,18 +759,29 @@ struct Instance {
     Var **vars;                /* parameters first, then locals */
     int nvars;
     NodeList body;             /* typed statements */
-    const char *cname;         /* the C function of the scalar body */
+    const char *cname;         /* the C function of the scalar body (names.c) */
+    const char *out_cname;     /* a ufunc's output operand in its kernels (names.c) */
+    const char *entry_cname;   /* a kernel signature's typed entry point (names.c) */
+    const char *depth_cname;   /* a recursive helper's hidden first parameter, its depth (names.c) */
     Signature *sig;            /* kernels */
     int index;                 /* position in func->instances */
-    int state;                 /* an InstanceState */
+    InstanceState state;
     bool failed;
     bool recursive;            /* calls itself, directly or not */
+    /* instance.c's */
+    bool dirty;                /* to be typed (again) */
+    Call *calls;               /* helper calls of the last silent typing, in order */
+    int ncalls, capcalls;
+    Instance **reach;          /* a kernel instance: the helpers first reached from it, callees first */
+    int nreach;
+    int walk;                  /* the walk over the calls */
 };
 
 typedef struct Scope Scope;
 
 struct Module {
     const char *name;          /* C-safe module name: "polar" */
+    const CheckOptions *opt;   /* of the whole compilation */
     Scope *globals;            /* module-level names */
     const SrcFile *src;
     Node *ast;
@@ -703,7 +789,7 @@ struct Module {
     int nfuncs;
     Func **kernels;            /* @vectorize and @guvectorize, in source order */
     int nkernels;
-    Instance **helpers;        /* helper instances, callees before callers */
+    Instance **helpers;        /* helper instances reached from the kernels, callees first */
     int nhelpers;
     const char **deps;         /* every .ufn read (for -MD), this one first */
     int ndeps;
@@ -719,45 +805,75 @@ bool fold_const(const Node *e, NameResolver resolve, void *ctx, bool report, Val
  * truncates and saturates, NaN becomes 0; narrowing ints wrap). */
 Value value_cast(Value v, Type *to);
 
-typedef struct CheckOptions {
+struct CheckOptions {
     const char *module_name;   /* C-safe; defaults from the file name */
     const char *prefix;        /* prepended to public names ("" if none) */
     const char **include_dirs; /* for import of other .ufn modules */
     int ninclude_dirs;
     bool numpy_literals;       /* --literals=numpy: a Python number meeting a float32
                                   takes float32 (NEP 50) instead of promoting (Numba) */
-} CheckOptions;
+};
 
-/* check.c internals shared with infer.c */
-typedef struct Checker Checker;
+/* scope.c: a module's names */
+Scope *scope_new(void);
 Sym *scope_lookup(Scope *s, const char *name);
-/* A module-level name or dotted module attribute (math.pi) of module m. */
+Sym *scope_bind(Scope *s, Sym sym);          /* NULL or the old one after an error */
+/* A module-level name or dotted module attribute (math.pi) of module m,
+ * or a Python builtin. */
 bool resolve_global(Module *m, const Node *e, Sym *out);
-/* The helper instance of `f` for these argument types: inferred (silent) in
- * a tentative pass, finalised (typed body, errors reported) in a final one.
- * NULL if `f` cannot be called from a kernel (an error was reported when
- * `final`). */
-Instance *instantiate(Checker *ck, Func *f, Type **args, int nargs, bool final, Loc call);
-const CheckOptions *checker_options(const Checker *ck);
-/* infer.c: type one instance's body.  `final` reports errors and builds the
- * typed body; otherwise only variable types and the return type widen. */
-void infer_instance(Checker *ck, Instance *inst, bool final);
+
+/* imports.c: what import statements name */
+bool std_module(const char *name, ModuleId *id);           /* math, cmath, numpy, numba */
+/* A Python module kernels cannot use (os, random, ...): reported, true. */
+bool refuse_python_module(Loc loc, const char *mod);
+void import_stmt(Module *m, Node *s);                      /* import math [as m] */
+/* A .ufn module by its dotted name: next to `from`, in dirs, in the
+ * standard library ufnc carries; *path receives where. NULL if none. */
+SrcFile *find_ufn_module(const Module *from, const char *name, const char *const *dirs, int ndirs,
+                         const char **path);
+bool is_embedded_path(const char *path);                    /* the standard library's */
+/* Bind the names of `from mod import a, b as c`: from a standard module
+ * (other NULL) or from a loaded .ufn module. */
+void import_names(Module *m, Node *s, const Module *other);
+
+/* decorate.c: a function's decorator; a kernel's usable signatures */
+void decorate(Module *m, Func *f, Node *dec);
+/* The signatures of kernel f that fit its def and layout and take input
+ * types no earlier one takes (the others are reported): their number, in
+ * usable[] (room for f->nsigs). */
+int kernel_signatures(const Func *f, Signature **usable);
+/* A kernel's operands (inputs, then outputs: a ufunc's return value), as
+ * its decorator says. */
+int kernel_nin(const Func *f);
+int kernel_nops(const Func *f);
+
+/* check.c: the module level - names, imports, constants, decorators - and
+ * the list of kernels.  Errors go through diag; the passes below run only
+ * when there were none. */
+Module *check_module(Node *ast, const SrcFile *src, const CheckOptions *opt);
+
+/* instance.c: every instance to compile, typed silently to a fixpoint;
+ * m->helpers and each kernel instance's reach, in the order to type them. */
+void make_instances(Module *m);
+
 /* flow.c: report (once per variable) a local that is used where no
- * assignment to it can have run, as Numba does. */
-void check_assigned_before_use(const Instance *inst);
-/* A C identifier for a Python name, renamed if it would clash with C, CUDA
- * or a function the generated code uses. */
-const char *c_safe_name(const char *name);
-bool is_reserved_c_name(const char *name);
+ * assignment to it can have run, as Numba does; for every instance that
+ * make_instances reached. */
+void check_flow(Module *m);
 
-/* The suffix of a kernel signature's typed entry point: "float32", or
- * "int32_float64" when the inputs differ (DESIGN 3). */
-const char *typed_entry_suffix(const Func *f, const Signature *sig);
+/* infer.c, infer_expr.c, infer_call.c, infer_node.c: typing instances.
+ * infer_silent types one instance's variables and return type (the
+ * instance pass runs it until nothing changes); infer_bodies then types
+ * every reached instance once more, reporting errors and building the typed
+ * bodies, callees first. */
+void infer_silent(Instance *inst);
+void infer_bodies(Module *m);
+bool can_fall_off_end(const Func *f);          /* the end of its body can be reached */
+/* The instance of f for these argument types, if made. */
+Instance *find_instance(const Func *f, Type *const *args, int nargs);
 
-/* infer.c, infer_expr.c, infer_call.c: typing one instance.  The state of
- * one pass over a body, and the functions the three files share. */
+/* The state of one pass over a body, and the functions the typing files share. */
 typedef struct Infer {
-    Checker *ck;
     Instance *inst;
     Module *mod;            /* the module the function is defined in */
     bool final;             /* report errors and build the typed body */
@@ -770,6 +886,7 @@ const char *infer_fname(Infer *cx);
 Node *infer_fail(Infer *cx, Loc loc, const char *fmt, ...) PRINTF_LIKE(3, 4);
 Node *infer_unknown(Node *e);
 Var *infer_find_var(Infer *cx, const char *name);
+Var *infer_add_var(Instance *inst, const char *name, Loc loc);
 Var *infer_new_temp(Infer *cx, Type *t);
 Node *infer_typed(Node *n, Type *t);
 bool infer_is_literal(const Node *e);
@@ -778,23 +895,55 @@ Node *infer_const(Loc loc, Value v);
 bool infer_is_weak(const Node *e);
 void infer_narrow(Infer *cx, Node **l, Node **r);
 Node *infer_cast(Node *e, Type *t);
-Node *infer_truth(Infer *cx, Node *e);
 bool infer_resolve(Infer *cx, const Node *e, Sym *out);
-Node *infer_name(Infer *cx, Node *e);
-Node *infer_binary(Infer *cx, Node *e, Node *l, Node *r);
 bool infer_is_simple(const Node *e);
-Node *infer_call(Infer *cx, Node *e);
+const char *infer_opname(Op op);
+Node *infer_binary(Infer *cx, Node *e, Node *l, Node *r);
 Node *infer_mkcall(Node *e, int b, NodeList *args, Type *t);
 Node *infer_arity(Infer *cx, Node *e, const char *name, int min, int max, int n);
+/* infer_expr.c */
 Node *infer_expr(Infer *cx, Node *e);
-void infer_mark_failed(Infer *cx, Node *t);
+Node *infer_truth(Infer *cx, Node *e);
+Node *infer_name(Infer *cx, Node *e);
+/* infer_call.c: a call with its arguments typed */
+Node *infer_helper_call(Infer *cx, Node *e, Func *f, NodeList *args);
+Node *infer_builtin_call(Infer *cx, Node *e, BuiltinRef b, NodeList *args);
 
-/* Check a parsed module: resolve names, read decorators, fold constants and
- * type every kernel signature and every helper it calls.  Errors go through
- * diag; the result is meaningful only when diag_error_count() is 0. */
-Module *check_module(Node *ast, const SrcFile *src, const CheckOptions *opt);
+/* names.c: the C names of the generated code */
+/* A name that C, CUDA, the C library, the headers' macros, the runtime or
+ * the implementation may use: never a public name as it is. */
+bool is_reserved_c_name(const char *name);
+/* The C type of a type: "float", "int64_t", "ufn_c64", "ufn_tup2_f32_i64",
+ * "ufn_view_f32_1"; and its short tag in C names: "f32", "t2_f32_i64". */
+const char *c_type(const Type *t);
+const char *type_tag(const Type *t);
+/* The function that builds a tuple or an array view: "ufn_tup2_f32_f32_make". */
+const char *c_maker(const Type *t);
+/* The C type of a scalar in memory (array elements, operands): c_type,
+ * but uint8_t for a bool, whose bytes may hold anything. */
+const char *c_elem_type(const Type *t);
+/* Names spelled from an instance's C name: a kernel ("polar__f__f32__contig"
+ * for variant "contig") and a host loop ("polar__f__f32__host"). */
+const char *kernel_c_name(const Instance *inst, const char *variant);
+const char *host_loop_c_name(const Instance *inst);
+/* The simulator's symbols of a kernel: its trampoline (what "sim",
+ * "polar__f__f32__contig__sim") and the sizes of its parameters ("sizes"). */
+const char *sim_c_symbol(const char *kernel, const char *what);
+/* The tables of a kernel ("polar__f__loops") and of the module ("polar__module"). */
+const char *func_c_symbol(const Func *f, const char *what);
+const char *module_c_symbol(const Module *m, const char *what);
+const char *header_guard(const Module *m);         /* "POLAR_UFN_H" */
+/* The C-safe name of an imported module: "lib_geometry" for lib.geometry. */
+const char *module_c_name(const char *dotted);
+/* The suffix of a kernel signature's typed entry point: "float32", or
+ * "int32_float64" when the inputs differ (DESIGN 3). */
+const char *typed_entry_suffix(const Func *f, const Signature *sig);
+/* The pass: the C names of every reached instance (functions, variables)
+ * and the public names of the kernels (--prefix), reported when C cannot
+ * take them. */
+void name_module(Module *m);
 
-/* ==== emit: emit_body.c, emit_cuda.c, emit_host.c, emit_header.c ========================= */
+/* ==== emit: emit.c, emit_expr.c, emit_body.c, emit_cuda.c, emit_host.c, emit_header.c ==== */
 
 typedef struct EmitOptions {
     bool cuda, host, sim;          /* which targets the object carries */
@@ -812,37 +961,69 @@ typedef struct Emitter {
     Module *mod;
     int indent;
     int loop_depth;                /* for unique loop counters */
+    const char *depth_cname;       /* emitting a recursive helper: its depth parameter */
     const char *file_name;         /* of the generated file, for #line resets */
 } Emitter;
 
+/* emit.c: the base every generated file is written with. */
 void emit_line(Emitter *em, const char *fmt, ...) PRINTF_LIKE(2, 3);   /* indented, with newline */
 void emit_text(Emitter *em, const char *fmt, ...) PRINTF_LIKE(2, 3);   /* as is */
-/* Types (tuple structs, array views) and scalar bodies shared by every
- * generated file: the one body that both compilers build. */
-void emit_body_types(Emitter *em);
-void emit_bodies(Emitter *em);
-/* The C spelling of a typed expression / a load of one element. */
-void emit_expr(Emitter *em, const Node *e);
-/* polar.cu, the host stub, polar.h */
-void emit_cuda(Buf *out, Module *m, const EmitOptions *opt);
-void emit_host(Buf *out, Module *m, const EmitOptions *opt);
-void emit_header(Buf *out, Module *m, const EmitOptions *opt);
+void begin_line(Emitter *em);                                          /* the indentation */
+/* #line to the .ufn (EmitOptions.line_directives), and back to the file's own lines. */
+void line_directive(Emitter *em, Loc loc);
+void line_reset(Emitter *em);
 /* s as a C string literal, quotes included ("a\\\"b"). */
 const char *c_string_literal(const char *s);
-/* Names shared by the emitters. */
-const char *kernel_name(const Instance *inst, const char *variant);   /* "polar__f__f32__contig" */
-const char *host_loop_name(const Instance *inst);
-void emit_view_makers(Emitter *em);
+/* The value of scalar `lvalue` of type t read from memory: a bool's byte
+ * compared with 0, so that every bool in a body is 0 or 1. */
+const char *c_load(const Type *t, const char *lvalue);
+/* Operand k of a kernel instance: an input, or an output (a ufunc's
+ * return value). */
+Type *operand_type(const Instance *inst, int k);
+/* The kernels of a kernel instance, in ufn_abi.h's forms: a ufunc's
+ * contiguous and strided kernels, a gufunc's one.  (A @cuda.jit kernel would
+ * be one more form here, with its parameters below: polar.cu defines each
+ * kernel and the host stub declares it for the simulator from this one
+ * description.) */
+typedef enum KernelForm { KF_CONTIG, KF_STRIDED, KF_GUFUNC } KernelForm;
+#define MAX_KERNEL_FORMS 2
+#define MAX_KERNEL_PARAMS (2 + 3 * UFN_MAX_OPERANDS)
+typedef struct KernelParam {
+    const char *type;              /* "const float *", "ufn_kstrides" */
+    const char *name;              /* in the kernel's definition */
+} KernelParam;
+int kernel_forms(const Func *f, KernelForm *forms);                 /* how many, into forms[] */
+const char *kernel_name(const Instance *inst, KernelForm form);     /* names.c's, for the form */
+/* A kernel's parameters in ufn_abi.h's order (restrict_: as the kernel
+ * defines them, with __restrict__ pointers); how many. */
+int kernel_params(const Instance *inst, KernelForm form, bool restrict_, KernelParam *params);
+const char *c_declaration(const char *type, const char *name);       /* "float *x", "int n" */
+const char *kernel_operand(const Instance *inst, int k);            /* operand k's pointer in a kernel */
+/* Public prototypes (without ';'), shared by the header and the host stub. */
+void entry_general_proto(Buf *b, const Func *f);
+void entry_typed_proto(Buf *b, const Func *f, const Instance *inst);
+const char *describe_kernel(const Func *f);     /* "@vectorize([...]) def f(x)" */
+
+/* emit_expr.c: the C spelling of a typed expression, of one as an operand
+ * (parenthesised unless it is an atom), and of a conversion. */
+void emit_expr(Emitter *em, const Node *e);
+void emit_operand(Emitter *em, const Node *e);
+void emit_element(Emitter *em, const Node *base, const NodeList *idx);   /* an array element, as an lvalue */
+void emit_cast_to(Emitter *em, const Node *e, Type *to);
+
+/* emit_body.c: the types (tuple structs, array views and their makers) and
+ * the scalar bodies shared by polar.cu and the host stub. */
+void emit_body_types(Emitter *em);
+void emit_bodies(Emitter *em);
 /* The argument expression of operand k of a gufunc body: a view built from
  * `ptr`, the core dimension sizes (by name index) and core strides. */
 const char *gufunc_view(const Instance *inst, int k, const char *ptr, const char *const *core_dims,
                         const char *core_strides);
-/* Public prototypes (without ';'), shared by the header and the host stub. */
-void entry_general_proto(Buf *b, const Func *f);
-void entry_typed_proto(Buf *b, const Func *f, const Instance *inst);
-const char *public_param(const Func *f, int k);
-const char *core_param(const Func *f, int d);
-const char *describe_kernel(const Func *f);
+
+/* emit_cuda.c, emit_host.c, emit_header.c: polar.cu, the host stub, polar.h */
+void emit_cuda(Buf *out, Module *m, const EmitOptions *opt);
+void emit_host(Buf *out, Module *m, const EmitOptions *opt);
+void emit_header(Buf *out, Module *m, const EmitOptions *opt);
 
 /* ==== driver.c ================================================================ */
 
@@ -873,17 +1054,25 @@ int copy_file_atomic(const char *path, const char *src);
  * regular files are removed. */
 void driver_claim_output(const char *path);
 void driver_discard_outputs(void);
-/* Run a tool (argv[0] is looked up in PATH); returns its exit status, or -1
- * if it could not run (reported). */
-int run_tool(const DriverOptions *opt, const char *const *argv);
-/* The same, inside directory `dir` (NULL: here); -v shows "(cd dir && ...)". */
+/* Run a tool (argv[0] is looked up in PATH) inside directory `dir` (NULL:
+ * here); -v shows "(cd dir && ...)".  Returns its exit status, or -1 if it
+ * could not run (reported). */
 int run_tool_in(const DriverOptions *opt, const char *dir, const char *const *argv);
+/* The same, with the tool's standard output and error appended to `out`
+ * (for nvcc, whose report ufnc reads: nvcc_report.c).  Every tool runs with
+ * TMPDIR set to the private directory, once there is one. */
+int run_tool_capture(const DriverOptions *opt, const char *dir, const char *const *argv, Buf *out);
 /* The nvcc to use, or NULL (with *why set) when there is none. */
 const char *find_nvcc(const DriverOptions *opt, const char **why);
-/* The default -gencode list: SASS for every sm_75+ the nvcc supports and
- * PTX of the newest.  NULL when the query fails. */
-const char **default_gencode(const DriverOptions *opt, const char *nvcc, int *n);
-const char **gencode_for(const char *archs, int *n, const char **error);
+/* GPU architectures are numbers: 90 for sm_90. */
+#define MAX_ARCHS 64
+/* Every sm_75+ that `nvcc --list-gpu-code` names, into archs[MAX_ARCHS]:
+ * the count, 0 when the query fails. */
+int default_archs(const DriverOptions *opt, const char *nvcc, int *archs);
+/* An --arch list ("sm_80,compute_90"): the count, or 0 with *error set. */
+int parse_archs(const char *list, int *archs, const char **error);
+/* nvcc's -gencode arguments: SASS for each, and PTX of the newest. */
+const char **gencode_args(const int *archs, int n, int *nargs);
 /* Write the embedded support headers (ufn.h, ufn_abi.h, ...) into dir. */
 int write_support_headers(const char *dir);
 /* A make rule "targets: deps" as gcc writes it: the targets as given
@@ -893,6 +1082,21 @@ int write_support_headers(const char *dir);
 void depfile_text(Buf *out, const char *const *targets, int ntargets, const char *const *deps, int ndeps,
                   bool phony);
 const char *make_quote(const char *name);
+
+/* ==== nvcc_report.c ============================================================ */
+
+/* What nvcc printed (ptxas's resource usage included), in ufnc's terms.
+ * After a successful build: nvcc's messages go to `out`, less the
+ * resource usage unless `show_usage`; each kernel or helper that ptxas
+ * spilled gets a -Wspill warning at its name, naming the architectures
+ * (a recursive helper's stack is not a spill to warn of). */
+void nvcc_report_built(FILE *out, const Module *m, const char *text, bool show_usage);
+/* After a failed build (exit `status`): nvcc's messages to `out` (less the
+ * resource usage), then an error at each function they name (or one for
+ * the module) naming the failed architectures (none known: all of them),
+ * and what to do. */
+void nvcc_report_failed(FILE *out, const Module *m, const char *text, int status, const int *failed,
+                        int nfailed, const int *all, int nall);
 
 /* ==== options.c, build.c, main.c ================================================= */
 
@@ -910,7 +1114,7 @@ typedef struct Options {
     const char **include_dirs;     /* -I */
     int ninclude_dirs;
     bool md, mp;                   /* -MD / -MMD, -MP */
-    const char *mf;                /* -MF */
+    const char *mf;                /* -MF, or the output's name with .d (with -MD) */
     const char **mt;               /* -MT, repeatable: written as given */
     int nmt;
     const char **mq;               /* -MQ, repeatable: quoted for make */
@@ -918,6 +1122,7 @@ typedef struct Options {
     const char *dump;              /* -d tokens|ast|types */
     ColorMode color;
     bool werror, no_warnings;
+    int max_errors;                /* -fmax-errors (0: no limit) */
     bool line_directives;
     bool numpy_literals;           /* --literals=numpy */
     DriverOptions drv;

@@ -123,6 +123,10 @@ const char *intern_cstr(const char *s)
     return intern(s, strlen(s));
 }
 
+/* Counts resets, so that caches of arena pointers (types.c) can tell theirs
+ * are gone without arena_reset knowing about them. */
+static unsigned generation;
+
 void arena_reset(void)
 {
     while (chunks) {
@@ -133,7 +137,12 @@ void arena_reset(void)
     free(itab);
     itab = NULL;
     itab_cap = itab_len = 0;
-    types_reset();            /* its tuples and arrays lived in the arena */
+    generation++;
+}
+
+unsigned arena_generation(void)
+{
+    return generation;
 }
 
 /* ---- die ---------------------------------------------------------------------- */

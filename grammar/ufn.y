@@ -45,6 +45,11 @@ void lex_forget_brackets(void *scanner);
 struct Parser {
     void *scanner;
     const SrcFile *src;
+    /* token_name() of each token kind (0..YYMAXUTOK; NULL where none):
+     * handed to parse_error.c as data, so that it never calls back into
+     * the parser. */
+    const char *const *token_names;
+    int ntoken_names;
     NodeList body;             /* the module's statements, as they parse */
     /* What the scanner handed out last, for messages that need context. */
     int tok, prev;             /* the lookahead, and the token before it */
@@ -732,9 +737,19 @@ const char *token_name(int kind)
 
 /* ---- the entry point ------------------------------------------------------------------ */
 
+/* The names of every token kind, made once. */
+static const char *const *token_names(void)
+{
+    static const char *names[YYMAXUTOK + 1];
+    if (!names[YYEOF])
+        for (int k = 0; k <= YYMAXUTOK; k++)
+            names[k] = token_name(k);
+    return names;
+}
+
 Node *parse_file(const SrcFile *src)
 {
-    Parser p = {.src = src};
+    Parser p = {.src = src, .token_names = token_names(), .ntoken_names = YYMAXUTOK + 1};
     p.scanner = lex_open(src);
     yyparse(&p);
     lex_close(p.scanner);

@@ -66,7 +66,12 @@ typedef enum ufn_status {
     UFN_ERR_NO_CODE = -14,       /* the module was built without code for this backend */
     UFN_ERR_BACKEND = -15,       /* UFN_BACKEND names no backend */
     UFN_ERR_OUTPUT = -16,        /* an output that is read-only, wrong dtype or shape */
-    UFN_ERR_ALIGN = -17          /* a data pointer not aligned to its element size */
+    UFN_ERR_ALIGN = -17,         /* a data pointer not aligned to its element size */
+    UFN_ERR_RECURSION = -18,     /* a recursive helper went deeper than UFN_MAX_DEPTH calls */
+    UFN_ERR_LAUNCH = -19,        /* a kernel launch the device cannot run: a zero or too
+                                    large dimension, too much shared memory */
+    UFN_ERR_KERNEL = -20         /* a kernel failed while running: a check of the simulator
+                                    (bounds, race, barrier) or a fault the GPU reported */
 } ufn_status;
 
 /* Complex elements, as stored in UFN_COMPLEX64 / UFN_COMPLEX128 arrays (the
@@ -157,12 +162,37 @@ int ufn_device_array(ufn_dtype dtype, int ndim, const int64_t *shape, ufn_array 
  * through ufn_free(); otherwise it must have the same shape and dtype. */
 int ufn_copy_to_host(const ufn_array *dev, ufn_array *host);
 /* Release what the runtime allocated for `a` and empty the descriptor.  Views
- * and empty arrays are left alone.  Safe to call twice. */
+ * and empty arrays are left alone.  Safe to call twice.  Device memory is
+ * reused only after the work queued so far on the current stream (see
+ * ufn(3), STREAMS). */
 void ufn_free(ufn_array *a);
+
+/* --- kernel launches ----------------------------------------------------------- */
+
+/* The launch configuration of a @cuda.jit kernel, the first argument of its
+ * generated entry (Numba's kernel[grid, block, stream, shared_bytes]); the
+ * stream is the thread's current one (ufn_set_stream). */
+typedef struct ufn_dim3 {
+    uint32_t x, y, z;
+} ufn_dim3;
+
+typedef struct ufn_launch {
+    ufn_dim3 grid;          /* blocks per grid   (0 in y or z means 1) */
+    ufn_dim3 block;         /* threads per block (0 in y or z means 1) */
+    size_t shared_bytes;    /* dynamic shared memory per block */
+} ufn_launch;
+
+/* kernel[blocks, threads], kernel[(bx, by), (tx, ty)], and any shape. */
+ufn_launch ufn_launch_1d(uint32_t blocks, uint32_t threads);
+ufn_launch ufn_launch_2d(uint32_t blocks_x, uint32_t blocks_y, uint32_t threads_x,
+                         uint32_t threads_y);
+ufn_launch ufn_launch_3d(ufn_dim3 grid, ufn_dim3 block);
 
 /* --- streams and synchronisation ---------------------------------------------- */
 
-typedef struct ufn_stream_s *ufn_stream;   /* NULL is the default stream */
+/* A checked handle (NULL is the default stream): a destroyed one, or a value
+ * ufn_stream_create did not make, is refused with UFN_ERR_INVALID. */
+typedef struct ufn_stream_s *ufn_stream;
 
 int ufn_stream_create(ufn_stream *stream);
 int ufn_stream_destroy(ufn_stream stream);

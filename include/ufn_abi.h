@@ -23,7 +23,7 @@ extern "C" {
 #pragma GCC visibility push(default)
 #endif
 
-#define UFN_ABI_VERSION 1
+#define UFN_ABI_VERSION 2
 
 typedef int64_t ufn_index;
 
@@ -57,7 +57,16 @@ enum {
  *
  * Operands come in signature order (inputs, then outputs).  The runtime
  * guarantees n < 2^31 for every launch (it splits larger calls), so kernels
- * index with 32-bit arithmetic; element offsets are formed in 64 bits. */
+ * index with 32-bit arithmetic; element offsets are formed in 64 bits.
+ *
+ * Scalars by value: in the strided ufunc form, an input whose pointer is
+ * NULL is a scalar passed by value (a Python number in a call on device
+ * arrays), and every iteration reads it; no device memory, copy or
+ * synchronisation for it.  Its value, in the input's type (16 bytes at
+ * most), is in its ufn_kstrides in 32-bit pieces: bits 32j..32j+31 of the
+ * little-endian value, zero-extended, in s[j].  (The kernel still forms
+ * offsets from these "strides"; pieces below 2^32 keep them from
+ * overflowing, as an index below 2^31 times them stays below 2^63.) */
 #define UFN_KMAXDIM 8    /* loop dimensions of one launch (the runtime splits more) */
 #define UFN_KMAXCORE 8   /* core dimensions of one operand */
 
@@ -77,13 +86,169 @@ typedef struct ufn_kcore {
 
 /* The simulator runs a kernel compiled for the CPU through a trampoline that
  * unpacks the cuLaunchKernel parameter array; the host stub generates one per
- * kernel and lists them by name. */
+ * kernel and lists them by name, with the size of each parameter: as the
+ * driver does, the simulator copies the parameters when the launch is
+ * queued and runs it later. */
 typedef void (*ufn_sim_entry)(void **params);
 
 typedef struct ufn_sim_kernel {
     const char *name;               /* the same name as in the fatbin */
     ufn_sim_entry entry;
+    int nparams;
+    const size_t *param_sizes;      /* nparams of them: sizeof each parameter */
+    /* @cuda.jit kernels only (0 for ufunc kernels), as the driver learns
+     * them from a fatbin: what the kernel uses (UFN_KF_*) and the bytes of
+     * its static shared arrays (ufn_ksig has the same two). */
+    uint32_t flags;
+    uint32_t static_shared;
 } ufn_sim_kernel;
+
+/* --- recursion ---------------------------------------------------------------------
+ * A recursive helper takes its depth as a hidden first parameter (0 where a
+ * non-recursive function calls it, ufn_depth + 1 where a recursive one
+ * does) and checks it first thing.  Past UFN_MAX_DEPTH nested calls it
+ * returns zero at once and reports it with ufn_depth_exceeded(): in host
+ * loops and in the simulator that sets a flag of the runtime's (on the
+ * thread that runs the code); in CUDA code the module's device variable
+ * ufn_depth_flag (ufn_kernel.h), which the runtime reads after the launch.
+ * The call then fails with UFN_ERR_RECURSION, on every backend alike,
+ * instead of overflowing a stack.  A module with recursive helpers says so
+ * in its table (ufn_module.recursion_frame), and the GPU's stack is sized
+ * for UFN_MAX_DEPTH calls of that many bytes each. */
+#define UFN_MAX_DEPTH 256
+#define UFN_RECURSION_FRAME 64   /* GPU stack bytes per call assumed (ptxas reports 24 for
+                                    a one-argument helper) */
+
+#if !defined(__CUDACC__)
+void ufn_depth_exceeded(void);   /* libufnrt */
+#endif
+
+#define UFN_DEPTH_CHECK(depth, T)                       \
+    if ((depth) >= UFN_MAX_DEPTH) {                     \
+        T ufn_zero_;                                    \
+        memset(&ufn_zero_, 0, sizeof ufn_zero_);        \
+        ufn_depth_exceeded();                           \
+        return ufn_zero_;                               \
+    }
+#define UFN_DEPTH_CHECK_VOID(depth)                     \
+    if ((depth) >= UFN_MAX_DEPTH) {                     \
+        ufn_depth_exceeded();                           \
+        return;                                         \
+    }
+
+/* --- @cuda.jit kernels -------------------------------------------------------------
+ * A kernel is launched explicitly.  Its entry in the generated header takes
+ * the launch first, then one array per parameter, and its body in the host
+ * stub is one call:
+ *
+ *     int add_kernel(ufn_launch launch, ufn_array *x, ufn_array *y, ufn_array *out)
+ *     {
+ *         ufn_array *args[3] = { x, y, out };
+ *         return ufn_launch_kernel(&mod__add_kernel, &launch, args);
+ *     }
+ *
+ * where mod__add_kernel is the kernel's ufn_kernel table (below).  The
+ * kernel itself (ufn_kernel.h's UFN_JIT_KERNEL) takes its parameters in
+ * the order of the Python function, each as:
+ *
+ *   a scalar            its C value: bool (1 byte), int8_t ... uint64_t, float, double
+ *   an array of ndim N  a struct passed by value, element strides:
+ *                           struct { T *data; int64_t shape[N]; int64_t stride[N]; }
+ *                       (the layout of the gufunc views, ufn_view_f32_1 and its kind)
+ *
+ * The runtime builds the parameter array (a void ** with one pointer per
+ * parameter, cuLaunchKernel's kernelParams) from the ufn_array arguments
+ * for every backend: the cuda driver copies it into the kernel's parameter
+ * space, the simulator copies it when the launch is queued and its
+ * trampoline (ufn_sim_entry) unpacks it when the launch runs, and the host
+ * backend hands it to the signature's host code.  So a kernel's
+ * ufn_sim_kernel entry lists its parameters' sizes (param_sizes), as for
+ * ufunc kernels: 8 + 16 N bytes for an array of ndim N, the value's size
+ * for a scalar.
+ *
+ * Shared memory: the compiler places a kernel's static shared arrays at
+ * byte offsets of its own choosing (UFN_SHARED_ARRAY in ufn_kernel.h; each
+ * aligned to 16), `static_shared` bytes in all; dynamic shared memory (the
+ * launch's shared_bytes) starts at UFN_KDYN_OFFSET(static_shared).  On the
+ * GPU nvcc lays static arrays out itself; the offsets serve the CPU. */
+
+#define UFN_KDYN_OFFSET(static_bytes) (((size_t)(static_bytes) + 15u) & ~(size_t)15u)
+
+/* The layout an array parameter demands, as Numba's signatures spell it. */
+typedef enum ufn_layout {
+    UFN_LAYOUT_A = 0,               /* float32[:, :]: any strides */
+    UFN_LAYOUT_C = 1,               /* float32[:, ::1]: C-contiguous */
+    UFN_LAYOUT_F = 2                /* float32[::1, :]: Fortran-contiguous */
+} ufn_layout;
+
+/* One parameter of a signature. */
+typedef struct ufn_kparam {
+    ufn_dtype dtype;
+    int ndim;                       /* 0: a scalar */
+    ufn_layout layout;              /* arrays only */
+} ufn_kparam;
+
+/* What a signature's code uses (ufn_ksig.flags, ufn_sim_kernel.flags).  The
+ * engine runs a kernel with barriers or warp functions as fibers and any
+ * other thread after thread, so the first two must be right. */
+enum {
+    UFN_KF_BARRIER = 1,             /* syncthreads, _count, _and, _or */
+    UFN_KF_WARP = 2,                /* warp functions, syncwarp, activemask */
+    UFN_KF_ATOMIC = 4,              /* atomics */
+    UFN_KF_PRINT = 8,               /* print */
+    UFN_KF_DYN_SHARED = 16          /* dynamic shared memory */
+};
+
+/* The blocks a host block runner runs, and the memory they run in. */
+typedef struct ufn_kblocks {
+    uint32_t grid[3];               /* the launch: blocks per grid, x y z (none 0) */
+    uint32_t block[3];              /* threads per block */
+    uint64_t first, end;            /* linear block ids [first, end), x fastest */
+    unsigned char *shared;          /* one block's shared memory, 64-byte aligned: static
+                                       arrays, then dynamic at UFN_KDYN_OFFSET; reused
+                                       from block to block, never cleared */
+    size_t dynamic_bytes;           /* of dynamic shared memory */
+    unsigned char *ctx;             /* host_ctx_bytes per thread of a block */
+} ufn_kblocks;
+
+/* Host code of a signature, in one of two forms the compiler chooses:
+ *
+ *   a block runner   runs blocks [first, end) with the threads of a block as
+ *                    loops; barriers split the loops into regions, and the
+ *                    values that live across a barrier are kept per thread in
+ *                    ctx; must not call barriers or warp functions
+ *   a thread entry   the kernel for one thread: the .cu compiled once more as
+ *                    C with UFN_HOST_ENTRY (no checks; UFN_KNAME(x) is
+ *                    x__host), behind a trampoline like the simulator's; the
+ *                    runtime runs it on its thread engine, as fibers when the
+ *                    flags say barriers or warp functions (for kernels that
+ *                    cannot be split: barriers in divergent code, warps)
+ *
+ * Either may be called on several CPU threads at once, for different blocks. */
+typedef void (*ufn_block_runner)(void **params, const ufn_kblocks *blocks);
+
+/* One signature of a kernel. */
+typedef struct ufn_ksig {
+    const char *signature;          /* as Numba writes it: "void(float32[::1], int64)" */
+    const ufn_kparam *params;       /* nparams of them (the kernel's) */
+    const char *kernel;             /* the symbol, in the fatbin and in sim_kernels */
+    uint32_t static_shared;         /* bytes of static shared memory */
+    uint32_t flags;                 /* UFN_KF_* */
+    ufn_block_runner host_blocks[UFN_ISA_COUNT];   /* form (a), per ISA; NULL: not built */
+    uint32_t host_ctx_bytes;        /* per thread, for host_blocks */
+    ufn_sim_entry host_thread;      /* form (b), or NULL */
+} ufn_ksig;
+
+/* A @cuda.jit kernel: its signatures, in declaration order (dispatch takes
+ * the first that matches best). */
+typedef struct ufn_kernel {
+    const char *name;               /* the public C name */
+    struct ufn_module *module;
+    int nparams;
+    const char *const *param_names; /* for messages */
+    int nsigs;
+    const ufn_ksig *sigs;
+} ufn_kernel;
 
 /* --- descriptor tables ------------------------------------------------------------ */
 
@@ -120,6 +285,7 @@ typedef struct ufn_module {
     size_t fatbin_size;
     const ufn_sim_kernel *sim_kernels; /* NULL without --target=sim */
     int nsim_kernels;
+    unsigned recursion_frame;       /* 0: no recursive helper; else UFN_RECURSION_FRAME */
     void *volatile state;           /* the runtime's, lazily created; starts NULL */
 } ufn_module;
 
@@ -128,6 +294,12 @@ typedef struct ufn_module {
 /* The general entry: n-d host or device operands, broadcasting, signature
  * choice, allocation of empty outputs.  in[nin], out[nout]. */
 int ufn_call(const ufn_func *f, const ufn_array *const *in, ufn_array *const *out);
+
+/* A kernel launch: choose the signature by the arguments (dtypes, ndims,
+ * layouts; scalars are 0-d arrays), check the launch against the device's
+ * limits, copy host arrays to the device and back, run the kernel on the
+ * calling thread's stream.  args[k] is parameter k (k < k->nparams). */
+int ufn_launch_kernel(const ufn_kernel *k, const ufn_launch *launch, ufn_array *const *args);
 
 /* A typed entry: loop `loop`, n iterations of contiguous host data;
  * core[] holds the core dimension sizes (gufuncs), ptrs[] one pointer per

@@ -9,24 +9,37 @@
  *     __noinline__, __launch_bounds__(...), __restrict__, __constant__,
  *     __grid_constant__, __align__(n);
  *   - uint3/dim3 and threadIdx, blockIdx, blockDim, gridDim, warpSize: the
- *     four variables are thread-local, defined in libufnrt (sim.c), and set
- *     by the simulated cuLaunchKernel before it calls each thread;
+ *     four variables are thread-local, defined in libufnrt (sim/simt.c), and
+ *     set by the thread engine before it runs each thread;
  *   - the vector types (char1..4 to double1..2, longlong, ulonglong) with
  *     CUDA's sizes and alignments, and their make_* constructors;
  *   - __ldg (a plain load), the bit-cast and integer intrinsics
  *     (__float_as_int, __double_as_longlong, __popc, __clz, __umulhi, ...);
- *   - <math.h>, <stdint.h>, <string.h> (memcpy), <stdbool.h>.
+ *   - <math.h>, <stdint.h>, <string.h> (memcpy), <stdbool.h>, <stdio.h>
+ *     (printf, for print);
+ *   - the device API of @cuda.jit kernels (ufn_kernel.h lists it): shared
+ *     memory, barriers, warp functions, atomics, fences and the checks, as
+ *     calls into libufnrt's thread engine (runtime/sim/simt.c), which runs
+ *     the threads of a block as fibers when a kernel uses barriers or warp
+ *     functions.
  *
- * Threads of a block run one after another, so kernels must not use shared
- * memory, barriers or warp functions: __shared__ and __syncthreads are left
- * undefined on purpose, and a kernel that uses them does not compile.
+ * CUDA's own spellings of shared memory and barriers (__shared__,
+ * __syncthreads) are left undefined on purpose: generated code uses the
+ * ufn_ names, which carry the .ufn line to the checks.
+ *
+ * The checks (bounds, shared-memory races, barriers; compute-sanitizer's
+ * memcheck, racecheck and synccheck) are compiled in unless UFN_CHECKS is
+ * defined to 0 before this header (the host backend's fiber form is
+ * compiled so), and UFN_SIM_CHECK=0 turns them off at run time.
  */
 #ifndef UFN_SIM_H
 #define UFN_SIM_H
 
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #define UFN_SIM 1   /* compiled for the simulator */
@@ -281,5 +294,334 @@ static inline float __fdividef(float a, float b)
 {
     return a / b;
 }
+
+/* ==== @cuda.jit kernels: the device API in C ==================================== *
+ * ufn_kernel.h documents each name; here is how the simulator and the host
+ * backend's fiber form provide them.  Calls that wait for other threads, and
+ * every check, take the call site (__FILE__, __LINE__: the .ufn line, through
+ * the #line directives of generated code) so that a report can name it.
+ * Everything the engine defines is in libufnrt. */
+
+#ifndef UFN_CHECKS
+#define UFN_CHECKS 1
+#endif
+
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
+/* The running block's shared memory: static arrays at the offsets the
+ * compiler chose, dynamic shared memory after them. */
+extern _Thread_local unsigned char *ufn_sim_smem;
+
+/* The bytes of shared memory the race detector watches ([lo, lo + size);
+ * size 0 when it is off), so that a check costs one comparison. */
+typedef struct ufn_sim_range {
+    uintptr_t lo;
+    uintptr_t size;
+} ufn_sim_range;
+extern _Thread_local ufn_sim_range ufn_sim_watch;
+
+/* Barriers: op UFN_SIM_BAR (plain), _COUNT, _AND, _OR; returns the count or
+ * the predicate's and/or over the block (0 for a plain barrier). */
+enum { UFN_SIM_BAR, UFN_SIM_BAR_COUNT, UFN_SIM_BAR_AND, UFN_SIM_BAR_OR };
+int ufn_sim_barrier(int op, int pred, const char *file, int line);
+
+/* Warp functions: every lane of `mask` meets the others at the call and
+ * gets its result from all of their values (64 bits, the value's bytes). */
+enum {
+    UFN_SIM_SHFL, UFN_SIM_SHFL_UP, UFN_SIM_SHFL_DOWN, UFN_SIM_SHFL_XOR,
+    UFN_SIM_BALLOT, UFN_SIM_ALL, UFN_SIM_ANY, UFN_SIM_SYNCWARP
+};
+uint64_t ufn_sim_warp(int op, unsigned mask, uint64_t value, unsigned arg, const char *file,
+                      int line);
+unsigned ufn_sim_activemask_at(const char *file, int line);
+
+unsigned char *ufn_sim_dyn_shared(void);
+uint32_t ufn_sim_dyn_shared_bytes(void);
+
+/* Report an out-of-bounds index and stop the launch (returns only when the
+ * checks are off), and record an access of shared memory for the race
+ * detector (UFN_ACCESS_READ 0, WRITE 1, ATOMIC 2 of simt.h). */
+void ufn_sim_out_of_bounds(int64_t i, int64_t n, int axis, const char *name, const char *file,
+                           int line);
+void ufn_sim_access(const void *p, size_t bytes, int kind, const char *file, int line);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
+
+#define UFN_SIM_SITE __FILE__, __LINE__
+
+/* ---- thread coordinates -------------------------------------------------------- */
+
+static inline int ufn_sim_laneid(void)
+{
+    return (int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u);
+}
+#define ufn_laneid() ufn_sim_laneid()
+
+/* ---- shared memory ----------------------------------------------------------------- */
+
+#define UFN_SHARED_ARRAY(T, name, count, offset) T *const name = (T *)(ufn_sim_smem + (offset))
+#define ufn_dyn_shared() ufn_sim_dyn_shared()
+#define ufn_dyn_shared_bytes() ufn_sim_dyn_shared_bytes()
+
+/* ---- checks ------------------------------------------------------------------------ */
+
+#if UFN_CHECKS
+static inline int64_t ufn_sim_bounds(int64_t i, int64_t n, int axis, const char *name,
+                                     const char *file, int line)
+{
+    if (__builtin_expect((uint64_t)i >= (uint64_t)n, 0))
+        ufn_sim_out_of_bounds(i, n, axis, name, file, line);
+    return i;
+}
+
+static inline void *ufn_sim_touch(const void *p, size_t bytes, int kind, const char *file,
+                                  int line)
+{
+    if (__builtin_expect((uintptr_t)p - ufn_sim_watch.lo < ufn_sim_watch.size, 0))
+        ufn_sim_access(p, bytes, kind, file, line);
+    return (void *)(uintptr_t)p;
+}
+
+#define UFN_BOUNDS(i, n, axis, name) ufn_sim_bounds((i), (n), (axis), (name), UFN_SIM_SITE)
+#define UFN_LOAD(T, p) (*(const T *)ufn_sim_touch((p), sizeof(T), 0, UFN_SIM_SITE))
+#define UFN_STORE(T, p, v) (*(T *)ufn_sim_touch((p), sizeof(T), 1, UFN_SIM_SITE) = (v))
+#define UFN_SIM_ATOMIC_TOUCH(p, file, line) ufn_sim_touch((p), sizeof *(p), 2, file, line)
+#else
+#define UFN_BOUNDS(i, n, axis, name) (i)
+#define UFN_LOAD(T, p) (*(p))
+#define UFN_STORE(T, p, v) (*(p) = (v))
+#define UFN_SIM_ATOMIC_TOUCH(p, file, line) ((void)(file), (void)(line))
+#endif
+
+/* ---- barriers and fences ------------------------------------------------------------- */
+
+#define ufn_syncthreads() ((void)ufn_sim_barrier(UFN_SIM_BAR, 0, UFN_SIM_SITE))
+#define ufn_syncthreads_count(p) ufn_sim_barrier(UFN_SIM_BAR_COUNT, (p) != 0, UFN_SIM_SITE)
+#define ufn_syncthreads_and(p) ufn_sim_barrier(UFN_SIM_BAR_AND, (p) != 0, UFN_SIM_SITE)
+#define ufn_syncthreads_or(p) ufn_sim_barrier(UFN_SIM_BAR_OR, (p) != 0, UFN_SIM_SITE)
+#define ufn_syncwarp(mask) ((void)ufn_sim_warp(UFN_SIM_SYNCWARP, (mask), 0, 0, UFN_SIM_SITE))
+#define ufn_threadfence() __atomic_thread_fence(__ATOMIC_SEQ_CST)
+#define ufn_threadfence_block() __atomic_thread_fence(__ATOMIC_SEQ_CST)
+#define ufn_threadfence_system() __atomic_thread_fence(__ATOMIC_SEQ_CST)
+
+/* ---- warp functions -------------------------------------------------------------------- */
+
+#define ufn_ballot_sync(mask, p) ((unsigned)ufn_sim_warp(UFN_SIM_BALLOT, (mask), (p) != 0, 0, UFN_SIM_SITE))
+#define ufn_all_sync(mask, p) ((int)ufn_sim_warp(UFN_SIM_ALL, (mask), (p) != 0, 0, UFN_SIM_SITE))
+#define ufn_any_sync(mask, p) ((int)ufn_sim_warp(UFN_SIM_ANY, (mask), (p) != 0, 0, UFN_SIM_SITE))
+#define ufn_activemask() ufn_sim_activemask_at(UFN_SIM_SITE)
+
+static inline unsigned ufn_sim_lanemask_lt(void)
+{
+    return (1u << ufn_sim_laneid()) - 1u;
+}
+#define ufn_lanemask_lt() ufn_sim_lanemask_lt()
+
+/* The shuffles of one type S (T its C type): the value travels as its bytes. */
+#define UFN_SIM_SHUFFLES(T, S)                                                          \
+    static inline T ufn_sim_shfl_##S(int op, unsigned mask, T v, unsigned arg,          \
+                                     const char *file, int line)                        \
+    {                                                                                   \
+        uint64_t bits = 0;                                                              \
+        memcpy(&bits, &v, sizeof v);                                                    \
+        bits = ufn_sim_warp(op, mask, bits, arg, file, line);                           \
+        memcpy(&v, &bits, sizeof v);                                                    \
+        return v;                                                                       \
+    }
+UFN_SIM_SHUFFLES(int32_t, i32)
+UFN_SIM_SHUFFLES(int64_t, i64)
+UFN_SIM_SHUFFLES(uint32_t, u32)
+UFN_SIM_SHUFFLES(uint64_t, u64)
+UFN_SIM_SHUFFLES(float, f32)
+UFN_SIM_SHUFFLES(double, f64)
+#undef UFN_SIM_SHUFFLES
+
+#define UFN_SIM_SHFL_CALL(S, op, mask, v, arg) ufn_sim_shfl_##S(op, (mask), (v), (unsigned)(arg), UFN_SIM_SITE)
+#define ufn_shfl_sync_i32(m, v, l) UFN_SIM_SHFL_CALL(i32, UFN_SIM_SHFL, m, v, l)
+#define ufn_shfl_sync_i64(m, v, l) UFN_SIM_SHFL_CALL(i64, UFN_SIM_SHFL, m, v, l)
+#define ufn_shfl_sync_u32(m, v, l) UFN_SIM_SHFL_CALL(u32, UFN_SIM_SHFL, m, v, l)
+#define ufn_shfl_sync_u64(m, v, l) UFN_SIM_SHFL_CALL(u64, UFN_SIM_SHFL, m, v, l)
+#define ufn_shfl_sync_f32(m, v, l) UFN_SIM_SHFL_CALL(f32, UFN_SIM_SHFL, m, v, l)
+#define ufn_shfl_sync_f64(m, v, l) UFN_SIM_SHFL_CALL(f64, UFN_SIM_SHFL, m, v, l)
+#define ufn_shfl_up_sync_i32(m, v, d) UFN_SIM_SHFL_CALL(i32, UFN_SIM_SHFL_UP, m, v, d)
+#define ufn_shfl_up_sync_i64(m, v, d) UFN_SIM_SHFL_CALL(i64, UFN_SIM_SHFL_UP, m, v, d)
+#define ufn_shfl_up_sync_u32(m, v, d) UFN_SIM_SHFL_CALL(u32, UFN_SIM_SHFL_UP, m, v, d)
+#define ufn_shfl_up_sync_u64(m, v, d) UFN_SIM_SHFL_CALL(u64, UFN_SIM_SHFL_UP, m, v, d)
+#define ufn_shfl_up_sync_f32(m, v, d) UFN_SIM_SHFL_CALL(f32, UFN_SIM_SHFL_UP, m, v, d)
+#define ufn_shfl_up_sync_f64(m, v, d) UFN_SIM_SHFL_CALL(f64, UFN_SIM_SHFL_UP, m, v, d)
+#define ufn_shfl_down_sync_i32(m, v, d) UFN_SIM_SHFL_CALL(i32, UFN_SIM_SHFL_DOWN, m, v, d)
+#define ufn_shfl_down_sync_i64(m, v, d) UFN_SIM_SHFL_CALL(i64, UFN_SIM_SHFL_DOWN, m, v, d)
+#define ufn_shfl_down_sync_u32(m, v, d) UFN_SIM_SHFL_CALL(u32, UFN_SIM_SHFL_DOWN, m, v, d)
+#define ufn_shfl_down_sync_u64(m, v, d) UFN_SIM_SHFL_CALL(u64, UFN_SIM_SHFL_DOWN, m, v, d)
+#define ufn_shfl_down_sync_f32(m, v, d) UFN_SIM_SHFL_CALL(f32, UFN_SIM_SHFL_DOWN, m, v, d)
+#define ufn_shfl_down_sync_f64(m, v, d) UFN_SIM_SHFL_CALL(f64, UFN_SIM_SHFL_DOWN, m, v, d)
+#define ufn_shfl_xor_sync_i32(m, v, x) UFN_SIM_SHFL_CALL(i32, UFN_SIM_SHFL_XOR, m, v, x)
+#define ufn_shfl_xor_sync_i64(m, v, x) UFN_SIM_SHFL_CALL(i64, UFN_SIM_SHFL_XOR, m, v, x)
+#define ufn_shfl_xor_sync_u32(m, v, x) UFN_SIM_SHFL_CALL(u32, UFN_SIM_SHFL_XOR, m, v, x)
+#define ufn_shfl_xor_sync_u64(m, v, x) UFN_SIM_SHFL_CALL(u64, UFN_SIM_SHFL_XOR, m, v, x)
+#define ufn_shfl_xor_sync_f32(m, v, x) UFN_SIM_SHFL_CALL(f32, UFN_SIM_SHFL_XOR, m, v, x)
+#define ufn_shfl_xor_sync_f64(m, v, x) UFN_SIM_SHFL_CALL(f64, UFN_SIM_SHFL_XOR, m, v, x)
+
+/* ---- atomics ------------------------------------------------------------------------------ *
+ * Relaxed, as Numba's; each returns the old value.  Integers use the
+ * compiler's __atomic built-ins (two's complement wrap-around); everything
+ * else is a compare-and-swap loop on the value's bits. */
+
+#define UFN_SIM_ATOMIC_INT(T, S)                                                        \
+    static inline T ufn_sim_atomic_add_##S(T *p, T v, const char *f, int l)             \
+    { UFN_SIM_ATOMIC_TOUCH(p, f, l); return __atomic_fetch_add(p, v, __ATOMIC_RELAXED); } \
+    static inline T ufn_sim_atomic_sub_##S(T *p, T v, const char *f, int l)             \
+    { UFN_SIM_ATOMIC_TOUCH(p, f, l); return __atomic_fetch_sub(p, v, __ATOMIC_RELAXED); } \
+    static inline T ufn_sim_atomic_and_##S(T *p, T v, const char *f, int l)             \
+    { UFN_SIM_ATOMIC_TOUCH(p, f, l); return __atomic_fetch_and(p, v, __ATOMIC_RELAXED); } \
+    static inline T ufn_sim_atomic_or_##S(T *p, T v, const char *f, int l)              \
+    { UFN_SIM_ATOMIC_TOUCH(p, f, l); return __atomic_fetch_or(p, v, __ATOMIC_RELAXED); }  \
+    static inline T ufn_sim_atomic_xor_##S(T *p, T v, const char *f, int l)             \
+    { UFN_SIM_ATOMIC_TOUCH(p, f, l); return __atomic_fetch_xor(p, v, __ATOMIC_RELAXED); } \
+    static inline T ufn_sim_atomic_exch_##S(T *p, T v, const char *f, int l)            \
+    { UFN_SIM_ATOMIC_TOUCH(p, f, l); return __atomic_exchange_n(p, v, __ATOMIC_RELAXED); } \
+    static inline T ufn_sim_atomic_cas_##S(T *p, T cmp, T v, const char *f, int l)      \
+    {                                                                                   \
+        UFN_SIM_ATOMIC_TOUCH(p, f, l);                                                  \
+        __atomic_compare_exchange_n(p, &cmp, v, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED); \
+        return cmp;                                                                     \
+    }                                                                                   \
+    static inline T ufn_sim_atomic_max_##S(T *p, T v, const char *f, int l)             \
+    {                                                                                   \
+        UFN_SIM_ATOMIC_TOUCH(p, f, l);                                                  \
+        T old = __atomic_load_n(p, __ATOMIC_RELAXED);                                   \
+        while (old < v && !__atomic_compare_exchange_n(p, &old, v, 1, __ATOMIC_RELAXED, \
+                                                        __ATOMIC_RELAXED))              \
+            ;                                                                           \
+        return old;                                                                     \
+    }                                                                                   \
+    static inline T ufn_sim_atomic_min_##S(T *p, T v, const char *f, int l)             \
+    {                                                                                   \
+        UFN_SIM_ATOMIC_TOUCH(p, f, l);                                                  \
+        T old = __atomic_load_n(p, __ATOMIC_RELAXED);                                   \
+        while (v < old && !__atomic_compare_exchange_n(p, &old, v, 1, __ATOMIC_RELAXED, \
+                                                        __ATOMIC_RELAXED))              \
+            ;                                                                           \
+        return old;                                                                     \
+    }
+UFN_SIM_ATOMIC_INT(int32_t, i32)
+UFN_SIM_ATOMIC_INT(int64_t, i64)
+UFN_SIM_ATOMIC_INT(uint32_t, u32)
+UFN_SIM_ATOMIC_INT(uint64_t, u64)
+#undef UFN_SIM_ATOMIC_INT
+
+/* inc: 0 when old >= v, else old + 1; dec: v when old == 0 or old > v, else
+ * old - 1 (CUDA's atomicInc/atomicDec). */
+#define UFN_SIM_ATOMIC_INCDEC(T, S)                                                     \
+    static inline T ufn_sim_atomic_inc_##S(T *p, T v, const char *f, int l)             \
+    {                                                                                   \
+        UFN_SIM_ATOMIC_TOUCH(p, f, l);                                                  \
+        T old = __atomic_load_n(p, __ATOMIC_RELAXED);                                   \
+        while (!__atomic_compare_exchange_n(p, &old, old >= v ? 0 : old + 1, 1,         \
+                                            __ATOMIC_RELAXED, __ATOMIC_RELAXED))        \
+            ;                                                                           \
+        return old;                                                                     \
+    }                                                                                   \
+    static inline T ufn_sim_atomic_dec_##S(T *p, T v, const char *f, int l)             \
+    {                                                                                   \
+        UFN_SIM_ATOMIC_TOUCH(p, f, l);                                                  \
+        T old = __atomic_load_n(p, __ATOMIC_RELAXED);                                   \
+        while (!__atomic_compare_exchange_n(p, &old, old == 0 || old > v ? v : old - 1, \
+                                            1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))     \
+            ;                                                                           \
+        return old;                                                                     \
+    }
+UFN_SIM_ATOMIC_INCDEC(uint32_t, u32)
+UFN_SIM_ATOMIC_INCDEC(uint64_t, u64)
+#undef UFN_SIM_ATOMIC_INCDEC
+
+/* Floats: add, sub, exch, and max/min with Numba's rules (no store when
+ * the value or the old one is NaN; nanmax/nanmin ignore a NaN value and
+ * replace a NaN in memory). */
+#define UFN_SIM_ATOMIC_FLOAT(T, U, S)                                                   \
+    static inline T ufn_sim_fl_##S(U u) { T x; memcpy(&x, &u, sizeof x); return x; }    \
+    static inline U ufn_sim_fb_##S(T x) { U u; memcpy(&u, &x, sizeof u); return u; }    \
+    /* op: 0 add, 1 exch, 2 max, 3 min, 4 nanmax, 5 nanmin */                           \
+    static inline T ufn_sim_atomic_fop_##S(T *p, T v, int op, const char *f, int l)     \
+    {                                                                                   \
+        UFN_SIM_ATOMIC_TOUCH(p, f, l);                                                  \
+        U *q = (U *)p, oldb = __atomic_load_n(q, __ATOMIC_RELAXED);                     \
+        for (;;) {                                                                      \
+            T old = ufn_sim_fl_##S(oldb), nv;                                           \
+            switch (op) {                                                               \
+            case 0: nv = old + v; break;                                                \
+            case 1: nv = v; break;                                                      \
+            case 2: if (!(old < v)) return old; nv = v; break;                          \
+            case 3: if (!(v < old)) return old; nv = v; break;                          \
+            case 4: if (v != v || !(old != old || v > old)) return old; nv = v; break;  \
+            default: if (v != v || !(old != old || v < old)) return old; nv = v; break; \
+            }                                                                           \
+            if (__atomic_compare_exchange_n(q, &oldb, ufn_sim_fb_##S(nv), 1,            \
+                                            __ATOMIC_RELAXED, __ATOMIC_RELAXED))        \
+                return old;                                                             \
+        }                                                                               \
+    }
+UFN_SIM_ATOMIC_FLOAT(float, uint32_t, f32)
+UFN_SIM_ATOMIC_FLOAT(double, uint64_t, f64)
+#undef UFN_SIM_ATOMIC_FLOAT
+
+#define UFN_SIM_A2(op, S, p, v) ufn_sim_atomic_##op##_##S((p), (v), UFN_SIM_SITE)
+#define UFN_SIM_AF(op, S, p, v) ufn_sim_atomic_fop_##S((p), (v), op, UFN_SIM_SITE)
+#define ufn_atomic_add_i32(p, v) UFN_SIM_A2(add, i32, p, v)
+#define ufn_atomic_add_i64(p, v) UFN_SIM_A2(add, i64, p, v)
+#define ufn_atomic_add_u32(p, v) UFN_SIM_A2(add, u32, p, v)
+#define ufn_atomic_add_u64(p, v) UFN_SIM_A2(add, u64, p, v)
+#define ufn_atomic_add_f32(p, v) UFN_SIM_AF(0, f32, p, v)
+#define ufn_atomic_add_f64(p, v) UFN_SIM_AF(0, f64, p, v)
+#define ufn_atomic_sub_i32(p, v) UFN_SIM_A2(sub, i32, p, v)
+#define ufn_atomic_sub_i64(p, v) UFN_SIM_A2(sub, i64, p, v)
+#define ufn_atomic_sub_u32(p, v) UFN_SIM_A2(sub, u32, p, v)
+#define ufn_atomic_sub_u64(p, v) UFN_SIM_A2(sub, u64, p, v)
+#define ufn_atomic_sub_f32(p, v) UFN_SIM_AF(0, f32, p, -(v))
+#define ufn_atomic_sub_f64(p, v) UFN_SIM_AF(0, f64, p, -(v))
+#define ufn_atomic_max_i32(p, v) UFN_SIM_A2(max, i32, p, v)
+#define ufn_atomic_max_i64(p, v) UFN_SIM_A2(max, i64, p, v)
+#define ufn_atomic_max_u32(p, v) UFN_SIM_A2(max, u32, p, v)
+#define ufn_atomic_max_u64(p, v) UFN_SIM_A2(max, u64, p, v)
+#define ufn_atomic_max_f32(p, v) UFN_SIM_AF(2, f32, p, v)
+#define ufn_atomic_max_f64(p, v) UFN_SIM_AF(2, f64, p, v)
+#define ufn_atomic_min_i32(p, v) UFN_SIM_A2(min, i32, p, v)
+#define ufn_atomic_min_i64(p, v) UFN_SIM_A2(min, i64, p, v)
+#define ufn_atomic_min_u32(p, v) UFN_SIM_A2(min, u32, p, v)
+#define ufn_atomic_min_u64(p, v) UFN_SIM_A2(min, u64, p, v)
+#define ufn_atomic_min_f32(p, v) UFN_SIM_AF(3, f32, p, v)
+#define ufn_atomic_min_f64(p, v) UFN_SIM_AF(3, f64, p, v)
+#define ufn_atomic_nanmax_f32(p, v) UFN_SIM_AF(4, f32, p, v)
+#define ufn_atomic_nanmax_f64(p, v) UFN_SIM_AF(4, f64, p, v)
+#define ufn_atomic_nanmin_f32(p, v) UFN_SIM_AF(5, f32, p, v)
+#define ufn_atomic_nanmin_f64(p, v) UFN_SIM_AF(5, f64, p, v)
+#define ufn_atomic_exch_i32(p, v) UFN_SIM_A2(exch, i32, p, v)
+#define ufn_atomic_exch_i64(p, v) UFN_SIM_A2(exch, i64, p, v)
+#define ufn_atomic_exch_u32(p, v) UFN_SIM_A2(exch, u32, p, v)
+#define ufn_atomic_exch_u64(p, v) UFN_SIM_A2(exch, u64, p, v)
+#define ufn_atomic_and_i32(p, v) UFN_SIM_A2(and, i32, p, v)
+#define ufn_atomic_and_i64(p, v) UFN_SIM_A2(and, i64, p, v)
+#define ufn_atomic_and_u32(p, v) UFN_SIM_A2(and, u32, p, v)
+#define ufn_atomic_and_u64(p, v) UFN_SIM_A2(and, u64, p, v)
+#define ufn_atomic_or_i32(p, v) UFN_SIM_A2(or, i32, p, v)
+#define ufn_atomic_or_i64(p, v) UFN_SIM_A2(or, i64, p, v)
+#define ufn_atomic_or_u32(p, v) UFN_SIM_A2(or, u32, p, v)
+#define ufn_atomic_or_u64(p, v) UFN_SIM_A2(or, u64, p, v)
+#define ufn_atomic_xor_i32(p, v) UFN_SIM_A2(xor, i32, p, v)
+#define ufn_atomic_xor_i64(p, v) UFN_SIM_A2(xor, i64, p, v)
+#define ufn_atomic_xor_u32(p, v) UFN_SIM_A2(xor, u32, p, v)
+#define ufn_atomic_xor_u64(p, v) UFN_SIM_A2(xor, u64, p, v)
+#define ufn_atomic_inc_u32(p, v) UFN_SIM_A2(inc, u32, p, v)
+#define ufn_atomic_inc_u64(p, v) UFN_SIM_A2(inc, u64, p, v)
+#define ufn_atomic_dec_u32(p, v) UFN_SIM_A2(dec, u32, p, v)
+#define ufn_atomic_dec_u64(p, v) UFN_SIM_A2(dec, u64, p, v)
+#define ufn_atomic_cas_i32(p, c, v) ufn_sim_atomic_cas_i32((p), (c), (v), UFN_SIM_SITE)
+#define ufn_atomic_cas_i64(p, c, v) ufn_sim_atomic_cas_i64((p), (c), (v), UFN_SIM_SITE)
+#define ufn_atomic_cas_u32(p, c, v) ufn_sim_atomic_cas_u32((p), (c), (v), UFN_SIM_SITE)
+#define ufn_atomic_cas_u64(p, c, v) ufn_sim_atomic_cas_u64((p), (c), (v), UFN_SIM_SITE)
 
 #endif /* UFN_SIM_H */

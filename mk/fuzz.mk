@@ -13,6 +13,13 @@
 #                       is -O2 and without comparison tracing: twice as many
 #                       executions per second; ASan, UBSan, LeakSanitizer and
 #                       edge coverage as in check-fuzz
+#   make fuzz-cc        FUZZ_TARGET=frontend|gen FUZZ_CC_SECONDS=N FUZZ_JOBS=J:
+#                       the slow mode: every module the checker accepts is
+#                       also built by cc (host and sim) and its header
+#                       compiled, so that valid source that makes cc fail is
+#                       a finding (FUZZ_CC=1, tests/fuzz/frontend.h); -O2
+#                       build as fuzz-long, at nice 19; check-fuzz runs the
+#                       mode on a few inputs of each corpus
 #   make check-diff     (suite "diff") DIFF_COUNT random valid modules from
 #                       seed DIFF_SEED, compiled by ufnc, run on host and sim,
 #                       compared with the reference interpreter and Numba
@@ -31,6 +38,7 @@ FUZZ_SECONDS ?= 15
 FUZZ_RUNS    ?= 10000000
 FUZZ_JOBS    ?= $(shell nproc 2>/dev/null || echo 1)
 FUZZ_TARGET  ?= frontend
+FUZZ_CC_SECONDS ?= 3600
 FUZZ_LONG_CFLAGS := -O2 -g $(FUZZ_SAN) -fno-sanitize-coverage=trace-cmp
 FUZZ_HARNESS := tests/fuzz/frontend.c tests/fuzz/gen.c tests/fuzz/gen_eval.c
 FUZZ_TARGETS := frontend gen
@@ -77,19 +85,26 @@ $(FUZZ_TARGETS:%=$(FUZZ_DIR)/replay_%): $(FUZZ_DIR)/replay_%: $(FUZZ_DIR)/rp/tes
 # "yes" when clang can link a libFuzzer target (evaluated only when used).
 FUZZ_HAVE = $(shell tests/fuzz/have-libfuzzer.sh $(FUZZ_CC))
 
-.PHONY: check-fuzz fuzz fuzz-long fuzz-build replay-build
+.PHONY: check-fuzz fuzz fuzz-long fuzz-cc fuzz-build replay-build
 fuzz-build: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
 replay-build: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/replay_%)
 
 check-fuzz fuzz: $(BUILD)/gen/ufn.tab.h $(BUILD)/gen/lex.yy.h $(BUILD)/gen/embedded.c
 	$(Q)if [ "$(FUZZ_HAVE)" = yes ]; then \
 	  $(MAKE) --no-print-directory fuzz-build && \
-	  tests/fuzz/run-fuzz.sh check $(FUZZ_DIR) $(FUZZ_SECONDS); \
+	  tests/fuzz/run-fuzz.sh check $(FUZZ_DIR) $(FUZZ_SECONDS) && \
+	  tests/fuzz/run-fuzz.sh cc-smoke $(FUZZ_DIR); \
 	else \
 	  echo "check-fuzz: fuzzing skipped: no clang/libFuzzer (apt-get install clang libclang-rt-14-dev)"; \
 	  $(MAKE) --no-print-directory replay-build && \
-	  tests/fuzz/run-fuzz.sh replay $(FUZZ_DIR); \
+	  tests/fuzz/run-fuzz.sh replay $(FUZZ_DIR) && \
+	  tests/fuzz/run-fuzz.sh cc-smoke $(FUZZ_DIR); \
 	fi
+
+fuzz-cc: $(BUILD)/gen/ufn.tab.h $(BUILD)/gen/lex.yy.h $(BUILD)/gen/embedded.c
+	$(Q)$(MAKE) --no-print-directory FUZZ_DIR=$(BUILD)/fuzz-long FUZZ_CFLAGS="$(FUZZ_LONG_CFLAGS)" \
+	    $(BUILD)/fuzz-long/fuzz_$(FUZZ_TARGET)
+	$(Q)nice -n 19 tests/fuzz/run-fuzz.sh cc $(BUILD)/fuzz-long $(FUZZ_TARGET) $(FUZZ_CC_SECONDS) $(FUZZ_JOBS)
 
 fuzz-long: $(BUILD)/gen/ufn.tab.h $(BUILD)/gen/lex.yy.h $(BUILD)/gen/embedded.c
 	$(Q)$(MAKE) --no-print-directory FUZZ_DIR=$(BUILD)/fuzz-long FUZZ_CFLAGS="$(FUZZ_LONG_CFLAGS)" \

@@ -4,7 +4,8 @@
 #                       signals, odd paths and inputs, deep nesting
 #                       (compiler.sh); a compiled module called with every
 #                       misuse on host and sim, out of device memory, without
-#                       a driver (hostile.c); the numeric rules on host and sim
+#                       a driver, fork() while other threads are inside calls
+#                       (hostile.c); the numeric rules on host and sim
 #                       (rules.c) and in the CUDA code (rules-cuda.sh); where
 #                       ufnc once disagreed with Numba (agree.c)
 #
@@ -33,7 +34,7 @@ $(ROBUST_RT): $(ROBUST_RT_OBJ)
 	$(call say,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
--include $(wildcard $(ROBUST_DIR)/rt/*.d)
+-include $(wildcard $(ROBUST_DIR)/rt/*.d $(ROBUST_DIR)/rt/*/*.d)
 
 # The module of each test, compiled by the ufnc under test (host and sim code).
 $(ROBUST_DIR)/%.o $(ROBUST_DIR)/%.h: tests/robust/%.ufn $(UFNC)

@@ -11,7 +11,8 @@
 
 RTC_SRC := tests/unit/runtime
 RTC_OUT := $(BUILD)/tests/runtime
-RTC_TESTS := $(RTC_OUT)/test_sim_driver $(RTC_OUT)/test_cuda_backend $(RTC_OUT)/test_cudrv
+RTC_TESTS := $(RTC_OUT)/test_sim_driver $(RTC_OUT)/test_cuda_backend \
+             $(RTC_OUT)/test_cuda_hardening $(RTC_OUT)/test_cudrv
 
 RTC_SIM := $(RTC_OUT)/sim_kernels.o $(RTC_OUT)/sim_module.o
 RTC_FAKE := $(RTC_OUT)/fakecuda/libcuda.so.1 $(RTC_OUT)/fakecuda-nogpa/libcuda.so.1
@@ -50,7 +51,7 @@ $(RTC_OUT)/fakecuda-nogpa/libcuda.so.1: $(RTC_SRC)/fake_cuda.c
 	$(call say,CC,$@)
 	$(Q)$(CC) -std=c11 -Wall -Wextra -O1 -g -fPIC -shared -DFAKE_NO_GET_PROC -o $@ $<
 
-$(RTC_TESTS): $(RTC_OUT)/%: $(RTC_SRC)/%.c $(RTC_SIM) $(LIBUFNRT_A) $(RTC_FAKE) $(RTC_FATBIN)
+$(RTC_TESTS): $(RTC_OUT)/%: $(RTC_SRC)/%.c $(RTC_SRC)/cuda_test.h $(RTC_SIM) $(LIBUFNRT_A) $(RTC_FAKE) $(RTC_FATBIN)
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)
 	$(Q)$(CC) $(RTC_CPPFLAGS) $(TEST_CFLAGS) $(DEPFLAGS) -o $@ $< $(RTC_SIM) \

@@ -15,8 +15,9 @@ UFN_OUTDIR := $(SAMPLES_DIR)
 UFN_CFLAGS := -Iinclude
 UFN_LIBS   := $(LIBUFNRT_A) $(LDLIBS_RT)
 # Without nvcc, the code that needs no CUDA toolkit; with it, one GPU
-# generation is enough here: tests/e2e builds every sample for the default
-# list once, and the arch list does not change the host or sim code.
+# generation is enough here: check-e2e-nvcc builds every sample for one
+# architecture of each GPU family once, and the arch list does not change
+# the host or sim code.
 comma      := ,
 UFNFLAGS   := $(if $(NVCC),--arch=sm_80,--target=host$(comma)sim)
 

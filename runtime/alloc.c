@@ -104,6 +104,14 @@ int ufn_registry_check(uint64_t id, const void *ptr, size_t bytes)
     return UFN_OK;
 }
 
+bool ufn_registry_live(uint64_t id)
+{
+    pthread_mutex_lock(&lock);
+    bool live = find(id) < cap;
+    pthread_mutex_unlock(&lock);
+    return live;
+}
+
 void *ufn_registry_remove(uint64_t id, ufn_memory *memory, int *device)
 {
     void *base = NULL;
@@ -131,6 +139,14 @@ void *ufn_registry_remove(uint64_t id, ufn_memory *memory, int *device)
     }
     pthread_mutex_unlock(&lock);
     return base;
+}
+
+void ufn_registry_fork(ufn_fork_phase phase)
+{
+    if (phase == UFN_FORK_PREPARE)
+        pthread_mutex_lock(&lock);
+    else
+        pthread_mutex_unlock(&lock);   /* the forking thread took it: in the child too */
 }
 
 size_t ufn_registry_count(void)

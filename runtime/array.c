@@ -105,15 +105,16 @@ int64_t ufn_size(const ufn_array *a)
 
 /* ---- transfers ------------------------------------------------------------------------- */
 
-static size_t nbytes(const ufn_array *a)
+/* A descriptor to fill must not hold a live array that the runtime put in
+ * it: replacing it would lose the allocation.  (An uninitialised one may
+ * hold anything and is simply overwritten; see UFN_FLAG_OWNER_MASK.) */
+static int check_not_live(const ufn_array *dev, const char *fn)
 {
-    return (size_t)ufn_size(a) * (size_t)ufn_dtype_size(a->dtype);
-}
-
-static void byte_strides(const ufn_array *a, int64_t *out)
-{
-    for (int d = 0; d < a->ndim; d++)
-        out[d] = a->strides[d] * ufn_dtype_size(a->dtype);
+    if (ufn_holds_live(dev))
+        return ufn_fail(UFN_ERR_OUTPUT, "%s: the descriptor holds a live array (allocation "
+                        "#%llu): ufn_free it first, or pass an empty one", fn,
+                        (unsigned long long)dev->alloc_id);
+    return UFN_OK;
 }
 
 int ufn_to_device(const ufn_array *host, ufn_array *dev)
@@ -124,16 +125,19 @@ int ufn_to_device(const ufn_array *host, ufn_array *dev)
         return st;
     if (!dev)
         return ufn_fail(UFN_ERR_INVALID, "%s: the device descriptor pointer is NULL", fn);
+    if ((st = check_not_live(dev, fn)) < 0)
+        return st;
     if (host->memory != UFN_MEM_HOST)
         return ufn_fail(UFN_ERR_WRONG_MEMORY, "%s: the source is not a host array", fn);
     const ufn_backend_ops *be;
-    if ((st = ufn_get_backend(&be)) < 0)
+    ufn_stream_impl *s;
+    if ((st = ufn_get_backend(&be)) < 0 || (st = ufn_current_stream(&s)) < 0)
         return ufn_fail_prefix(st, fn);
     int device = ufn_current_device();
     ufn_array d;
     if ((st = ufn_alloc_array(host->dtype, host->ndim, host->shape, UFN_MEM_DEVICE, device, &d)) < 0)
         return ufn_fail_prefix(st, fn);
-    size_t bytes = nbytes(host);
+    size_t bytes = ufn_array_bytes(host);
     const void *src = ufn_array_ptr(host);
     void *packed = NULL;
     if (bytes > 0 && !ufn_is_c_contiguous(host)) {
@@ -146,17 +150,17 @@ int ufn_to_device(const ufn_array *host, ufn_array *dev)
         ufn_c_strides(host->ndim, host->shape, ds);
         for (int k = 0; k < host->ndim; k++)
             ds[k] *= ufn_dtype_size(host->dtype);
-        byte_strides(host, ss);
+        ufn_byte_strides(host, ss);
         ufn_copy_nd(host->ndim, host->shape, packed, host->dtype, ds, src, host->dtype, ss);
         src = packed;
     }
-    st = bytes > 0 ? be->copy_h2d(device, d.data, src, bytes, ufn_get_stream()) : UFN_OK;
+    st = bytes > 0 ? be->copy_h2d(be, device, d.data, src, bytes, s) : UFN_OK;
     free(packed);
     if (st < 0) {
         ufn_free(&d);
         return ufn_fail_prefix(st, fn);
     }
-    *dev = d;
+    ufn_hand_over(dev, &d);
     return UFN_OK;
 }
 
@@ -165,6 +169,9 @@ int ufn_device_array(ufn_dtype dtype, int ndim, const int64_t *shape, ufn_array 
     static const char fn[] = "ufn_device_array";
     if (!dev)
         return ufn_fail(UFN_ERR_INVALID, "%s: the device descriptor pointer is NULL", fn);
+    int st = check_not_live(dev, fn);
+    if (st < 0)
+        return st;
     if (!ufn_dtype_valid(dtype))
         return ufn_fail(UFN_ERR_DTYPE, "%s: invalid dtype %d", fn, (int)dtype);
     if (ndim < 0 || ndim > UFN_MAXDIMS)
@@ -176,10 +183,10 @@ int ufn_device_array(ufn_dtype dtype, int ndim, const int64_t *shape, ufn_array 
             return ufn_fail(UFN_ERR_SHAPE, "%s: negative dimensions are not allowed "
                             "(shape[%d] is %lld)", fn, d, (long long)shape[d]);
     ufn_array d;
-    int st = ufn_alloc_array(dtype, ndim, shape, UFN_MEM_DEVICE, ufn_current_device(), &d);
+    st = ufn_alloc_array(dtype, ndim, shape, UFN_MEM_DEVICE, ufn_current_device(), &d);
     if (st < 0)
         return ufn_fail_prefix(st, fn);
-    *dev = d;
+    ufn_hand_over(dev, &d);
     return UFN_OK;
 }
 
@@ -192,7 +199,8 @@ int ufn_copy_to_host(const ufn_array *dev, ufn_array *host)
     if (!host)
         return ufn_fail(UFN_ERR_INVALID, "%s: the host descriptor pointer is NULL", fn);
     const ufn_backend_ops *be;
-    if ((st = ufn_get_backend(&be)) < 0)
+    ufn_stream_impl *s;
+    if ((st = ufn_get_backend(&be)) < 0 || (st = ufn_current_stream(&s)) < 0)
         return ufn_fail_prefix(st, fn);
     bool empty = host->memory == UFN_MEM_NONE;
     if (!empty) {
@@ -219,7 +227,7 @@ int ufn_copy_to_host(const ufn_array *dev, ufn_array *host)
     } else {
         h = *host;
     }
-    size_t bytes = nbytes(dev);
+    size_t bytes = ufn_array_bytes(dev);
     /* The source's bytes as they lie, then (if either side is strided) an
      * n-d copy on the host. */
     int64_t lo = 0, hi = 0;
@@ -233,37 +241,45 @@ int ufn_copy_to_host(const ufn_array *dev, ufn_array *host)
     if (bytes == 0) {
         /* nothing to move */
     } else if (direct) {
-        st = dev_memory ? be->copy_d2h(dev->device, h.data, src, bytes, ufn_get_stream())
+        st = dev_memory ? be->copy_d2h(be, dev->device, h.data, src, bytes, s)
                         : (memmove(h.data, src, bytes), UFN_OK);
     } else {
+        /* Through a copy of the source's bytes when they are on the device,
+         * or overlap the destination's (on the host backend a view of a
+         * "device" array can be the destination: read before written). */
         const char *from = src;
-        if (dev->memory == UFN_MEM_DEVICE) {
+        int64_t hlo, hhi;
+        ufn_array_extent(&h, &hlo, &hhi);
+        const char *dst = (const char *)h.data;
+        bool overlap = src < dst + hhi && dst + hlo < src + (hi - lo);
+        if (dev->memory == UFN_MEM_DEVICE || overlap) {
             staging = malloc((size_t)(hi - lo));
             if (!staging)
                 st = ufn_fail(UFN_ERR_NOMEM, "%s: out of host memory (%lld bytes)", fn,
                               (long long)(hi - lo));
+            else if (dev->memory == UFN_MEM_DEVICE)
+                st = be->copy_d2h(be, dev->device, staging, src, (size_t)(hi - lo), s);
             else
-                st = be->copy_d2h(dev->device, staging, src, (size_t)(hi - lo),
-                                  ufn_get_stream());
+                memcpy(staging, src, (size_t)(hi - lo));
             from = staging;
         }
         if (st == UFN_OK) {
             int64_t ds[UFN_MAXDIMS], ss[UFN_MAXDIMS];
-            byte_strides(&h, ds);
-            byte_strides(dev, ss);
+            ufn_byte_strides(&h, ds);
+            ufn_byte_strides(dev, ss);
             ufn_copy_nd(dev->ndim, dev->shape, h.data, h.dtype, ds, from - lo, dev->dtype, ss);
         }
     }
     free(staging);
     if (st == UFN_OK && dev_memory && bytes > 0)
-        st = be->stream_synchronize ? be->stream_synchronize(ufn_get_stream()) : UFN_OK;
+        st = be->stream_synchronize ? be->stream_synchronize(be, s) : UFN_OK;
     if (st < 0) {
         if (empty)
             ufn_free(&h);
         return ufn_fail_prefix(st, fn);
     }
     if (empty)
-        *host = h;
+        ufn_hand_over(host, &h);
     return UFN_OK;
 }
 
@@ -279,7 +295,7 @@ void ufn_release(uint64_t id)
     } else {
         const ufn_backend_ops *be = ufn_active_backend();
         if (be)
-            be->free(device, base);
+            be->free(be, device, base, ufn_current_stream_or_default());
     }
 }
 

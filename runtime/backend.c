@@ -1,11 +1,22 @@
-/* backend.c - choosing the backend once per process, streams.
+/* backend.c - choosing the backend once per process.
  *
  * The first call that needs a backend chooses it under a lock, from
  * ufn_init()'s argument or UFN_BACKEND: auto (cuda when a driver and a
- * device are there, else host), cuda, host or sim.  An explicit choice that
+ * device are there and the driver can run the calling module's code, else
+ * host; UFN_TRACE says which and why), cuda, host or sim.  An explicit choice that
  * fails stays failed, with its own status (UFN_ERR_NO_DRIVER, ...), and every
  * later call reports it; ufn_init() may still make a valid choice then.
  * After the choice, finding the backend is one atomic load.
+ *
+ * fork(): this file registers the runtime's atfork handlers (when a backend
+ * is first asked for, before any other lock or thread exists).  They take
+ * every lock of the runtime before the fork, in one order - this file's,
+ * the cuda and sim backends' and the simulator's, the allocation registry,
+ * the trace hook - and give them back after it; the host backend's pool
+ * forgets its workers in the child (pool.c).  A child of a process whose
+ * backend is cuda or sim cannot use it: neither the CUDA driver nor the
+ * simulator's stream threads survive a fork, so its calls fail with
+ * UFN_ERR_BACKEND and say so.  On the host backend the child works.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -20,18 +31,81 @@ static const ufn_backend_ops *_Atomic chosen;
 static int failed_status;           /* nonzero: the choice from UFN_BACKEND failed */
 static char failed_msg[512];
 static int device_ordinal;
+static bool forked_device;          /* a child of a process that used a device backend */
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 
-static _Thread_local ufn_stream current_stream;
+/* ---- fork() ------------------------------------------------------------------------ */
 
-/* Choose by name; with the lock held.  On success sets `chosen`. */
-static int choose(const char *name, const char *origin)
+static void fork_prepare(void)
 {
+    pthread_mutex_lock(&lock);
+    ufn_cuda_fork(UFN_FORK_PREPARE);
+    ufn_registry_fork(UFN_FORK_PREPARE);
+    ufn_trace_fork(UFN_FORK_PREPARE);
+}
+
+static void fork_release(ufn_fork_phase phase)
+{
+    ufn_trace_fork(phase);
+    ufn_registry_fork(phase);
+    ufn_cuda_fork(phase);
+    pthread_mutex_unlock(&lock);
+}
+
+static void fork_parent(void)
+{
+    fork_release(UFN_FORK_PARENT);
+}
+
+static void fork_child(void)
+{
+    const ufn_backend_ops *be = atomic_load(&chosen);
+    if (be && be->device_memory == UFN_MEM_DEVICE) {
+        forked_device = true;
+        atomic_store(&chosen, NULL);
+        failed_status = UFN_ERR_BACKEND;
+        snprintf(failed_msg, sizeof failed_msg,
+                 "the %s backend cannot be used in a child process made by fork() after it "
+                 "started: neither the CUDA driver nor the runtime's device threads survive a "
+                 "fork (fork before the first call, or use the host backend)", be->name);
+    }
+    fork_release(UFN_FORK_CHILD);
+}
+
+static void register_atfork(void)
+{
+    pthread_atfork(fork_prepare, fork_parent, fork_child);
+}
+
+/* auto: the cuda backend if it starts and can run module m's code (when a
+ * call brought one), else host; the trace says which, and why. */
+static const ufn_backend_ops *choose_auto(const ufn_module *m)
+{
+    const ufn_backend_ops *be = ufn_cuda_backend();
+    if (be && m && ufn_cuda_check_module(m) < 0)
+        be = NULL;
+    if (ufn_tracing()) {
+        char why[600];
+        snprintf(why, sizeof why, "auto: %s", be ? "a CUDA driver and device" : ufn_error());
+        ufn_emit(UFN_EV_CHOICE, be ? be->name : "host", why, 0, 0);
+    }
+    ufn_clear_error();
+    return be ? be : &ufn_backend_host;
+}
+
+/* Choose by name; with the lock held.  On success sets `chosen`.  The
+ * runtime's other variables are read first: a value that means nothing is
+ * refused here, and with it the choice, as a bad UFN_BACKEND is. */
+static int choose(const char *name, const char *origin, const ufn_module *m)
+{
+    const char *bad = ufn_host_config_error();
+    if (!bad)
+        bad = ufn_stage_config_error();
+    if (bad)
+        return ufn_fail(UFN_ERR_INVALID, "%s", bad);
     const ufn_backend_ops *be = NULL;
     if (!name || !*name || strcmp(name, "auto") == 0) {
-        be = ufn_cuda_backend();
-        if (!be)
-            be = &ufn_backend_host;
-        ufn_clear_error();
+        be = choose_auto(m);
     } else if (strcmp(name, "host") == 0) {
         be = &ufn_backend_host;
     } else if (strcmp(name, "cuda") == 0 || strcmp(name, "sim") == 0) {
@@ -44,12 +118,14 @@ static int choose(const char *name, const char *origin)
         return ufn_fail(UFN_ERR_BACKEND, "%s: \"%s\" names no backend (auto, cuda, host, sim)",
                         origin, name);
     }
+    if (forked_device && be->device_memory == UFN_MEM_DEVICE)
+        return ufn_fail(UFN_ERR_BACKEND, "%s", failed_msg);
     int device = 0;
     const char *dev = getenv("UFN_DEVICE");
     if (dev && *dev && be->device_memory == UFN_MEM_DEVICE && !be->default_device) {
         char *end;
         long v = strtol(dev, &end, 10);
-        int count = be->device_count();
+        int count = be->device_count(be);
         if (*end || v < 0 || v >= count)
             return ufn_fail(UFN_ERR_NO_DEVICE, "UFN_DEVICE=%s: no such device (%d device%s)", dev,
                             count, count == 1 ? "" : "s");
@@ -62,16 +138,22 @@ static int choose(const char *name, const char *origin)
 
 int ufn_get_backend(const ufn_backend_ops **out)
 {
+    return ufn_get_backend_for(NULL, out);
+}
+
+int ufn_get_backend_for(const ufn_module *m, const ufn_backend_ops **out)
+{
     const ufn_backend_ops *be = atomic_load_explicit(&chosen, memory_order_acquire);
     if (be) {
         *out = be;
         return UFN_OK;
     }
+    pthread_once(&atfork_once, register_atfork);
     int st = UFN_OK;
     pthread_mutex_lock(&lock);
     be = atomic_load(&chosen);
     if (!be && !failed_status) {
-        st = choose(getenv("UFN_BACKEND"), "UFN_BACKEND");
+        st = choose(getenv("UFN_BACKEND"), "UFN_BACKEND", m);
         if (st < 0) {
             failed_status = st;
             snprintf(failed_msg, sizeof failed_msg, "%s", ufn_error());
@@ -95,6 +177,7 @@ const ufn_backend_ops *ufn_active_backend(void)
 
 int ufn_init(const char *backend)
 {
+    pthread_once(&atfork_once, register_atfork);
     int st = UFN_OK;
     pthread_mutex_lock(&lock);
     const ufn_backend_ops *be = atomic_load(&chosen);
@@ -104,7 +187,7 @@ int ufn_init(const char *backend)
             st = ufn_fail(UFN_ERR_BACKEND, "ufn_init(\"%s\"): the %s backend is already in use",
                           want, be->name);
     } else {
-        st = choose(backend, "ufn_init");
+        st = choose(backend, "ufn_init", NULL);
     }
     pthread_mutex_unlock(&lock);
     return st;
@@ -112,6 +195,7 @@ int ufn_init(const char *backend)
 
 int ufn_use_backend(const ufn_backend_ops *backend)
 {
+    pthread_once(&atfork_once, register_atfork);
     int st = UFN_OK;
     pthread_mutex_lock(&lock);
     const ufn_backend_ops *be = atomic_load(&chosen);
@@ -127,7 +211,7 @@ int ufn_current_device(void)
 {
     const ufn_backend_ops *be = atomic_load_explicit(&chosen, memory_order_acquire);
     if (be && be->default_device)
-        return be->default_device();
+        return be->default_device(be);
     return device_ordinal;
 }
 
@@ -141,63 +225,7 @@ int ufn_device_count(void)
 {
     const ufn_backend_ops *be;
     int st = ufn_get_backend(&be);
-    return st < 0 ? st : be->device_count();
-}
-
-/* ---- streams ------------------------------------------------------------------------ */
-
-int ufn_stream_create(ufn_stream *stream)
-{
-    if (!stream)
-        return ufn_fail(UFN_ERR_INVALID, "ufn_stream_create: the stream pointer is NULL");
-    const ufn_backend_ops *be;
-    int st = ufn_get_backend(&be);
-    if (st < 0)
-        return st;
-    ufn_stream s = calloc(1, sizeof *s);
-    if (!s)
-        return ufn_fail(UFN_ERR_NOMEM, "ufn_stream_create: out of host memory");
-    s->backend = be;
-    if (be->stream_create && (st = be->stream_create(s)) < 0) {
-        free(s);
-        return st;
-    }
-    *stream = s;
-    return UFN_OK;
-}
-
-int ufn_stream_destroy(ufn_stream stream)
-{
-    if (!stream)
-        return UFN_OK;      /* the default stream is never destroyed */
-    if (current_stream == stream)
-        current_stream = NULL;
-    int st = stream->backend->stream_destroy ? stream->backend->stream_destroy(stream) : UFN_OK;
-    free(stream);
-    return st;
-}
-
-int ufn_stream_synchronize(ufn_stream stream)
-{
-    const ufn_backend_ops *be;
-    if (stream) {
-        be = stream->backend;
-    } else {
-        int st = ufn_get_backend(&be);
-        if (st < 0)
-            return st;
-    }
-    return be->stream_synchronize ? be->stream_synchronize(stream) : UFN_OK;
-}
-
-void ufn_set_stream(ufn_stream stream)
-{
-    current_stream = stream;
-}
-
-ufn_stream ufn_get_stream(void)
-{
-    return current_stream;
+    return st < 0 ? st : be->device_count(be);
 }
 
 int ufn_synchronize(void)
@@ -206,5 +234,5 @@ int ufn_synchronize(void)
     int st = ufn_get_backend(&be);
     if (st < 0)
         return st;
-    return be->synchronize ? be->synchronize() : UFN_OK;
+    return be->synchronize ? be->synchronize(be) : UFN_OK;
 }

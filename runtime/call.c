@@ -11,16 +11,19 @@
  *   4. choose the signature (dispatch.c), then check dtypes the loop cannot
  *      take: device inputs must match exactly (weak scalars excepted), given
  *      outputs must have the loop's type, or for host outputs a type it
- *      casts to with 'same_kind';
+ *      casts to with 'same_kind'; and outputs must not overlap each other
+ *      (which output's value would stay would depend on the backend);
  *   5. route every operand: host inputs of another dtype are converted into
- *      temporaries; for a device call host inputs and scalars are copied to
- *      the device (as Numba does); empty outputs are allocated C-contiguous
+ *      temporaries; for a device call host inputs are copied to the device
+ *      (as Numba does) and scalars go to a ufunc's kernel by value (to a
+ *      gufunc's as 0-d device arrays); empty outputs are allocated C-contiguous
  *      in the call's memory; host outputs of another dtype or of a device
  *      call are written through temporaries and copied back afterwards;
  *   6. copy inputs an output overlaps, unless (for ufuncs) they are the
  *      same elements in the same order - NumPy's semantics;
  *   7. build the plan, merge dimensions (plan.c), execute it on the current
- *      stream, copy results back, give back the temporaries.
+ *      stream, copy results back, give back the temporaries (device ones
+ *      stream-ordered: the call does not wait for its kernels).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +43,7 @@ typedef struct operand {
     ufn_array arr;                  /* what the plan reads or writes */
     uint64_t temp;                  /* a temporary to give back after the call */
     out_route route;
+    bool by_value;                  /* a scalar input the kernel gets by value */
 } operand;
 
 typedef struct call {
@@ -47,11 +51,11 @@ typedef struct call {
     const char *name;
     int nin, nargs;
     const ufn_backend_ops *be;
+    ufn_stream_impl *stream;        /* the thread's current stream: the call's work goes there */
     ufn_memory memory;              /* where the plan's operands live */
     int device;
     const ufn_loop *loop;
     ufn_shapes sh;
-    bool device_temps;              /* synchronise before giving them back */
     operand *op;                    /* nargs of them, on the caller's stack */
     _Alignas(16) unsigned char value[UFN_MAXARGS][16];  /* scalars in the loop's types */
 } call;
@@ -68,9 +72,8 @@ static int check_func(const ufn_func *f)
     if (!f)
         return ufn_fail(UFN_ERR_INVALID, "the ufunc descriptor is NULL");
     const char *name = f->name ? f->name : "ufunc";
-    if (f->module && f->module->abi_version != UFN_ABI_VERSION)
-        return ufn_fail(UFN_ERR_INVALID, "%s: the module was built for ABI version %d, the "
-                        "runtime has version %d", name, f->module->abi_version, UFN_ABI_VERSION);
+    if (ufn_check_module(f->module, name) < 0)
+        return UFN_ERR_INVALID;
     if (f->nin < 0 || f->nout < 1 || f->nin + f->nout > UFN_MAXARGS)
         return ufn_fail(UFN_ERR_INVALID, "%s: %d inputs and %d outputs are not supported", name,
                         f->nin, f->nout);
@@ -177,28 +180,26 @@ static int check_dtypes(call *c)
     return UFN_OK;
 }
 
+static bool overlaps(const ufn_array *a, const ufn_array *b);
+
+static int check_distinct_outputs(const call *c)
+{
+    for (int k = c->nin; k < c->nargs; k++)
+        for (int j = k + 1; j < c->nargs; j++)
+            if (c->op[k].user && c->op[j].user && overlaps(c->op[k].user, c->op[j].user))
+                return ufn_fail(UFN_ERR_OUTPUT, "outputs %d and %d overlap: each output needs "
+                                "memory of its own", k - c->nin, j - c->nin);
+    return UFN_OK;
+}
+
 /* ---- 5. routes --------------------------------------------------------------------------- */
-
-static void byte_strides(const ufn_array *a, int64_t *out)
-{
-    for (int d = 0; d < a->ndim; d++)
-        out[d] = a->strides[d] * ufn_dtype_size(a->dtype);
-}
-
-static size_t array_bytes(const ufn_array *a)
-{
-    int64_t n = 1;
-    for (int d = 0; d < a->ndim; d++)
-        n *= a->shape[d];
-    return (size_t)n * (size_t)ufn_dtype_size(a->dtype);
-}
 
 /* Copy (converting) host array `src` into the new C-contiguous host array `dst`. */
 static void pack(ufn_array *dst, const ufn_array *src)
 {
     int64_t ds[UFN_MAXDIMS], ss[UFN_MAXDIMS];
-    byte_strides(dst, ds);
-    byte_strides(src, ss);
+    ufn_byte_strides(dst, ds);
+    ufn_byte_strides(src, ss);
     ufn_copy_nd(src->ndim, src->shape, dst->data, dst->dtype, ds, ufn_array_ptr(src), src->dtype,
                 ss);
 }
@@ -229,8 +230,7 @@ static int input_to_device(call *c, int k, const ufn_array *a, ufn_dtype t)
         return st;
     op->arr = d;
     op->temp = d.alloc_id;
-    c->device_temps = true;
-    size_t bytes = array_bytes(&d);
+    size_t bytes = ufn_array_bytes(&d);
     if (bytes == 0)
         return UFN_OK;
     const void *src = ufn_array_ptr(a);
@@ -241,7 +241,7 @@ static int input_to_device(call *c, int k, const ufn_array *a, ufn_dtype t)
         pack(&packed, a);
         src = packed.data;
     }
-    st = c->be->copy_h2d(c->device, d.data, src, bytes, ufn_get_stream());
+    st = c->be->copy_h2d(c->be, c->device, d.data, src, bytes, c->stream);
     if (packed.alloc_id)
         ufn_release(packed.alloc_id);
     return st;
@@ -253,15 +253,19 @@ static int route_inputs(call *c)
     for (int k = 0; k < c->nin; k++) {
         const ufn_array *a = c->op[k].user;
         int st;
-        if (!a->data && a->ndim == 0) {
-            /* A value in the descriptor: convert it into this call's buffer. */
+        if (a->ndim == 0 && a->memory == UFN_MEM_HOST) {
+            /* A scalar (its value in the descriptor, or a 0-d host array):
+             * converted into this call's buffer, and passed from there by
+             * value to a host loop or a ufunc's kernel. */
             ufn_array v = *a;
             v.data = c->value[k];
             v.dtype = types[k];
             v.alloc_id = 0;
             ufn_convert(v.data, types[k], 0, ufn_array_ptr(a), a->dtype, 0, 1);
-            st = c->memory == UFN_MEM_DEVICE ? input_to_device(c, k, &v, types[k])
-                                             : (c->op[k].arr = v, UFN_OK);
+            c->op[k].by_value = c->memory == UFN_MEM_DEVICE && c->f->ncore == 0;
+            st = c->memory == UFN_MEM_DEVICE && !c->op[k].by_value
+                     ? input_to_device(c, k, &v, types[k])
+                     : (c->op[k].arr = v, UFN_OK);
         } else if (a->memory == UFN_MEM_DEVICE) {
             c->op[k].arr = *a;
             st = UFN_OK;
@@ -324,8 +328,7 @@ static int route_outputs(call *c)
             if (st < 0)
                 return st;
             op->temp = op->arr.alloc_id;
-            c->device_temps = true;
-        }
+                }
     }
     return UFN_OK;
 }
@@ -382,9 +385,8 @@ static int copy_input(call *c, int k)
         return st;
     const char *src = (const char *)op->arr.data + lo;
     if (op->arr.memory == UFN_MEM_DEVICE) {
-        st = c->be->copy_d2d(c->device, t.data, src, (size_t)len, ufn_get_stream());
-        c->device_temps = true;
-    } else {
+        st = c->be->copy_d2d(c->be, c->device, t.data, src, (size_t)len, c->stream);
+        } else {
         memcpy(t.data, src, (size_t)len);
     }
     op->arr.data = (char *)t.data - lo;
@@ -396,8 +398,8 @@ static int copy_input(call *c, int k)
 static int resolve_overlap(call *c)
 {
     for (int k = 0; k < c->nin; k++) {
-        if (c->op[k].temp || !c->op[k].arr.data)
-            continue;       /* a fresh copy already */
+        if (c->op[k].temp || !c->op[k].arr.data || c->op[k].by_value)
+            continue;       /* a fresh copy already, or a value of this call */
         for (int j = c->nin; j < c->nargs; j++) {
             if (c->op[j].route != ROUTE_DIRECT || !overlaps(&c->op[k].arr, &c->op[j].arr) ||
                 same_elements(c, k, j))
@@ -428,6 +430,7 @@ static void build_plan(const call *c, ufn_plan *p)
     for (int k = 0; k < c->nargs; k++) {
         const ufn_array *a = &c->op[k].arr;
         p->data[k] = a->data;
+        p->by_value[k] = c->op[k].by_value;
         p->elsize[k] = ufn_dtype_size(a->dtype);
         loop_strides(c, k, a, p->strides[k]);
         int cn = core_ndim(c->f, k);
@@ -446,14 +449,14 @@ static int copy_back(call *c)
         const ufn_array *u = op->user;
         if (op->route != ROUTE_CAST && op->route != ROUTE_D2H)
             continue;
-        size_t bytes = array_bytes(&op->arr);
+        size_t bytes = ufn_array_bytes(&op->arr);
         if (bytes == 0)
             continue;
         ufn_array src = op->arr;
         uint64_t staging = 0;
         if (op->route == ROUTE_D2H) {
             if (u->dtype == src.dtype && ufn_is_c_contiguous(u)) {
-                int st = c->be->copy_d2h(c->device, u->data, src.data, bytes, ufn_get_stream());
+                int st = c->be->copy_d2h(c->be, c->device, u->data, src.data, bytes, c->stream);
                 if (st < 0)
                     return st;
                 continue;
@@ -461,7 +464,7 @@ static int copy_back(call *c)
             ufn_array h = {0};
             int st = ufn_alloc_array(src.dtype, src.ndim, src.shape, UFN_MEM_HOST, 0, &h);
             if (st == UFN_OK)
-                st = c->be->copy_d2h(c->device, h.data, src.data, bytes, ufn_get_stream());
+                st = c->be->copy_d2h(c->be, c->device, h.data, src.data, bytes, c->stream);
             if (st < 0) {
                 ufn_release(h.alloc_id);
                 return st;
@@ -470,18 +473,18 @@ static int copy_back(call *c)
             staging = h.alloc_id;
         }
         int64_t ds[UFN_MAXDIMS], ss[UFN_MAXDIMS];
-        byte_strides(u, ds);
-        byte_strides(&src, ss);
+        ufn_byte_strides(u, ds);
+        ufn_byte_strides(&src, ss);
         ufn_copy_nd(u->ndim, u->shape, u->data, u->dtype, ds, src.data, src.dtype, ss);
         ufn_release(staging);
     }
     return UFN_OK;
 }
 
+/* Temporaries go back without waiting: device memory is freed
+ * stream-ordered, behind the call's work on the same stream. */
 static void release_temps(call *c, bool failed, ufn_array *const *out)
 {
-    if (c->device_temps && c->be->stream_synchronize)
-        c->be->stream_synchronize(ufn_get_stream());
     for (int k = 0; k < c->nargs; k++) {
         operand *op = &c->op[k];
         ufn_release(op->temp);
@@ -489,7 +492,7 @@ static void release_temps(call *c, bool failed, ufn_array *const *out)
             if (failed)
                 ufn_release(op->arr.alloc_id);
             else
-                *out[k - c->nin] = op->arr;
+                ufn_hand_over(out[k - c->nin], &op->arr);
         }
     }
 }
@@ -500,7 +503,8 @@ static int run(call *c, const ufn_array *const *in, ufn_array *const *out, int f
     int st;
     if ((st = check_operands(c, in, out)) < 0 || (st = choose_memory(c)) < 0)
         return st;
-    if ((st = ufn_get_backend(&c->be)) < 0)
+    if ((st = ufn_get_backend_for(f->module, &c->be)) < 0 ||
+        (st = ufn_current_stream(&c->stream)) < 0)
         return st;
     for (int k = 0; k < c->nargs; k++)
         c->sh.arg[k] = c->op[k].user;
@@ -512,7 +516,7 @@ static int run(call *c, const ufn_array *const *in, ufn_array *const *out, int f
     c->loop = &f->loops[loop];
     if (!c->loop->types)
         return ufn_fail(UFN_ERR_INVALID, "signature %d has no types", loop);
-    if ((st = check_dtypes(c)) < 0)
+    if ((st = check_dtypes(c)) < 0 || (st = check_distinct_outputs(c)) < 0)
         return st;
 
     /* Every argument is accepted: from here on only resources can fail. */
@@ -521,7 +525,7 @@ static int run(call *c, const ufn_array *const *in, ufn_array *const *out, int f
         if ((st = route_inputs(c)) == UFN_OK && (st = resolve_overlap(c)) == UFN_OK) {
             ufn_plan plan;
             build_plan(c, &plan);
-            st = c->be->execute(&plan, ufn_get_stream());
+            st = c->be->execute(c->be, &plan, c->stream);
             if (st == UFN_OK)
                 st = copy_back(c);
         }
@@ -537,9 +541,9 @@ static void init_call(call *c, const ufn_func *f, operand *ops)
     c->name = f->name ? f->name : "ufunc";
     c->nin = f->nin;
     c->nargs = f->nin + f->nout;
-    c->device_temps = false;
     for (int k = 0; k < c->nargs; k++) {
         c->op[k].temp = 0;
+        c->op[k].by_value = false;
         c->op[k].route = ROUTE_DIRECT;
         c->op[k].user = NULL;
     }

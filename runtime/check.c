@@ -31,10 +31,12 @@ void ufn_c_strides(int ndim, const int64_t *shape, int64_t *strides)
     }
 }
 
-bool ufn_is_c_contiguous(const ufn_array *a)
+/* Dense in C order (first = ndim - 1, step -1) or Fortran order (0, +1):
+ * extents of 1 may have any stride, an empty array is dense. */
+static bool dense_from(const ufn_array *a, int first, int step)
 {
     int64_t s = 1;
-    for (int d = a->ndim - 1; d >= 0; d--) {
+    for (int i = 0, d = first; i < a->ndim; i++, d += step) {
         if (a->shape[d] == 0)
             return true;
         if (a->shape[d] != 1 && a->strides[d] != s)
@@ -42,6 +44,57 @@ bool ufn_is_c_contiguous(const ufn_array *a)
         s *= a->shape[d];
     }
     return true;
+}
+
+bool ufn_is_c_contiguous(const ufn_array *a)
+{
+    return dense_from(a, a->ndim - 1, -1);
+}
+
+bool ufn_is_f_contiguous(const ufn_array *a)
+{
+    return dense_from(a, 0, 1);
+}
+
+int ufn_check_module(const ufn_module *m, const char *name)
+{
+    if (m && m->abi_version != UFN_ABI_VERSION)
+        return ufn_fail(UFN_ERR_INVALID, "%s: the module was built for ABI version %d, the "
+                        "runtime has version %d", name, m->abi_version, UFN_ABI_VERSION);
+    return UFN_OK;
+}
+
+int ufn_owner_tag(const ufn_array *where, uint64_t id)
+{
+    uint64_t h = ((uint64_t)(uintptr_t)where ^ id * 0x9E3779B97F4A7C15ull) * 0xBF58476D1CE4E5B9ull;
+    return (int)(((h >> 40) & 0xffff) | 1) << 8;   /* never 0 */
+}
+
+void ufn_hand_over(ufn_array *dst, const ufn_array *a)
+{
+    *dst = *a;
+    dst->flags = (dst->flags & ~UFN_FLAG_OWNER_MASK) | ufn_owner_tag(dst, a->alloc_id);
+}
+
+bool ufn_holds_live(const ufn_array *a)
+{
+    return a->memory != UFN_MEM_NONE && a->alloc_id &&
+           (a->flags & UFN_FLAG_OWNER_MASK) == ufn_owner_tag(a, a->alloc_id) &&
+           ufn_registry_live(a->alloc_id);
+}
+
+void ufn_byte_strides(const ufn_array *a, int64_t *out)
+{
+    for (int d = 0; d < a->ndim; d++)
+        out[d] = a->strides[d] * ufn_dtype_size(a->dtype);
+}
+
+size_t ufn_array_bytes(const ufn_array *a)
+{
+    size_t n = (size_t)ufn_dtype_size(a->dtype);
+    for (int d = 0; d < a->ndim; d++)
+        n *= (size_t)a->shape[d];
+    return n;
 }
 
 void ufn_array_extent(const ufn_array *a, int64_t *lo, int64_t *hi)
@@ -126,9 +179,9 @@ int ufn_check_array(const ufn_array *a, const char *what)
         if (be->device_memory != UFN_MEM_DEVICE)
             return FAIL(UFN_ERR_WRONG_MEMORY, "a device array, but the %s backend has no device "
                         "memory", be->name);
-        if (a->device < 0 || a->device >= be->device_count())
+        if (a->device < 0 || a->device >= be->device_count(be))
             return FAIL(UFN_ERR_NO_DEVICE, "device %d does not exist (%d devices)", a->device,
-                        be->device_count());
+                        be->device_count(be));
     }
     return UFN_OK;
 }

@@ -69,16 +69,17 @@ int ufn_alloc_array(ufn_dtype dtype, int ndim, const int64_t *shape, ufn_memory 
     size_t nbytes = bytes > 0 ? (size_t)bytes : 1;
     void *p = NULL;
     ufn_memory owner;
+    const ufn_backend_ops *be = NULL;
+    ufn_stream_impl *s = NULL;
     if (memory == UFN_MEM_HOST) {
         if (!(p = ufn_host_memalign(nbytes)))
             return ufn_fail(UFN_ERR_NOMEM, "out of host memory allocating %zu bytes", nbytes);
         owner = UFN_MEM_HOST;
     } else {
-        const ufn_backend_ops *be;
         int st = ufn_get_backend(&be);
-        if (st < 0)
+        if (st < 0 || (st = ufn_current_stream(&s)) < 0)
             return st;
-        st = be->alloc(device, nbytes, &p);
+        st = be->alloc(be, device, nbytes, s, &p);
         if (st < 0)
             return st;
         owner = UFN_MEM_DEVICE;
@@ -89,7 +90,7 @@ int ufn_alloc_array(ufn_dtype dtype, int ndim, const int64_t *shape, ufn_memory 
         if (owner == UFN_MEM_HOST)
             free(p);
         else
-            ufn_active_backend()->free(device, p);
+            be->free(be, device, p, s);
         return UFN_ERR_NOMEM;
     }
     ufn_array a;

@@ -59,6 +59,23 @@ int ufn_fail_prefix(int status, const char *prefix)
     return ufn_fail(status, "%s: %s", prefix, last_error);
 }
 
+/* A recursive helper of generated code went too deep, on this thread (it
+ * runs a host loop, or a simulated kernel); the caller of the loop or the
+ * grid takes the flag (ufn_abi.h, "recursion"). */
+static _Thread_local bool depth_exceeded;
+
+__attribute__((visibility("default"))) void ufn_depth_exceeded(void)
+{
+    depth_exceeded = true;
+}
+
+bool ufn_depth_take(void)
+{
+    bool hit = depth_exceeded;
+    depth_exceeded = false;
+    return hit;
+}
+
 const char *ufn_status_name(int status)
 {
     switch (status) {
@@ -80,6 +97,9 @@ const char *ufn_status_name(int status)
     case UFN_ERR_BACKEND: return "UFN_ERR_BACKEND";
     case UFN_ERR_OUTPUT: return "UFN_ERR_OUTPUT";
     case UFN_ERR_ALIGN: return "UFN_ERR_ALIGN";
+    case UFN_ERR_RECURSION: return "UFN_ERR_RECURSION";
+    case UFN_ERR_LAUNCH: return "UFN_ERR_LAUNCH";
+    case UFN_ERR_KERNEL: return "UFN_ERR_KERNEL";
     }
     return "UFN_ERR_UNKNOWN";
 }

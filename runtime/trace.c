@@ -44,6 +44,14 @@ void ufn_set_trace_hook(ufn_trace_hook hook, void *ctx)
     pthread_mutex_unlock(&hook_lock);
 }
 
+void ufn_trace_fork(ufn_fork_phase phase)
+{
+    if (phase == UFN_FORK_PREPARE)
+        pthread_mutex_lock(&hook_lock);
+    else
+        pthread_mutex_unlock(&hook_lock);
+}
+
 const char *ufn_event_name(ufn_event_kind kind)
 {
     switch (kind) {
@@ -55,6 +63,8 @@ const char *ufn_event_name(ufn_event_kind kind)
     case UFN_EV_LAUNCH: return "launch";
     case UFN_EV_HOST_LOOP: return "host-loop";
     case UFN_EV_SYNC: return "sync";
+    case UFN_EV_CHOICE: return "choice";
+    case UFN_EV_KERNEL: return "kernel";
     }
     return "?";
 }
@@ -65,11 +75,15 @@ void ufn_trace(const ufn_event *ev)
         return;
     if (atomic_load_explicit(&env_trace, memory_order_relaxed)) {
         const char *unit = ev->kind == UFN_EV_LAUNCH || ev->kind == UFN_EV_HOST_LOOP
-                               ? "elements" : "bytes";
+                               ? "elements"
+                           : ev->kind == UFN_EV_KERNEL ? "threads" : "bytes";
         /* One fprintf per line, so that lines of several threads do not mix. */
         if (ev->kind == UFN_EV_SYNC)
             fprintf(stderr, "ufn: %-4s %-9s device %d\n", ev->backend ? ev->backend : "?",
                     ufn_event_name(ev->kind), ev->device);
+        else if (ev->kind == UFN_EV_CHOICE)
+            fprintf(stderr, "ufn: %-4s %-9s %s\n", ev->backend ? ev->backend : "?",
+                    ufn_event_name(ev->kind), ev->name ? ev->name : "");
         else
             fprintf(stderr, "ufn: %-4s %-9s %s%s%zu %s device %d\n",
                     ev->backend ? ev->backend : "?", ufn_event_name(ev->kind),

@@ -1,16 +1,18 @@
 /* ufnrt.h - libufnrt's internal header (users see only ufn.h).
  *
- * A call goes through the same steps whatever the backend:
+ * Three layers, and calls go down only (make check-layers-runtime):
  *
- *   call.c      check the operands, broadcast, choose the signature, allocate
- *               empty outputs, copy inputs an output overlaps, merge
- *               dimensions: the result is a ufn_plan
- *   backend.c   choose the backend once per process (UFN_BACKEND)
- *   host/cuda   execute the plan: the host backend with its thread pool and
- *               vectorised loops; the cuda backend through a driver table that
- *               is either the real libcuda.so.1 or the simulator
+ *   API         array.c, backend.c, stream.c, dlpack.c, and call.c for the
+ *               generated entry points
+ *   plan        call.c checks the operands, broadcasts, chooses the
+ *               signature, allocates empty outputs, copies inputs an output
+ *               overlaps and merges dimensions: the result is a ufn_plan
+ *   backend     a ufn_backend_ops table executes it: host/ with its thread
+ *               pool and vectorised loops; cuda/ through a driver table that
+ *               is either the real libcuda.so.1 or the simulator (sim/)
  *
- * Sections below are in that order.
+ * error.c, trace.c, dtype.c and alloc.c serve every layer.  Sections below
+ * are in that order.
  */
 #ifndef UFNRT_H
 #define UFNRT_H
@@ -31,6 +33,16 @@
 
 #define UFN_MAXARGS 32   /* operands of one ufunc (inputs + outputs) */
 
+/* fork(): every lock of the runtime is taken before (PREPARE), in one order,
+ * and given back after in the parent and the child, so that the child finds
+ * no lock held by a thread it does not have.  backend.c registers the
+ * handlers; each file with locks has its ufn_*_fork(phase). */
+typedef enum ufn_fork_phase {
+    UFN_FORK_PREPARE,
+    UFN_FORK_PARENT,
+    UFN_FORK_CHILD
+} ufn_fork_phase;
+
 /* ==== error.c ================================================================== */
 
 /* Record a failure for ufn_error() on this thread and return `status`. */
@@ -42,6 +54,9 @@ void ufn_clear_error(void);
 int ufn_fail_prefix(int status, const char *prefix);
 /* The status of this thread's last failure (UFN_OK if none). */
 int ufn_error_status(void);
+/* Did generated code on this thread call ufn_depth_exceeded() since the last
+ * time?  Clears the flag. */
+bool ufn_depth_take(void);
 
 /* ==== trace.c ================================================================== */
 
@@ -53,7 +68,9 @@ typedef enum ufn_event_kind {
     UFN_EV_D2D,
     UFN_EV_LAUNCH,     /* a kernel launch (cuda, sim) */
     UFN_EV_HOST_LOOP,  /* a call executed by host loops */
-    UFN_EV_SYNC
+    UFN_EV_SYNC,
+    UFN_EV_CHOICE,     /* UFN_BACKEND=auto chose a backend; name says why */
+    UFN_EV_KERNEL      /* a @cuda.jit kernel launch (any backend); bytes: threads */
 } ufn_event_kind;
 
 typedef struct ufn_event {
@@ -70,6 +87,7 @@ void ufn_trace(const ufn_event *ev);
 bool ufn_tracing(void);
 typedef void (*ufn_trace_hook)(const ufn_event *ev, void *ctx);
 void ufn_set_trace_hook(ufn_trace_hook hook, void *ctx);
+void ufn_trace_fork(ufn_fork_phase phase);
 const char *ufn_event_name(ufn_event_kind kind);
 /* Build and report an event; nearly free when nobody listens. */
 void ufn_emit(ufn_event_kind kind, const char *backend, const char *name, size_t bytes,
@@ -104,6 +122,17 @@ void ufn_convert(void *dst, ufn_dtype dt, ptrdiff_t dstep, const void *src, ufn_
 
 /* Internal flag: ufn_host() was given a NULL shape with ndim > 0. */
 #define UFN_FLAG_NULL_SHAPE (1 << 30)
+/* Internal flag bits: a tag of the descriptor's own address and allocation,
+ * set when the runtime fills a descriptor with a new array.  A descriptor
+ * that still holds its live array carries the tag; stack garbage, even a
+ * copy of such a descriptor, does not (it lies at another address), so
+ * "fill this descriptor" can refuse the first without refusing the second. */
+#define UFN_FLAG_OWNER_MASK (0xffff << 8)
+int ufn_owner_tag(const ufn_array *where, uint64_t id);
+/* Give *dst the array a (copied), tagged as its owner. */
+void ufn_hand_over(ufn_array *dst, const ufn_array *a);
+/* Does *a hold, as its owner, a live array of the runtime's? */
+bool ufn_holds_live(const ufn_array *a);
 
 /* Check a descriptor the caller passed (not an empty one): NULL, memory,
  * dtype, ndim, negative extents, sizes that overflow, NULL or unaligned
@@ -119,6 +148,14 @@ void ufn_array_extent(const ufn_array *a, int64_t *lo, int64_t *hi);
 /* Where the first element is: a->data, or the inline value of a 0-d scalar. */
 const void *ufn_array_ptr(const ufn_array *a);
 bool ufn_is_c_contiguous(const ufn_array *a);
+bool ufn_is_f_contiguous(const ufn_array *a);
+/* A ufunc's or kernel's module (NULL: none) is of this runtime's ABI version,
+ * or fail with UFN_ERR_INVALID, naming `name`. */
+int ufn_check_module(const ufn_module *m, const char *name);
+/* The strides in BYTES, and the bytes its elements fill (elements times the
+ * element size), of a checked array. */
+void ufn_byte_strides(const ufn_array *a, int64_t *out);
+size_t ufn_array_bytes(const ufn_array *a);
 void ufn_c_strides(int ndim, const int64_t *shape, int64_t *strides);
 /* Copy an n-d host array into another of the same shape, converting the
  * dtype if needed; strides here are in BYTES. */
@@ -136,14 +173,16 @@ void ufn_release(uint64_t id);
 /* ==== plan: what call.c hands to a backend ==========================================
  *
  * call.c has checked every argument, chosen the loop, allocated outputs and
- * temporaries and resolved overlap before it calls backend->execute(plan,
+ * temporaries and resolved overlap before it calls backend->execute(backend, plan,
  * ufn_get_stream()); a backend only runs the plan.  What it can rely on:
  *
  *   - n >= 1: a call with no loop iterations never reaches execute (a gufunc
  *     may still have core sizes of 0; its loop must handle them);
  *   - memory == UFN_MEM_DEVICE: every data[k] is device memory of `device`
- *     (host inputs and scalars were copied there; host outputs are written
- *     back by call.c afterwards).  memory == UFN_MEM_HOST: every data[k] is
+ *     (host inputs were copied there; host outputs are written back by
+ *     call.c afterwards), but for the scalars of a ufunc passed by value:
+ *     by_value[k] is set, data[k] points at the value (the loop's type,
+ *     host memory) and its strides are 0;  memory == UFN_MEM_HOST: every data[k] is
  *     host memory, possibly strided, broadcast (stride 0) or reversed; a
  *     device backend stages it itself;
  *   - operand k has loop->types[k], elsize[k] bytes, inputs first; strides
@@ -160,8 +199,9 @@ void ufn_release(uint64_t id);
  *   - data pointers of a HOST plan may point into call.c's stack (converted
  *     scalars): a HOST plan must be finished, outputs written, when execute
  *     returns.  A DEVICE plan may still be queued on the stream when execute
- *     returns; call.c synchronises the stream before it frees temporaries
- *     or copies results to host outputs.
+ *     returns; call.c frees its temporaries stream-ordered, on the same
+ *     stream, and copies results to host outputs with copy_d2h (which
+ *     waits).
  *
  * Returns 0 or a negative status with ufn_fail().  n >= 2^31 or ndim beyond
  * UFN_KMAXDIM is the backend's to split. */
@@ -189,6 +229,8 @@ typedef struct ufn_plan {
     /* Every operand C-contiguous over the (single) merged dimension
      * (ndim <= 1, every stride 1).  Always false for gufuncs. */
     bool contiguous;
+    /* Device plans of ufuncs: inputs passed to the kernel by value. */
+    bool by_value[UFN_MAXARGS];
 } ufn_plan;
 
 /* ==== broadcast.c, dispatch.c, plan.c: the steps of call.c ============================= */
@@ -218,42 +260,95 @@ int ufn_choose_loop(const ufn_func *f, const ufn_array *const *in);
  * contiguous.  plan->ndim, shape and strides must be filled. */
 void ufn_plan_simplify(ufn_plan *plan);
 
+/* ==== kernel.c: what a @cuda.jit launch hands to a backend ============================
+ *
+ * kernel.c has chosen the signature, checked the launch against the
+ * device's limits (ufn_klimits, from the backend), moved host arrays to the
+ * device (device backends) and built the parameter array before it calls
+ * backend->launch_kernel(backend, plan, ufn_get_stream()).  A backend may
+ * rely on: every dimension >= 1 and within the limits; params[k] points at
+ * parameter k as the kernel takes it (ufn_abi.h: a scalar's value, an
+ * array's {data, shape, stride} with data in this backend's device memory,
+ * or host memory for the host backend); params and what they point at are
+ * the caller's only until launch_kernel returns (a device backend copies
+ * them when it queues the launch, as cuLaunchKernel does).  It may leave
+ * the launch queued on the stream: kernel.c synchronises the stream before
+ * it copies results back, and frees its device copies stream-ordered.  A
+ * fault of the kernel is UFN_ERR_KERNEL, from the launch or from the call
+ * that next waits for the stream. */
+
+/* A device's launch limits (CUDA's device attributes). */
+typedef struct ufn_klimits {
+    uint32_t threads;                   /* per block */
+    uint32_t block[3];                  /* per block dimension */
+    uint32_t grid[3];                   /* per grid dimension */
+    size_t shared;                      /* bytes of shared memory per block, by default */
+    size_t shared_optin;                /* ... at most, once the kernel opts in */
+} ufn_klimits;
+
+typedef struct ufn_kplan {
+    const ufn_kernel *kernel;
+    const ufn_ksig *sig;
+    int device;
+    uint32_t grid[3], block[3];
+    size_t dynamic_shared;
+    void **params;                      /* kernel->nparams of them */
+} ufn_kplan;
+
 /* ==== backend.c ======================================================================= */
 
-struct ufn_stream_s {
+/* A stream as the backends see it.  The program's ufn_stream is a checked
+ * handle of one (stream.c); NULL, the default stream, has no object. */
+typedef struct ufn_stream_impl {
     const struct ufn_backend *backend;
-    void *handle;                       /* the backend's stream (CUstream) */
-};
+    void *handle;                       /* the backend's stream (a cuda_stream) */
+} ufn_stream_impl;
 
 /* Backends report their own allocations, copies and launches to ufn_trace
- * (callers of these operations do not trace them again).
+ * (callers of these operations do not trace them again).  Every operation
+ * receives the table it was called through (`be`), so that one set of
+ * functions can serve several backends (cuda and sim share theirs).
  *
  * The typedef is ufn_backend_ops, not ufn_backend: that name is the public
  * function ufn_backend() of ufn.h, and C has one namespace for both. */
 typedef struct ufn_backend {
     const char *name;                   /* "host", "cuda", "sim" */
     ufn_memory device_memory;           /* where ufn_device_array memory lives */
-    int (*device_count)(void);
+    int (*device_count)(const struct ufn_backend *be);
     /* The device new device arrays go to: the one UFN_DEVICE chose (0 by
      * default).  May be NULL (then 0). */
-    int (*default_device)(void);
-    /* Device memory; `device` is an ordinal. */
-    int (*alloc)(int device, size_t bytes, void **ptr);
-    void (*free)(int device, void *ptr);
+    int (*default_device)(const struct ufn_backend *be);
+    /* Device memory; `device` is an ordinal.  Both are ordered on stream s:
+     * alloc's memory is ready for work queued on s, and free gives it back
+     * once the work queued on s so far is done with it (so a call frees
+     * its temporaries without waiting).  Memory used on another stream
+     * than s must have that stream synchronised first. */
+    int (*alloc)(const struct ufn_backend *be, int device, size_t bytes, ufn_stream_impl *s,
+                 void **ptr);
+    void (*free)(const struct ufn_backend *be, int device, void *ptr, ufn_stream_impl *s);
     /* Contiguous copies; one side or both on the device.  copy_h2d and
      * copy_d2h return when the host buffer may be reused (h2d) or holds the
      * data (d2h), ordered after earlier work on the stream. */
-    int (*copy_h2d)(int device, void *dst, const void *src, size_t bytes, ufn_stream s);
-    int (*copy_d2h)(int device, void *dst, const void *src, size_t bytes, ufn_stream s);
-    int (*copy_d2d)(int device, void *dst, const void *src, size_t bytes, ufn_stream s);
+    int (*copy_h2d)(const struct ufn_backend *be, int device, void *dst, const void *src,
+                    size_t bytes, ufn_stream_impl *s);
+    int (*copy_d2h)(const struct ufn_backend *be, int device, void *dst, const void *src,
+                    size_t bytes, ufn_stream_impl *s);
+    int (*copy_d2d)(const struct ufn_backend *be, int device, void *dst, const void *src,
+                    size_t bytes, ufn_stream_impl *s);
     /* Run a plan (see "plan" above).  plan->memory says where the operands
      * are: device arrays of this backend, or host arrays (the cuda backend
      * stages those itself). */
-    int (*execute)(const ufn_plan *plan, ufn_stream s);
-    int (*stream_create)(ufn_stream s);     /* fills s->handle */
-    int (*stream_destroy)(ufn_stream s);
-    int (*stream_synchronize)(ufn_stream s);  /* NULL stream: the default one */
-    int (*synchronize)(void);               /* every stream */
+    int (*execute)(const struct ufn_backend *be, const ufn_plan *plan, ufn_stream_impl *s);
+    int (*stream_create)(const struct ufn_backend *be, ufn_stream_impl *s);  /* fills s->handle */
+    int (*stream_destroy)(const struct ufn_backend *be, ufn_stream_impl *s);
+    /* NULL stream: the default one */
+    int (*stream_synchronize)(const struct ufn_backend *be, ufn_stream_impl *s);
+    int (*synchronize)(const struct ufn_backend *be);   /* every stream */
+    /* @cuda.jit kernels (see "kernel.c" above): a device's limits, and a
+     * launch queued on stream s. */
+    int (*kernel_limits)(const struct ufn_backend *be, int device, ufn_klimits *out);
+    int (*launch_kernel)(const struct ufn_backend *be, const ufn_kplan *plan,
+                         ufn_stream_impl *s);
 } ufn_backend_ops;
 
 extern const ufn_backend_ops ufn_backend_host;
@@ -262,17 +357,35 @@ extern const ufn_backend_ops ufn_backend_host;
  * and returns NULL with ufn_error() set when unusable (no driver, no device). */
 const ufn_backend_ops *ufn_cuda_backend(void);
 const ufn_backend_ops *ufn_sim_backend(void);
+/* Why UFN_STAGE_BYTES was refused, or NULL (cuda_stage.c). */
+const char *ufn_stage_config_error(void);
+/* Can the started cuda backend's driver run the module's code (a driver
+ * older than the toolkit that built it cannot)?  UFN_ERR_NO_DRIVER if not. */
+int ufn_cuda_check_module(const ufn_module *m);
 
 /* The backend chosen for this process (initialising it on first use), or
  * NULL with ufn_error() set. */
 const ufn_backend_ops *ufn_active_backend(void);
 /* The same, returning the status of the choice (UFN_OK or why it failed). */
 int ufn_get_backend(const ufn_backend_ops **backend);
+/* The same for a call of module m: when the choice is made now, auto also
+ * asks whether the driver can run m's code. */
+int ufn_get_backend_for(const ufn_module *m, const ufn_backend_ops **backend);
 /* Install a backend as the process's choice (tests use a fake device
  * backend); fails if another one is in use already. */
 int ufn_use_backend(const ufn_backend_ops *backend);
+/* The cuda and sim backends' locks, and the simulator's (backend_cuda.c). */
+void ufn_cuda_fork(ufn_fork_phase phase);
 /* The device ordinal new device arrays go to (UFN_DEVICE, default 0). */
 int ufn_current_device(void);
+
+/* ==== stream.c ========================================================================== */
+
+/* The object of this thread's current stream (NULL: the default one), or
+ * UFN_ERR_INVALID when it was destroyed or never made. */
+int ufn_current_stream(ufn_stream_impl **out);
+/* The same, the default stream instead of a failure (for frees). */
+ufn_stream_impl *ufn_current_stream_or_default(void);
 
 /* ==== alloc.c: the registry of runtime-owned allocations ================================ */
 
@@ -282,10 +395,13 @@ uint64_t ufn_registry_add(void *base, size_t bytes, ufn_memory memory, int devic
 /* The allocation containing [ptr, ptr+bytes) with that id, or fail with
  * UFN_ERR_FREED. */
 int ufn_registry_check(uint64_t id, const void *ptr, size_t bytes);
+/* Is the allocation with this id live? */
+bool ufn_registry_live(uint64_t id);
 /* Remove and return the base pointer (NULL if unknown). */
 void *ufn_registry_remove(uint64_t id, ufn_memory *memory, int *device);
 /* Live allocations (tests check for leaks). */
 size_t ufn_registry_count(void);
+void ufn_registry_fork(ufn_fork_phase phase);
 
 /* ==== host backend ====================================================================== */
 
@@ -294,6 +410,8 @@ size_t ufn_registry_count(void);
 int ufn_host_isa(void);
 /* Number of host threads (UFN_NUM_THREADS, default: all cores). */
 int ufn_host_threads(void);
+/* Why UFN_HOST_ISA or UFN_NUM_THREADS was refused, or NULL. */
+const char *ufn_host_config_error(void);
 /* Override the number of host threads (tests); 0 restores the default. */
 void ufn_host_set_threads(int n);
 /* Host memory for arrays the runtime allocates (outputs, and the host
@@ -307,6 +425,11 @@ ufn_host_loop ufn_host_pick_loop(const ufn_loop *loop, int isa);
 /* Run a plan with host loops, on the calling thread and the pool.  Any
  * backend whose memory the CPU can address may use it. */
 int ufn_host_execute(const ufn_plan *plan);
+/* kernel_host.c: @cuda.jit kernels on the host backend, with the ISA and the
+ * threads host.c chose; its limits are a GPU's (those of the simulated
+ * device), so that what runs here runs there. */
+int ufn_host_kernel_limits(const ufn_backend_ops *be, int device, ufn_klimits *out);
+int ufn_host_run_kernel(const ufn_kplan *plan, int isa, int threads);
 
 /* pool.c: a persistent pool of worker threads. */
 typedef void (*ufn_task_fn)(void *ctx, int64_t task);

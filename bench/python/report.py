@@ -8,7 +8,8 @@ implementation, n) is kept (the machine is shared: interleaving spreads
 noise, the best median of several rounds discards the worst of it); the
 spread of ufnc's medians across rounds is reported as the noise.  A timing
 counts only if its implementation passed the cross-check (check.py).
-The analysis section comes verbatim from bench/analysis.md."""
+The analysis section comes verbatim from bench/analysis.md, the thread
+engine's section from bench/engine.md (make bench-engine)."""
 import datetime
 import json
 import os
@@ -398,6 +399,10 @@ def main(work, bench):
     lines += targets_section(run) + ['']
     if os.path.exists(analysis):
         with open(analysis) as f:
+            lines += [f.read().rstrip(), '']
+    engine = os.path.join(bench, 'engine.md')     # make bench-engine, run by make bench
+    if os.path.exists(engine):
+        with open(engine) as f:
             lines += [f.read().rstrip(), '']
     for n, label in ((10 ** 7, '1e7'), (10 ** 8, '1e8'), (10 ** 6, '1e6')):
         if any(run.t(w, 'ufnc', n) for w in WORKLOADS):

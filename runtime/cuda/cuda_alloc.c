@@ -9,9 +9,12 @@
  * runs out of memory; then it gives the free blocks back and retries once.
  *
  * A block freed while queued work may still use it must not be handed out
- * before that work is done: free records an event on the legacy default
- * stream (which waits for every blocking stream, and ufn streams are
- * blocking) and reuse waits for it.
+ * before that work is done.  Frees are stream-ordered: free records an
+ * event on the stream the block was last used on (the caller's), and a
+ * request for use on that same stream takes the block back at once - the
+ * stream's order keeps the new work behind the old - while a request for
+ * another stream waits for the event first.  (An event on the legacy
+ * default stream instead would make every stream wait at every free.)
  *
  * Blocks handed out are kept in a hash by address, so that free knows their
  * size.  One lock per device guards all of it.
@@ -27,6 +30,7 @@ struct cuda_block {
     size_t bytes;            /* what the caller asked for, while live: the trace
                                 reports the same size at free as at alloc */
     CUevent freed;           /* recorded at free; reuse waits for it (or NULL) */
+    CUstream freed_on;       /* ... on this stream, whose own work needs no wait */
 };
 
 #define LARGE_STEP ((size_t)2 << 20)
@@ -155,7 +159,7 @@ static CUevent event_get(cuda_backend *b, cuda_cache *c)
         return c->events[--c->nevents];
     CUevent e = NULL;
     if (b->drv->cuEventCreate(&e, CU_EVENT_DISABLE_TIMING) != CUDA_SUCCESS)
-        return NULL;
+        return NULL;   /* NULL too if it said success but made none: free waits instead */
     return e;
 }
 
@@ -189,7 +193,7 @@ static int out_of_memory(cuda_backend *b, cuda_device *d, CUresult r, size_t byt
                     b->drv->name, d->ordinal, d->name, free_bytes, total);
 }
 
-int cuda_cache_alloc(cuda_backend *b, cuda_device *d, size_t bytes, CUdeviceptr *ptr)
+int cuda_cache_alloc(cuda_backend *b, cuda_device *d, size_t bytes, CUstream s, CUdeviceptr *ptr)
 {
     const ufn_cudrv *drv = b->drv;
     if (bytes > MAX_BYTES)
@@ -203,7 +207,7 @@ int cuda_cache_alloc(cuda_backend *b, cuda_device *d, size_t bytes, CUdeviceptr 
     const char *how = "cache";
     if (blk) {
         if (blk->freed) {
-            CUresult r = drv->cuEventSynchronize(blk->freed);
+            CUresult r = blk->freed_on == s ? CUDA_SUCCESS : drv->cuEventSynchronize(blk->freed);
             pthread_mutex_lock(&d->lock);
             event_put(b, &d->cache, blk->freed);
             pthread_mutex_unlock(&d->lock);
@@ -226,6 +230,8 @@ int cuda_cache_alloc(cuda_backend *b, cuda_device *d, size_t bytes, CUdeviceptr 
             cuda_cache_release(b, d);
             r = drv->cuMemAlloc(&blk->ptr, size);
         }
+        if (r == CUDA_SUCCESS && !blk->ptr)
+            r = UFN_CUDA_NO_RESULT;
         if (r != CUDA_SUCCESS) {
             free(blk);
             if (r == CUDA_ERROR_OUT_OF_MEMORY)
@@ -246,13 +252,15 @@ int cuda_cache_alloc(cuda_backend *b, cuda_device *d, size_t bytes, CUdeviceptr 
     return 0;
 }
 
-void cuda_cache_free(cuda_backend *b, cuda_device *d, CUdeviceptr ptr)
+void cuda_cache_free(cuda_backend *b, cuda_device *d, CUdeviceptr ptr, CUstream s)
 {
     pthread_mutex_lock(&d->lock);
     cuda_block *blk = live_take(&d->cache, ptr);
+    size_t bytes = blk ? blk->bytes : 0;   /* once cached, the block is another thread's */
     if (blk) {
         blk->freed = event_get(b, &d->cache);
-        if (blk->freed && b->drv->cuEventRecord(blk->freed, NULL) != CUDA_SUCCESS) {
+        blk->freed_on = s;
+        if (blk->freed && b->drv->cuEventRecord(blk->freed, s) != CUDA_SUCCESS) {
             event_put(b, &d->cache, blk->freed);
             blk->freed = NULL;
         }
@@ -262,7 +270,7 @@ void cuda_cache_free(cuda_backend *b, cuda_device *d, CUdeviceptr ptr)
     }
     pthread_mutex_unlock(&d->lock);
     if (blk)
-        cuda_trace(b, UFN_EV_FREE, NULL, blk->bytes, d->ordinal);
+        cuda_trace(b, UFN_EV_FREE, NULL, bytes, d->ordinal);
 }
 
 void cuda_cache_release(cuda_backend *b, cuda_device *d)

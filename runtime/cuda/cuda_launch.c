@@ -9,7 +9,9 @@
  *
  * The parameter array follows the three forms of ufn_abi.h:
  *   contiguous ufunc  (uint32_t n, p0, p1, ...)
- *   strided ufunc     (ufn_kiter, p0, ufn_kstrides, p1, ufn_kstrides, ...)
+ *   strided ufunc     (ufn_kiter, p0, ufn_kstrides, p1, ufn_kstrides, ...),
+ *                     where a scalar input goes by value (a NULL pointer,
+ *                     the value in its strides)
  *   gufunc            (ufn_kiter, ufn_kcore, p0, loop strides, core strides, ...)
  *
  * Launch configuration: the block size the occupancy API chose for the
@@ -58,7 +60,10 @@ static int64_t stride_of(const ufn_plan *p, int k, int dim)
 
 /* How a plan is cut into launches: dimensions [0, outer) are looped on the
  * host, dimension `outer` is cut into pieces of `chunk`, and the launch
- * covers dimensions [outer, ndim). */
+ * covers dimensions [outer, ndim).  A chunk of 16 or more is a multiple of
+ * 16, so that each piece of a contiguous array starts 16-byte aligned and
+ * the kernels keep their 16-byte loads (2^31 - 1 elements would not). */
+#define CHUNK_ALIGN 16
 typedef struct cut {
     int outer;
     int64_t chunk;
@@ -79,43 +84,55 @@ static cut cut_space(const int64_t *shape, int ndim, int64_t limit)
         }
         if (fits || k == 1) {
             int64_t chunk = (limit - 1) / inner;
+            if (chunk >= CHUNK_ALIGN)
+                chunk -= chunk % CHUNK_ALIGN;
             cut c = { ndim - k, shape[ndim - k] < chunk ? shape[ndim - k] : chunk, inner };
             return c;
         }
     }
 }
 
-/* Everything one launch needs; the parameter array points into it. */
-typedef struct launch_args {
-    uint32_t n;
-    ufn_kiter it;
-    ufn_kcore core;
-    void *ptr[UFN_MAXARGS];
-    ufn_kstrides loop[UFN_MAXARGS];
-    ufn_kstrides cstr[UFN_MAXARGS];
-    void *params[2 + 3 * UFN_MAXARGS];
-} launch_args;
-
-enum form { CONTIG, STRIDED, GUFUNC };
-
-static void build_params(launch_args *a, enum form form, int nargs)
+void cuda_params_init(cuda_params *a, cuda_form form, int nargs)
 {
+    memset(a, 0, sizeof *a);
     int i = 0;
-    if (form == CONTIG) {
+    if (form == CUDA_CONTIG) {
         a->params[i++] = &a->n;
         for (int k = 0; k < nargs; k++)
             a->params[i++] = &a->ptr[k];
         return;
     }
     a->params[i++] = &a->it;
-    if (form == GUFUNC)
+    if (form == CUDA_GUFUNC)
         a->params[i++] = &a->core;
     for (int k = 0; k < nargs; k++) {
         a->params[i++] = &a->ptr[k];
         a->params[i++] = &a->loop[k];
-        if (form == GUFUNC)
+        if (form == CUDA_GUFUNC)
             a->params[i++] = &a->cstr[k];
     }
+}
+
+void cuda_params_by_value(cuda_params *a, int k, const void *value, int bytes)
+{
+    unsigned char v[16] = { 0 };
+    memcpy(v, value, (size_t)(bytes < 16 ? bytes : 16));
+    a->ptr[k] = NULL;
+    for (int j = 0; j < 4; j++) {
+        uint32_t piece;
+        memcpy(&piece, v + 4 * j, 4);   /* little-endian, as ufn_abi.h says */
+        a->loop[k].s[j] = piece;
+    }
+    for (int j = 4; j < UFN_KMAXDIM; j++)
+        a->loop[k].s[j] = 0;
+}
+
+static bool any_by_value(const ufn_plan *p)
+{
+    for (int k = 0; k < p->nargs; k++)
+        if (p->by_value[k])
+            return true;
+    return false;
 }
 
 static int check_plan(const ufn_plan *p)
@@ -136,7 +153,7 @@ static int check_plan(const ufn_plan *p)
     return 0;
 }
 
-int cuda_execute_device(cuda_backend *b, const ufn_plan *p, ufn_stream s)
+int cuda_execute_device(cuda_backend *b, const ufn_plan *p, ufn_stream_impl *s)
 {
     int status = check_plan(p);
     if (status || p->n == 0)
@@ -146,14 +163,12 @@ int cuda_execute_device(cuda_backend *b, const ufn_plan *p, ufn_stream s)
     const int64_t *shape = p->ndim > 0 ? p->shape : &one;
     int ndim = p->ndim > 0 ? p->ndim : 1;
     bool gufunc = p->func->layout != NULL;
-    enum form form = gufunc ? GUFUNC
-                     : p->contiguous && ndim == 1 && p->loop->kernel_contig ? CONTIG
-                                                                               : STRIDED;
-    const char *kname = form == CONTIG ? p->loop->kernel_contig : p->loop->kernel_strided;
+    bool contig = p->contiguous && ndim == 1 && p->loop->kernel_contig && !any_by_value(p);
+    cuda_form form = gufunc ? CUDA_GUFUNC : contig ? CUDA_CONTIG : CUDA_STRIDED;
+    const char *kname = form == CUDA_CONTIG ? p->loop->kernel_contig : p->loop->kernel_strided;
 
     cuda_device *d;
-    status = cuda_device_get(b, p->device, &d);
-    if (status || (status = cuda_enter(b, d)) != 0)
+    if ((status = cuda_enter_device(b, p->device, &d)) != 0)
         return status;
     CUstream stream;
     cuda_kernel *k;
@@ -165,9 +180,8 @@ int cuda_execute_device(cuda_backend *b, const ufn_plan *p, ufn_stream s)
         return status;
     }
 
-    launch_args a;
-    memset(&a, 0, sizeof a);
-    build_params(&a, form, p->nargs);
+    cuda_params a;
+    cuda_params_init(&a, form, p->nargs);
     if (gufunc) {
         for (int i = 0; i < p->ncore; i++)
             a.core.dim[i] = p->core_size[i];
@@ -181,9 +195,13 @@ int cuda_execute_device(cuda_backend *b, const ufn_plan *p, ufn_stream s)
     a.it.ndim = nlaunch;
     for (int j = 1; j < nlaunch; j++)
         a.it.shape[j] = (uint32_t)shape[c.outer + j];
-    for (int k2 = 0; k2 < p->nargs; k2++)
-        for (int j = 0; j < nlaunch; j++)
-            a.loop[k2].s[j] = stride_of(p, k2, c.outer + j);
+    for (int k2 = 0; k2 < p->nargs; k2++) {
+        if (p->by_value[k2] && !gufunc)
+            cuda_params_by_value(&a, k2, p->data[k2], p->elsize[k2]);
+        else
+            for (int j = 0; j < nlaunch; j++)
+                a.loop[k2].s[j] = stride_of(p, k2, c.outer + j);
+    }
 
     int64_t idx[UFN_MAXDIMS] = { 0 };   /* host loop over dimensions [0, outer) */
     for (;;) {
@@ -193,6 +211,8 @@ int cuda_execute_device(cuda_backend *b, const ufn_plan *p, ufn_stream s)
             a.it.shape[0] = (uint32_t)count;
             a.it.n = a.n = (uint32_t)(count * c.inner);
             for (int k2 = 0; k2 < p->nargs; k2++) {
+                if (p->by_value[k2] && !gufunc)
+                    continue;
                 int64_t off = start * stride_of(p, k2, c.outer);
                 for (int dim = 0; dim < c.outer; dim++)
                     off += idx[dim] * stride_of(p, k2, dim);
@@ -207,6 +227,8 @@ int cuda_execute_device(cuda_backend *b, const ufn_plan *p, ufn_stream s)
         if (dim < 0 || status)
             break;
     }
+    if (status == 0)   /* a module that recurses: wait, and see whether it went too deep */
+        status = cuda_depth_check(b, k, stream, p->func->name);
     cuda_leave(b);
     return status;
 }

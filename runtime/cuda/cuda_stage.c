@@ -20,6 +20,8 @@
  * device's list, so concurrent calls each take their own.  Slot buffers grow
  * to the largest chunk seen and stay allocated.
  */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,14 +55,27 @@ struct cuda_stager {
 static size_t stage_override;        /* the test hook's value, 0 for none */
 static size_t stage_default = DEFAULT_STAGE;
 static pthread_once_t stage_once = PTHREAD_ONCE_INIT;
+static char stage_error[128];
 
 static void read_stage_env(void)
 {
     const char *env = getenv("UFN_STAGE_BYTES");
+    if (!env || !*env)
+        return;
     char *end = NULL;
-    unsigned long long v = env && *env ? strtoull(env, &end, 10) : 0;
-    if (end && !*end && v >= 4096 && v <= ((size_t)1 << 40))
+    errno = 0;
+    unsigned long long v = strtoull(env, &end, 10);
+    if (!*end && !errno && *env != '-' && v >= 4096 && v <= ((size_t)1 << 40))
         stage_default = (size_t)v;
+    else
+        snprintf(stage_error, sizeof stage_error,
+                 "UFN_STAGE_BYTES=%.40s is not a number of bytes (4096 to 2^40)", env);
+}
+
+const char *ufn_stage_config_error(void)
+{
+    pthread_once(&stage_once, read_stage_env);
+    return stage_error[0] ? stage_error : NULL;
 }
 
 void ufn_cuda_set_stage_bytes(size_t bytes)
@@ -91,7 +106,7 @@ static void slot_free(cuda_backend *b, cuda_device *d, slot *s)
         cuda_trace(b, UFN_EV_FREE, "pinned", s->pinned_cap, d->ordinal);
     }
     if (s->dev)
-        cuda_cache_free(b, d, s->dev);
+        cuda_cache_free(b, d, s->dev, s->stream);
     if (s->stream)
         b->drv->cuStreamDestroy(s->stream);
     if (s->done)
@@ -121,6 +136,8 @@ static int stager_get(cuda_backend *b, cuda_device *d, cuda_stager **out)
         if (!st)
             return ufn_fail(UFN_ERR_NOMEM, "out of memory for a staging ring");
         CUresult r = b->drv->cuEventCreate(&st->upstream, CU_EVENT_DISABLE_TIMING);
+        if (r == CUDA_SUCCESS && !st->upstream)
+            r = UFN_CUDA_NO_RESULT;
         if (r != CUDA_SUCCESS) {
             free(st);
             return ufn_cudrv_fail(b->drv, r, "cuEventCreate");
@@ -159,6 +176,8 @@ static int slot_reserve(cuda_backend *b, cuda_device *d, slot *s, size_t pinned,
     CUresult r;
     if (!s->stream) {
         r = drv->cuStreamCreate(&s->stream, CU_STREAM_NON_BLOCKING);
+        if (r == CUDA_SUCCESS && !s->stream)
+            r = UFN_CUDA_NO_RESULT;
         if (r != CUDA_SUCCESS) {
             s->stream = NULL;
             return ufn_cudrv_fail(drv, r, "cuStreamCreate (staging)");
@@ -166,6 +185,8 @@ static int slot_reserve(cuda_backend *b, cuda_device *d, slot *s, size_t pinned,
     }
     if (!s->done) {
         r = drv->cuEventCreate(&s->done, CU_EVENT_DISABLE_TIMING);
+        if (r == CUDA_SUCCESS && !s->done)
+            r = UFN_CUDA_NO_RESULT;
         if (r != CUDA_SUCCESS) {
             s->done = NULL;
             return ufn_cudrv_fail(drv, r, "cuEventCreate (staging)");
@@ -181,6 +202,8 @@ static int slot_reserve(cuda_backend *b, cuda_device *d, slot *s, size_t pinned,
         }
         void *p = NULL;
         r = drv->cuMemAllocHost(&p, cap);
+        if (r == CUDA_SUCCESS && !p)
+            r = UFN_CUDA_NO_RESULT;
         if (r != CUDA_SUCCESS)
             return ufn_cudrv_fail(drv, r, "cuMemAllocHost(%zu bytes) for staging", cap);
         s->pinned = p;
@@ -190,11 +213,11 @@ static int slot_reserve(cuda_backend *b, cuda_device *d, slot *s, size_t pinned,
     if (dev > s->dev_cap) {
         size_t cap = align_up(dev > MIN_SLOT ? dev : MIN_SLOT, MIN_SLOT);
         if (s->dev) {
-            cuda_cache_free(b, d, s->dev);
+            cuda_cache_free(b, d, s->dev, s->stream);
             s->dev = 0;
             s->dev_cap = 0;
         }
-        int status = cuda_cache_alloc(b, d, cap, &s->dev);
+        int status = cuda_cache_alloc(b, d, cap, s->stream, &s->dev);
         if (status)
             return status;
         s->dev_cap = cap;
@@ -202,11 +225,15 @@ static int slot_reserve(cuda_backend *b, cuda_device *d, slot *s, size_t pinned,
     return 0;
 }
 
-/* After a failure: wait for whatever is queued, drop the results. */
+/* After a failure: wait for whatever is queued on the ring's streams, drop
+ * the results.  Every stream, not only the busy slots': a chunk that failed
+ * half-way (its inputs queued, its launch or event refused) is not marked
+ * busy, and its copies still read the pinned buffer that the ring's next
+ * user will pack into. */
 static void abandon(cuda_backend *b, cuda_stager *st)
 {
     for (int i = 0; i < NSLOTS; i++) {
-        if (st->slots[i].busy)
+        if (st->slots[i].stream)
             b->drv->cuStreamSynchronize(st->slots[i].stream);
         st->slots[i].busy = false;
     }
@@ -247,7 +274,7 @@ typedef struct staged {
     int64_t core_elems;      /* elements per iteration */
     size_t per_iter;         /* bytes per iteration */
     size_t offset;           /* of its region in the slot buffers */
-    bool scalar;             /* an input broadcast to every iteration: staged once */
+    bool scalar;             /* an input broadcast to every iteration: by value */
 } staged;
 
 /* A core block between the dense buffer and the caller's array. */
@@ -355,15 +382,12 @@ static int run_chunk(cuda_backend *b, cuda_device *d, const job *j, slot *s, int
 {
     const ufn_cudrv *drv = b->drv;
     const ufn_plan *p = j->p;
-    for (int k = 0; k < j->nin; k++) {
-        if (j->op[k].scalar)
-            memcpy(s->pinned + j->op[k].offset, p->data[k], (size_t)p->elsize[k]);
-        else
+    for (int k = 0; k < j->nin; k++)
+        if (!j->op[k].scalar)
             move_chunk(true, p, k, &j->op[k], s->pinned + j->op[k].offset, off, count);
-    }
     for (int k = 0; k < j->nin; k++) {
-        size_t bytes = j->op[k].scalar ? (size_t)p->elsize[k] : (size_t)count * j->op[k].per_iter;
-        if (bytes == 0)
+        size_t bytes = (size_t)count * j->op[k].per_iter;
+        if (bytes == 0 || j->op[k].scalar)
             continue;
         CUresult r = drv->cuMemcpyHtoDAsync(s->dev + j->op[k].offset, s->pinned + j->op[k].offset,
                                             bytes, s->stream);
@@ -372,43 +396,27 @@ static int run_chunk(cuda_backend *b, cuda_device *d, const job *j, slot *s, int
         cuda_trace(b, UFN_EV_H2D, p->func->name, bytes, d->ordinal);
     }
 
-    uint32_t n = (uint32_t)count;
-    ufn_kiter it;
-    ufn_kcore core;
-    void *ptr[UFN_MAXARGS];
-    ufn_kstrides loop[UFN_MAXARGS], cstr[UFN_MAXARGS];
-    void *params[2 + 3 * UFN_MAXARGS];
-    memset(&it, 0, sizeof it);
-    memset(&core, 0, sizeof core);
-    memset(loop, 0, sizeof loop);
-    memset(cstr, 0, sizeof cstr);
-    it.n = n;
-    it.ndim = 1;
-    it.shape[0] = n;
-    int i = 0;
-    params[i++] = j->contig ? (void *)&n : (void *)&it;
-    if (j->gufunc) {
-        params[i++] = &core;
-        for (int c = 0; c < p->ncore; c++)
-            core.dim[c] = p->core_size[c];
-    }
+    cuda_params a;
+    cuda_params_init(&a, j->gufunc ? CUDA_GUFUNC : j->contig ? CUDA_CONTIG : CUDA_STRIDED,
+                     p->nargs);
+    a.n = a.it.n = a.it.shape[0] = (uint32_t)count;
+    a.it.ndim = 1;
+    for (int c = 0; j->gufunc && c < p->ncore; c++)
+        a.core.dim[c] = p->core_size[c];
     for (int k = 0; k < p->nargs; k++) {
-        ptr[k] = (void *)(uintptr_t)(s->dev + j->op[k].offset);
-        params[i++] = &ptr[k];
-        if (j->contig)
+        if (j->op[k].scalar) {
+            cuda_params_by_value(&a, k, p->data[k], p->elsize[k]);
             continue;
-        loop[k].s[0] = j->op[k].scalar ? 0 : j->op[k].core_elems;
-        params[i++] = &loop[k];
-        if (j->gufunc) {
-            int64_t stride = 1;
-            for (int c = j->op[k].ncore - 1; c >= 0; c--) {
-                cstr[k].s[c] = stride;
-                stride *= j->op[k].core_shape[c];
-            }
-            params[i++] = &cstr[k];
+        }
+        a.ptr[k] = (void *)(uintptr_t)(s->dev + j->op[k].offset);
+        a.loop[k].s[0] = j->op[k].core_elems;
+        int64_t stride = 1;   /* each iteration's core block is C-contiguous */
+        for (int c = j->op[k].ncore - 1; c >= 0; c--) {
+            a.cstr[k].s[c] = stride;
+            stride *= j->op[k].core_shape[c];
         }
     }
-    int status = cuda_launch(b, d, j->kernel, n, params, s->stream);
+    int status = cuda_launch(b, d, j->kernel, a.n, a.params, s->stream);
     if (status)
         return status;
 
@@ -455,8 +463,8 @@ static int64_t plan_job(job *j, const ufn_plan *p)
         }
         o->per_iter = (size_t)o->core_elems * (size_t)p->elsize[k];
         /* a ufunc input with stride 0 everywhere (a scalar such as
-         * gaussian_pdf(x, 0.0, 1.0)) crosses the bus once, not n times; the
-         * strided kernel then reads it with stride 0 */
+         * gaussian_pdf(x, 0.0, 1.0)) does not cross the bus at all: the
+         * strided kernel gets it by value */
         o->scalar = !j->gufunc && k < j->nin && p->n > 1;
         for (int dim = 0; dim < p->ndim && o->scalar; dim++)
             o->scalar = p->strides[k][dim] == 0 || p->shape[dim] == 1;
@@ -475,7 +483,7 @@ static int64_t plan_job(job *j, const ufn_plan *p)
     size_t offset = 0;
     for (int k = 0; k < p->nargs; k++) {
         j->op[k].offset = offset;
-        offset += align_up(j->op[k].scalar ? (size_t)p->elsize[k] : (size_t)m * j->op[k].per_iter, REGION_ALIGN);
+        offset += j->op[k].scalar ? 0 : align_up((size_t)m * j->op[k].per_iter, REGION_ALIGN);
     }
     j->region = offset;
     return m;
@@ -495,8 +503,8 @@ int cuda_execute_host(cuda_backend *b, const ufn_plan *p)
     const char *kname = j.contig ? p->loop->kernel_contig : p->loop->kernel_strided;
 
     cuda_device *d;
-    int status = cuda_device_get(b, p->device, &d);
-    if (status || (status = cuda_enter(b, d)) != 0)
+    int status = cuda_enter_device(b, p->device, &d);
+    if (status)
         return status;
     cuda_stager *st = NULL;
     status = cuda_kernel_get(b, d, p->func->module, kname, &j.kernel);
@@ -518,6 +526,8 @@ int cuda_execute_host(cuda_backend *b, const ufn_plan *p)
     }
     for (int i = 0; i < NSLOTS && status == 0; i++)
         status = slot_finish(b, &j, &st->slots[(c + i) % NSLOTS]);
+    if (status == 0)
+        status = cuda_depth_check(b, j.kernel, NULL, name);
     if (status)
         abandon(b, st);
     stager_put(d, st);
@@ -605,14 +615,27 @@ static int staged_copy(cuda_backend *b, cuda_device *d, bool h2d, void *host, CU
     return status;
 }
 
+/* Is p page-locked host memory (cuMemAllocHost, cuMemHostRegister)?  The
+ * driver says so; of pageable memory it knows nothing (an error). */
+static bool page_locked(cuda_backend *b, const void *p)
+{
+    unsigned type = 0;
+    CUresult r = b->drv->cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                               (CUdeviceptr)(uintptr_t)p);
+    return r == CUDA_SUCCESS && type == CU_MEMORYTYPE_HOST;
+}
+
 int cuda_stage_h2d(cuda_backend *b, cuda_device *d, CUdeviceptr dst, const void *src,
                    size_t bytes, CUstream after)
 {
     if (bytes >= DIRECT_COPY)
         return staged_copy(b, d, true, (void *)src, dst, bytes, after);
     /* From pageable memory the driver copies to its own staging buffer
-     * before returning, so the caller may reuse `src` at once. */
+     * before returning, so the caller may reuse `src` at once.  Page-locked
+     * memory it reads only when the copy runs: wait for it then. */
     CUresult r = b->drv->cuMemcpyHtoDAsync(dst, src, bytes, after);
+    if (r == CUDA_SUCCESS && page_locked(b, src))
+        r = b->drv->cuStreamSynchronize(after);
     if (r != CUDA_SUCCESS)
         return ufn_cudrv_fail(b->drv, r, "cuMemcpyHtoDAsync(%zu bytes)", bytes);
     cuda_trace(b, UFN_EV_H2D, NULL, bytes, d->ordinal);

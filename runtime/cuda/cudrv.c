@@ -39,15 +39,19 @@ static const struct {
     E(cuCtxPushCurrent, 4000),
     E(cuCtxPopCurrent, 4000),
     E(cuCtxSynchronize, 2000),
+    E(cuCtxSetLimit, 3010),
+    E(cuCtxGetLimit, 3010),
     E(cuLibraryLoadData, 12000),
     E(cuLibraryGetKernel, 12000),
     E(cuKernelGetFunction, 12000),
     E(cuLibraryUnload, 12000),
+    E(cuLibraryGetGlobal, 12000),
     E(cuMemAlloc, 3020),
     E(cuMemFree, 3020),
     E(cuMemAllocHost, 3020),
     E(cuMemFreeHost, 2000),
     E(cuMemGetInfo, 3020),
+    E(cuPointerGetAttribute, 4000),
     E(cuMemcpyHtoDAsync, 3020),
     E(cuMemcpyDtoHAsync, 3020),
     E(cuMemcpyDtoDAsync, 3020),
@@ -62,6 +66,8 @@ static const struct {
     E(cuLaunchKernel, 4000),
     E(cuOccupancyMaxPotentialBlockSize, 6050),
     E(cuOccupancyMaxActiveBlocksPerMultiprocessor, 6050),
+    E(cuFuncGetAttribute, 2020),
+    E(cuFuncSetAttribute, 9000),
 #undef E
 };
 
@@ -96,11 +102,22 @@ static const struct {
       "an illegal memory access was encountered" },
     { CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES",
       "too many resources requested for launch" },
+    { CUDA_ERROR_LAUNCH_TIMEOUT, "CUDA_ERROR_LAUNCH_TIMEOUT",
+      "the launch timed out and was terminated" },
+    { CUDA_ERROR_ASSERT, "CUDA_ERROR_ASSERT", "device-side assert triggered" },
+    { CUDA_ERROR_HARDWARE_STACK_ERROR, "CUDA_ERROR_HARDWARE_STACK_ERROR",
+      "hardware stack error" },
+    { CUDA_ERROR_ILLEGAL_INSTRUCTION, "CUDA_ERROR_ILLEGAL_INSTRUCTION",
+      "an illegal instruction was encountered" },
+    { CUDA_ERROR_MISALIGNED_ADDRESS, "CUDA_ERROR_MISALIGNED_ADDRESS", "misaligned address" },
+    { CUDA_ERROR_INVALID_PC, "CUDA_ERROR_INVALID_PC", "invalid program counter" },
     { CUDA_ERROR_LAUNCH_FAILED, "CUDA_ERROR_LAUNCH_FAILED", "unspecified launch failure" },
     { CUDA_ERROR_NOT_SUPPORTED, "CUDA_ERROR_NOT_SUPPORTED", "operation not supported" },
     { CUDA_ERROR_SYSTEM_DRIVER_MISMATCH, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH",
       "system has unsupported display driver / cuda driver combination" },
     { CUDA_ERROR_UNKNOWN, "CUDA_ERROR_UNKNOWN", "unknown error" },
+    { UFN_CUDA_NO_RESULT, "CUDA_SUCCESS without a result",
+      "the driver reported success but returned nothing: it is broken, or not a CUDA driver" },
 };
 
 static int result_index(CUresult r)
@@ -136,7 +153,16 @@ int ufn_cudrv_fail(const ufn_cudrv *drv, CUresult r, const char *call, ...)
     va_start(ap, call);
     vsnprintf(what, sizeof what, call, ap);
     va_end(ap);
-    int status = r == CUDA_ERROR_OUT_OF_MEMORY ? UFN_ERR_DEVICE_NOMEM : UFN_ERR_DRIVER;
+    bool fault = r == CUDA_ERROR_ILLEGAL_ADDRESS || r == CUDA_ERROR_LAUNCH_TIMEOUT ||
+                 r == CUDA_ERROR_ASSERT || r == CUDA_ERROR_HARDWARE_STACK_ERROR ||
+                 r == CUDA_ERROR_ILLEGAL_INSTRUCTION || r == CUDA_ERROR_MISALIGNED_ADDRESS ||
+                 r == CUDA_ERROR_INVALID_PC || r == CUDA_ERROR_LAUNCH_FAILED;
+    char report[600];
+    if (fault && drv && drv->sim_report && drv->sim_report(report, sizeof report))
+        return ufn_fail(UFN_ERR_KERNEL, "%s", report);
+    int status = r == CUDA_ERROR_OUT_OF_MEMORY ? UFN_ERR_DEVICE_NOMEM
+                 : fault                       ? UFN_ERR_KERNEL
+                                               : UFN_ERR_DRIVER;
     const char *name = ufn_cudrv_error_name(drv, r);
     if (strcmp(name, "CUDA_ERROR_UNRECOGNIZED") == 0)
         return ufn_fail(status, "%s failed: CUDA error %d (%s)", what, r,
@@ -181,6 +207,7 @@ static int resolve(ufn_cudrv *drv, get_proc_fn get_proc, const char *path)
                 return stub_failure(path);
             if (r != CUDA_SUCCESS)
                 return ufn_cudrv_fail(drv, r, "cuDriverGetVersion");
+            drv->version = version;
             if (version < UFN_CUDA_MIN_DRIVER)
                 return ufn_fail(UFN_ERR_NO_DRIVER,
                                 "the CUDA driver %s is version %d.%d, too old: ufnc needs "

@@ -5,7 +5,7 @@
  * table is filled either from the real libcuda.so.1 (cudrv.c: dlopen and
  * cuGetProcAddress_v2 with pinned ABI versions) or by the simulator (sim.c:
  * the same calls implemented on the CPU).  Everything above the table is one
- * backend (backend_cuda.c and cuda_*.c), used twice: ufn_cuda_backend() and
+ * backend (cuda_*.c and backend_cuda.c), used twice: ufn_cuda_backend() and
  * ufn_sim_backend().
  *
  * The runtime is built without cuda.h (a host-only build has no toolkit), so
@@ -15,11 +15,18 @@
  * Sections, in the order a call goes through them:
  *   driver types          CUresult, handles, attributes
  *   cudrv.c               the table, the loader, driver errors as ufn_status
+ *   fatbin.c              which toolkit built a fatbin
  *   sim.c                 the simulated driver and its test hooks
- *   backend_cuda.c        backend state: devices, contexts, modules, kernels
+ *   cuda_device.c         the backend's state and bottom layer: devices, contexts,
+ *                         modules, kernels, streams
  *   cuda_alloc.c          the caching device allocator
- *   cuda_launch.c         plans over device arrays: launch configuration, splitting
+ *   cuda_launch.c         plans over device arrays: the parameter array, launch
+ *                         configuration, splitting
+ *   cuda_kernel.c         @cuda.jit kernels: limits, dynamic shared memory, launches
  *   cuda_stage.c          plans and copies over host memory: the pinned staging ring
+ *   backend_cuda.c        the operations table the runtime calls, initialisation
+ *
+ * Each file calls only those listed before it (make check-layers-runtime).
  */
 #ifndef UFN_CUDRV_H
 #define UFN_CUDRV_H
@@ -64,17 +71,32 @@ enum {
     CUDA_ERROR_NOT_READY = 600,
     CUDA_ERROR_ILLEGAL_ADDRESS = 700,
     CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES = 701,
+    CUDA_ERROR_LAUNCH_TIMEOUT = 702,
+    CUDA_ERROR_ASSERT = 710,
+    CUDA_ERROR_HARDWARE_STACK_ERROR = 714,
+    CUDA_ERROR_ILLEGAL_INSTRUCTION = 715,
+    CUDA_ERROR_MISALIGNED_ADDRESS = 716,
+    CUDA_ERROR_INVALID_PC = 718,
     CUDA_ERROR_LAUNCH_FAILED = 719,
     CUDA_ERROR_NOT_SUPPORTED = 801,
     CUDA_ERROR_SYSTEM_DRIVER_MISMATCH = 803,
     CUDA_ERROR_UNKNOWN = 999
 };
 
+/* Ours, not the driver's: a call that returned CUDA_SUCCESS but left its
+ * result (a pointer, a handle) empty.  A real driver never does; a broken
+ * or fake one must not crash the program. */
+#define UFN_CUDA_NO_RESULT 999999
+
 /* CUdevice_attribute values that the backend queries. */
 typedef enum CUdevice_attribute {
     CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1,
     CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X = 2,
+    CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y = 3,
+    CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z = 4,
     CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X = 5,
+    CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y = 6,
+    CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z = 7,
     CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK = 8,
     CU_DEVICE_ATTRIBUTE_WARP_SIZE = 10,
     CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16,
@@ -82,10 +104,30 @@ typedef enum CUdevice_attribute {
     CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT = 40,
     CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING = 41,
     CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
-    CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76
+    CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
+    CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97
 } CUdevice_attribute;
 
+/* cuCtxSetLimit / cuCtxGetLimit. */
+typedef enum CUlimit {
+    CU_LIMIT_STACK_SIZE = 0         /* bytes of stack per GPU thread */
+} CUlimit;
+
+/* cuPointerGetAttribute: what kind of memory a pointer is. */
+typedef enum CUpointer_attribute {
+    CU_POINTER_ATTRIBUTE_MEMORY_TYPE = 2    /* an unsigned: CU_MEMORYTYPE_* */
+} CUpointer_attribute;
+
+/* CUfunction_attribute values that the kernel launch path uses. */
+typedef enum CUfunction_attribute {
+    CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0,
+    CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1,
+    CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
+} CUfunction_attribute;
+
 enum {
+    CU_MEMORYTYPE_HOST = 1,         /* page-locked (cuMemAllocHost, cuMemHostRegister) */
+    CU_MEMORYTYPE_DEVICE = 2,
     CU_STREAM_DEFAULT = 0,
     CU_STREAM_NON_BLOCKING = 1,     /* does not wait for the legacy NULL stream */
     CU_EVENT_DEFAULT = 0,
@@ -109,6 +151,12 @@ typedef struct ufn_cudrv {
     const char *name;     /* "cuda" or "sim": the backend name in traces */
     bool sim;             /* images are ufn_module tables, not fatbins */
     void *dl;             /* dlopen handle (real driver) */
+    int version;          /* cuDriverGetVersion: 12040 is CUDA 12.4 */
+    /* The simulator only (NULL for the real driver): take the report of
+     * the failed check whose fault the last call on this thread returned,
+     * if there is one (true), so that the failure reads as what the check
+     * found, not as a bare CUDA_ERROR_LAUNCH_FAILED. */
+    bool (*sim_report)(char *buf, size_t size);
     CUresult (*cuInit)(unsigned flags);                                   /* 2000 */
     CUresult (*cuDriverGetVersion)(int *version);                         /* 2020 */
     CUresult (*cuDeviceGetCount)(int *count);                             /* 2000 */
@@ -120,17 +168,22 @@ typedef struct ufn_cudrv {
     CUresult (*cuCtxPushCurrent)(CUcontext ctx);                          /* 4000 (_v2) */
     CUresult (*cuCtxPopCurrent)(CUcontext *ctx);                          /* 4000 (_v2) */
     CUresult (*cuCtxSynchronize)(void);                                   /* 2000 */
+    CUresult (*cuCtxSetLimit)(CUlimit limit, size_t value);               /* 3010 */
+    CUresult (*cuCtxGetLimit)(size_t *value, CUlimit limit);              /* 3010 */
     CUresult (*cuLibraryLoadData)(CUlibrary *lib, const void *image, void *jit_options,
                                   void **jit_values, unsigned njit, void *lib_options,
                                   void **lib_values, unsigned nlib);       /* 12000 */
     CUresult (*cuLibraryGetKernel)(CUkernel *kernel, CUlibrary lib, const char *name); /* 12000 */
     CUresult (*cuKernelGetFunction)(CUfunction *fn, CUkernel kernel);     /* 12000 */
     CUresult (*cuLibraryUnload)(CUlibrary lib);                           /* 12000 */
+    CUresult (*cuLibraryGetGlobal)(CUdeviceptr *ptr, size_t *bytes, CUlibrary lib,
+                                   const char *name);                      /* 12000 */
     CUresult (*cuMemAlloc)(CUdeviceptr *ptr, size_t bytes);               /* 3020 (_v2) */
     CUresult (*cuMemFree)(CUdeviceptr ptr);                               /* 3020 (_v2) */
     CUresult (*cuMemAllocHost)(void **ptr, size_t bytes);                 /* 3020 (_v2) */
     CUresult (*cuMemFreeHost)(void *ptr);                                 /* 2000 */
     CUresult (*cuMemGetInfo)(size_t *free_bytes, size_t *total_bytes);   /* 3020 (_v2) */
+    CUresult (*cuPointerGetAttribute)(void *data, CUpointer_attribute attr, CUdeviceptr p); /* 4000 */
     CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr dst, const void *src, size_t bytes,
                                   CUstream s);                             /* 3020 (_v2) */
     CUresult (*cuMemcpyDtoHAsync)(void *dst, CUdeviceptr src, size_t bytes, CUstream s); /* 3020 */
@@ -152,6 +205,8 @@ typedef struct ufn_cudrv {
                                                  size_t smem, int block_limit); /* 6050 */
     CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int *blocks, CUfunction f,
                                                             int block, size_t smem); /* 6050 */
+    CUresult (*cuFuncGetAttribute)(int *value, CUfunction_attribute attr, CUfunction f); /* 2020 */
+    CUresult (*cuFuncSetAttribute)(CUfunction f, CUfunction_attribute attr, int value); /* 9000 */
     CUresult (*cuGetErrorName)(CUresult r, const char **name);            /* 6000 */
     CUresult (*cuGetErrorString)(CUresult r, const char **text);          /* 6000 */
 } ufn_cudrv;
@@ -172,24 +227,41 @@ const char *ufn_cudrv_error_text(const ufn_cudrv *drv, CUresult r);
 /* Turn a failed driver call into a ufn_status: the message names the call
  * (the printf-style `call`, e.g. "cuMemAlloc(%zu bytes)") and the result:
  * "cuMemAlloc(400 bytes) failed: CUDA_ERROR_OUT_OF_MEMORY (out of memory)".
- * UFN_ERR_DEVICE_NOMEM for out-of-memory, else UFN_ERR_DRIVER. */
+ * UFN_ERR_DEVICE_NOMEM for out-of-memory, UFN_ERR_KERNEL for a fault of a
+ * kernel (an illegal address, a launch failure, ...: on the simulator the
+ * message is then the report of the check that failed), else
+ * UFN_ERR_DRIVER. */
 int ufn_cudrv_fail(const ufn_cudrv *drv, CUresult r, const char *call, ...) UFN_PRINTF(3, 4);
+
+/* ==== fatbin.c ================================================================== */
+
+/* The CUDA toolkit that built a fatbin, as a driver version (13000 for CUDA
+ * 13.0), or 0 when the image does not say. */
+int ufn_fatbin_toolkit(const void *image, size_t size);
 
 /* ==== sim.c ===================================================================== */
 
 /* The simulated driver: device memory is host memory (a CUdeviceptr is the
- * address), every operation runs when it is enqueued (so streams stay in
- * order trivially), and cuLaunchKernel runs the grid block by block, thread
- * by thread through the kernel's trampoline.  The image given to
+ * address); each stream runs its work (copies, launches, event records) on
+ * a thread of its own, in order and after the call that queued it returned,
+ * as a GPU does; a launch runs the grid block by block through the thread
+ * engine (sim/simt.h), with the checks of compute-sanitizer, whose first
+ * failure the next synchronising call returns.  The image given to
  * cuLibraryLoadData is the ufn_module itself; its sim_kernels are looked up
  * by name.  Configured when cuInit first runs:
  *   UFN_SIM_DEVICES  number of devices (default 2, 0 for none, at most 64)
- *   UFN_SIM_MEMORY   bytes of memory per device (suffixes K, M, G; default 4G) */
+ *   UFN_SIM_MEMORY   bytes of memory per device (suffixes K, M, G; default 4G)
+ *   UFN_SIM_LATENCY  microseconds every queued operation waits before it may
+ *                    start (default 0), so that the host runs ahead
+ *   UFN_SIM_CHECK    1 (default): check kernels (bounds, races, barriers); 0: not */
 const ufn_cudrv *ufn_sim_driver(void);
 
 /* Why the simulator's cuInit failed: UFN_SIM_DEVICES or UFN_SIM_MEMORY
  * unreadable (NULL when they are fine). */
 const char *ufn_sim_config_error(void);
+/* fork(): the simulator's locks (see ufn_fork_phase).  In the child its
+ * stream threads are gone, and every driver call fails. */
+void ufn_sim_fork(ufn_fork_phase phase);
 
 /* What the simulator has done on one device (for tests). */
 typedef struct ufn_sim_stats {
@@ -202,13 +274,28 @@ typedef struct ufn_sim_stats {
     uint64_t launches;
     uint64_t threads;        /* kernel threads run */
     uint64_t host_allocs;    /* cuMemAllocHost calls (process-wide, not per device) */
+    uint64_t pending;        /* operations queued on the device and not yet run */
 } ufn_sim_stats;
 
 int ufn_sim_get_stats(int device, ufn_sim_stats *stats);
 /* Change a device's memory limit (bytes). */
 int ufn_sim_set_memory_limit(int device, size_t bytes);
+/* Hold every operation queued from now on back by usec microseconds (as
+ * UFN_SIM_LATENCY): the host thread runs ahead of the device, and a
+ * missing synchronisation shows.  0 restores running at once. */
+void ufn_sim_set_latency(unsigned usec);
+/* Make a driver call fail: after `skip` more successful calls of `call`
+ * ("cuLaunchKernel", "cuMemcpyHtoDAsync", "cuMemcpyDtoHAsync",
+ * "cuMemcpyDtoDAsync", "cuEventRecord", "cuEventCreate", "cuStreamCreate",
+ * "cuMemAlloc", "cuMemAllocHost", "cuLibraryLoadData",
+ * "cuLibraryGetKernel", "cuKernelGetFunction"), the next one returns
+ * `result`, once: UFN_SIM_LAZY makes it return CUDA_SUCCESS without doing
+ * anything or writing its results, as a broken driver might.  NULL or
+ * CUDA_SUCCESS cancels. */
+#define UFN_SIM_LAZY (-1)
+void ufn_sim_inject_failure(const char *call, int skip, int result);
 
-/* ==== backend_cuda.c ================================================================ */
+/* ==== cuda_device.c ================================================================= */
 
 typedef struct cuda_backend cuda_backend;
 typedef struct cuda_device cuda_device;
@@ -222,6 +309,7 @@ typedef struct cuda_kernel {
     CUfunction fn;
     int block;               /* threads per block (occupancy API, at most UFN_BLOCK_MAX) */
     unsigned max_grid;       /* SMs x active blocks per SM x 2: enough for grid-stride loops */
+    CUdeviceptr depth_flag;  /* the module's ufn_depth_flag if it recurses, else 0 */
 } cuda_kernel;
 
 #define UFN_BLOCK_MAX 256    /* generated kernels are built for 256 threads per block */
@@ -251,6 +339,8 @@ struct cuda_device {
     cuda_stager *idle;       /* staging rings not in use */
 };
 
+/* The backend: the operations table is its first member, so an operation
+ * finds its backend from the table it was called through. */
 struct cuda_backend {
     ufn_backend_ops ops;         /* what the runtime sees; ops.name is drv->name */
     const ufn_cudrv *drv;
@@ -258,13 +348,17 @@ struct cuda_backend {
     int current;             /* the device UFN_DEVICE selected */
     cuda_device *devs;
     pthread_mutex_t lock;    /* device initialisation, module states */
+    bool started;            /* initialised: devs exist (atomic) */
+    int fork_locked;         /* device locks taken before a fork() */
     int status;              /* of initialisation: 0, or the failure to repeat */
     char message[512];
 };
 
-/* The cuda (real driver) and sim backend objects. */
-cuda_backend *ufn_cuda_backend_state(void);
-cuda_backend *ufn_sim_backend_state(void);
+/* A ufn_stream's handle. */
+typedef struct cuda_stream {
+    CUstream cu;
+    int device;
+} cuda_stream;
 
 /* The device (initialised on first use: its primary context retained, its
  * attributes read), or fail with UFN_ERR_NO_DEVICE for a bad ordinal. */
@@ -272,14 +366,26 @@ int cuda_device_get(cuda_backend *b, int ordinal, cuda_device **dev);
 /* Make the device's primary context current on this thread / undo it. */
 int cuda_enter(cuda_backend *b, cuda_device *d);
 void cuda_leave(cuda_backend *b);
+/* cuda_device_get, then cuda_enter. */
+int cuda_enter_device(cuda_backend *b, int ordinal, cuda_device **dev);
+/* fork(): the lock of the modules' states (see ufn_fork_phase). */
+void cuda_modules_fork(ufn_fork_phase phase);
 /* The kernel `name` of `module` on device d, loading the module on first use
  * (UFN_ERR_NO_CODE when it was built without code for this backend).  The
  * caller has entered d. */
 int cuda_kernel_get(cuda_backend *b, cuda_device *d, const ufn_module *module,
                     const char *name, cuda_kernel **kernel);
+/* After launches of k (queued on `stream`) whose module recurses: wait for
+ * them, and fail with UFN_ERR_RECURSION if a helper went deeper than
+ * UFN_MAX_DEPTH (the flag is cleared).  0 at once for other modules. */
+int cuda_depth_check(cuda_backend *b, const cuda_kernel *k, CUstream stream, const char *name);
+/* Can the driver run the module's code?  UFN_ERR_NO_DRIVER, with a message,
+ * when the toolkit that built its fatbin is of a newer major version than
+ * the driver (a CUDA 13 module on a 12.x driver). */
+int cuda_module_check(cuda_backend *b, const ufn_module *m);
 /* The CUstream of a ufn_stream for device d (NULL: the default stream), or
  * fail when the stream belongs to another device. */
-int cuda_stream_of(cuda_backend *b, ufn_stream s, int device, CUstream *out);
+int cuda_stream_of(cuda_backend *b, ufn_stream_impl *s, int device, CUstream *out);
 /* Report an event to the trace with this backend's name. */
 void cuda_trace(cuda_backend *b, ufn_event_kind kind, const char *name, size_t bytes,
                 int device);
@@ -289,11 +395,14 @@ void cuda_trace(cuda_backend *b, ufn_event_kind kind, const char *name, size_t b
 #define UFN_CACHE_LARGE ((size_t)64 << 20)  /* larger blocks round to 2 MiB, not a class */
 
 /* Allocate from the device's cache, or from the driver; on out-of-memory the
- * cache is released and the allocation retried once.  d must be entered. */
-int cuda_cache_alloc(cuda_backend *b, cuda_device *d, size_t bytes, CUdeviceptr *ptr);
-/* Return a block to the cache (after the work queued so far has finished
- * with it).  Unknown pointers are ignored. */
-void cuda_cache_free(cuda_backend *b, cuda_device *d, CUdeviceptr ptr);
+ * cache is released and the allocation retried once.  The block is ready
+ * for work queued on stream s (a cached block freed on another stream is
+ * waited for).  d must be entered. */
+int cuda_cache_alloc(cuda_backend *b, cuda_device *d, size_t bytes, CUstream s,
+                     CUdeviceptr *ptr);
+/* Return a block to the cache once the work queued on stream s so far is
+ * done with it (stream-ordered).  Unknown pointers are ignored. */
+void cuda_cache_free(cuda_backend *b, cuda_device *d, CUdeviceptr ptr, CUstream s);
 /* Give every cached (free) block back to the driver; d entered. */
 void cuda_cache_release(cuda_backend *b, cuda_device *d);
 /* Size of the class a request is rounded up to (tests). */
@@ -301,8 +410,34 @@ size_t cuda_cache_class_size(size_t bytes);
 
 /* ==== cuda_launch.c ========================================================================= */
 
+/* The kernel parameters of one launch, in one of the three forms of
+ * ufn_abi.h; params[] points into the struct itself, so it must not be
+ * copied once built.  cuda_params_init zeroes every field and builds params
+ * for the form; the caller then fills n, it, core, ptr, loop and cstr. */
+typedef enum cuda_form {
+    CUDA_CONTIG,             /* (uint32_t n, p0, p1, ...) */
+    CUDA_STRIDED,            /* (ufn_kiter, p0, ufn_kstrides, p1, ufn_kstrides, ...) */
+    CUDA_GUFUNC              /* (ufn_kiter, ufn_kcore, p0, loop strides, core strides, ...) */
+} cuda_form;
+
+typedef struct cuda_params {
+    uint32_t n;
+    ufn_kiter it;
+    ufn_kcore core;
+    void *ptr[UFN_MAXARGS];
+    ufn_kstrides loop[UFN_MAXARGS];
+    ufn_kstrides cstr[UFN_MAXARGS];
+    void *params[2 + 3 * UFN_MAXARGS];
+} cuda_params;
+
+void cuda_params_init(cuda_params *a, cuda_form form, int nargs);
+/* Operand k of a strided ufunc launch as a scalar passed by value: a NULL
+ * pointer, and the value (bytes of it, 16 at most) in its strides, in the
+ * 32-bit pieces of ufn_abi.h. */
+void cuda_params_by_value(cuda_params *a, int k, const void *value, int bytes);
+
 /* Execute a plan whose operands are device arrays on plan->device. */
-int cuda_execute_device(cuda_backend *b, const ufn_plan *plan, ufn_stream s);
+int cuda_execute_device(cuda_backend *b, const ufn_plan *plan, ufn_stream_impl *s);
 /* Launch `k` over n iterations with the parameter array `params` on stream. */
 int cuda_launch(cuda_backend *b, cuda_device *d, cuda_kernel *k, uint32_t n, void **params,
                 CUstream stream);
@@ -311,6 +446,13 @@ int cuda_launch(cuda_backend *b, cuda_device *d, cuda_kernel *k, uint32_t n, voi
  * (default 2^31).  0 restores the default. */
 void ufn_cuda_set_split_limit(int64_t limit);
 int64_t ufn_cuda_split_limit(void);
+
+/* ==== cuda_kernel.c ======================================================================== */
+
+/* @cuda.jit kernels: a device's launch limits (its attributes), and a
+ * launch of a plan kernel.c built (see ufnrt.h). */
+int cuda_kernel_limits(cuda_backend *b, int device, ufn_klimits *out);
+int cuda_launch_kernel(cuda_backend *b, const ufn_kplan *plan, ufn_stream_impl *s);
 
 /* ==== cuda_stage.c ========================================================================= */
 
@@ -332,5 +474,11 @@ void cuda_stage_release(cuda_backend *b, cuda_device *d);
  * 16 MiB, or UFN_STAGE_BYTES); 0 restores the default. */
 void ufn_cuda_set_stage_bytes(size_t bytes);
 size_t ufn_cuda_stage_bytes(void);
+
+/* ==== backend_cuda.c ======================================================================= */
+
+/* The cuda (real driver) and sim backend objects (tests). */
+cuda_backend *ufn_cuda_backend_state(void);
+cuda_backend *ufn_sim_backend_state(void);
 
 #endif /* UFN_CUDRV_H */

@@ -22,8 +22,10 @@
  * lower one.  valgrind cannot execute AVX-512: run it with UFN_HOST_ISA=avx2
  * or baseline.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,11 +38,13 @@
 #define TASK_MIN 16384          /* the least work of one task */
 #define TASKS_PER_THREAD 4      /* some slack for uneven threads */
 #define EXPAND_BYTES 8192       /* per-thread buffer for expanded scalars */
+#define MAX_THREADS 256
 
 /* ---- configuration ------------------------------------------------------------------- */
 
 static pthread_once_t config_once = PTHREAD_ONCE_INIT;
 static int cpu_isa, env_isa = -1, env_threads;
+static char config_error[160];          /* a value of UFN_HOST_ISA or UFN_NUM_THREADS refused */
 static atomic_int threads_override;
 
 static int detect_isa(void)
@@ -71,22 +75,38 @@ static void read_config(void)
 {
     cpu_isa = detect_isa();
     const char *s = getenv("UFN_HOST_ISA");
-    if (s) {
+    if (s && *s) {
         if (strcmp(s, "baseline") == 0)
             env_isa = UFN_ISA_BASELINE;
         else if (strcmp(s, "avx2") == 0)
             env_isa = UFN_ISA_AVX2;
         else if (strcmp(s, "avx512") == 0)
             env_isa = UFN_ISA_AVX512;
+        else
+            snprintf(config_error, sizeof config_error,
+                     "UFN_HOST_ISA=%.40s names no instruction set (baseline, avx2, avx512)", s);
     }
     env_threads = online_cpus();
+    if (env_threads > MAX_THREADS)
+        env_threads = MAX_THREADS;
     s = getenv("UFN_NUM_THREADS");
     if (s && *s) {
         char *end;
+        errno = 0;
         long v = strtol(s, &end, 10);
-        if (!*end && v > 0)
-            env_threads = v > 256 ? 256 : (int)v;
+        if (!*end && !errno && v >= 1 && v <= MAX_THREADS)
+            env_threads = (int)v;
+        else
+            snprintf(config_error, sizeof config_error,
+                     "UFN_NUM_THREADS=%.40s is not a number of threads (1 to %d)", s,
+                     MAX_THREADS);
     }
+}
+
+const char *ufn_host_config_error(void)
+{
+    pthread_once(&config_once, read_config);
+    return config_error[0] ? config_error : NULL;
 }
 
 int ufn_host_isa(void)
@@ -104,7 +124,7 @@ int ufn_host_threads(void)
 
 void ufn_host_set_threads(int n)
 {
-    atomic_store(&threads_override, n > 256 ? 256 : n);
+    atomic_store(&threads_override, n > MAX_THREADS ? MAX_THREADS : n);
 }
 
 ufn_host_loop ufn_host_pick_loop(const ufn_loop *loop, int isa)
@@ -134,6 +154,8 @@ typedef struct exec {
     /* scalar expansion */
     int elsize[UFN_MAXARGS];
     bool expand[UFN_MAXARGS];
+    ufn_task_fn run;                    /* one of run_contig, run_expand, run_strided */
+    atomic_bool too_deep;               /* a task's recursion went past UFN_MAX_DEPTH */
 } exec;
 
 static void task_range(const exec *x, int64_t task, int64_t *b, int64_t *e)
@@ -244,6 +266,15 @@ static void run_strided(void *ctx, int64_t task)
     }
 }
 
+/* Any task, then whether the generated code said it recursed too deep. */
+static void run_checked(void *ctx, int64_t task)
+{
+    exec *x = ctx;
+    x->run(ctx, task);
+    if (ufn_depth_take())
+        atomic_store(&x->too_deep, true);
+}
+
 static int64_t sat_mul(int64_t a, int64_t b)
 {
     int64_t r;
@@ -322,16 +353,20 @@ int ufn_host_execute(const ufn_plan *p)
     x.chunk = chunk;
     ntasks = (p->n + chunk - 1) / chunk;
 
-    ufn_task_fn run = p->contiguous && p->ncore == 0 ? run_contig
-                      : expandable ? run_expand : run_strided;
-    ufn_pool_run(threads, ntasks, run, &x);
+    x.run = p->contiguous && p->ncore == 0 ? run_contig : expandable ? run_expand : run_strided;
+    atomic_init(&x.too_deep, false);
+    ufn_pool_run(threads, ntasks, run_checked, &x);
+    if (atomic_load(&x.too_deep))
+        return ufn_fail(UFN_ERR_RECURSION, "%s: a recursive helper went deeper than %d calls",
+                        p->func->name, UFN_MAX_DEPTH);
     return UFN_OK;
 }
 
 /* ---- the backend's operations -------------------------------------------------------- */
 
-static int host_device_count(void)
+static int host_device_count(const ufn_backend_ops *be)
 {
+    (void)be;
     return 1;
 }
 
@@ -352,16 +387,19 @@ void *ufn_host_memalign(size_t bytes)
     return p;
 }
 
-static int host_alloc(int device, size_t bytes, void **ptr)
+static int host_alloc(const ufn_backend_ops *be, int device, size_t bytes, ufn_stream_impl *s,
+                      void **ptr)
 {
+    (void)be, (void)s;
     if (!(*ptr = ufn_host_memalign(bytes)))
         return ufn_fail(UFN_ERR_NOMEM, "out of host memory allocating %zu bytes", bytes);
     ufn_emit(UFN_EV_ALLOC, "host", NULL, bytes, device);
     return UFN_OK;
 }
 
-static void host_free(int device, void *ptr)
+static void host_free(const ufn_backend_ops *be, int device, void *ptr, ufn_stream_impl *s)
 {
+    (void)be, (void)s;
     ufn_emit(UFN_EV_FREE, "host", NULL, 0, device);
     free(ptr);
 }
@@ -374,38 +412,49 @@ static int host_copy(ufn_event_kind kind, int device, void *dst, const void *src
     return UFN_OK;
 }
 
-static int host_h2d(int device, void *dst, const void *src, size_t bytes, ufn_stream s)
+static int host_h2d(const ufn_backend_ops *be, int device, void *dst, const void *src,
+                    size_t bytes, ufn_stream_impl *s)
 {
-    (void)s;
+    (void)be, (void)s;
     return host_copy(UFN_EV_H2D, device, dst, src, bytes);
 }
 
-static int host_d2h(int device, void *dst, const void *src, size_t bytes, ufn_stream s)
+static int host_d2h(const ufn_backend_ops *be, int device, void *dst, const void *src,
+                    size_t bytes, ufn_stream_impl *s)
 {
-    (void)s;
+    (void)be, (void)s;
     return host_copy(UFN_EV_D2H, device, dst, src, bytes);
 }
 
-static int host_d2d(int device, void *dst, const void *src, size_t bytes, ufn_stream s)
+static int host_d2d(const ufn_backend_ops *be, int device, void *dst, const void *src,
+                    size_t bytes, ufn_stream_impl *s)
 {
-    (void)s;
+    (void)be, (void)s;
     return host_copy(UFN_EV_D2D, device, dst, src, bytes);
 }
 
-static int host_execute(const ufn_plan *plan, ufn_stream s)
+static int host_execute(const ufn_backend_ops *be, const ufn_plan *plan, ufn_stream_impl *s)
 {
-    (void)s;    /* the host backend runs every call to completion */
+    (void)be, (void)s;    /* the host backend runs every call to completion */
     return ufn_host_execute(plan);
 }
 
-static int host_stream_nop(ufn_stream s)
+static int host_launch_kernel(const ufn_backend_ops *be, const ufn_kplan *plan,
+                              ufn_stream_impl *s)
 {
-    (void)s;
+    (void)be, (void)s;    /* every launch runs to completion */
+    return ufn_host_run_kernel(plan, ufn_host_isa(), ufn_host_threads());
+}
+
+static int host_stream_nop(const ufn_backend_ops *be, ufn_stream_impl *s)
+{
+    (void)be, (void)s;
     return UFN_OK;
 }
 
-static int host_sync(void)
+static int host_sync(const ufn_backend_ops *be)
 {
+    (void)be;
     return UFN_OK;
 }
 
@@ -423,4 +472,6 @@ const ufn_backend_ops ufn_backend_host = {
     .stream_destroy = host_stream_nop,
     .stream_synchronize = host_stream_nop,
     .synchronize = host_sync,
+    .kernel_limits = ufn_host_kernel_limits,
+    .launch_kernel = host_launch_kernel,
 };

@@ -77,6 +77,54 @@ usage ptx-without-cuda "PTX needs --target to include cuda" mod.ufn --target=hos
 usage header-ufn-h "the header ufn.h would hide libufnrt's header of that name" mod.ufn --target=host -o ufn.o
 usage header-dlpack "the header inc/ufn_dlpack.h would hide" mod.ufn --target=host -H inc/ufn_dlpack.h
 
+# An output that is the input or another output (issue 14): once exit 0,
+# with the source or the object overwritten.  The source must survive.
+usage_keeps_source() {   # NAME MESSAGE-PATTERN ARGS...
+    usage "$@"
+    cmp -s "$top/tests/driver/mod.ufn" "$tmp/w/mod.ufn" || bad "$1" "mod.ufn was changed"
+}
+usage_keeps_source header-is-input "-H mod.ufn: that is the input file" mod.ufn --target=host -H mod.ufn
+usage_keeps_source depfile-is-input "-MF mod.ufn: that is the input file" mod.ufn --target=host -MF mod.ufn
+usage header-is-object "-o out/m.o and -H out/m.o: the same file as another output" mod.ufn --target=host -o out/m.o -H out/m.o
+usage depfile-is-object "-o out/m.o and -MF out/m.o: the same file" mod.ufn --target=host -o out/m.o -MF out/m.o
+usage depfile-is-header "-H m.d and -MF m.d: the same file" mod.ufn --target=host -o m.o -H m.d -MD
+usage header-is-object-spelt-otherwise "-o mod.o and -H ./mod.o: the same file" mod.ufn --target=host -H ./mod.o
+usage header-named-like-a-module "-H helpers.ufn: an output may not be named like a module" mod.ufn --target=host -H helpers.ufn
+fresh
+ln -s mod.ufn "$tmp/w/link.h"
+if run header-is-input-by-link 2 mod.ufn --target=host -H link.h && has "$tmp/err" "-H link.h: that is the input file" \
+   && cmp -s "$top/tests/driver/mod.ufn" "$tmp/w/mod.ufn"; then
+    ok "status 2: -H names a link to the input"
+elif [ "$st" -eq 2 ]; then bad header-is-input-by-link "message, or mod.ufn changed"; fi
+fresh
+if run outputs-to-dev-null 0 mod.ufn --target=host -H /dev/null -MF /dev/null && [ -c /dev/null ] && [ -s "$tmp/w/mod.o" ]; then
+    ok "-H /dev/null -MF /dev/null: a device may take several outputs"
+fi
+
+# --module-name goes into file names and C symbols: a C identifier or a
+# usage error (once 'a b' reached cc, and '..' wrote a .cu outside the
+# temporary directory).
+for name in "a b" 1x "a;b" ../../x .. "" "x-y"; do
+    usage "module-name '$name'" "--module-name: '$name' is not a C identifier" mod.ufn --target=host,sim --module-name="$name"
+done
+
+# A header named like a C library header hides it wherever the output
+# directory is on the include path (ufn.mk puts it there).
+for h in stdint math stdlib ufn_abi; do
+    fresh
+    cp "$tmp/w/mod.ufn" "$tmp/w/$h.ufn"
+    if run "header-$h" 2 "$h.ufn" --target=host && has "$tmp/err" "the header $h.h would hide .* header of that name" \
+       && [ ! -e "$tmp/w/$h.h" ] && [ ! -e "$tmp/w/$h.o" ]; then
+        ok "status 2: $h.ufn would write $h.h"
+    elif [ "$st" -eq 2 ]; then bad "header-$h" "message or outputs"; fi
+done
+fresh
+cp "$tmp/w/mod.ufn" "$tmp/w/stdint.ufn"
+if run header-stdint-renamed 0 stdint.ufn --target=host,sim -H stdint_ufn.h && [ -s "$tmp/w/stdint.o" ] \
+   && [ -s "$tmp/w/stdint_ufn.h" ]; then
+    ok "stdint.ufn builds with -H naming another header"
+fi
+
 fresh
 if NVCC=/nonexistent run nvcc-missing 3 mod.ufn && has "$tmp/err" "NVCC=/nonexistent is not an executable" \
    && has "$tmp/err" "--target=host,sim" && [ ! -e "$tmp/w/mod.o" ] && [ ! -e "$tmp/w/mod.h" ]; then
@@ -109,6 +157,152 @@ elif (cd "$tmp/w" && unshare -m sh -c 'mount -t tmpfs none /usr/local && PATH=/u
         ok "no CUDA toolkit anywhere: exit 3 with a hint by default, --target=host,sim works"
     else bad no-toolkit "--target=host,sim failed without a toolkit"; fi
 else bad no-toolkit "expected exit 3 and the 'nvcc not found' hint"; fi
+
+# ---- error floods ------------------------------------------------------------------------
+
+# 1000 copies of one signature: 999 errors, once 30 MB in 10 s.  ufnc stops
+# after 50 (-fmax-errors), each message written with one call.
+fresh
+awk 'BEGIN { printf "from numba import vectorize\n\n@vectorize(["
+             for (i = 0; i < 1000; i++) printf "%s\047float32(float32)\047", i ? ", " : ""
+             printf "])\ndef f(x):\n    return x\n" }' >"$tmp/w/flood.ufn"
+if run flood 1 flood.ufn --target=host -MD && [ "$(grep -c ': error: ' "$tmp/err")" -eq 50 ] \
+   && [ "$(tail -n 1 "$tmp/err")" = "ufnc: note: stopping after 50 errors (-fmax-errors=50; 0 for no limit)" ] \
+   && [ ! -e "$tmp/w/flood.o" ] && [ ! -e "$tmp/w/flood.d" ]; then
+    ok "1000 duplicate signatures: 50 errors, then ufnc stops"
+elif [ "$st" -eq 1 ]; then bad flood "$(grep -c ': error: ' "$tmp/err") errors, or the last line, or outputs"; : >"$tmp/err"; fi
+if run flood-3 1 flood.ufn --target=host -fmax-errors=3 && [ "$(grep -c ': error: ' "$tmp/err")" -eq 3 ]; then
+    ok "-fmax-errors=3 stops after 3"
+elif [ "$st" -eq 1 ]; then bad flood-3 "$(grep -c ': error: ' "$tmp/err") errors"; : >"$tmp/err"; fi
+if run flood-0 1 flood.ufn --target=host -fmax-errors=0 && [ "$(grep -c ': error: ' "$tmp/err")" -eq 999 ] \
+   && ! has "$tmp/err" "stopping after"; then
+    ok "-fmax-errors=0: every error"
+elif [ "$st" -eq 1 ]; then bad flood-0 "$(grep -c ': error: ' "$tmp/err") errors"; : >"$tmp/err"; fi
+usage max-errors-bad "-fmax-errors: expected a number of errors (0: no limit), not 'x'" mod.ufn -fmax-errors=x
+usage max-errors-negative "not '-1'" mod.ufn -fmax-errors=-1
+usage warning-unknown "unknown warning option '-Wfrobnicate'" mod.ufn -Wfrobnicate
+usage warning-error-unknown "unknown warning option '-Werror=frob'" mod.ufn -Werror=frob
+
+# ---- nvcc's failures, as ufnc's diagnostics ----------------------------------------------
+
+fake=$top/tests/driver/fake-nvcc
+# nvcc that exits 0 but leaves no fatbin, an empty one or garbage: once exit 0
+# and an object with a bogus fatbin in it.
+for mode in nothing empty garbage truncated; do
+    fresh
+    if FAKE_NVCC=$mode run "fatbin-$mode" 3 mod.ufn --nvcc="$fake" \
+       && has "$tmp/err" "^ufnc: error: nvcc exited with status 0 but .*(mod.fatbin): the toolkit at .* looks broken" \
+       && [ ! -e "$tmp/w/mod.o" ] && [ ! -e "$tmp/w/mod.h" ]; then
+        ok "nvcc exits 0, fatbin $mode: exit 3, no outputs"
+    elif [ "$st" -eq 3 ]; then bad "fatbin-$mode" "message or outputs"; fi
+done
+# ptxas fails for one architecture: the error names the function, that
+# architecture, and an --arch without it (found by building each alone).
+fresh
+if FAKE_NVCC=ptxas90 run nvcc-ptxas-fails 3 mod.ufn --nvcc="$fake" \
+   && has "$tmp/err" "^ptxas error   : Entry function 'mod__scale__f32__contig' uses too much shared data" \
+   && has "$tmp/err" "^mod.ufn:7:5: error: nvcc failed on the device code of scale for sm_90 (exit status 255)$" \
+   && has "$tmp/err" "^ufnc: note: .* --arch=sm_80 leaves sm_90 out, or --target=host,sim builds without GPU code$" \
+   && [ ! -e "$tmp/w/mod.o" ]; then
+    ok "ptxas fails on sm_90: an error at the function, naming sm_90, and what to do"
+elif [ "$st" -eq 3 ]; then bad nvcc-ptxas-fails "message"; fi
+fresh
+if FAKE_NVCC=frontend run nvcc-frontend-fails 3 mod.ufn --nvcc="$fake" \
+   && has "$tmp/err" "^mod.ufn:7:5: error: nvcc failed on the device code of scale for sm_80 and sm_90 (exit status 1)$"; then
+    ok "nvcc's front end fails at a .ufn line: an error at the function it is in"
+elif [ "$st" -eq 3 ]; then bad nvcc-frontend-fails "message"; fi
+fresh
+if FAKE_NVCC=fatal run nvcc-fatal 3 mod.ufn --nvcc="$fake" \
+   && has "$tmp/err" "^ufnc: error: nvcc failed on the device code of module mod for sm_80 and sm_90 (exit status 1)$" \
+   && has "$tmp/err" "^ufnc: note: .*--target=host,sim builds without GPU code$"; then
+    ok "nvcc fails naming nothing: an error for the module, and what to do"
+elif [ "$st" -eq 3 ]; then bad nvcc-fatal "message"; fi
+
+# A signal while nvcc runs: nvcc's own temporaries (tmpxft_*) went to
+# TMPDIR, where nothing removed them; now its TMPDIR is ufnc's private one.
+fresh
+mkdir -p "$tmp/tx" "$tmp/log"
+(cd "$tmp/w" && TMPDIR="$tmp/tx" FAKE_NVCC=tmpxft FAKE_LOG="$tmp/log" exec "$ufnc" mod.ufn --nvcc="$fake") 2>"$tmp/err" &
+pid=$!
+i=0
+while [ ! -f "$tmp/log/started" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+kill -TERM $pid
+wait $pid 2>/dev/null
+st=$?
+if [ $st -eq 143 ] && [ -z "$(ls -A "$tmp/tx")" ]; then
+    ok "SIGTERM during nvcc: its temporaries go with ufnc's directory"
+else bad nvcc-temporaries "status $st, left in TMPDIR: $(ls -A "$tmp/tx" | head -3 | tr '\n' ' ')"; fi
+kill "$(cat "$tmp/log/started" 2>/dev/null)" 2>/dev/null
+
+# The real thing: ptxas's report read back.  float64 sin spills 4 bytes on
+# sm_90 (issue 13: with the default architectures an error, exit 3, naming
+# nothing); now a warning at the ufunc naming the architectures, an error
+# with -Werror=spill.
+cat >"$tmp/sp.ufn" <<'UFN'
+import math
+from numba import vectorize
+
+
+@vectorize(['float64(float64, float64)'], target='cuda')
+def sinplus(a, b):
+    return math.sin(a) + b
+UFN
+spill_msg="^sp.ufn:6:5: warning: sinplus('float64(float64, float64)'): ptxas spills registers to local memory on [sm_0-9, and]*sm_90[sm_0-9, and]* ([0-9]* bytes); the kernel may run slower on th[a-z]* GPUs* \[-Wspill\]$"
+spill() {   # NAME STATUS ARGS...: sp.ufn compiled
+    fresh
+    cp "$tmp/sp.ufn" "$tmp/w/"
+    n=$1 want=$2
+    shift 2
+    run "$n" "$want" sp.ufn "$@"
+}
+if [ -z "$have_nvcc" ]; then skipped spill "no nvcc"
+else
+    if spill spill-default-archs 0 && [ -s "$tmp/w/sp.o" ] && has "$tmp/err" "$spill_msg" \
+       && [ "$(grep -c ': warning: ' "$tmp/err")" -eq 1 ] && ! has "$tmp/err" "ptxas info"; then
+        ok "default architectures: a ptxas spill is a warning naming the ufunc and sm_90, the object is built"
+    elif [ "$st" -eq 0 ]; then bad spill-default-archs "message"; fi
+    if spill spill-werror 1 --arch=sm_90 -Werror=spill -MD \
+       && has "$tmp/err" "^sp.ufn:6:5: error: sinplus(.*): ptxas spills .* on sm_90 .* \[-Werror=spill\]$" \
+       && [ ! -e "$tmp/w/sp.o" ] && [ ! -e "$tmp/w/sp.h" ] && [ ! -e "$tmp/w/sp.d" ]; then
+        ok "-Werror=spill: an error, exit 1, no outputs"
+    elif [ "$st" -eq 1 ]; then bad spill-werror "message or outputs"; fi
+    if spill spill-werror-all 1 --arch=sm_90 -Werror && has "$tmp/err" "error: .*\[-Werror=spill\]$"; then
+        ok "-Werror makes the spill an error too"
+    fi
+    if spill spill-no-error 0 --arch=sm_90 -Werror -Wno-error=spill && has "$tmp/err" "warning: .*\[-Wspill\]$"; then
+        ok "-Werror -Wno-error=spill: the spill stays a warning"
+    fi
+    if spill spill-off 0 --arch=sm_90 -Wno-spill && [ ! -s "$tmp/err" ]; then
+        ok "-Wno-spill: no warning"
+    elif [ "$st" -eq 0 ]; then bad spill-off "something printed"; fi
+    if spill spill-usage 0 --arch=sm_90 -Xnvcc --resource-usage && has "$tmp/err" "^ptxas info    : Used [0-9]* registers" \
+       && has "$tmp/err" "warning: .*\[-Wspill\]$"; then
+        ok "-Xnvcc --resource-usage shows ptxas's report as nvcc prints it"
+    fi
+fi
+
+# No contraction by default (DESIGN 9): a*b+c is a multiply and an add on
+# the GPU as on the host; --fast-math keeps nvcc's fma.
+cat >"$tmp/fma.ufn" <<'UFN'
+from numba import vectorize
+
+
+@vectorize(['float32(float32, float32, float32)', 'float64(float64, float64, float64)'])
+def muladd(a, b, c):
+    return a * b + c
+UFN
+if [ -z "$have_nvcc" ]; then skipped fmad "no nvcc"
+else
+    fresh
+    cp "$tmp/fma.ufn" "$tmp/w/"
+    if run fmad-off 0 fma.ufn --arch=sm_90 -o fma.ptx && ! has "$tmp/w/fma.ptx" 'fma\.' \
+       && has "$tmp/w/fma.ptx" 'mul\.rn\.f32' && has "$tmp/w/fma.ptx" 'add\.rn\.f64'; then
+        ok "the PTX of a*b+c has no fma by default"
+    elif [ "$st" -eq 0 ]; then bad fmad-off "fma in the PTX: $(grep -c 'fma\.' "$tmp/w/fma.ptx")"; fi
+    if run fmad-fast 0 fma.ufn --arch=sm_90 --fast-math -o fast.ptx && has "$tmp/w/fast.ptx" 'fma\.rn\.ftz\.f32'; then
+        ok "--fast-math: nvcc contracts a*b+c into an fma"
+    elif [ "$st" -eq 0 ]; then bad fmad-fast "no fma in the PTX"; fi
+fi
 
 # ---- no CUDA toolkit needed for host and sim -----------------------------------------
 
@@ -147,6 +341,28 @@ elif run kind-ptx 0 mod.ufn --arch=sm_80 -o out.ptx && has "$tmp/w/out.ptx" "^.t
      && has "$tmp/w/out.ptx" "^.visible .entry" && [ ! -e "$tmp/w/mod.o" ]; then
     ok "-o .ptx: PTX of the newest --arch"
 elif [ "$st" -eq 0 ]; then bad kind-ptx "not PTX for sm_80"; fi
+
+# Line endings: CRLF and a lone CR (old Mac OS) end lines as LF does, as
+# in Python; the generated code is the same (a CR-only file once failed
+# with a syntax error), and a message shows the right line.
+fresh
+mkdir -p "$tmp/w/lf" "$tmp/w/cr" "$tmp/w/crlf"
+cp "$tmp/w/mod.ufn" "$tmp/w/lf/"
+tr '\n' '\r' <"$tmp/w/mod.ufn" >"$tmp/w/cr/mod.ufn"
+sed 's/$/\r/' "$tmp/w/mod.ufn" >"$tmp/w/crlf/mod.ufn"
+why=
+for k in lf cr crlf; do
+    (cd "$tmp/w/$k" && "$ufnc" mod.ufn -o mod.c) 2>"$tmp/err" || why="$why $k: exit status $?"
+done
+[ -z "$why" ] && { cmp -s "$tmp/w/lf/mod.c" "$tmp/w/cr/mod.c" || why="the code from CR differs"; }
+[ -z "$why" ] && { cmp -s "$tmp/w/lf/mod.c" "$tmp/w/crlf/mod.c" || why="the code from CRLF differs"; }
+if [ -z "$why" ]; then ok "CR-only and CRLF line endings give the code LF gives"; else bad line-endings "$why"; fi
+fresh
+printf 'from numba import vectorize\r\r\r@vectorize(["float32(float32)"])\rdef f(x):\r    return x + z\r' >"$tmp/w/cr.ufn"
+if run cr-error 1 cr.ufn --target=host && has "$tmp/err" "^cr.ufn:6:16: error: in f: name 'z' is not defined" \
+   && has "$tmp/err" '^     6 |     return x + z$'; then
+    ok "a CR-only file's error names its line and shows it"
+elif [ "$st" -eq 1 ]; then bad cr-error "wrong place or line"; fi
 
 # A path with a quote and a backslash ends up in #line directives.
 fresh
@@ -253,6 +469,19 @@ for what in tokens ast types; do
         esac && ok "-d $what dumps to stdout and writes nothing" || { cp "$tmp/out" "$tmp/err"; bad "dump-$what" "dump content"; }
     fi
 done
+# Standard output that cannot be written is an error (it once exited 0).
+if [ ! -c /dev/full ]; then skipped stdout-full "no /dev/full"
+else
+    for args in "-d tokens" "-d ast" "-d types" --help --version; do
+        fresh
+        # shellcheck disable=SC2086 # the options are words
+        (cd "$tmp/w" && "$ufnc" mod.ufn $args) >/dev/full 2>"$tmp/err"
+        st=$?
+        if [ $st -eq 3 ] && has "$tmp/err" "^ufnc: error: cannot write standard output: No space left on device"; then
+            ok "$args > /dev/full: exit 3 with a message"
+        else bad "stdout-full $args" "exit status $st, expected 3 and a message"; fi
+    done
+fi
 fresh
 mkdir -p "$tmp/t"
 if TMPDIR="$tmp/t" run tempdir-removed 0 mod.ufn --target=host,sim && [ -z "$(ls -A "$tmp/t")" ]; then

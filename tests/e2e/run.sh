@@ -3,6 +3,9 @@
 #
 #   run.sh LABEL OUTDIR CMPDUMP PROGRAM...
 #
+# E2E_DEVICE=cuda (make check-gpu) runs them on the GPU instead of the
+# simulator, and compares the host runs with that.
+#
 # Each PROGRAM (a sample or a feature test) checks its own numbers against
 # its reference and exits 0 when they are right.  It runs three times:
 #   host            UFN_BACKEND=host, the best vector ISA of this CPU
@@ -15,6 +18,7 @@
 # One line per program, then a summary; exit 1 if any failed.
 label=$1 out=$2 cmpdump=$3
 shift 3
+device=${E2E_DEVICE:-sim}
 mkdir -p "$out"
 pass=0 fail=0 failed=""
 
@@ -24,11 +28,11 @@ for prog in "$@"; do
     rm -f "$out/$name".*.dump
     : > "$log"
     ok=1
-    for cfg in host host-baseline sim; do
+    for cfg in host host-baseline $device; do
         case $cfg in
             host) env="UFN_BACKEND=host" backend=host ;;
             host-baseline) env="UFN_BACKEND=host UFN_HOST_ISA=baseline" backend=host ;;
-            sim) env="UFN_BACKEND=sim" backend=sim ;;
+            sim|cuda) env="UFN_BACKEND=$cfg" backend=$cfg ;;
         esac
         echo "--- $name on $cfg ($env)" >> "$log"
         env $env "$prog" --dump "$out/$name.$cfg.dump" > "$out/$name.$cfg.log" 2>&1
@@ -43,15 +47,15 @@ for prog in "$@"; do
         fi
     done
     for cfg in host host-baseline; do
-        [ -s "$out/$name.$cfg.dump" ] && [ -s "$out/$name.sim.dump" ] || continue
-        echo "--- $name: $cfg against sim" >> "$log"
-        "$cmpdump" "$out/$name.$cfg.dump" "$out/$name.sim.dump" >> "$log" 2>&1 || ok=0
+        [ -s "$out/$name.$cfg.dump" ] && [ -s "$out/$name.$device.dump" ] || continue
+        echo "--- $name: $cfg against $device" >> "$log"
+        "$cmpdump" "$out/$name.$cfg.dump" "$out/$name.$device.dump" >> "$log" 2>&1 || ok=0
     done
     if [ $ok -eq 1 ]; then
         pass=$((pass + 1))
         differ=$(grep -c 'differ in the last bits' "$log")
         total=$(grep -c ' values, ' "$log")
-        printf 'ok    %-16s host, host-baseline and sim agree: %s arrays compared, %s\n' "$name" \
+        printf 'ok    %-16s host, host-baseline and %s agree: %s arrays compared, %s\n' "$name" "$device" \
             "$total" "$( [ "$differ" -gt 0 ] && echo "$differ within tolerance, the rest bit-identical" \
                          || echo "all bit-identical")"
     else

@@ -53,6 +53,54 @@ static void emit_all(Module *m, bool line_directives, FeResult *res)
     res->stage = 3;
 }
 
+/* ---- the slow mode: the emitted C through the C compiler ---------------------------- */
+
+/* FUZZ_CC=1: a module that compiles is also built as `ufnc --target=host,sim
+ * -O0` builds it (build.c: the simulator's kernels and the host code by cc,
+ * the relocatable link of the two), and its header is compiled as C99 with
+ * -Werror.  cc failing on a module ufnc accepted is a finding: the class of
+ * bug ("a valid name collides in the generated C") that the in-process
+ * targets cannot see.  FUZZ_CC_CC names the compiler (default cc). */
+int fe_cc_mode(void)
+{
+    static int mode = -1;
+    if (mode < 0) {
+        const char *v = getenv("FUZZ_CC");
+        mode = v && *v == '1';
+    }
+    return mode;
+}
+
+static void cc_failed(const char *what, const uint8_t *data, size_t size)
+{
+    fprintf(stderr, "fuzz: ufnc accepted this module, but %s failed:\n%.*s\n", what, (int)size, (const char *)data);
+    abort();
+}
+
+static void build_with_cc(Module *m, bool line_directives, const uint8_t *data, size_t size)
+{
+    const char *cc = getenv("FUZZ_CC_CC");
+    Options opt = {.input = "fuzz.ufn", .kind = OUT_OBJECT, .host = true, .sim = true, .module_name = m->name,
+                   .line_directives = line_directives,
+                   .drv = {.cc = cc && *cc ? cc : "cc", .opt_level = 0}};
+    const char *tmp = driver_tempdir(&opt.drv);
+    if (!tmp)
+        abort();
+    opt.output = arena_printf("%s/result.o", tmp);
+    opt.header = arena_printf("%s/result.h", tmp);
+    if (build_outputs(m, &opt) != 0)
+        cc_failed("building it with cc (host and sim)", data, size);
+    /* the header as a C program sees it: C99, every warning an error */
+    const char *c = arena_printf("%s/use_header.c", tmp);
+    static const char use[] = "#include \"result.h\"\nint main(void) { return 0; }\n";
+    if (write_file_atomic(c, use, sizeof use - 1) != 0)
+        abort();
+    const char *argv[] = {opt.drv.cc, "-std=c99", "-Wall", "-Wextra", "-Werror", "-fsyntax-only", "-Iinclude",
+                          "use_header.c", NULL};
+    if (run_tool_in(&opt.drv, tmp, argv) != 0)
+        cc_failed("compiling its header as C99", data, size);
+}
+
 void fe_compile(const char *name, const uint8_t *data, size_t size, int dumps, FeResult *res)
 {
     FILE *sink = null_stream();
@@ -75,13 +123,22 @@ void fe_compile(const char *name, const uint8_t *data, size_t size, int dumps, F
     uint64_t h = fnv(1469598103934665603ull, (const char *)data, size);
     CheckOptions copt = {.module_name = "fuzz", .prefix = (h & 3) == 0 ? "p_" : "",
                          .numpy_literals = (h & 8) != 0};
+    /* main.c's passes */
     Module *m = check_module(ast, src, &copt);
+    if (!diag_error_count()) {
+        make_instances(m);
+        check_flow(m);
+        infer_bodies(m);
+        name_module(m);
+    }
     res->errors = diag_error_count();
     if (!res->errors) {
         res->stage = 2;
         if (dumps)
             dump_types(sink, m);
         emit_all(m, (h & 4) != 0, res);
+        if (fe_cc_mode())
+            build_with_cc(m, (h & 4) != 0, data, size);
     }
     fflush(sink);
     arena_reset();

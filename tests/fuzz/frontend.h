@@ -1,5 +1,6 @@
 /* frontend.h - the whole front end of ufnc in process, for the fuzz targets:
- * scanner -> parser -> checker -> the three emitters, no nvcc and no cc.
+ * scanner -> parser -> checker -> the three emitters, no nvcc and no cc
+ * (unless FUZZ_CC=1: fe_cc_mode).
  *
  * Each call starts from a clean compiler (arena, interned names, derived
  * types and diagnostic counts reset), so that one process can compile
@@ -24,5 +25,9 @@ typedef struct FeResult {
 void fe_compile(const char *name, const uint8_t *data, size_t size, int dumps, FeResult *res);
 /* Diagnostics to stderr from now on (to show why an input failed). */
 void fe_verbose(void);
+/* Nonzero with FUZZ_CC=1 in the environment: every module that compiles is
+ * also built by cc for host and sim, its header compiled as C99, and a
+ * failure aborts (a finding).  Hundreds of times slower per module. */
+int fe_cc_mode(void);
 
 #endif

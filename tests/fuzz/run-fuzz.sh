@@ -5,6 +5,13 @@
 #                                    corpus, then fuzz each target SECONDS
 #                                    from a copy of its corpus
 #   run-fuzz.sh replay DIR           replay only, with replay_* (no libFuzzer)
+#   run-fuzz.sh cc-smoke DIR         the cc mode (FUZZ_CC=1, frontend.h) on a
+#                                    few inputs of each corpus, and once with
+#                                    a C compiler that always fails, which
+#                                    must be a finding
+#   run-fuzz.sh cc     DIR TARGET SECONDS [JOBS]
+#                                    fuzz TARGET in the cc mode for SECONDS,
+#                                    from a scratch copy of its corpus
 #   run-fuzz.sh long   DIR TARGET RUNS [JOBS]
 #                                    fuzz TARGET for RUNS executions in all,
 #                                    in JOBS processes (default 1) sharing one
@@ -43,7 +50,68 @@ report() {
     return 0
 }
 
+# The binary that runs a target's inputs once: libFuzzer's, or replay_*.
+runner() {
+    if [ -x "$dir/fuzz_$1" ]; then echo "$dir/fuzz_$1 -runs=0"; else echo "$dir/replay_$1"; fi
+}
+
 case $mode in
+cc-smoke)
+    rc=0
+    scratch=$dir/cc-smoke
+    rm -rf "$scratch"
+    mkdir -p "$scratch/tmp"
+    # frontend: the samples, valid modules all; gen: its corpus's first 12
+    # inputs by name (every gen input is a valid module)
+    mkdir -p "$scratch/frontend" "$scratch/gen"
+    cp "$here"/../../samples/*.ufn "$scratch/frontend/"
+    find "$corpus/gen" -type f | sort | head -n 12 | while read -r f; do cp "$f" "$scratch/gen/"; done
+    for t in $targets; do
+        n=$(ls "$scratch/$t" | wc -l)
+        if FUZZ_CC=1 TMPDIR=$scratch/tmp $(runner "$t") "$scratch/$t" > "$scratch/$t.log" 2>&1; then
+            echo "ok    $t: $n valid modules in the cc mode, each built by cc and its header compiled"
+        else
+            echo "FAIL $t: the cc mode"; tail -30 "$scratch/$t.log"; rc=1
+        fi
+    done
+    # The oracle is real: a C compiler that fails makes a finding.
+    if FUZZ_CC=1 FUZZ_CC_CC=false TMPDIR=$scratch/tmp $(runner gen) "$scratch/gen" > "$scratch/false.log" 2>&1 ||
+       ! grep -q "but building it with cc (host and sim) failed" "$scratch/false.log"; then
+        echo "FAIL the cc mode did not notice a C compiler that fails"; tail -10 "$scratch/false.log"; rc=1
+    else
+        echo "ok    the cc mode reports a C compiler that fails"
+    fi
+    rm -rf "$scratch/tmp"
+    exit $rc
+    ;;
+cc)
+    t=$3 secs=$4 jobs=${5:-1}
+    dir=$(cd "$dir" && pwd)
+    work=$dir/cc-work-$t log=$dir/cc-$t.log
+    rm -rf "$work" "$dir/cc-tmp-$t"
+    mkdir -p "$work/corpus" "$dir/cc-tmp-$t" "$dir/artifacts-cc-$t"
+    cp "$corpus/$t"/* "$work/corpus/" 2>/dev/null
+    echo "fuzz-cc: fuzz_$t with FUZZ_CC=1 for $secs s in $jobs process(es), log in $log"
+    start=$(date +%s)
+    # cc runs at nice 19 on a busy machine: a generous time per input (the
+    # later -timeout wins), or a slow cc is a false finding.  -fork with
+    # -ignore_crashes goes on after a finding, so that one run collects
+    # every kind it meets (a finding is cheap to meet again).
+    (cd "$work" && FUZZ_CC=1 TMPDIR=$dir/cc-tmp-$t "$dir/fuzz_$t" -max_total_time="$secs" -fork="$jobs" \
+        -ignore_crashes=1 $opts -timeout=300 $(dict_for "$t") -artifact_prefix="$dir/artifacts-cc-$t/" \
+        "$work/corpus") > "$log" 2>&1
+    st=$?
+    end=$(date +%s)
+    total=$(grep -o '^#[0-9]*' "$log" | tail -1 | tr -d '#')
+    found=$(ls "$dir/artifacts-cc-$t" | grep -c '^crash-')
+    echo "fuzz-cc: ${total:-?} executions, $found finding(s), exit status $st after $((end - start)) s"
+    if [ "$found" -gt 0 ]; then
+        echo "fuzz-cc: the findings (each a module ufnc accepts and cc does not build):"
+        ls "$dir/artifacts-cc-$t"/crash-* | sed 's/^/    /'
+        exit 1
+    fi
+    [ $st -eq 0 ] || { report "$log"; exit 1; }
+    ;;
 check)
     secs=$3 rc=0
     for t in $targets; do
@@ -122,7 +190,8 @@ long)
         echo "fuzz-long: corpus $t minimised to $(ls "$corpus/$t" | wc -l) inputs, $(du -sh "$corpus/$t" | cut -f1)"
     ;;
 *)
-    echo "usage: run-fuzz.sh check DIR SECONDS | replay DIR | long DIR TARGET RUNS" >&2
+    echo "usage: run-fuzz.sh check DIR SECONDS | replay DIR | cc-smoke DIR | cc DIR TARGET SECONDS [JOBS]" \
+         "| long DIR TARGET RUNS [JOBS]" >&2
     exit 2
     ;;
 esac

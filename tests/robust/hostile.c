@@ -8,6 +8,8 @@
  *   hostile stub-driver  UFN_BACKEND=cuda with a libcuda that has no GPU (the
  *                        toolkit's stub); then auto picks host
  *   hostile bad-backend  UFN_BACKEND=bogus
+ *   hostile fork         fork() while other threads are inside calls: the
+ *                        child's calls work (host) or say why not (sim)
  *
  * Each refusal must give its own status and a message that says what was
  * wrong, leave the outputs as they were, and leak nothing (the registry of
@@ -16,12 +18,16 @@
  * runtime with hand-written tables; these go through generated code. */
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -376,6 +382,109 @@ static void test_device_after_free(void **state)
     ufn_free(&d);
 }
 
+/* ufn_copy_to_host into a view that overlaps its source: on the host
+ * backend a "device" array is host memory, and a view of it may be the
+ * destination.  The result is as if the source were read first (it was
+ * OK with wrong data for a strided destination). */
+static void test_copy_to_host_overlap(void **state)
+{
+    (void)state;
+    if (strcmp(ufn_backend(), "host") != 0)
+        return;   /* device memory is not a host view elsewhere */
+    double x[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    ufn_array h = ufn_host(x, UFN_FLOAT64, 1, (int64_t[]){8}), d;
+    EXPECT(ufn_to_device(&h, &d), UFN_OK, NULL);
+    double *mem = d.data;
+    /* reversed onto itself */
+    ufn_array rev = ufn_host_strided(mem + 7, UFN_FLOAT64, 1, (int64_t[]){8}, (int64_t[]){-1});
+    EXPECT(ufn_copy_to_host(&d, &rev), UFN_OK, NULL);
+    double want[8] = {8, 7, 6, 5, 4, 3, 2, 1};
+    assert_memory_equal(mem, want, sizeof want);
+    /* every other element, shifted by one over the source */
+    ufn_array src = d, dst = ufn_host_strided(mem + 1, UFN_FLOAT64, 1, (int64_t[]){4}, (int64_t[]){2});
+    src.shape[0] = 4;
+    EXPECT(ufn_copy_to_host(&src, &dst), UFN_OK, NULL);
+    double want2[8] = {8, 8, 6, 7, 4, 6, 2, 5};
+    assert_memory_equal(mem, want2, sizeof want2);
+    ufn_free(&d);
+}
+
+/* Outputs that overlap each other are refused: which value stays would
+ * depend on the backend (host and sim once gave different answers for
+ * split with one array as both outputs). */
+static void test_overlapping_outputs(void **state)
+{
+    (void)state;
+    double x[8] = {1, 2, 3, 4, 5, 6, 7, 8}, o[9], o2[8];
+    fill(o, 9);
+    ufn_array a = ufn_host(x, UFN_FLOAT64, 1, (int64_t[]){8});
+    ufn_array same = ufn_host(o, UFN_FLOAT64, 1, (int64_t[]){8});
+    ufn_array shifted = ufn_host(o + 1, UFN_FLOAT64, 1, (int64_t[]){8});
+    EXPECT(split(&a, &same, &same), UFN_ERR_OUTPUT, "split: outputs 0 and 1 overlap");
+    EXPECT(split(&a, &same, &shifted), UFN_ERR_OUTPUT, "outputs 0 and 1 overlap");
+    untouched(o, 9);
+    /* distinct outputs, and an empty one, are fine */
+    ufn_array other = ufn_host(o2, UFN_FLOAT64, 1, (int64_t[]){8}), e = {0};
+    EXPECT(split(&a, &same, &other), UFN_OK, NULL);
+    assert_true(o[7] == 7 && o2[7] == 9);
+    EXPECT(split(&a, &same, &e), UFN_OK, NULL);
+    ufn_free(&e);
+}
+
+/* ufn_to_device or ufn_device_array into a descriptor that holds a live
+ * array: refused, the array kept (it was replaced, and its memory lost). */
+static void test_fill_live_descriptor(void **state)
+{
+    (void)state;
+    Arrays t;
+    arrays(&t);
+    ufn_array d;
+    EXPECT(ufn_to_device(&t.a, &d), UFN_OK, NULL);
+    ufn_array before = d;
+    EXPECT(ufn_to_device(&t.b, &d), UFN_ERR_OUTPUT, "ufn_to_device: the descriptor holds a live array");
+    EXPECT(ufn_device_array(UFN_FLOAT64, 1, (int64_t[]){N}, &d), UFN_ERR_OUTPUT,
+           "ufn_device_array: the descriptor holds a live array");
+    assert_memory_equal(&d, &before, sizeof d);
+    /* a copy elsewhere (as uninitialised memory may hold one) is overwritten */
+    ufn_array copy;
+    memcpy(&copy, &d, sizeof d);
+    EXPECT(ufn_to_device(&t.b, &copy), UFN_OK, NULL);
+    assert_true(copy.alloc_id != d.alloc_id);
+    ufn_free(&copy);
+    ufn_free(&d);
+    EXPECT(ufn_to_device(&t.b, &d), UFN_OK, NULL);   /* once freed, empty again */
+    ufn_array stale = d;
+    ufn_free(&d);
+    EXPECT(ufn_to_device(&t.b, &stale), UFN_OK, NULL);   /* a stale copy holds nothing */
+    ufn_free(&stale);
+}
+
+/* A recursive helper deeper than UFN_MAX_DEPTH calls: the call fails with
+ * UFN_ERR_RECURSION on every backend (a million calls deep overflowed the
+ * host's stack: SIGSEGV), and the next call works. */
+static void test_recursion_limit(void **state)
+{
+    (void)state;
+    int64_t n[4] = {10, UFN_MAX_DEPTH - 1, 3, 0}, out[4];
+    ufn_array a = ufn_host(n, UFN_INT64, 1, (int64_t[]){4});
+    ufn_array o = ufn_host(out, UFN_INT64, 1, (int64_t[]){4});
+    EXPECT(depth(&a, &o), UFN_OK, NULL);
+    assert_true(out[0] == 10 && out[1] == UFN_MAX_DEPTH - 1 && out[3] == 0);
+    n[2] = UFN_MAX_DEPTH;                    /* one call too many */
+    EXPECT(depth(&a, &o), UFN_ERR_RECURSION, "depth: a recursive helper went deeper than");
+    n[2] = 1000000;
+    EXPECT(depth(&a, &o), UFN_ERR_RECURSION, "deeper than 256 calls");
+    /* on device arrays too (the launch is waited for) */
+    ufn_array d, e = {0};
+    EXPECT(ufn_to_device(&a, &d), UFN_OK, NULL);
+    EXPECT(depth(&d, &e), UFN_ERR_RECURSION, "depth:");
+    assert_int_equal(e.memory, UFN_MEM_NONE);
+    ufn_free(&d);
+    n[2] = 3;
+    EXPECT(depth(&a, &o), UFN_OK, NULL);     /* nothing left over */
+    assert_true(out[2] == 3);
+}
+
 static void test_api_misuse(void **state)
 {
     (void)state;
@@ -403,6 +512,45 @@ static void test_api_misuse(void **state)
     assert_int_equal(view.memory, UFN_MEM_HOST);
     assert_int_equal(ufn_stream_destroy(NULL), 0);
     assert_int_equal(ufn_stream_create(NULL), UFN_ERR_INVALID);
+}
+
+/* Streams are checked handles: a destroyed or made-up one is refused with a
+ * status, never dereferenced (each of these was a heap-use-after-free or a
+ * SIGSEGV). */
+static void test_stream_misuse(void **state)
+{
+    (void)state;
+    ufn_stream s, t;
+    EXPECT(ufn_stream_create(&s), UFN_OK, NULL);
+    EXPECT(ufn_stream_synchronize(s), UFN_OK, NULL);
+    EXPECT(ufn_stream_destroy(s), UFN_OK, NULL);
+    EXPECT(ufn_stream_destroy(s), UFN_ERR_INVALID, "ufn_stream_destroy: the stream was destroyed");
+    EXPECT(ufn_stream_synchronize(s), UFN_ERR_INVALID,
+           "ufn_stream_synchronize: the stream was destroyed");
+    /* a new stream does not make the old handle valid again */
+    EXPECT(ufn_stream_create(&t), UFN_OK, NULL);
+    EXPECT(ufn_stream_synchronize(s), UFN_ERR_INVALID, "destroyed");
+    EXPECT(ufn_stream_synchronize(t), UFN_OK, NULL);
+    /* handles nobody made */
+    double junk[8] = {0};
+    ufn_stream garbage[] = {(ufn_stream)(void *)junk, (ufn_stream)(uintptr_t)0xdeadbeef,
+                            (ufn_stream)(uintptr_t)1};
+    for (size_t i = 0; i < sizeof garbage / sizeof garbage[0]; i++) {
+        EXPECT(ufn_stream_synchronize(garbage[i]), UFN_ERR_INVALID, "never made by ufn_stream_create");
+        EXPECT(ufn_stream_destroy(garbage[i]), UFN_ERR_INVALID, "never made by ufn_stream_create");
+    }
+    /* a call on a destroyed current stream */
+    ufn_set_stream(t);
+    EXPECT(ufn_stream_destroy(t), UFN_OK, NULL);
+    assert_null(ufn_get_stream());   /* this thread's current stream was t */
+    ufn_set_stream(s);
+    Arrays a;
+    arrays(&a);
+    refused(&a, UFN_ERR_INVALID, "the current stream (ufn_set_stream) was destroyed");
+    ufn_array d;
+    EXPECT(ufn_to_device(&a.a, &d), UFN_ERR_INVALID, "the current stream");
+    ufn_set_stream(NULL);
+    EXPECT(addf(&a.a, &a.b, &a.o), UFN_OK, NULL);
 }
 
 static void test_host_out_of_memory(void **state)
@@ -480,6 +628,89 @@ static void test_threads(void **state)
         if (w[i].failures)
             fail_msg("thread %d: %d failures, last: %s", i, w[i].failures, w[i].why);
     }
+}
+
+/* ---- fork() while other threads are inside calls ------------------------------------------------- */
+
+static atomic_bool stop_calls;
+
+/* Calls on host arrays and device arrays, over and over: the registry, the
+ * pool, the simulator's streams and locks are busy when the main thread
+ * forks. */
+static void *keep_calling(void *arg)
+{
+    (void)arg;
+    double x[300], out[300];
+    for (int i = 0; i < 300; i++)
+        x[i] = i;
+    ufn_array a = ufn_host(x, UFN_FLOAT64, 1, (int64_t[]){300});
+    ufn_array o = ufn_host(out, UFN_FLOAT64, 1, (int64_t[]){300});
+    while (!atomic_load(&stop_calls)) {
+        ufn_array d = {0}, e = {0};
+        if (addf(&a, &a, &o) != 0 || ufn_to_device(&a, &d) != 0 || addf(&d, &d, &e) != 0)
+            return (void *)1;
+        ufn_free(&d);
+        ufn_free(&e);
+    }
+    return NULL;
+}
+
+/* In the child: a call works on the host backend; on a device backend, whose
+ * driver (and the simulator's stream threads) did not survive the fork, it
+ * fails with a status that says so. */
+static int child_call(void)
+{
+    alarm(5);   /* a child that deadlocks dies, and the parent counts it */
+    double x[N] = {1, 2, 3, 4, 5, 6}, out[N];
+    ufn_array a = ufn_host(x, UFN_FLOAT64, 1, (int64_t[]){N});
+    ufn_array o = ufn_host(out, UFN_FLOAT64, 1, (int64_t[]){N});
+    ufn_array d = {0};
+    int st = addf(&a, &a, &o);
+    int st2 = ufn_to_device(&a, &d);
+    ufn_free(&d);
+    if (!strcmp(getenv("UFN_BACKEND"), "host"))
+        return st == 0 && st2 == 0 && out[5] == 12 ? 0 : 1;
+    if (st != UFN_ERR_BACKEND || st2 != UFN_ERR_BACKEND || !strstr(ufn_error(), "fork()"))
+        return 2;
+    /* the child may still choose the host backend */
+    out[5] = 0;
+    return ufn_init("host") == 0 && addf(&a, &a, &o) == 0 && out[5] == 12 ? 0 : 3;
+}
+
+static void test_fork_while_calling(void **state)
+{
+    (void)state;
+    enum { T = 4, FORKS = 100 };
+    double x[N] = {0}, out[N];
+    ufn_array a = ufn_host(x, UFN_FLOAT64, 1, (int64_t[]){N});
+    ufn_array o = ufn_host(out, UFN_FLOAT64, 1, (int64_t[]){N});
+    EXPECT(addf(&a, &a, &o), UFN_OK, NULL);   /* the backend has started */
+    atomic_store(&stop_calls, false);
+    pthread_t t[T];
+    for (int i = 0; i < T; i++)
+        assert_int_equal(pthread_create(&t[i], NULL, keep_calling, NULL), 0);
+    int hung = 0, wrong = 0;
+    for (int i = 0; i < FORKS; i++) {
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0)
+            _exit(child_call());
+        int status;
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        if (WIFSIGNALED(status))
+            hung++;
+        else if (WEXITSTATUS(status) != 0)
+            wrong++;
+    }
+    atomic_store(&stop_calls, true);
+    for (int i = 0; i < T; i++) {
+        void *r;
+        pthread_join(t[i], &r);
+        assert_null(r);
+    }
+    if (hung || wrong)
+        fail_msg("of %d children forked during calls, %d hung and %d got a wrong answer", FORKS,
+                 hung, wrong);
 }
 
 /* ---- groups that need their own process (the backend is chosen once) ---------------------------------- */
@@ -582,7 +813,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest calls[] = {
         T(test_null_pointers), T(test_garbage_descriptors), T(test_ndim_and_shapes),
         T(test_typed_entries), T(test_unaligned), T(test_core_dims), T(test_wrong_dtypes),
-        T(test_aliasing), T(test_device_after_free), T(test_api_misuse), T(test_host_out_of_memory),
+        T(test_aliasing), T(test_device_after_free), T(test_copy_to_host_overlap), T(test_overlapping_outputs), T(test_fill_live_descriptor), T(test_recursion_limit), T(test_api_misuse), T(test_stream_misuse), T(test_host_out_of_memory),
         T(test_threads),
     };
     const struct CMUnitTest sim_oom[] = {T(test_sim_out_of_memory)};
@@ -590,6 +821,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest stub[] = {T(test_stub_driver)};
     const struct CMUnitTest auto_stub[] = {T(test_auto_without_gpu)};
     const struct CMUnitTest bad[] = {T(test_bad_backend)};
+    const struct CMUnitTest forks[] = {cmocka_unit_test(test_fork_while_calling)};
     if (!strcmp(group, "calls"))
         return cmocka_run_group_tests_name(getenv("UFN_BACKEND") ? getenv("UFN_BACKEND") : "calls", calls,
                                            NULL, NULL);
@@ -601,6 +833,8 @@ int main(int argc, char **argv)
         return cmocka_run_group_tests_name("stub-driver", stub, NULL, NULL);
     if (!strcmp(group, "auto-stub"))
         return cmocka_run_group_tests_name("auto-stub", auto_stub, NULL, NULL);
+    if (!strcmp(group, "fork"))
+        return cmocka_run_group_tests_name("fork", forks, NULL, NULL);
     if (!strcmp(group, "bad-backend"))
         return cmocka_run_group_tests_name("bad-backend", bad, NULL, NULL);
     fprintf(stderr, "hostile: unknown group %s\n", group);

@@ -37,6 +37,8 @@ else
 fi
 part hostile-auto-no-driver env UFN_BACKEND=auto UFN_CUDA_LIBRARY=/nonexistent/libcuda.so.1 "$dir/hostile" auto-stub
 part hostile-bad-backend env UFN_BACKEND=bogus "$dir/hostile" bad-backend
+part hostile-fork-host env UFN_BACKEND=host "$dir/hostile" fork
+part hostile-fork-sim env UFN_BACKEND=sim "$dir/hostile" fork
 part rules-host env UFN_BACKEND=host "$dir/rules"
 part rules-sim env UFN_BACKEND=sim "$dir/rules"
 part agree-host env UFN_BACKEND=host "$dir/agree"

@@ -2,9 +2,12 @@
 # tests/seeds/run.sh UFNC - every @vectorize, @guvectorize and device or
 # @jit function of the seed documents compiles: samples/*.ufn and the seed
 # modules of tests/golden/ast/ whose kernels are all in the subset, for the
-# host and the simulator, and with nvcc for one GPU (ptxas warnings are
-# errors there) when nvcc is installed.  The seeds' kernels outside the
-# subset are cases of tests/errors/.  One line per module, a summary.
+# host and the simulator.  (make check builds their GPU code once, for one
+# architecture of each GPU family, in check-e2e-nvcc.)  With nvcc and
+# SEEDS_ARCH set (an --arch list, or "default": ufnc's whole default list,
+# as make check-gpu does), their GPU code is built here too.  The seeds'
+# kernels outside the subset are cases of tests/errors/.  One line per
+# module, a summary.
 set -u
 ufnc=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -12,8 +15,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/ufn-seeds.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
 export NO_COLOR=1
 nvcc_arch=
-if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then nvcc_arch=sm_80; fi
-[ -z "$nvcc_arch" ] && echo "seeds: nvcc part skipped: no nvcc"
+if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then nvcc_arch=${SEEDS_ARCH:-}; fi
 
 pass=0 fail=0 failed=
 for f in "$top"/samples/*.ufn "$top"/tests/golden/ast/seed_000_intro.ufn \
@@ -22,13 +24,15 @@ for f in "$top"/samples/*.ufn "$top"/tests/golden/ast/seed_000_intro.ufn \
     why=
     "$ufnc" "$f" --target=host,sim -o "$tmp/$name.o" 2>"$tmp/err" || why="host,sim"
     if [ -z "$why" ] && [ -n "$nvcc_arch" ]; then
-        "$ufnc" "$f" --arch=$nvcc_arch -o "$tmp/$name.gpu.o" 2>"$tmp/err" || why="cuda ($nvcc_arch)"
+        arch="--arch=$nvcc_arch"
+        [ "$nvcc_arch" = default ] && arch=
+        "$ufnc" "$f" $arch -o "$tmp/$name.gpu.o" 2>"$tmp/err" || why="cuda ($nvcc_arch)"
     fi
     # the kernels are in the object, by their typed entry points
     if [ -z "$why" ] && ! nm "$tmp/$name.o" | grep -q ' T .*_float\| T .*_int'; then why="no typed entry point in the object"; fi
     if [ -z "$why" ]; then
         pass=$((pass + 1))
-        printf 'ok    %s%s\n' "$name" "${nvcc_arch:+ (host, sim, $nvcc_arch)}"
+        printf 'ok    %s (host, sim%s)\n' "$name" "${nvcc_arch:+, $nvcc_arch}"
     else
         fail=$((fail + 1)); failed="$failed $name"
         printf 'FAIL  %s: %s\n' "$name" "$why"

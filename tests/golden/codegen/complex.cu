@@ -39,73 +39,73 @@ UFN_BODY ufn_tup2_f64_f64 ufn_tup2_f64_f64_make(double a0, double a1) { ufn_tup2
 
 /* ---- scalar bodies: the same code for the GPU, the simulator and the host ---- */
 
-UFN_BODY ufn_c64 complex__rotate__c64_f32(ufn_c64 z, float angle);
-UFN_BODY ufn_c128 complex__rotate__c128_f64(ufn_c128 z, double angle);
-UFN_BODY double complex__magnitude__c128(ufn_c128 z);
+UFN_BODY ufn_c64 complex__rotate__c64_f32(ufn_c64 v_z, float v_angle);
+UFN_BODY ufn_c128 complex__rotate__c128_f64(ufn_c128 v_z, double v_angle);
+UFN_BODY double complex__magnitude__c128(ufn_c128 v_z);
 
 /* complex.ufn:7: def rotate, @vectorize 'complex64(complex64, float32)' */
-UFN_BODY ufn_c64 complex__rotate__c64_f32(ufn_c64 z, float angle)
+UFN_BODY ufn_c64 complex__rotate__c64_f32(ufn_c64 v_z, float v_angle)
 {
 #line 8 "complex.ufn"
-    return ufn_c64_from_c128(ufn_c128_mul(ufn_c128_from_c64(z), ufn_cexp_c128(ufn_c128_mul(ufn_c128_make(0.0, 1.0), ufn_c128_make((double)angle, 0)))));
+    return ufn_c64_from_c128(ufn_c128_mul(ufn_c128_from_c64(v_z), ufn_cexp_c128(ufn_c128_mul(ufn_c128_make(0.0, 1.0), ufn_c128_make((double)v_angle, 0)))));
 #line 52 "complex.cu"
 }
 
 /* complex.ufn:7: def rotate, @vectorize 'complex128(complex128, float64)' */
-UFN_BODY ufn_c128 complex__rotate__c128_f64(ufn_c128 z, double angle)
+UFN_BODY ufn_c128 complex__rotate__c128_f64(ufn_c128 v_z, double v_angle)
 {
 #line 8 "complex.ufn"
-    return ufn_c128_mul(z, ufn_cexp_c128(ufn_c128_mul(ufn_c128_make(0.0, 1.0), ufn_c128_make((double)angle, 0))));
+    return ufn_c128_mul(v_z, ufn_cexp_c128(ufn_c128_mul(ufn_c128_make(0.0, 1.0), ufn_c128_make((double)v_angle, 0))));
 #line 60 "complex.cu"
 }
 
 /* complex.ufn:12: def magnitude, @vectorize 'float64(complex128)' */
-UFN_BODY double complex__magnitude__c128(ufn_c128 z)
+UFN_BODY double complex__magnitude__c128(ufn_c128 v_z)
 {
-    double r = 0;
-    double phi = 0;
+    double v_r = 0;
+    double v_phi = 0;
     ufn_tup2_f64_f64 ufn_t0 = {0};
 #line 13 "complex.ufn"
-    ufn_t0 = ufn_tup2_f64_f64_make(ufn_c128_abs(z), ufn_cphase_c128(z));
+    ufn_t0 = ufn_tup2_f64_f64_make(ufn_c128_abs(v_z), ufn_cphase_c128(v_z));
 #line 13 "complex.ufn"
-    r = ufn_t0.f0;
+    v_r = ufn_t0.f0;
 #line 13 "complex.ufn"
-    phi = ufn_t0.f1;
+    v_phi = ufn_t0.f1;
 #line 14 "complex.ufn"
-    return (((r + ufn_c128_abs(ufn_c128_conj(z))) + (z.re * 0.0)) + (z.im * 0.0)) + (phi * 0.0);
+    return (((v_r + ufn_c128_abs(ufn_c128_conj(v_z))) + (v_z.re * 0.0)) + (v_z.im * 0.0)) + (v_phi * 0.0);
 #line 77 "complex.cu"
 }
 
 /* ---- kernels ---- */
 
 /* rotate: complex64(complex64, float32) */
-UFN_KERNEL complex__rotate__c64_f32__contig(uint32_t ufn_n, const ufn_c64 *__restrict__ z, const float *__restrict__ angle, ufn_c64 *__restrict__ out)
+UFN_KERNEL complex__rotate__c64_f32__contig(uint32_t ufn_n, const ufn_c64 *__restrict__ v_z, const float *__restrict__ v_angle, ufn_c64 *__restrict__ ufn_out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
     /* 4 elements per step: 16-byte loads and stores (or narrower for narrower types) */
-    if (ufn_aligned(z, 16) && ufn_aligned(angle, 16) && ufn_aligned(out, 16)) {
+    if (ufn_aligned(v_z, 16) && ufn_aligned(v_angle, 16) && ufn_aligned(ufn_out, 16)) {
         uint32_t ufn_nvec = ufn_n / 4;
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {
-            ufn_c64 ufn_z[4];
-            float ufn_angle[4];
-            ufn_c64 ufn_out[4];
-            ufn_load16((ufn_z) + 0, (z + 4 * ufn_v) + 0);
-            ufn_load16((ufn_z) + 2, (z + 4 * ufn_v) + 2);
-            ufn_load16(ufn_angle, angle + 4 * ufn_v);
+            ufn_c64 ufn_lane0[4];
+            float ufn_lane1[4];
+            ufn_c64 ufn_lane2[4];
+            ufn_load16((ufn_lane0) + 0, (v_z + 4 * ufn_v) + 0);
+            ufn_load16((ufn_lane0) + 2, (v_z + 4 * ufn_v) + 2);
+            ufn_load16(ufn_lane1, v_angle + 4 * ufn_v);
             #pragma unroll
             for (int ufn_l = 0; ufn_l < 4; ufn_l++)
-                ufn_out[ufn_l] = complex__rotate__c64_f32(ufn_z[ufn_l], ufn_angle[ufn_l]);
-            ufn_store16((out + 4 * ufn_v) + 0, (ufn_out) + 0);
-            ufn_store16((out + 4 * ufn_v) + 2, (ufn_out) + 2);
+                ufn_lane2[ufn_l] = complex__rotate__c64_f32(ufn_lane0[ufn_l], ufn_lane1[ufn_l]);
+            ufn_store16((ufn_out + 4 * ufn_v) + 0, (ufn_lane2) + 0);
+            ufn_store16((ufn_out + 4 * ufn_v) + 2, (ufn_lane2) + 2);
         }
         ufn_done = ufn_nvec * 4;
     }
     #pragma unroll 1
     for (uint32_t ufn_i = ufn_done + ufn_first; ufn_i < ufn_n; ufn_i += ufn_step)
-        out[ufn_i] = complex__rotate__c64_f32(z[ufn_i], __ldg(angle + ufn_i));
+        ufn_out[ufn_i] = complex__rotate__c64_f32(v_z[ufn_i], __ldg(v_angle + ufn_i));
 }
 
-UFN_KERNEL complex__rotate__c64_f32__strided(ufn_kiter ufn_it, const ufn_c64 *__restrict__ z, ufn_kstrides ufn_s_z, const float *__restrict__ angle, ufn_kstrides ufn_s_angle, ufn_c64 *__restrict__ out, ufn_kstrides ufn_s_out)
+UFN_KERNEL complex__rotate__c64_f32__strided(ufn_kiter ufn_it, const ufn_c64 *__restrict__ v_z, ufn_kstrides ufn_s0, const float *__restrict__ v_angle, ufn_kstrides ufn_s1, ufn_c64 *__restrict__ ufn_out, ufn_kstrides ufn_s2)
 {
     for (uint32_t ufn_i = UFN_FIRST_INDEX(); ufn_i < ufn_it.n; ufn_i += UFN_GRID_STRIDE()) {
         int64_t ufn_o0 = 0, ufn_o1 = 0, ufn_o2 = 0;
@@ -114,29 +114,29 @@ UFN_KERNEL complex__rotate__c64_f32__strided(ufn_kiter ufn_it, const ufn_c64 *__
         for (int ufn_d = UFN_KMAXDIM - 1; ufn_d > 0; ufn_d--) {
             if (ufn_d < ufn_it.ndim) {
                 uint32_t ufn_q = ufn_r / ufn_it.shape[ufn_d], ufn_k = ufn_r - ufn_q * ufn_it.shape[ufn_d];
-                ufn_o0 += (int64_t)ufn_k * ufn_s_z.s[ufn_d];
-                ufn_o1 += (int64_t)ufn_k * ufn_s_angle.s[ufn_d];
-                ufn_o2 += (int64_t)ufn_k * ufn_s_out.s[ufn_d];
+                ufn_o0 += (int64_t)ufn_k * ufn_s0.s[ufn_d];
+                ufn_o1 += (int64_t)ufn_k * ufn_s1.s[ufn_d];
+                ufn_o2 += (int64_t)ufn_k * ufn_s2.s[ufn_d];
                 ufn_r = ufn_q;
             }
         }
-        ufn_o0 += (int64_t)ufn_r * ufn_s_z.s[0];
-        ufn_o1 += (int64_t)ufn_r * ufn_s_angle.s[0];
-        ufn_o2 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o2] = complex__rotate__c64_f32(z[ufn_o0], __ldg(angle + ufn_o1));
+        ufn_o0 += (int64_t)ufn_r * ufn_s0.s[0];
+        ufn_o1 += (int64_t)ufn_r * ufn_s1.s[0];
+        ufn_o2 += (int64_t)ufn_r * ufn_s2.s[0];
+        ufn_out[ufn_o2] = complex__rotate__c64_f32(v_z ? v_z[ufn_o0] : ufn_kscalar_c64(ufn_s0), v_angle ? __ldg(v_angle + ufn_o1) : ufn_kscalar_f32(ufn_s1));
     }
 }
 
 /* rotate: complex128(complex128, float64) */
-UFN_KERNEL complex__rotate__c128_f64__contig(uint32_t ufn_n, const ufn_c128 *__restrict__ z, const double *__restrict__ angle, ufn_c128 *__restrict__ out)
+UFN_KERNEL complex__rotate__c128_f64__contig(uint32_t ufn_n, const ufn_c128 *__restrict__ v_z, const double *__restrict__ v_angle, ufn_c128 *__restrict__ ufn_out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
     #pragma unroll 1
     for (uint32_t ufn_i = ufn_done + ufn_first; ufn_i < ufn_n; ufn_i += ufn_step)
-        out[ufn_i] = complex__rotate__c128_f64(z[ufn_i], __ldg(angle + ufn_i));
+        ufn_out[ufn_i] = complex__rotate__c128_f64(v_z[ufn_i], __ldg(v_angle + ufn_i));
 }
 
-UFN_KERNEL complex__rotate__c128_f64__strided(ufn_kiter ufn_it, const ufn_c128 *__restrict__ z, ufn_kstrides ufn_s_z, const double *__restrict__ angle, ufn_kstrides ufn_s_angle, ufn_c128 *__restrict__ out, ufn_kstrides ufn_s_out)
+UFN_KERNEL complex__rotate__c128_f64__strided(ufn_kiter ufn_it, const ufn_c128 *__restrict__ v_z, ufn_kstrides ufn_s0, const double *__restrict__ v_angle, ufn_kstrides ufn_s1, ufn_c128 *__restrict__ ufn_out, ufn_kstrides ufn_s2)
 {
     for (uint32_t ufn_i = UFN_FIRST_INDEX(); ufn_i < ufn_it.n; ufn_i += UFN_GRID_STRIDE()) {
         int64_t ufn_o0 = 0, ufn_o1 = 0, ufn_o2 = 0;
@@ -145,29 +145,29 @@ UFN_KERNEL complex__rotate__c128_f64__strided(ufn_kiter ufn_it, const ufn_c128 *
         for (int ufn_d = UFN_KMAXDIM - 1; ufn_d > 0; ufn_d--) {
             if (ufn_d < ufn_it.ndim) {
                 uint32_t ufn_q = ufn_r / ufn_it.shape[ufn_d], ufn_k = ufn_r - ufn_q * ufn_it.shape[ufn_d];
-                ufn_o0 += (int64_t)ufn_k * ufn_s_z.s[ufn_d];
-                ufn_o1 += (int64_t)ufn_k * ufn_s_angle.s[ufn_d];
-                ufn_o2 += (int64_t)ufn_k * ufn_s_out.s[ufn_d];
+                ufn_o0 += (int64_t)ufn_k * ufn_s0.s[ufn_d];
+                ufn_o1 += (int64_t)ufn_k * ufn_s1.s[ufn_d];
+                ufn_o2 += (int64_t)ufn_k * ufn_s2.s[ufn_d];
                 ufn_r = ufn_q;
             }
         }
-        ufn_o0 += (int64_t)ufn_r * ufn_s_z.s[0];
-        ufn_o1 += (int64_t)ufn_r * ufn_s_angle.s[0];
-        ufn_o2 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o2] = complex__rotate__c128_f64(z[ufn_o0], __ldg(angle + ufn_o1));
+        ufn_o0 += (int64_t)ufn_r * ufn_s0.s[0];
+        ufn_o1 += (int64_t)ufn_r * ufn_s1.s[0];
+        ufn_o2 += (int64_t)ufn_r * ufn_s2.s[0];
+        ufn_out[ufn_o2] = complex__rotate__c128_f64(v_z ? v_z[ufn_o0] : ufn_kscalar_c128(ufn_s0), v_angle ? __ldg(v_angle + ufn_o1) : ufn_kscalar_f64(ufn_s1));
     }
 }
 
 /* magnitude: float64(complex128) */
-UFN_KERNEL complex__magnitude__c128__contig(uint32_t ufn_n, const ufn_c128 *__restrict__ z, double *__restrict__ out)
+UFN_KERNEL complex__magnitude__c128__contig(uint32_t ufn_n, const ufn_c128 *__restrict__ v_z, double *__restrict__ ufn_out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
     #pragma unroll 1
     for (uint32_t ufn_i = ufn_done + ufn_first; ufn_i < ufn_n; ufn_i += ufn_step)
-        out[ufn_i] = complex__magnitude__c128(z[ufn_i]);
+        ufn_out[ufn_i] = complex__magnitude__c128(v_z[ufn_i]);
 }
 
-UFN_KERNEL complex__magnitude__c128__strided(ufn_kiter ufn_it, const ufn_c128 *__restrict__ z, ufn_kstrides ufn_s_z, double *__restrict__ out, ufn_kstrides ufn_s_out)
+UFN_KERNEL complex__magnitude__c128__strided(ufn_kiter ufn_it, const ufn_c128 *__restrict__ v_z, ufn_kstrides ufn_s0, double *__restrict__ ufn_out, ufn_kstrides ufn_s1)
 {
     for (uint32_t ufn_i = UFN_FIRST_INDEX(); ufn_i < ufn_it.n; ufn_i += UFN_GRID_STRIDE()) {
         int64_t ufn_o0 = 0, ufn_o1 = 0;
@@ -176,14 +176,14 @@ UFN_KERNEL complex__magnitude__c128__strided(ufn_kiter ufn_it, const ufn_c128 *_
         for (int ufn_d = UFN_KMAXDIM - 1; ufn_d > 0; ufn_d--) {
             if (ufn_d < ufn_it.ndim) {
                 uint32_t ufn_q = ufn_r / ufn_it.shape[ufn_d], ufn_k = ufn_r - ufn_q * ufn_it.shape[ufn_d];
-                ufn_o0 += (int64_t)ufn_k * ufn_s_z.s[ufn_d];
-                ufn_o1 += (int64_t)ufn_k * ufn_s_out.s[ufn_d];
+                ufn_o0 += (int64_t)ufn_k * ufn_s0.s[ufn_d];
+                ufn_o1 += (int64_t)ufn_k * ufn_s1.s[ufn_d];
                 ufn_r = ufn_q;
             }
         }
-        ufn_o0 += (int64_t)ufn_r * ufn_s_z.s[0];
-        ufn_o1 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o1] = complex__magnitude__c128(z[ufn_o0]);
+        ufn_o0 += (int64_t)ufn_r * ufn_s0.s[0];
+        ufn_o1 += (int64_t)ufn_r * ufn_s1.s[0];
+        ufn_out[ufn_o1] = complex__magnitude__c128(v_z ? v_z[ufn_o0] : ufn_kscalar_c128(ufn_s0));
     }
 }
 

@@ -94,40 +94,40 @@ UFN_BODY ufn_tup2_f64_f64 ufn_tup2_f64_f64_make(double a0, double a1) { ufn_tup2
 
 /* ---- scalar bodies: the same code for the GPU, the simulator and the host ---- */
 
-UFN_BODY ufn_c64 complex__rotate__c64_f32(ufn_c64 z, float angle);
-UFN_BODY ufn_c128 complex__rotate__c128_f64(ufn_c128 z, double angle);
-UFN_BODY double complex__magnitude__c128(ufn_c128 z);
+UFN_BODY ufn_c64 complex__rotate__c64_f32(ufn_c64 v_z, float v_angle);
+UFN_BODY ufn_c128 complex__rotate__c128_f64(ufn_c128 v_z, double v_angle);
+UFN_BODY double complex__magnitude__c128(ufn_c128 v_z);
 
 /* complex.ufn:7: def rotate, @vectorize 'complex64(complex64, float32)' */
-UFN_BODY ufn_c64 complex__rotate__c64_f32(ufn_c64 z, float angle)
+UFN_BODY ufn_c64 complex__rotate__c64_f32(ufn_c64 v_z, float v_angle)
 {
 #line 8 "complex.ufn"
-    return ufn_c64_from_c128(ufn_c128_mul(ufn_c128_from_c64(z), ufn_cexp_c128(ufn_c128_mul(ufn_c128_make(0.0, 1.0), ufn_c128_make((double)angle, 0)))));
+    return ufn_c64_from_c128(ufn_c128_mul(ufn_c128_from_c64(v_z), ufn_cexp_c128(ufn_c128_mul(ufn_c128_make(0.0, 1.0), ufn_c128_make((double)v_angle, 0)))));
 #line 107 "complex.host.c"
 }
 
 /* complex.ufn:7: def rotate, @vectorize 'complex128(complex128, float64)' */
-UFN_BODY ufn_c128 complex__rotate__c128_f64(ufn_c128 z, double angle)
+UFN_BODY ufn_c128 complex__rotate__c128_f64(ufn_c128 v_z, double v_angle)
 {
 #line 8 "complex.ufn"
-    return ufn_c128_mul(z, ufn_cexp_c128(ufn_c128_mul(ufn_c128_make(0.0, 1.0), ufn_c128_make((double)angle, 0))));
+    return ufn_c128_mul(v_z, ufn_cexp_c128(ufn_c128_mul(ufn_c128_make(0.0, 1.0), ufn_c128_make((double)v_angle, 0))));
 #line 115 "complex.host.c"
 }
 
 /* complex.ufn:12: def magnitude, @vectorize 'float64(complex128)' */
-UFN_BODY double complex__magnitude__c128(ufn_c128 z)
+UFN_BODY double complex__magnitude__c128(ufn_c128 v_z)
 {
-    double r = 0;
-    double phi = 0;
+    double v_r = 0;
+    double v_phi = 0;
     ufn_tup2_f64_f64 ufn_t0 = {0};
 #line 13 "complex.ufn"
-    ufn_t0 = ufn_tup2_f64_f64_make(ufn_c128_abs(z), ufn_cphase_c128(z));
+    ufn_t0 = ufn_tup2_f64_f64_make(ufn_c128_abs(v_z), ufn_cphase_c128(v_z));
 #line 13 "complex.ufn"
-    r = ufn_t0.f0;
+    v_r = ufn_t0.f0;
 #line 13 "complex.ufn"
-    phi = ufn_t0.f1;
+    v_phi = ufn_t0.f1;
 #line 14 "complex.ufn"
-    return (((r + ufn_c128_abs(ufn_c128_conj(z))) + (z.re * 0.0)) + (z.im * 0.0)) + (phi * 0.0);
+    return (((v_r + ufn_c128_abs(ufn_c128_conj(v_z))) + (v_z.re * 0.0)) + (v_z.im * 0.0)) + (v_phi * 0.0);
 #line 132 "complex.host.c"
 }
 
@@ -189,43 +189,76 @@ UFN_HOST_VARIANTS(complex__magnitude__c128__host)
 /* ---- the simulator runs the kernels of complex.cu compiled for the CPU ---- */
 void complex__rotate__c64_f32__contig(uint32_t, const ufn_c64 *, const float *, ufn_c64 *);
 static void complex__rotate__c64_f32__contig__sim(void **p) { complex__rotate__c64_f32__contig(*(uint32_t *)p[0], *(const ufn_c64 **)p[1], *(const float **)p[2], *(ufn_c64 **)p[3]); }
+static const size_t complex__rotate__c64_f32__contig__sizes[] = {sizeof(uint32_t), sizeof(const ufn_c64 *), sizeof(const float *), sizeof(ufn_c64 *)};
 void complex__rotate__c64_f32__strided(ufn_kiter, const ufn_c64 *, ufn_kstrides, const float *, ufn_kstrides, ufn_c64 *, ufn_kstrides);
 static void complex__rotate__c64_f32__strided__sim(void **p) { complex__rotate__c64_f32__strided(*(ufn_kiter *)p[0], *(const ufn_c64 **)p[1], *(ufn_kstrides *)p[2], *(const float **)p[3], *(ufn_kstrides *)p[4], *(ufn_c64 **)p[5], *(ufn_kstrides *)p[6]); }
+static const size_t complex__rotate__c64_f32__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const ufn_c64 *), sizeof(ufn_kstrides), sizeof(const float *), sizeof(ufn_kstrides), sizeof(ufn_c64 *), sizeof(ufn_kstrides)};
 void complex__rotate__c128_f64__contig(uint32_t, const ufn_c128 *, const double *, ufn_c128 *);
 static void complex__rotate__c128_f64__contig__sim(void **p) { complex__rotate__c128_f64__contig(*(uint32_t *)p[0], *(const ufn_c128 **)p[1], *(const double **)p[2], *(ufn_c128 **)p[3]); }
+static const size_t complex__rotate__c128_f64__contig__sizes[] = {sizeof(uint32_t), sizeof(const ufn_c128 *), sizeof(const double *), sizeof(ufn_c128 *)};
 void complex__rotate__c128_f64__strided(ufn_kiter, const ufn_c128 *, ufn_kstrides, const double *, ufn_kstrides, ufn_c128 *, ufn_kstrides);
 static void complex__rotate__c128_f64__strided__sim(void **p) { complex__rotate__c128_f64__strided(*(ufn_kiter *)p[0], *(const ufn_c128 **)p[1], *(ufn_kstrides *)p[2], *(const double **)p[3], *(ufn_kstrides *)p[4], *(ufn_c128 **)p[5], *(ufn_kstrides *)p[6]); }
+static const size_t complex__rotate__c128_f64__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const ufn_c128 *), sizeof(ufn_kstrides), sizeof(const double *), sizeof(ufn_kstrides), sizeof(ufn_c128 *), sizeof(ufn_kstrides)};
 void complex__magnitude__c128__contig(uint32_t, const ufn_c128 *, double *);
 static void complex__magnitude__c128__contig__sim(void **p) { complex__magnitude__c128__contig(*(uint32_t *)p[0], *(const ufn_c128 **)p[1], *(double **)p[2]); }
+static const size_t complex__magnitude__c128__contig__sizes[] = {sizeof(uint32_t), sizeof(const ufn_c128 *), sizeof(double *)};
 void complex__magnitude__c128__strided(ufn_kiter, const ufn_c128 *, ufn_kstrides, double *, ufn_kstrides);
 static void complex__magnitude__c128__strided__sim(void **p) { complex__magnitude__c128__strided(*(ufn_kiter *)p[0], *(const ufn_c128 **)p[1], *(ufn_kstrides *)p[2], *(double **)p[3], *(ufn_kstrides *)p[4]); }
+static const size_t complex__magnitude__c128__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const ufn_c128 *), sizeof(ufn_kstrides), sizeof(double *), sizeof(ufn_kstrides)};
 
 static const ufn_sim_kernel complex__sim_kernels[] = {
-    {"complex__rotate__c64_f32__contig", complex__rotate__c64_f32__contig__sim},
-    {"complex__rotate__c64_f32__strided", complex__rotate__c64_f32__strided__sim},
-    {"complex__rotate__c128_f64__contig", complex__rotate__c128_f64__contig__sim},
-    {"complex__rotate__c128_f64__strided", complex__rotate__c128_f64__strided__sim},
-    {"complex__magnitude__c128__contig", complex__magnitude__c128__contig__sim},
-    {"complex__magnitude__c128__strided", complex__magnitude__c128__strided__sim},
+    {.name = "complex__rotate__c64_f32__contig", .entry = complex__rotate__c64_f32__contig__sim, .param_sizes = complex__rotate__c64_f32__contig__sizes,
+     .nparams = (int)(sizeof complex__rotate__c64_f32__contig__sizes / sizeof complex__rotate__c64_f32__contig__sizes[0])},
+    {.name = "complex__rotate__c64_f32__strided", .entry = complex__rotate__c64_f32__strided__sim, .param_sizes = complex__rotate__c64_f32__strided__sizes,
+     .nparams = (int)(sizeof complex__rotate__c64_f32__strided__sizes / sizeof complex__rotate__c64_f32__strided__sizes[0])},
+    {.name = "complex__rotate__c128_f64__contig", .entry = complex__rotate__c128_f64__contig__sim, .param_sizes = complex__rotate__c128_f64__contig__sizes,
+     .nparams = (int)(sizeof complex__rotate__c128_f64__contig__sizes / sizeof complex__rotate__c128_f64__contig__sizes[0])},
+    {.name = "complex__rotate__c128_f64__strided", .entry = complex__rotate__c128_f64__strided__sim, .param_sizes = complex__rotate__c128_f64__strided__sizes,
+     .nparams = (int)(sizeof complex__rotate__c128_f64__strided__sizes / sizeof complex__rotate__c128_f64__strided__sizes[0])},
+    {.name = "complex__magnitude__c128__contig", .entry = complex__magnitude__c128__contig__sim, .param_sizes = complex__magnitude__c128__contig__sizes,
+     .nparams = (int)(sizeof complex__magnitude__c128__contig__sizes / sizeof complex__magnitude__c128__contig__sizes[0])},
+    {.name = "complex__magnitude__c128__strided", .entry = complex__magnitude__c128__strided__sim, .param_sizes = complex__magnitude__c128__strided__sizes,
+     .nparams = (int)(sizeof complex__magnitude__c128__strided__sizes / sizeof complex__magnitude__c128__strided__sizes[0])},
 };
 
 /* ---- what libufnrt reads ---- */
 
-static ufn_module complex__module = {UFN_ABI_VERSION, "complex", NULL, 0, complex__sim_kernels, 6, NULL};
+static ufn_module complex__module = {
+    .abi_version = UFN_ABI_VERSION, .name = "complex",
+    .sim_kernels = complex__sim_kernels, .nsim_kernels = 6,
+};
 
 static const ufn_dtype complex__rotate__types0[] = {UFN_COMPLEX64, UFN_FLOAT32, UFN_COMPLEX64};
 static const ufn_dtype complex__rotate__types1[] = {UFN_COMPLEX128, UFN_FLOAT64, UFN_COMPLEX128};
 static const ufn_loop complex__rotate__loops[] = {
-    {"complex64(complex64, float32)", complex__rotate__types0, UFN_HOST_TABLE(complex__rotate__c64_f32__host), "complex__rotate__c64_f32__contig", "complex__rotate__c64_f32__strided"},
-    {"complex128(complex128, float64)", complex__rotate__types1, UFN_HOST_TABLE(complex__rotate__c128_f64__host), "complex__rotate__c128_f64__contig", "complex__rotate__c128_f64__strided"},
+    {.signature = "complex64(complex64, float32)", .types = complex__rotate__types0,
+     .host = UFN_HOST_TABLE(complex__rotate__c64_f32__host),
+     .kernel_contig = "complex__rotate__c64_f32__contig",
+     .kernel_strided = "complex__rotate__c64_f32__strided",
+    },
+    {.signature = "complex128(complex128, float64)", .types = complex__rotate__types1,
+     .host = UFN_HOST_TABLE(complex__rotate__c128_f64__host),
+     .kernel_contig = "complex__rotate__c128_f64__contig",
+     .kernel_strided = "complex__rotate__c128_f64__strided",
+    },
 };
-static const ufn_func complex__rotate__func = {"rotate", &complex__module, 2, 1, 2, complex__rotate__loops, NULL, 0, NULL, NULL, NULL, NULL};
+static const ufn_func complex__rotate__func = {
+    .name = "rotate", .module = &complex__module,
+    .nin = 2, .nout = 1, .nloops = 2, .loops = complex__rotate__loops,
+};
 
 static const ufn_dtype complex__magnitude__types0[] = {UFN_COMPLEX128, UFN_FLOAT64};
 static const ufn_loop complex__magnitude__loops[] = {
-    {"float64(complex128)", complex__magnitude__types0, UFN_HOST_TABLE(complex__magnitude__c128__host), "complex__magnitude__c128__contig", "complex__magnitude__c128__strided"},
+    {.signature = "float64(complex128)", .types = complex__magnitude__types0,
+     .host = UFN_HOST_TABLE(complex__magnitude__c128__host),
+     .kernel_contig = "complex__magnitude__c128__contig",
+     .kernel_strided = "complex__magnitude__c128__strided",
+    },
 };
-static const ufn_func complex__magnitude__func = {"magnitude", &complex__module, 1, 1, 1, complex__magnitude__loops, NULL, 0, NULL, NULL, NULL, NULL};
+static const ufn_func complex__magnitude__func = {
+    .name = "magnitude", .module = &complex__module,
+    .nin = 1, .nout = 1, .nloops = 1, .loops = complex__magnitude__loops,
+};
 
 /* ---- entry points (declared in complex.h) ---- */
 

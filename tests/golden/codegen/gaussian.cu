@@ -37,91 +37,91 @@ gaussian.ufn:16:2: warning: @vectorize without signatures: compiling cpu_gaussia
 
 /* ---- scalar bodies: the same code for the GPU, the simulator and the host ---- */
 
-UFN_BODY float gaussian__gaussian_pdf__f32_f32_f32(float x, float mean, float sigma);
-UFN_BODY double gaussian__cpu_gaussian_pdf__i32_i32_i32(int32_t x, int32_t mean, int32_t sigma);
-UFN_BODY double gaussian__cpu_gaussian_pdf__i64_i64_i64(int64_t x, int64_t mean, int64_t sigma);
-UFN_BODY double gaussian__cpu_gaussian_pdf__f32_f32_f32(float x, float mean, float sigma);
-UFN_BODY double gaussian__cpu_gaussian_pdf__f64_f64_f64(double x, double mean, double sigma);
-UFN_BODY float gaussian__gaussian__f32_f32_f32(float x, float x0, float sigma);
+UFN_BODY float gaussian__gaussian_pdf__f32_f32_f32(float v_x, float v_mean, float v_sigma);
+UFN_BODY double gaussian__cpu_gaussian_pdf__i32_i32_i32(int32_t v_x, int32_t v_mean, int32_t v_sigma);
+UFN_BODY double gaussian__cpu_gaussian_pdf__i64_i64_i64(int64_t v_x, int64_t v_mean, int64_t v_sigma);
+UFN_BODY double gaussian__cpu_gaussian_pdf__f32_f32_f32(float v_x, float v_mean, float v_sigma);
+UFN_BODY double gaussian__cpu_gaussian_pdf__f64_f64_f64(double v_x, double v_mean, double v_sigma);
+UFN_BODY float gaussian__gaussian__f32_f32_f32(float v_x, float v_x0, float v_sigma);
 
 /* gaussian.ufn:11: def gaussian_pdf, @vectorize 'float32(float32, float32, float32)' */
-UFN_BODY float gaussian__gaussian_pdf__f32_f32_f32(float x, float mean, float sigma)
+UFN_BODY float gaussian__gaussian_pdf__f32_f32_f32(float v_x, float v_mean, float v_sigma)
 {
 #line 13 "gaussian.ufn"
-    return (float)(ufn_exp_f64((-0.5) * ((double)ufn_powi_f32((x - mean) / sigma, 2))) / ((double)(sigma * 2.5066283f)));
+    return (float)(ufn_exp_f64((-0.5) * ((double)ufn_powi_f32((v_x - v_mean) / v_sigma, 2))) / ((double)(v_sigma * 2.5066283f)));
 #line 50 "gaussian.cu"
 }
 
 /* gaussian.ufn:17: def cpu_gaussian_pdf, @vectorize '(int32, int32, int32)' */
-UFN_BODY double gaussian__cpu_gaussian_pdf__i32_i32_i32(int32_t x, int32_t mean, int32_t sigma)
+UFN_BODY double gaussian__cpu_gaussian_pdf__i32_i32_i32(int32_t v_x, int32_t v_mean, int32_t v_sigma)
 {
 #line 19 "gaussian.ufn"
-    return ufn_exp_f64((-0.5) * ufn_powi_f64(((double)ufn_sub_i64((int64_t)x, (int64_t)mean)) / ((double)sigma), 2)) / (((double)sigma) * 2.5066282749176025);
+    return ufn_exp_f64((-0.5) * ufn_powi_f64(((double)ufn_sub_i64((int64_t)v_x, (int64_t)v_mean)) / ((double)v_sigma), 2)) / (((double)v_sigma) * 2.5066282749176025);
 #line 58 "gaussian.cu"
 }
 
 /* gaussian.ufn:17: def cpu_gaussian_pdf, @vectorize '(int64, int64, int64)' */
-UFN_BODY double gaussian__cpu_gaussian_pdf__i64_i64_i64(int64_t x, int64_t mean, int64_t sigma)
+UFN_BODY double gaussian__cpu_gaussian_pdf__i64_i64_i64(int64_t v_x, int64_t v_mean, int64_t v_sigma)
 {
 #line 19 "gaussian.ufn"
-    return ufn_exp_f64((-0.5) * ufn_powi_f64(((double)ufn_sub_i64(x, mean)) / ((double)sigma), 2)) / (((double)sigma) * 2.5066282749176025);
+    return ufn_exp_f64((-0.5) * ufn_powi_f64(((double)ufn_sub_i64(v_x, v_mean)) / ((double)v_sigma), 2)) / (((double)v_sigma) * 2.5066282749176025);
 #line 66 "gaussian.cu"
 }
 
 /* gaussian.ufn:17: def cpu_gaussian_pdf, @vectorize '(float32, float32, float32)' */
-UFN_BODY double gaussian__cpu_gaussian_pdf__f32_f32_f32(float x, float mean, float sigma)
+UFN_BODY double gaussian__cpu_gaussian_pdf__f32_f32_f32(float v_x, float v_mean, float v_sigma)
 {
 #line 19 "gaussian.ufn"
-    return ufn_exp_f64((-0.5) * ((double)ufn_powi_f32((x - mean) / sigma, 2))) / ((double)(sigma * 2.5066283f));
+    return ufn_exp_f64((-0.5) * ((double)ufn_powi_f32((v_x - v_mean) / v_sigma, 2))) / ((double)(v_sigma * 2.5066283f));
 #line 74 "gaussian.cu"
 }
 
 /* gaussian.ufn:17: def cpu_gaussian_pdf, @vectorize '(float64, float64, float64)' */
-UFN_BODY double gaussian__cpu_gaussian_pdf__f64_f64_f64(double x, double mean, double sigma)
+UFN_BODY double gaussian__cpu_gaussian_pdf__f64_f64_f64(double v_x, double v_mean, double v_sigma)
 {
 #line 19 "gaussian.ufn"
-    return ufn_exp_f64((-0.5) * ufn_powi_f64((x - mean) / sigma, 2)) / (sigma * 2.5066282749176025);
+    return ufn_exp_f64((-0.5) * ufn_powi_f64((v_x - v_mean) / v_sigma, 2)) / (v_sigma * 2.5066282749176025);
 #line 82 "gaussian.cu"
 }
 
 /* gaussian.ufn:26: def gaussian, @vectorize 'float32(float32, float32, float32)' */
-UFN_BODY float gaussian__gaussian__f32_f32_f32(float x, float x0, float sigma)
+UFN_BODY float gaussian__gaussian__f32_f32_f32(float v_x, float v_x0, float v_sigma)
 {
 #line 27 "gaussian.ufn"
-    return (float)((ufn_exp_f64(((double)(-ufn_powi_f32((x - x0) / sigma, 2))) / 2.0) / 2.5066282749176025) / ((double)sigma));
+    return (float)((ufn_exp_f64(((double)(-ufn_powi_f32((v_x - v_x0) / v_sigma, 2))) / 2.0) / 2.5066282749176025) / ((double)v_sigma));
 #line 90 "gaussian.cu"
 }
 
 /* ---- kernels ---- */
 
 /* gaussian_pdf: float32(float32, float32, float32) */
-UFN_KERNEL gaussian__gaussian_pdf__f32_f32_f32__contig(uint32_t ufn_n, const float *__restrict__ x, const float *__restrict__ mean, const float *__restrict__ sigma, float *__restrict__ out)
+UFN_KERNEL gaussian__gaussian_pdf__f32_f32_f32__contig(uint32_t ufn_n, const float *__restrict__ v_x, const float *__restrict__ v_mean, const float *__restrict__ v_sigma, float *__restrict__ ufn_out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
     /* 4 elements per step: 16-byte loads and stores (or narrower for narrower types) */
-    if (ufn_aligned(x, 16) && ufn_aligned(mean, 16) && ufn_aligned(sigma, 16) && ufn_aligned(out, 16)) {
+    if (ufn_aligned(v_x, 16) && ufn_aligned(v_mean, 16) && ufn_aligned(v_sigma, 16) && ufn_aligned(ufn_out, 16)) {
         uint32_t ufn_nvec = ufn_n / 4;
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {
-            float ufn_x[4];
-            float ufn_mean[4];
-            float ufn_sigma[4];
-            float ufn_out[4];
-            ufn_load16(ufn_x, x + 4 * ufn_v);
-            ufn_load16(ufn_mean, mean + 4 * ufn_v);
-            ufn_load16(ufn_sigma, sigma + 4 * ufn_v);
+            float ufn_lane0[4];
+            float ufn_lane1[4];
+            float ufn_lane2[4];
+            float ufn_lane3[4];
+            ufn_load16(ufn_lane0, v_x + 4 * ufn_v);
+            ufn_load16(ufn_lane1, v_mean + 4 * ufn_v);
+            ufn_load16(ufn_lane2, v_sigma + 4 * ufn_v);
             #pragma unroll
             for (int ufn_l = 0; ufn_l < 4; ufn_l++)
-                ufn_out[ufn_l] = gaussian__gaussian_pdf__f32_f32_f32(ufn_x[ufn_l], ufn_mean[ufn_l], ufn_sigma[ufn_l]);
-            ufn_store16(out + 4 * ufn_v, ufn_out);
+                ufn_lane3[ufn_l] = gaussian__gaussian_pdf__f32_f32_f32(ufn_lane0[ufn_l], ufn_lane1[ufn_l], ufn_lane2[ufn_l]);
+            ufn_store16(ufn_out + 4 * ufn_v, ufn_lane3);
         }
         ufn_done = ufn_nvec * 4;
     }
     #pragma unroll 1
     for (uint32_t ufn_i = ufn_done + ufn_first; ufn_i < ufn_n; ufn_i += ufn_step)
-        out[ufn_i] = gaussian__gaussian_pdf__f32_f32_f32(__ldg(x + ufn_i), __ldg(mean + ufn_i), __ldg(sigma + ufn_i));
+        ufn_out[ufn_i] = gaussian__gaussian_pdf__f32_f32_f32(__ldg(v_x + ufn_i), __ldg(v_mean + ufn_i), __ldg(v_sigma + ufn_i));
 }
 
-UFN_KERNEL gaussian__gaussian_pdf__f32_f32_f32__strided(ufn_kiter ufn_it, const float *__restrict__ x, ufn_kstrides ufn_s_x, const float *__restrict__ mean, ufn_kstrides ufn_s_mean, const float *__restrict__ sigma, ufn_kstrides ufn_s_sigma, float *__restrict__ out, ufn_kstrides ufn_s_out)
+UFN_KERNEL gaussian__gaussian_pdf__f32_f32_f32__strided(ufn_kiter ufn_it, const float *__restrict__ v_x, ufn_kstrides ufn_s0, const float *__restrict__ v_mean, ufn_kstrides ufn_s1, const float *__restrict__ v_sigma, ufn_kstrides ufn_s2, float *__restrict__ ufn_out, ufn_kstrides ufn_s3)
 {
     for (uint32_t ufn_i = UFN_FIRST_INDEX(); ufn_i < ufn_it.n; ufn_i += UFN_GRID_STRIDE()) {
         int64_t ufn_o0 = 0, ufn_o1 = 0, ufn_o2 = 0, ufn_o3 = 0;
@@ -130,50 +130,50 @@ UFN_KERNEL gaussian__gaussian_pdf__f32_f32_f32__strided(ufn_kiter ufn_it, const 
         for (int ufn_d = UFN_KMAXDIM - 1; ufn_d > 0; ufn_d--) {
             if (ufn_d < ufn_it.ndim) {
                 uint32_t ufn_q = ufn_r / ufn_it.shape[ufn_d], ufn_k = ufn_r - ufn_q * ufn_it.shape[ufn_d];
-                ufn_o0 += (int64_t)ufn_k * ufn_s_x.s[ufn_d];
-                ufn_o1 += (int64_t)ufn_k * ufn_s_mean.s[ufn_d];
-                ufn_o2 += (int64_t)ufn_k * ufn_s_sigma.s[ufn_d];
-                ufn_o3 += (int64_t)ufn_k * ufn_s_out.s[ufn_d];
+                ufn_o0 += (int64_t)ufn_k * ufn_s0.s[ufn_d];
+                ufn_o1 += (int64_t)ufn_k * ufn_s1.s[ufn_d];
+                ufn_o2 += (int64_t)ufn_k * ufn_s2.s[ufn_d];
+                ufn_o3 += (int64_t)ufn_k * ufn_s3.s[ufn_d];
                 ufn_r = ufn_q;
             }
         }
-        ufn_o0 += (int64_t)ufn_r * ufn_s_x.s[0];
-        ufn_o1 += (int64_t)ufn_r * ufn_s_mean.s[0];
-        ufn_o2 += (int64_t)ufn_r * ufn_s_sigma.s[0];
-        ufn_o3 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o3] = gaussian__gaussian_pdf__f32_f32_f32(__ldg(x + ufn_o0), __ldg(mean + ufn_o1), __ldg(sigma + ufn_o2));
+        ufn_o0 += (int64_t)ufn_r * ufn_s0.s[0];
+        ufn_o1 += (int64_t)ufn_r * ufn_s1.s[0];
+        ufn_o2 += (int64_t)ufn_r * ufn_s2.s[0];
+        ufn_o3 += (int64_t)ufn_r * ufn_s3.s[0];
+        ufn_out[ufn_o3] = gaussian__gaussian_pdf__f32_f32_f32(v_x ? __ldg(v_x + ufn_o0) : ufn_kscalar_f32(ufn_s0), v_mean ? __ldg(v_mean + ufn_o1) : ufn_kscalar_f32(ufn_s1), v_sigma ? __ldg(v_sigma + ufn_o2) : ufn_kscalar_f32(ufn_s2));
     }
 }
 
 /* cpu_gaussian_pdf: (int32, int32, int32) */
-UFN_KERNEL gaussian__cpu_gaussian_pdf__i32_i32_i32__contig(uint32_t ufn_n, const int32_t *__restrict__ x, const int32_t *__restrict__ mean, const int32_t *__restrict__ sigma, double *__restrict__ out)
+UFN_KERNEL gaussian__cpu_gaussian_pdf__i32_i32_i32__contig(uint32_t ufn_n, const int32_t *__restrict__ v_x, const int32_t *__restrict__ v_mean, const int32_t *__restrict__ v_sigma, double *__restrict__ ufn_out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
     /* 4 elements per step: 16-byte loads and stores (or narrower for narrower types) */
-    if (ufn_aligned(x, 16) && ufn_aligned(mean, 16) && ufn_aligned(sigma, 16) && ufn_aligned(out, 16)) {
+    if (ufn_aligned(v_x, 16) && ufn_aligned(v_mean, 16) && ufn_aligned(v_sigma, 16) && ufn_aligned(ufn_out, 16)) {
         uint32_t ufn_nvec = ufn_n / 4;
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {
-            int32_t ufn_x[4];
-            int32_t ufn_mean[4];
-            int32_t ufn_sigma[4];
-            double ufn_out[4];
-            ufn_load16(ufn_x, x + 4 * ufn_v);
-            ufn_load16(ufn_mean, mean + 4 * ufn_v);
-            ufn_load16(ufn_sigma, sigma + 4 * ufn_v);
+            int32_t ufn_lane0[4];
+            int32_t ufn_lane1[4];
+            int32_t ufn_lane2[4];
+            double ufn_lane3[4];
+            ufn_load16(ufn_lane0, v_x + 4 * ufn_v);
+            ufn_load16(ufn_lane1, v_mean + 4 * ufn_v);
+            ufn_load16(ufn_lane2, v_sigma + 4 * ufn_v);
             #pragma unroll
             for (int ufn_l = 0; ufn_l < 4; ufn_l++)
-                ufn_out[ufn_l] = gaussian__cpu_gaussian_pdf__i32_i32_i32(ufn_x[ufn_l], ufn_mean[ufn_l], ufn_sigma[ufn_l]);
-            ufn_store16((out + 4 * ufn_v) + 0, (ufn_out) + 0);
-            ufn_store16((out + 4 * ufn_v) + 2, (ufn_out) + 2);
+                ufn_lane3[ufn_l] = gaussian__cpu_gaussian_pdf__i32_i32_i32(ufn_lane0[ufn_l], ufn_lane1[ufn_l], ufn_lane2[ufn_l]);
+            ufn_store16((ufn_out + 4 * ufn_v) + 0, (ufn_lane3) + 0);
+            ufn_store16((ufn_out + 4 * ufn_v) + 2, (ufn_lane3) + 2);
         }
         ufn_done = ufn_nvec * 4;
     }
     #pragma unroll 1
     for (uint32_t ufn_i = ufn_done + ufn_first; ufn_i < ufn_n; ufn_i += ufn_step)
-        out[ufn_i] = gaussian__cpu_gaussian_pdf__i32_i32_i32(__ldg(x + ufn_i), __ldg(mean + ufn_i), __ldg(sigma + ufn_i));
+        ufn_out[ufn_i] = gaussian__cpu_gaussian_pdf__i32_i32_i32(__ldg(v_x + ufn_i), __ldg(v_mean + ufn_i), __ldg(v_sigma + ufn_i));
 }
 
-UFN_KERNEL gaussian__cpu_gaussian_pdf__i32_i32_i32__strided(ufn_kiter ufn_it, const int32_t *__restrict__ x, ufn_kstrides ufn_s_x, const int32_t *__restrict__ mean, ufn_kstrides ufn_s_mean, const int32_t *__restrict__ sigma, ufn_kstrides ufn_s_sigma, double *__restrict__ out, ufn_kstrides ufn_s_out)
+UFN_KERNEL gaussian__cpu_gaussian_pdf__i32_i32_i32__strided(ufn_kiter ufn_it, const int32_t *__restrict__ v_x, ufn_kstrides ufn_s0, const int32_t *__restrict__ v_mean, ufn_kstrides ufn_s1, const int32_t *__restrict__ v_sigma, ufn_kstrides ufn_s2, double *__restrict__ ufn_out, ufn_kstrides ufn_s3)
 {
     for (uint32_t ufn_i = UFN_FIRST_INDEX(); ufn_i < ufn_it.n; ufn_i += UFN_GRID_STRIDE()) {
         int64_t ufn_o0 = 0, ufn_o1 = 0, ufn_o2 = 0, ufn_o3 = 0;
@@ -182,49 +182,49 @@ UFN_KERNEL gaussian__cpu_gaussian_pdf__i32_i32_i32__strided(ufn_kiter ufn_it, co
         for (int ufn_d = UFN_KMAXDIM - 1; ufn_d > 0; ufn_d--) {
             if (ufn_d < ufn_it.ndim) {
                 uint32_t ufn_q = ufn_r / ufn_it.shape[ufn_d], ufn_k = ufn_r - ufn_q * ufn_it.shape[ufn_d];
-                ufn_o0 += (int64_t)ufn_k * ufn_s_x.s[ufn_d];
-                ufn_o1 += (int64_t)ufn_k * ufn_s_mean.s[ufn_d];
-                ufn_o2 += (int64_t)ufn_k * ufn_s_sigma.s[ufn_d];
-                ufn_o3 += (int64_t)ufn_k * ufn_s_out.s[ufn_d];
+                ufn_o0 += (int64_t)ufn_k * ufn_s0.s[ufn_d];
+                ufn_o1 += (int64_t)ufn_k * ufn_s1.s[ufn_d];
+                ufn_o2 += (int64_t)ufn_k * ufn_s2.s[ufn_d];
+                ufn_o3 += (int64_t)ufn_k * ufn_s3.s[ufn_d];
                 ufn_r = ufn_q;
             }
         }
-        ufn_o0 += (int64_t)ufn_r * ufn_s_x.s[0];
-        ufn_o1 += (int64_t)ufn_r * ufn_s_mean.s[0];
-        ufn_o2 += (int64_t)ufn_r * ufn_s_sigma.s[0];
-        ufn_o3 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o3] = gaussian__cpu_gaussian_pdf__i32_i32_i32(__ldg(x + ufn_o0), __ldg(mean + ufn_o1), __ldg(sigma + ufn_o2));
+        ufn_o0 += (int64_t)ufn_r * ufn_s0.s[0];
+        ufn_o1 += (int64_t)ufn_r * ufn_s1.s[0];
+        ufn_o2 += (int64_t)ufn_r * ufn_s2.s[0];
+        ufn_o3 += (int64_t)ufn_r * ufn_s3.s[0];
+        ufn_out[ufn_o3] = gaussian__cpu_gaussian_pdf__i32_i32_i32(v_x ? __ldg(v_x + ufn_o0) : ufn_kscalar_i32(ufn_s0), v_mean ? __ldg(v_mean + ufn_o1) : ufn_kscalar_i32(ufn_s1), v_sigma ? __ldg(v_sigma + ufn_o2) : ufn_kscalar_i32(ufn_s2));
     }
 }
 
 /* cpu_gaussian_pdf: (int64, int64, int64) */
-UFN_KERNEL gaussian__cpu_gaussian_pdf__i64_i64_i64__contig(uint32_t ufn_n, const int64_t *__restrict__ x, const int64_t *__restrict__ mean, const int64_t *__restrict__ sigma, double *__restrict__ out)
+UFN_KERNEL gaussian__cpu_gaussian_pdf__i64_i64_i64__contig(uint32_t ufn_n, const int64_t *__restrict__ v_x, const int64_t *__restrict__ v_mean, const int64_t *__restrict__ v_sigma, double *__restrict__ ufn_out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
     /* 2 elements per step: 16-byte loads and stores (or narrower for narrower types) */
-    if (ufn_aligned(x, 16) && ufn_aligned(mean, 16) && ufn_aligned(sigma, 16) && ufn_aligned(out, 16)) {
+    if (ufn_aligned(v_x, 16) && ufn_aligned(v_mean, 16) && ufn_aligned(v_sigma, 16) && ufn_aligned(ufn_out, 16)) {
         uint32_t ufn_nvec = ufn_n / 2;
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {
-            int64_t ufn_x[2];
-            int64_t ufn_mean[2];
-            int64_t ufn_sigma[2];
-            double ufn_out[2];
-            ufn_load16(ufn_x, x + 2 * ufn_v);
-            ufn_load16(ufn_mean, mean + 2 * ufn_v);
-            ufn_load16(ufn_sigma, sigma + 2 * ufn_v);
+            int64_t ufn_lane0[2];
+            int64_t ufn_lane1[2];
+            int64_t ufn_lane2[2];
+            double ufn_lane3[2];
+            ufn_load16(ufn_lane0, v_x + 2 * ufn_v);
+            ufn_load16(ufn_lane1, v_mean + 2 * ufn_v);
+            ufn_load16(ufn_lane2, v_sigma + 2 * ufn_v);
             #pragma unroll
             for (int ufn_l = 0; ufn_l < 2; ufn_l++)
-                ufn_out[ufn_l] = gaussian__cpu_gaussian_pdf__i64_i64_i64(ufn_x[ufn_l], ufn_mean[ufn_l], ufn_sigma[ufn_l]);
-            ufn_store16(out + 2 * ufn_v, ufn_out);
+                ufn_lane3[ufn_l] = gaussian__cpu_gaussian_pdf__i64_i64_i64(ufn_lane0[ufn_l], ufn_lane1[ufn_l], ufn_lane2[ufn_l]);
+            ufn_store16(ufn_out + 2 * ufn_v, ufn_lane3);
         }
         ufn_done = ufn_nvec * 2;
     }
     #pragma unroll 1
     for (uint32_t ufn_i = ufn_done + ufn_first; ufn_i < ufn_n; ufn_i += ufn_step)
-        out[ufn_i] = gaussian__cpu_gaussian_pdf__i64_i64_i64(__ldg(x + ufn_i), __ldg(mean + ufn_i), __ldg(sigma + ufn_i));
+        ufn_out[ufn_i] = gaussian__cpu_gaussian_pdf__i64_i64_i64(__ldg(v_x + ufn_i), __ldg(v_mean + ufn_i), __ldg(v_sigma + ufn_i));
 }
 
-UFN_KERNEL gaussian__cpu_gaussian_pdf__i64_i64_i64__strided(ufn_kiter ufn_it, const int64_t *__restrict__ x, ufn_kstrides ufn_s_x, const int64_t *__restrict__ mean, ufn_kstrides ufn_s_mean, const int64_t *__restrict__ sigma, ufn_kstrides ufn_s_sigma, double *__restrict__ out, ufn_kstrides ufn_s_out)
+UFN_KERNEL gaussian__cpu_gaussian_pdf__i64_i64_i64__strided(ufn_kiter ufn_it, const int64_t *__restrict__ v_x, ufn_kstrides ufn_s0, const int64_t *__restrict__ v_mean, ufn_kstrides ufn_s1, const int64_t *__restrict__ v_sigma, ufn_kstrides ufn_s2, double *__restrict__ ufn_out, ufn_kstrides ufn_s3)
 {
     for (uint32_t ufn_i = UFN_FIRST_INDEX(); ufn_i < ufn_it.n; ufn_i += UFN_GRID_STRIDE()) {
         int64_t ufn_o0 = 0, ufn_o1 = 0, ufn_o2 = 0, ufn_o3 = 0;
@@ -233,50 +233,50 @@ UFN_KERNEL gaussian__cpu_gaussian_pdf__i64_i64_i64__strided(ufn_kiter ufn_it, co
         for (int ufn_d = UFN_KMAXDIM - 1; ufn_d > 0; ufn_d--) {
             if (ufn_d < ufn_it.ndim) {
                 uint32_t ufn_q = ufn_r / ufn_it.shape[ufn_d], ufn_k = ufn_r - ufn_q * ufn_it.shape[ufn_d];
-                ufn_o0 += (int64_t)ufn_k * ufn_s_x.s[ufn_d];
-                ufn_o1 += (int64_t)ufn_k * ufn_s_mean.s[ufn_d];
-                ufn_o2 += (int64_t)ufn_k * ufn_s_sigma.s[ufn_d];
-                ufn_o3 += (int64_t)ufn_k * ufn_s_out.s[ufn_d];
+                ufn_o0 += (int64_t)ufn_k * ufn_s0.s[ufn_d];
+                ufn_o1 += (int64_t)ufn_k * ufn_s1.s[ufn_d];
+                ufn_o2 += (int64_t)ufn_k * ufn_s2.s[ufn_d];
+                ufn_o3 += (int64_t)ufn_k * ufn_s3.s[ufn_d];
                 ufn_r = ufn_q;
             }
         }
-        ufn_o0 += (int64_t)ufn_r * ufn_s_x.s[0];
-        ufn_o1 += (int64_t)ufn_r * ufn_s_mean.s[0];
-        ufn_o2 += (int64_t)ufn_r * ufn_s_sigma.s[0];
-        ufn_o3 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o3] = gaussian__cpu_gaussian_pdf__i64_i64_i64(__ldg(x + ufn_o0), __ldg(mean + ufn_o1), __ldg(sigma + ufn_o2));
+        ufn_o0 += (int64_t)ufn_r * ufn_s0.s[0];
+        ufn_o1 += (int64_t)ufn_r * ufn_s1.s[0];
+        ufn_o2 += (int64_t)ufn_r * ufn_s2.s[0];
+        ufn_o3 += (int64_t)ufn_r * ufn_s3.s[0];
+        ufn_out[ufn_o3] = gaussian__cpu_gaussian_pdf__i64_i64_i64(v_x ? __ldg(v_x + ufn_o0) : ufn_kscalar_i64(ufn_s0), v_mean ? __ldg(v_mean + ufn_o1) : ufn_kscalar_i64(ufn_s1), v_sigma ? __ldg(v_sigma + ufn_o2) : ufn_kscalar_i64(ufn_s2));
     }
 }
 
 /* cpu_gaussian_pdf: (float32, float32, float32) */
-UFN_KERNEL gaussian__cpu_gaussian_pdf__f32_f32_f32__contig(uint32_t ufn_n, const float *__restrict__ x, const float *__restrict__ mean, const float *__restrict__ sigma, double *__restrict__ out)
+UFN_KERNEL gaussian__cpu_gaussian_pdf__f32_f32_f32__contig(uint32_t ufn_n, const float *__restrict__ v_x, const float *__restrict__ v_mean, const float *__restrict__ v_sigma, double *__restrict__ ufn_out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
     /* 4 elements per step: 16-byte loads and stores (or narrower for narrower types) */
-    if (ufn_aligned(x, 16) && ufn_aligned(mean, 16) && ufn_aligned(sigma, 16) && ufn_aligned(out, 16)) {
+    if (ufn_aligned(v_x, 16) && ufn_aligned(v_mean, 16) && ufn_aligned(v_sigma, 16) && ufn_aligned(ufn_out, 16)) {
         uint32_t ufn_nvec = ufn_n / 4;
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {
-            float ufn_x[4];
-            float ufn_mean[4];
-            float ufn_sigma[4];
-            double ufn_out[4];
-            ufn_load16(ufn_x, x + 4 * ufn_v);
-            ufn_load16(ufn_mean, mean + 4 * ufn_v);
-            ufn_load16(ufn_sigma, sigma + 4 * ufn_v);
+            float ufn_lane0[4];
+            float ufn_lane1[4];
+            float ufn_lane2[4];
+            double ufn_lane3[4];
+            ufn_load16(ufn_lane0, v_x + 4 * ufn_v);
+            ufn_load16(ufn_lane1, v_mean + 4 * ufn_v);
+            ufn_load16(ufn_lane2, v_sigma + 4 * ufn_v);
             #pragma unroll
             for (int ufn_l = 0; ufn_l < 4; ufn_l++)
-                ufn_out[ufn_l] = gaussian__cpu_gaussian_pdf__f32_f32_f32(ufn_x[ufn_l], ufn_mean[ufn_l], ufn_sigma[ufn_l]);
-            ufn_store16((out + 4 * ufn_v) + 0, (ufn_out) + 0);
-            ufn_store16((out + 4 * ufn_v) + 2, (ufn_out) + 2);
+                ufn_lane3[ufn_l] = gaussian__cpu_gaussian_pdf__f32_f32_f32(ufn_lane0[ufn_l], ufn_lane1[ufn_l], ufn_lane2[ufn_l]);
+            ufn_store16((ufn_out + 4 * ufn_v) + 0, (ufn_lane3) + 0);
+            ufn_store16((ufn_out + 4 * ufn_v) + 2, (ufn_lane3) + 2);
         }
         ufn_done = ufn_nvec * 4;
     }
     #pragma unroll 1
     for (uint32_t ufn_i = ufn_done + ufn_first; ufn_i < ufn_n; ufn_i += ufn_step)
-        out[ufn_i] = gaussian__cpu_gaussian_pdf__f32_f32_f32(__ldg(x + ufn_i), __ldg(mean + ufn_i), __ldg(sigma + ufn_i));
+        ufn_out[ufn_i] = gaussian__cpu_gaussian_pdf__f32_f32_f32(__ldg(v_x + ufn_i), __ldg(v_mean + ufn_i), __ldg(v_sigma + ufn_i));
 }
 
-UFN_KERNEL gaussian__cpu_gaussian_pdf__f32_f32_f32__strided(ufn_kiter ufn_it, const float *__restrict__ x, ufn_kstrides ufn_s_x, const float *__restrict__ mean, ufn_kstrides ufn_s_mean, const float *__restrict__ sigma, ufn_kstrides ufn_s_sigma, double *__restrict__ out, ufn_kstrides ufn_s_out)
+UFN_KERNEL gaussian__cpu_gaussian_pdf__f32_f32_f32__strided(ufn_kiter ufn_it, const float *__restrict__ v_x, ufn_kstrides ufn_s0, const float *__restrict__ v_mean, ufn_kstrides ufn_s1, const float *__restrict__ v_sigma, ufn_kstrides ufn_s2, double *__restrict__ ufn_out, ufn_kstrides ufn_s3)
 {
     for (uint32_t ufn_i = UFN_FIRST_INDEX(); ufn_i < ufn_it.n; ufn_i += UFN_GRID_STRIDE()) {
         int64_t ufn_o0 = 0, ufn_o1 = 0, ufn_o2 = 0, ufn_o3 = 0;
@@ -285,49 +285,49 @@ UFN_KERNEL gaussian__cpu_gaussian_pdf__f32_f32_f32__strided(ufn_kiter ufn_it, co
         for (int ufn_d = UFN_KMAXDIM - 1; ufn_d > 0; ufn_d--) {
             if (ufn_d < ufn_it.ndim) {
                 uint32_t ufn_q = ufn_r / ufn_it.shape[ufn_d], ufn_k = ufn_r - ufn_q * ufn_it.shape[ufn_d];
-                ufn_o0 += (int64_t)ufn_k * ufn_s_x.s[ufn_d];
-                ufn_o1 += (int64_t)ufn_k * ufn_s_mean.s[ufn_d];
-                ufn_o2 += (int64_t)ufn_k * ufn_s_sigma.s[ufn_d];
-                ufn_o3 += (int64_t)ufn_k * ufn_s_out.s[ufn_d];
+                ufn_o0 += (int64_t)ufn_k * ufn_s0.s[ufn_d];
+                ufn_o1 += (int64_t)ufn_k * ufn_s1.s[ufn_d];
+                ufn_o2 += (int64_t)ufn_k * ufn_s2.s[ufn_d];
+                ufn_o3 += (int64_t)ufn_k * ufn_s3.s[ufn_d];
                 ufn_r = ufn_q;
             }
         }
-        ufn_o0 += (int64_t)ufn_r * ufn_s_x.s[0];
-        ufn_o1 += (int64_t)ufn_r * ufn_s_mean.s[0];
-        ufn_o2 += (int64_t)ufn_r * ufn_s_sigma.s[0];
-        ufn_o3 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o3] = gaussian__cpu_gaussian_pdf__f32_f32_f32(__ldg(x + ufn_o0), __ldg(mean + ufn_o1), __ldg(sigma + ufn_o2));
+        ufn_o0 += (int64_t)ufn_r * ufn_s0.s[0];
+        ufn_o1 += (int64_t)ufn_r * ufn_s1.s[0];
+        ufn_o2 += (int64_t)ufn_r * ufn_s2.s[0];
+        ufn_o3 += (int64_t)ufn_r * ufn_s3.s[0];
+        ufn_out[ufn_o3] = gaussian__cpu_gaussian_pdf__f32_f32_f32(v_x ? __ldg(v_x + ufn_o0) : ufn_kscalar_f32(ufn_s0), v_mean ? __ldg(v_mean + ufn_o1) : ufn_kscalar_f32(ufn_s1), v_sigma ? __ldg(v_sigma + ufn_o2) : ufn_kscalar_f32(ufn_s2));
     }
 }
 
 /* cpu_gaussian_pdf: (float64, float64, float64) */
-UFN_KERNEL gaussian__cpu_gaussian_pdf__f64_f64_f64__contig(uint32_t ufn_n, const double *__restrict__ x, const double *__restrict__ mean, const double *__restrict__ sigma, double *__restrict__ out)
+UFN_KERNEL gaussian__cpu_gaussian_pdf__f64_f64_f64__contig(uint32_t ufn_n, const double *__restrict__ v_x, const double *__restrict__ v_mean, const double *__restrict__ v_sigma, double *__restrict__ ufn_out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
     /* 2 elements per step: 16-byte loads and stores (or narrower for narrower types) */
-    if (ufn_aligned(x, 16) && ufn_aligned(mean, 16) && ufn_aligned(sigma, 16) && ufn_aligned(out, 16)) {
+    if (ufn_aligned(v_x, 16) && ufn_aligned(v_mean, 16) && ufn_aligned(v_sigma, 16) && ufn_aligned(ufn_out, 16)) {
         uint32_t ufn_nvec = ufn_n / 2;
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {
-            double ufn_x[2];
-            double ufn_mean[2];
-            double ufn_sigma[2];
-            double ufn_out[2];
-            ufn_load16(ufn_x, x + 2 * ufn_v);
-            ufn_load16(ufn_mean, mean + 2 * ufn_v);
-            ufn_load16(ufn_sigma, sigma + 2 * ufn_v);
+            double ufn_lane0[2];
+            double ufn_lane1[2];
+            double ufn_lane2[2];
+            double ufn_lane3[2];
+            ufn_load16(ufn_lane0, v_x + 2 * ufn_v);
+            ufn_load16(ufn_lane1, v_mean + 2 * ufn_v);
+            ufn_load16(ufn_lane2, v_sigma + 2 * ufn_v);
             #pragma unroll
             for (int ufn_l = 0; ufn_l < 2; ufn_l++)
-                ufn_out[ufn_l] = gaussian__cpu_gaussian_pdf__f64_f64_f64(ufn_x[ufn_l], ufn_mean[ufn_l], ufn_sigma[ufn_l]);
-            ufn_store16(out + 2 * ufn_v, ufn_out);
+                ufn_lane3[ufn_l] = gaussian__cpu_gaussian_pdf__f64_f64_f64(ufn_lane0[ufn_l], ufn_lane1[ufn_l], ufn_lane2[ufn_l]);
+            ufn_store16(ufn_out + 2 * ufn_v, ufn_lane3);
         }
         ufn_done = ufn_nvec * 2;
     }
     #pragma unroll 1
     for (uint32_t ufn_i = ufn_done + ufn_first; ufn_i < ufn_n; ufn_i += ufn_step)
-        out[ufn_i] = gaussian__cpu_gaussian_pdf__f64_f64_f64(__ldg(x + ufn_i), __ldg(mean + ufn_i), __ldg(sigma + ufn_i));
+        ufn_out[ufn_i] = gaussian__cpu_gaussian_pdf__f64_f64_f64(__ldg(v_x + ufn_i), __ldg(v_mean + ufn_i), __ldg(v_sigma + ufn_i));
 }
 
-UFN_KERNEL gaussian__cpu_gaussian_pdf__f64_f64_f64__strided(ufn_kiter ufn_it, const double *__restrict__ x, ufn_kstrides ufn_s_x, const double *__restrict__ mean, ufn_kstrides ufn_s_mean, const double *__restrict__ sigma, ufn_kstrides ufn_s_sigma, double *__restrict__ out, ufn_kstrides ufn_s_out)
+UFN_KERNEL gaussian__cpu_gaussian_pdf__f64_f64_f64__strided(ufn_kiter ufn_it, const double *__restrict__ v_x, ufn_kstrides ufn_s0, const double *__restrict__ v_mean, ufn_kstrides ufn_s1, const double *__restrict__ v_sigma, ufn_kstrides ufn_s2, double *__restrict__ ufn_out, ufn_kstrides ufn_s3)
 {
     for (uint32_t ufn_i = UFN_FIRST_INDEX(); ufn_i < ufn_it.n; ufn_i += UFN_GRID_STRIDE()) {
         int64_t ufn_o0 = 0, ufn_o1 = 0, ufn_o2 = 0, ufn_o3 = 0;
@@ -336,49 +336,49 @@ UFN_KERNEL gaussian__cpu_gaussian_pdf__f64_f64_f64__strided(ufn_kiter ufn_it, co
         for (int ufn_d = UFN_KMAXDIM - 1; ufn_d > 0; ufn_d--) {
             if (ufn_d < ufn_it.ndim) {
                 uint32_t ufn_q = ufn_r / ufn_it.shape[ufn_d], ufn_k = ufn_r - ufn_q * ufn_it.shape[ufn_d];
-                ufn_o0 += (int64_t)ufn_k * ufn_s_x.s[ufn_d];
-                ufn_o1 += (int64_t)ufn_k * ufn_s_mean.s[ufn_d];
-                ufn_o2 += (int64_t)ufn_k * ufn_s_sigma.s[ufn_d];
-                ufn_o3 += (int64_t)ufn_k * ufn_s_out.s[ufn_d];
+                ufn_o0 += (int64_t)ufn_k * ufn_s0.s[ufn_d];
+                ufn_o1 += (int64_t)ufn_k * ufn_s1.s[ufn_d];
+                ufn_o2 += (int64_t)ufn_k * ufn_s2.s[ufn_d];
+                ufn_o3 += (int64_t)ufn_k * ufn_s3.s[ufn_d];
                 ufn_r = ufn_q;
             }
         }
-        ufn_o0 += (int64_t)ufn_r * ufn_s_x.s[0];
-        ufn_o1 += (int64_t)ufn_r * ufn_s_mean.s[0];
-        ufn_o2 += (int64_t)ufn_r * ufn_s_sigma.s[0];
-        ufn_o3 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o3] = gaussian__cpu_gaussian_pdf__f64_f64_f64(__ldg(x + ufn_o0), __ldg(mean + ufn_o1), __ldg(sigma + ufn_o2));
+        ufn_o0 += (int64_t)ufn_r * ufn_s0.s[0];
+        ufn_o1 += (int64_t)ufn_r * ufn_s1.s[0];
+        ufn_o2 += (int64_t)ufn_r * ufn_s2.s[0];
+        ufn_o3 += (int64_t)ufn_r * ufn_s3.s[0];
+        ufn_out[ufn_o3] = gaussian__cpu_gaussian_pdf__f64_f64_f64(v_x ? __ldg(v_x + ufn_o0) : ufn_kscalar_f64(ufn_s0), v_mean ? __ldg(v_mean + ufn_o1) : ufn_kscalar_f64(ufn_s1), v_sigma ? __ldg(v_sigma + ufn_o2) : ufn_kscalar_f64(ufn_s2));
     }
 }
 
 /* gaussian: float32(float32, float32, float32) */
-UFN_KERNEL gaussian__gaussian__f32_f32_f32__contig(uint32_t ufn_n, const float *__restrict__ x, const float *__restrict__ x0, const float *__restrict__ sigma, float *__restrict__ out)
+UFN_KERNEL gaussian__gaussian__f32_f32_f32__contig(uint32_t ufn_n, const float *__restrict__ v_x, const float *__restrict__ v_x0, const float *__restrict__ v_sigma, float *__restrict__ ufn_out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
     /* 4 elements per step: 16-byte loads and stores (or narrower for narrower types) */
-    if (ufn_aligned(x, 16) && ufn_aligned(x0, 16) && ufn_aligned(sigma, 16) && ufn_aligned(out, 16)) {
+    if (ufn_aligned(v_x, 16) && ufn_aligned(v_x0, 16) && ufn_aligned(v_sigma, 16) && ufn_aligned(ufn_out, 16)) {
         uint32_t ufn_nvec = ufn_n / 4;
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {
-            float ufn_x[4];
-            float ufn_x0[4];
-            float ufn_sigma[4];
-            float ufn_out[4];
-            ufn_load16(ufn_x, x + 4 * ufn_v);
-            ufn_load16(ufn_x0, x0 + 4 * ufn_v);
-            ufn_load16(ufn_sigma, sigma + 4 * ufn_v);
+            float ufn_lane0[4];
+            float ufn_lane1[4];
+            float ufn_lane2[4];
+            float ufn_lane3[4];
+            ufn_load16(ufn_lane0, v_x + 4 * ufn_v);
+            ufn_load16(ufn_lane1, v_x0 + 4 * ufn_v);
+            ufn_load16(ufn_lane2, v_sigma + 4 * ufn_v);
             #pragma unroll
             for (int ufn_l = 0; ufn_l < 4; ufn_l++)
-                ufn_out[ufn_l] = gaussian__gaussian__f32_f32_f32(ufn_x[ufn_l], ufn_x0[ufn_l], ufn_sigma[ufn_l]);
-            ufn_store16(out + 4 * ufn_v, ufn_out);
+                ufn_lane3[ufn_l] = gaussian__gaussian__f32_f32_f32(ufn_lane0[ufn_l], ufn_lane1[ufn_l], ufn_lane2[ufn_l]);
+            ufn_store16(ufn_out + 4 * ufn_v, ufn_lane3);
         }
         ufn_done = ufn_nvec * 4;
     }
     #pragma unroll 1
     for (uint32_t ufn_i = ufn_done + ufn_first; ufn_i < ufn_n; ufn_i += ufn_step)
-        out[ufn_i] = gaussian__gaussian__f32_f32_f32(__ldg(x + ufn_i), __ldg(x0 + ufn_i), __ldg(sigma + ufn_i));
+        ufn_out[ufn_i] = gaussian__gaussian__f32_f32_f32(__ldg(v_x + ufn_i), __ldg(v_x0 + ufn_i), __ldg(v_sigma + ufn_i));
 }
 
-UFN_KERNEL gaussian__gaussian__f32_f32_f32__strided(ufn_kiter ufn_it, const float *__restrict__ x, ufn_kstrides ufn_s_x, const float *__restrict__ x0, ufn_kstrides ufn_s_x0, const float *__restrict__ sigma, ufn_kstrides ufn_s_sigma, float *__restrict__ out, ufn_kstrides ufn_s_out)
+UFN_KERNEL gaussian__gaussian__f32_f32_f32__strided(ufn_kiter ufn_it, const float *__restrict__ v_x, ufn_kstrides ufn_s0, const float *__restrict__ v_x0, ufn_kstrides ufn_s1, const float *__restrict__ v_sigma, ufn_kstrides ufn_s2, float *__restrict__ ufn_out, ufn_kstrides ufn_s3)
 {
     for (uint32_t ufn_i = UFN_FIRST_INDEX(); ufn_i < ufn_it.n; ufn_i += UFN_GRID_STRIDE()) {
         int64_t ufn_o0 = 0, ufn_o1 = 0, ufn_o2 = 0, ufn_o3 = 0;
@@ -387,18 +387,18 @@ UFN_KERNEL gaussian__gaussian__f32_f32_f32__strided(ufn_kiter ufn_it, const floa
         for (int ufn_d = UFN_KMAXDIM - 1; ufn_d > 0; ufn_d--) {
             if (ufn_d < ufn_it.ndim) {
                 uint32_t ufn_q = ufn_r / ufn_it.shape[ufn_d], ufn_k = ufn_r - ufn_q * ufn_it.shape[ufn_d];
-                ufn_o0 += (int64_t)ufn_k * ufn_s_x.s[ufn_d];
-                ufn_o1 += (int64_t)ufn_k * ufn_s_x0.s[ufn_d];
-                ufn_o2 += (int64_t)ufn_k * ufn_s_sigma.s[ufn_d];
-                ufn_o3 += (int64_t)ufn_k * ufn_s_out.s[ufn_d];
+                ufn_o0 += (int64_t)ufn_k * ufn_s0.s[ufn_d];
+                ufn_o1 += (int64_t)ufn_k * ufn_s1.s[ufn_d];
+                ufn_o2 += (int64_t)ufn_k * ufn_s2.s[ufn_d];
+                ufn_o3 += (int64_t)ufn_k * ufn_s3.s[ufn_d];
                 ufn_r = ufn_q;
             }
         }
-        ufn_o0 += (int64_t)ufn_r * ufn_s_x.s[0];
-        ufn_o1 += (int64_t)ufn_r * ufn_s_x0.s[0];
-        ufn_o2 += (int64_t)ufn_r * ufn_s_sigma.s[0];
-        ufn_o3 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o3] = gaussian__gaussian__f32_f32_f32(__ldg(x + ufn_o0), __ldg(x0 + ufn_o1), __ldg(sigma + ufn_o2));
+        ufn_o0 += (int64_t)ufn_r * ufn_s0.s[0];
+        ufn_o1 += (int64_t)ufn_r * ufn_s1.s[0];
+        ufn_o2 += (int64_t)ufn_r * ufn_s2.s[0];
+        ufn_o3 += (int64_t)ufn_r * ufn_s3.s[0];
+        ufn_out[ufn_o3] = gaussian__gaussian__f32_f32_f32(v_x ? __ldg(v_x + ufn_o0) : ufn_kscalar_f32(ufn_s0), v_x0 ? __ldg(v_x0 + ufn_o1) : ufn_kscalar_f32(ufn_s1), v_sigma ? __ldg(v_sigma + ufn_o2) : ufn_kscalar_f32(ufn_s2));
     }
 }
 

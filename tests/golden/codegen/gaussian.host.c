@@ -92,58 +92,58 @@ __attribute__((simd("notinbranch"))) double hypot(double, double); __attribute__
 
 /* ---- scalar bodies: the same code for the GPU, the simulator and the host ---- */
 
-UFN_BODY float gaussian__gaussian_pdf__f32_f32_f32(float x, float mean, float sigma);
-UFN_BODY double gaussian__cpu_gaussian_pdf__i32_i32_i32(int32_t x, int32_t mean, int32_t sigma);
-UFN_BODY double gaussian__cpu_gaussian_pdf__i64_i64_i64(int64_t x, int64_t mean, int64_t sigma);
-UFN_BODY double gaussian__cpu_gaussian_pdf__f32_f32_f32(float x, float mean, float sigma);
-UFN_BODY double gaussian__cpu_gaussian_pdf__f64_f64_f64(double x, double mean, double sigma);
-UFN_BODY float gaussian__gaussian__f32_f32_f32(float x, float x0, float sigma);
+UFN_BODY float gaussian__gaussian_pdf__f32_f32_f32(float v_x, float v_mean, float v_sigma);
+UFN_BODY double gaussian__cpu_gaussian_pdf__i32_i32_i32(int32_t v_x, int32_t v_mean, int32_t v_sigma);
+UFN_BODY double gaussian__cpu_gaussian_pdf__i64_i64_i64(int64_t v_x, int64_t v_mean, int64_t v_sigma);
+UFN_BODY double gaussian__cpu_gaussian_pdf__f32_f32_f32(float v_x, float v_mean, float v_sigma);
+UFN_BODY double gaussian__cpu_gaussian_pdf__f64_f64_f64(double v_x, double v_mean, double v_sigma);
+UFN_BODY float gaussian__gaussian__f32_f32_f32(float v_x, float v_x0, float v_sigma);
 
 /* gaussian.ufn:11: def gaussian_pdf, @vectorize 'float32(float32, float32, float32)' */
-UFN_BODY float gaussian__gaussian_pdf__f32_f32_f32(float x, float mean, float sigma)
+UFN_BODY float gaussian__gaussian_pdf__f32_f32_f32(float v_x, float v_mean, float v_sigma)
 {
 #line 13 "gaussian.ufn"
-    return (float)(ufn_exp_f64((-0.5) * ((double)ufn_powi_f32((x - mean) / sigma, 2))) / ((double)(sigma * 2.5066283f)));
+    return (float)(ufn_exp_f64((-0.5) * ((double)ufn_powi_f32((v_x - v_mean) / v_sigma, 2))) / ((double)(v_sigma * 2.5066283f)));
 #line 105 "gaussian.host.c"
 }
 
 /* gaussian.ufn:17: def cpu_gaussian_pdf, @vectorize '(int32, int32, int32)' */
-UFN_BODY double gaussian__cpu_gaussian_pdf__i32_i32_i32(int32_t x, int32_t mean, int32_t sigma)
+UFN_BODY double gaussian__cpu_gaussian_pdf__i32_i32_i32(int32_t v_x, int32_t v_mean, int32_t v_sigma)
 {
 #line 19 "gaussian.ufn"
-    return ufn_exp_f64((-0.5) * ufn_powi_f64(((double)ufn_sub_i64((int64_t)x, (int64_t)mean)) / ((double)sigma), 2)) / (((double)sigma) * 2.5066282749176025);
+    return ufn_exp_f64((-0.5) * ufn_powi_f64(((double)ufn_sub_i64((int64_t)v_x, (int64_t)v_mean)) / ((double)v_sigma), 2)) / (((double)v_sigma) * 2.5066282749176025);
 #line 113 "gaussian.host.c"
 }
 
 /* gaussian.ufn:17: def cpu_gaussian_pdf, @vectorize '(int64, int64, int64)' */
-UFN_BODY double gaussian__cpu_gaussian_pdf__i64_i64_i64(int64_t x, int64_t mean, int64_t sigma)
+UFN_BODY double gaussian__cpu_gaussian_pdf__i64_i64_i64(int64_t v_x, int64_t v_mean, int64_t v_sigma)
 {
 #line 19 "gaussian.ufn"
-    return ufn_exp_f64((-0.5) * ufn_powi_f64(((double)ufn_sub_i64(x, mean)) / ((double)sigma), 2)) / (((double)sigma) * 2.5066282749176025);
+    return ufn_exp_f64((-0.5) * ufn_powi_f64(((double)ufn_sub_i64(v_x, v_mean)) / ((double)v_sigma), 2)) / (((double)v_sigma) * 2.5066282749176025);
 #line 121 "gaussian.host.c"
 }
 
 /* gaussian.ufn:17: def cpu_gaussian_pdf, @vectorize '(float32, float32, float32)' */
-UFN_BODY double gaussian__cpu_gaussian_pdf__f32_f32_f32(float x, float mean, float sigma)
+UFN_BODY double gaussian__cpu_gaussian_pdf__f32_f32_f32(float v_x, float v_mean, float v_sigma)
 {
 #line 19 "gaussian.ufn"
-    return ufn_exp_f64((-0.5) * ((double)ufn_powi_f32((x - mean) / sigma, 2))) / ((double)(sigma * 2.5066283f));
+    return ufn_exp_f64((-0.5) * ((double)ufn_powi_f32((v_x - v_mean) / v_sigma, 2))) / ((double)(v_sigma * 2.5066283f));
 #line 129 "gaussian.host.c"
 }
 
 /* gaussian.ufn:17: def cpu_gaussian_pdf, @vectorize '(float64, float64, float64)' */
-UFN_BODY double gaussian__cpu_gaussian_pdf__f64_f64_f64(double x, double mean, double sigma)
+UFN_BODY double gaussian__cpu_gaussian_pdf__f64_f64_f64(double v_x, double v_mean, double v_sigma)
 {
 #line 19 "gaussian.ufn"
-    return ufn_exp_f64((-0.5) * ufn_powi_f64((x - mean) / sigma, 2)) / (sigma * 2.5066282749176025);
+    return ufn_exp_f64((-0.5) * ufn_powi_f64((v_x - v_mean) / v_sigma, 2)) / (v_sigma * 2.5066282749176025);
 #line 137 "gaussian.host.c"
 }
 
 /* gaussian.ufn:26: def gaussian, @vectorize 'float32(float32, float32, float32)' */
-UFN_BODY float gaussian__gaussian__f32_f32_f32(float x, float x0, float sigma)
+UFN_BODY float gaussian__gaussian__f32_f32_f32(float v_x, float v_x0, float v_sigma)
 {
 #line 27 "gaussian.ufn"
-    return (float)((ufn_exp_f64(((double)(-ufn_powi_f32((x - x0) / sigma, 2))) / 2.0) / 2.5066282749176025) / ((double)sigma));
+    return (float)((ufn_exp_f64(((double)(-ufn_powi_f32((v_x - v_x0) / v_sigma, 2))) / 2.0) / 2.5066282749176025) / ((double)v_sigma));
 #line 145 "gaussian.host.c"
 }
 
@@ -266,71 +266,131 @@ UFN_HOST_VARIANTS(gaussian__gaussian__f32_f32_f32__host)
 /* ---- the simulator runs the kernels of gaussian.cu compiled for the CPU ---- */
 void gaussian__gaussian_pdf__f32_f32_f32__contig(uint32_t, const float *, const float *, const float *, float *);
 static void gaussian__gaussian_pdf__f32_f32_f32__contig__sim(void **p) { gaussian__gaussian_pdf__f32_f32_f32__contig(*(uint32_t *)p[0], *(const float **)p[1], *(const float **)p[2], *(const float **)p[3], *(float **)p[4]); }
+static const size_t gaussian__gaussian_pdf__f32_f32_f32__contig__sizes[] = {sizeof(uint32_t), sizeof(const float *), sizeof(const float *), sizeof(const float *), sizeof(float *)};
 void gaussian__gaussian_pdf__f32_f32_f32__strided(ufn_kiter, const float *, ufn_kstrides, const float *, ufn_kstrides, const float *, ufn_kstrides, float *, ufn_kstrides);
 static void gaussian__gaussian_pdf__f32_f32_f32__strided__sim(void **p) { gaussian__gaussian_pdf__f32_f32_f32__strided(*(ufn_kiter *)p[0], *(const float **)p[1], *(ufn_kstrides *)p[2], *(const float **)p[3], *(ufn_kstrides *)p[4], *(const float **)p[5], *(ufn_kstrides *)p[6], *(float **)p[7], *(ufn_kstrides *)p[8]); }
+static const size_t gaussian__gaussian_pdf__f32_f32_f32__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const float *), sizeof(ufn_kstrides), sizeof(const float *), sizeof(ufn_kstrides), sizeof(const float *), sizeof(ufn_kstrides), sizeof(float *), sizeof(ufn_kstrides)};
 void gaussian__cpu_gaussian_pdf__i32_i32_i32__contig(uint32_t, const int32_t *, const int32_t *, const int32_t *, double *);
 static void gaussian__cpu_gaussian_pdf__i32_i32_i32__contig__sim(void **p) { gaussian__cpu_gaussian_pdf__i32_i32_i32__contig(*(uint32_t *)p[0], *(const int32_t **)p[1], *(const int32_t **)p[2], *(const int32_t **)p[3], *(double **)p[4]); }
+static const size_t gaussian__cpu_gaussian_pdf__i32_i32_i32__contig__sizes[] = {sizeof(uint32_t), sizeof(const int32_t *), sizeof(const int32_t *), sizeof(const int32_t *), sizeof(double *)};
 void gaussian__cpu_gaussian_pdf__i32_i32_i32__strided(ufn_kiter, const int32_t *, ufn_kstrides, const int32_t *, ufn_kstrides, const int32_t *, ufn_kstrides, double *, ufn_kstrides);
 static void gaussian__cpu_gaussian_pdf__i32_i32_i32__strided__sim(void **p) { gaussian__cpu_gaussian_pdf__i32_i32_i32__strided(*(ufn_kiter *)p[0], *(const int32_t **)p[1], *(ufn_kstrides *)p[2], *(const int32_t **)p[3], *(ufn_kstrides *)p[4], *(const int32_t **)p[5], *(ufn_kstrides *)p[6], *(double **)p[7], *(ufn_kstrides *)p[8]); }
+static const size_t gaussian__cpu_gaussian_pdf__i32_i32_i32__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const int32_t *), sizeof(ufn_kstrides), sizeof(const int32_t *), sizeof(ufn_kstrides), sizeof(const int32_t *), sizeof(ufn_kstrides), sizeof(double *), sizeof(ufn_kstrides)};
 void gaussian__cpu_gaussian_pdf__i64_i64_i64__contig(uint32_t, const int64_t *, const int64_t *, const int64_t *, double *);
 static void gaussian__cpu_gaussian_pdf__i64_i64_i64__contig__sim(void **p) { gaussian__cpu_gaussian_pdf__i64_i64_i64__contig(*(uint32_t *)p[0], *(const int64_t **)p[1], *(const int64_t **)p[2], *(const int64_t **)p[3], *(double **)p[4]); }
+static const size_t gaussian__cpu_gaussian_pdf__i64_i64_i64__contig__sizes[] = {sizeof(uint32_t), sizeof(const int64_t *), sizeof(const int64_t *), sizeof(const int64_t *), sizeof(double *)};
 void gaussian__cpu_gaussian_pdf__i64_i64_i64__strided(ufn_kiter, const int64_t *, ufn_kstrides, const int64_t *, ufn_kstrides, const int64_t *, ufn_kstrides, double *, ufn_kstrides);
 static void gaussian__cpu_gaussian_pdf__i64_i64_i64__strided__sim(void **p) { gaussian__cpu_gaussian_pdf__i64_i64_i64__strided(*(ufn_kiter *)p[0], *(const int64_t **)p[1], *(ufn_kstrides *)p[2], *(const int64_t **)p[3], *(ufn_kstrides *)p[4], *(const int64_t **)p[5], *(ufn_kstrides *)p[6], *(double **)p[7], *(ufn_kstrides *)p[8]); }
+static const size_t gaussian__cpu_gaussian_pdf__i64_i64_i64__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const int64_t *), sizeof(ufn_kstrides), sizeof(const int64_t *), sizeof(ufn_kstrides), sizeof(const int64_t *), sizeof(ufn_kstrides), sizeof(double *), sizeof(ufn_kstrides)};
 void gaussian__cpu_gaussian_pdf__f32_f32_f32__contig(uint32_t, const float *, const float *, const float *, double *);
 static void gaussian__cpu_gaussian_pdf__f32_f32_f32__contig__sim(void **p) { gaussian__cpu_gaussian_pdf__f32_f32_f32__contig(*(uint32_t *)p[0], *(const float **)p[1], *(const float **)p[2], *(const float **)p[3], *(double **)p[4]); }
+static const size_t gaussian__cpu_gaussian_pdf__f32_f32_f32__contig__sizes[] = {sizeof(uint32_t), sizeof(const float *), sizeof(const float *), sizeof(const float *), sizeof(double *)};
 void gaussian__cpu_gaussian_pdf__f32_f32_f32__strided(ufn_kiter, const float *, ufn_kstrides, const float *, ufn_kstrides, const float *, ufn_kstrides, double *, ufn_kstrides);
 static void gaussian__cpu_gaussian_pdf__f32_f32_f32__strided__sim(void **p) { gaussian__cpu_gaussian_pdf__f32_f32_f32__strided(*(ufn_kiter *)p[0], *(const float **)p[1], *(ufn_kstrides *)p[2], *(const float **)p[3], *(ufn_kstrides *)p[4], *(const float **)p[5], *(ufn_kstrides *)p[6], *(double **)p[7], *(ufn_kstrides *)p[8]); }
+static const size_t gaussian__cpu_gaussian_pdf__f32_f32_f32__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const float *), sizeof(ufn_kstrides), sizeof(const float *), sizeof(ufn_kstrides), sizeof(const float *), sizeof(ufn_kstrides), sizeof(double *), sizeof(ufn_kstrides)};
 void gaussian__cpu_gaussian_pdf__f64_f64_f64__contig(uint32_t, const double *, const double *, const double *, double *);
 static void gaussian__cpu_gaussian_pdf__f64_f64_f64__contig__sim(void **p) { gaussian__cpu_gaussian_pdf__f64_f64_f64__contig(*(uint32_t *)p[0], *(const double **)p[1], *(const double **)p[2], *(const double **)p[3], *(double **)p[4]); }
+static const size_t gaussian__cpu_gaussian_pdf__f64_f64_f64__contig__sizes[] = {sizeof(uint32_t), sizeof(const double *), sizeof(const double *), sizeof(const double *), sizeof(double *)};
 void gaussian__cpu_gaussian_pdf__f64_f64_f64__strided(ufn_kiter, const double *, ufn_kstrides, const double *, ufn_kstrides, const double *, ufn_kstrides, double *, ufn_kstrides);
 static void gaussian__cpu_gaussian_pdf__f64_f64_f64__strided__sim(void **p) { gaussian__cpu_gaussian_pdf__f64_f64_f64__strided(*(ufn_kiter *)p[0], *(const double **)p[1], *(ufn_kstrides *)p[2], *(const double **)p[3], *(ufn_kstrides *)p[4], *(const double **)p[5], *(ufn_kstrides *)p[6], *(double **)p[7], *(ufn_kstrides *)p[8]); }
+static const size_t gaussian__cpu_gaussian_pdf__f64_f64_f64__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const double *), sizeof(ufn_kstrides), sizeof(const double *), sizeof(ufn_kstrides), sizeof(const double *), sizeof(ufn_kstrides), sizeof(double *), sizeof(ufn_kstrides)};
 void gaussian__gaussian__f32_f32_f32__contig(uint32_t, const float *, const float *, const float *, float *);
 static void gaussian__gaussian__f32_f32_f32__contig__sim(void **p) { gaussian__gaussian__f32_f32_f32__contig(*(uint32_t *)p[0], *(const float **)p[1], *(const float **)p[2], *(const float **)p[3], *(float **)p[4]); }
+static const size_t gaussian__gaussian__f32_f32_f32__contig__sizes[] = {sizeof(uint32_t), sizeof(const float *), sizeof(const float *), sizeof(const float *), sizeof(float *)};
 void gaussian__gaussian__f32_f32_f32__strided(ufn_kiter, const float *, ufn_kstrides, const float *, ufn_kstrides, const float *, ufn_kstrides, float *, ufn_kstrides);
 static void gaussian__gaussian__f32_f32_f32__strided__sim(void **p) { gaussian__gaussian__f32_f32_f32__strided(*(ufn_kiter *)p[0], *(const float **)p[1], *(ufn_kstrides *)p[2], *(const float **)p[3], *(ufn_kstrides *)p[4], *(const float **)p[5], *(ufn_kstrides *)p[6], *(float **)p[7], *(ufn_kstrides *)p[8]); }
+static const size_t gaussian__gaussian__f32_f32_f32__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const float *), sizeof(ufn_kstrides), sizeof(const float *), sizeof(ufn_kstrides), sizeof(const float *), sizeof(ufn_kstrides), sizeof(float *), sizeof(ufn_kstrides)};
 
 static const ufn_sim_kernel gaussian__sim_kernels[] = {
-    {"gaussian__gaussian_pdf__f32_f32_f32__contig", gaussian__gaussian_pdf__f32_f32_f32__contig__sim},
-    {"gaussian__gaussian_pdf__f32_f32_f32__strided", gaussian__gaussian_pdf__f32_f32_f32__strided__sim},
-    {"gaussian__cpu_gaussian_pdf__i32_i32_i32__contig", gaussian__cpu_gaussian_pdf__i32_i32_i32__contig__sim},
-    {"gaussian__cpu_gaussian_pdf__i32_i32_i32__strided", gaussian__cpu_gaussian_pdf__i32_i32_i32__strided__sim},
-    {"gaussian__cpu_gaussian_pdf__i64_i64_i64__contig", gaussian__cpu_gaussian_pdf__i64_i64_i64__contig__sim},
-    {"gaussian__cpu_gaussian_pdf__i64_i64_i64__strided", gaussian__cpu_gaussian_pdf__i64_i64_i64__strided__sim},
-    {"gaussian__cpu_gaussian_pdf__f32_f32_f32__contig", gaussian__cpu_gaussian_pdf__f32_f32_f32__contig__sim},
-    {"gaussian__cpu_gaussian_pdf__f32_f32_f32__strided", gaussian__cpu_gaussian_pdf__f32_f32_f32__strided__sim},
-    {"gaussian__cpu_gaussian_pdf__f64_f64_f64__contig", gaussian__cpu_gaussian_pdf__f64_f64_f64__contig__sim},
-    {"gaussian__cpu_gaussian_pdf__f64_f64_f64__strided", gaussian__cpu_gaussian_pdf__f64_f64_f64__strided__sim},
-    {"gaussian__gaussian__f32_f32_f32__contig", gaussian__gaussian__f32_f32_f32__contig__sim},
-    {"gaussian__gaussian__f32_f32_f32__strided", gaussian__gaussian__f32_f32_f32__strided__sim},
+    {.name = "gaussian__gaussian_pdf__f32_f32_f32__contig", .entry = gaussian__gaussian_pdf__f32_f32_f32__contig__sim, .param_sizes = gaussian__gaussian_pdf__f32_f32_f32__contig__sizes,
+     .nparams = (int)(sizeof gaussian__gaussian_pdf__f32_f32_f32__contig__sizes / sizeof gaussian__gaussian_pdf__f32_f32_f32__contig__sizes[0])},
+    {.name = "gaussian__gaussian_pdf__f32_f32_f32__strided", .entry = gaussian__gaussian_pdf__f32_f32_f32__strided__sim, .param_sizes = gaussian__gaussian_pdf__f32_f32_f32__strided__sizes,
+     .nparams = (int)(sizeof gaussian__gaussian_pdf__f32_f32_f32__strided__sizes / sizeof gaussian__gaussian_pdf__f32_f32_f32__strided__sizes[0])},
+    {.name = "gaussian__cpu_gaussian_pdf__i32_i32_i32__contig", .entry = gaussian__cpu_gaussian_pdf__i32_i32_i32__contig__sim, .param_sizes = gaussian__cpu_gaussian_pdf__i32_i32_i32__contig__sizes,
+     .nparams = (int)(sizeof gaussian__cpu_gaussian_pdf__i32_i32_i32__contig__sizes / sizeof gaussian__cpu_gaussian_pdf__i32_i32_i32__contig__sizes[0])},
+    {.name = "gaussian__cpu_gaussian_pdf__i32_i32_i32__strided", .entry = gaussian__cpu_gaussian_pdf__i32_i32_i32__strided__sim, .param_sizes = gaussian__cpu_gaussian_pdf__i32_i32_i32__strided__sizes,
+     .nparams = (int)(sizeof gaussian__cpu_gaussian_pdf__i32_i32_i32__strided__sizes / sizeof gaussian__cpu_gaussian_pdf__i32_i32_i32__strided__sizes[0])},
+    {.name = "gaussian__cpu_gaussian_pdf__i64_i64_i64__contig", .entry = gaussian__cpu_gaussian_pdf__i64_i64_i64__contig__sim, .param_sizes = gaussian__cpu_gaussian_pdf__i64_i64_i64__contig__sizes,
+     .nparams = (int)(sizeof gaussian__cpu_gaussian_pdf__i64_i64_i64__contig__sizes / sizeof gaussian__cpu_gaussian_pdf__i64_i64_i64__contig__sizes[0])},
+    {.name = "gaussian__cpu_gaussian_pdf__i64_i64_i64__strided", .entry = gaussian__cpu_gaussian_pdf__i64_i64_i64__strided__sim, .param_sizes = gaussian__cpu_gaussian_pdf__i64_i64_i64__strided__sizes,
+     .nparams = (int)(sizeof gaussian__cpu_gaussian_pdf__i64_i64_i64__strided__sizes / sizeof gaussian__cpu_gaussian_pdf__i64_i64_i64__strided__sizes[0])},
+    {.name = "gaussian__cpu_gaussian_pdf__f32_f32_f32__contig", .entry = gaussian__cpu_gaussian_pdf__f32_f32_f32__contig__sim, .param_sizes = gaussian__cpu_gaussian_pdf__f32_f32_f32__contig__sizes,
+     .nparams = (int)(sizeof gaussian__cpu_gaussian_pdf__f32_f32_f32__contig__sizes / sizeof gaussian__cpu_gaussian_pdf__f32_f32_f32__contig__sizes[0])},
+    {.name = "gaussian__cpu_gaussian_pdf__f32_f32_f32__strided", .entry = gaussian__cpu_gaussian_pdf__f32_f32_f32__strided__sim, .param_sizes = gaussian__cpu_gaussian_pdf__f32_f32_f32__strided__sizes,
+     .nparams = (int)(sizeof gaussian__cpu_gaussian_pdf__f32_f32_f32__strided__sizes / sizeof gaussian__cpu_gaussian_pdf__f32_f32_f32__strided__sizes[0])},
+    {.name = "gaussian__cpu_gaussian_pdf__f64_f64_f64__contig", .entry = gaussian__cpu_gaussian_pdf__f64_f64_f64__contig__sim, .param_sizes = gaussian__cpu_gaussian_pdf__f64_f64_f64__contig__sizes,
+     .nparams = (int)(sizeof gaussian__cpu_gaussian_pdf__f64_f64_f64__contig__sizes / sizeof gaussian__cpu_gaussian_pdf__f64_f64_f64__contig__sizes[0])},
+    {.name = "gaussian__cpu_gaussian_pdf__f64_f64_f64__strided", .entry = gaussian__cpu_gaussian_pdf__f64_f64_f64__strided__sim, .param_sizes = gaussian__cpu_gaussian_pdf__f64_f64_f64__strided__sizes,
+     .nparams = (int)(sizeof gaussian__cpu_gaussian_pdf__f64_f64_f64__strided__sizes / sizeof gaussian__cpu_gaussian_pdf__f64_f64_f64__strided__sizes[0])},
+    {.name = "gaussian__gaussian__f32_f32_f32__contig", .entry = gaussian__gaussian__f32_f32_f32__contig__sim, .param_sizes = gaussian__gaussian__f32_f32_f32__contig__sizes,
+     .nparams = (int)(sizeof gaussian__gaussian__f32_f32_f32__contig__sizes / sizeof gaussian__gaussian__f32_f32_f32__contig__sizes[0])},
+    {.name = "gaussian__gaussian__f32_f32_f32__strided", .entry = gaussian__gaussian__f32_f32_f32__strided__sim, .param_sizes = gaussian__gaussian__f32_f32_f32__strided__sizes,
+     .nparams = (int)(sizeof gaussian__gaussian__f32_f32_f32__strided__sizes / sizeof gaussian__gaussian__f32_f32_f32__strided__sizes[0])},
 };
 
 /* ---- what libufnrt reads ---- */
 
-static ufn_module gaussian__module = {UFN_ABI_VERSION, "gaussian", NULL, 0, gaussian__sim_kernels, 12, NULL};
+static ufn_module gaussian__module = {
+    .abi_version = UFN_ABI_VERSION, .name = "gaussian",
+    .sim_kernels = gaussian__sim_kernels, .nsim_kernels = 12,
+};
 
 static const ufn_dtype gaussian__gaussian_pdf__types0[] = {UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32};
 static const ufn_loop gaussian__gaussian_pdf__loops[] = {
-    {"float32(float32, float32, float32)", gaussian__gaussian_pdf__types0, UFN_HOST_TABLE(gaussian__gaussian_pdf__f32_f32_f32__host), "gaussian__gaussian_pdf__f32_f32_f32__contig", "gaussian__gaussian_pdf__f32_f32_f32__strided"},
+    {.signature = "float32(float32, float32, float32)", .types = gaussian__gaussian_pdf__types0,
+     .host = UFN_HOST_TABLE(gaussian__gaussian_pdf__f32_f32_f32__host),
+     .kernel_contig = "gaussian__gaussian_pdf__f32_f32_f32__contig",
+     .kernel_strided = "gaussian__gaussian_pdf__f32_f32_f32__strided",
+    },
 };
-static const ufn_func gaussian__gaussian_pdf__func = {"gaussian_pdf", &gaussian__module, 3, 1, 1, gaussian__gaussian_pdf__loops, NULL, 0, NULL, NULL, NULL, NULL};
+static const ufn_func gaussian__gaussian_pdf__func = {
+    .name = "gaussian_pdf", .module = &gaussian__module,
+    .nin = 3, .nout = 1, .nloops = 1, .loops = gaussian__gaussian_pdf__loops,
+};
 
 static const ufn_dtype gaussian__cpu_gaussian_pdf__types0[] = {UFN_INT32, UFN_INT32, UFN_INT32, UFN_FLOAT64};
 static const ufn_dtype gaussian__cpu_gaussian_pdf__types1[] = {UFN_INT64, UFN_INT64, UFN_INT64, UFN_FLOAT64};
 static const ufn_dtype gaussian__cpu_gaussian_pdf__types2[] = {UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT64};
 static const ufn_dtype gaussian__cpu_gaussian_pdf__types3[] = {UFN_FLOAT64, UFN_FLOAT64, UFN_FLOAT64, UFN_FLOAT64};
 static const ufn_loop gaussian__cpu_gaussian_pdf__loops[] = {
-    {"(int32, int32, int32)", gaussian__cpu_gaussian_pdf__types0, UFN_HOST_TABLE(gaussian__cpu_gaussian_pdf__i32_i32_i32__host), "gaussian__cpu_gaussian_pdf__i32_i32_i32__contig", "gaussian__cpu_gaussian_pdf__i32_i32_i32__strided"},
-    {"(int64, int64, int64)", gaussian__cpu_gaussian_pdf__types1, UFN_HOST_TABLE(gaussian__cpu_gaussian_pdf__i64_i64_i64__host), "gaussian__cpu_gaussian_pdf__i64_i64_i64__contig", "gaussian__cpu_gaussian_pdf__i64_i64_i64__strided"},
-    {"(float32, float32, float32)", gaussian__cpu_gaussian_pdf__types2, UFN_HOST_TABLE(gaussian__cpu_gaussian_pdf__f32_f32_f32__host), "gaussian__cpu_gaussian_pdf__f32_f32_f32__contig", "gaussian__cpu_gaussian_pdf__f32_f32_f32__strided"},
-    {"(float64, float64, float64)", gaussian__cpu_gaussian_pdf__types3, UFN_HOST_TABLE(gaussian__cpu_gaussian_pdf__f64_f64_f64__host), "gaussian__cpu_gaussian_pdf__f64_f64_f64__contig", "gaussian__cpu_gaussian_pdf__f64_f64_f64__strided"},
+    {.signature = "(int32, int32, int32)", .types = gaussian__cpu_gaussian_pdf__types0,
+     .host = UFN_HOST_TABLE(gaussian__cpu_gaussian_pdf__i32_i32_i32__host),
+     .kernel_contig = "gaussian__cpu_gaussian_pdf__i32_i32_i32__contig",
+     .kernel_strided = "gaussian__cpu_gaussian_pdf__i32_i32_i32__strided",
+    },
+    {.signature = "(int64, int64, int64)", .types = gaussian__cpu_gaussian_pdf__types1,
+     .host = UFN_HOST_TABLE(gaussian__cpu_gaussian_pdf__i64_i64_i64__host),
+     .kernel_contig = "gaussian__cpu_gaussian_pdf__i64_i64_i64__contig",
+     .kernel_strided = "gaussian__cpu_gaussian_pdf__i64_i64_i64__strided",
+    },
+    {.signature = "(float32, float32, float32)", .types = gaussian__cpu_gaussian_pdf__types2,
+     .host = UFN_HOST_TABLE(gaussian__cpu_gaussian_pdf__f32_f32_f32__host),
+     .kernel_contig = "gaussian__cpu_gaussian_pdf__f32_f32_f32__contig",
+     .kernel_strided = "gaussian__cpu_gaussian_pdf__f32_f32_f32__strided",
+    },
+    {.signature = "(float64, float64, float64)", .types = gaussian__cpu_gaussian_pdf__types3,
+     .host = UFN_HOST_TABLE(gaussian__cpu_gaussian_pdf__f64_f64_f64__host),
+     .kernel_contig = "gaussian__cpu_gaussian_pdf__f64_f64_f64__contig",
+     .kernel_strided = "gaussian__cpu_gaussian_pdf__f64_f64_f64__strided",
+    },
 };
-static const ufn_func gaussian__cpu_gaussian_pdf__func = {"cpu_gaussian_pdf", &gaussian__module, 3, 1, 4, gaussian__cpu_gaussian_pdf__loops, NULL, 0, NULL, NULL, NULL, NULL};
+static const ufn_func gaussian__cpu_gaussian_pdf__func = {
+    .name = "cpu_gaussian_pdf", .module = &gaussian__module,
+    .nin = 3, .nout = 1, .nloops = 4, .loops = gaussian__cpu_gaussian_pdf__loops,
+};
 
 static const ufn_dtype gaussian__gaussian__types0[] = {UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32};
 static const ufn_loop gaussian__gaussian__loops[] = {
-    {"float32(float32, float32, float32)", gaussian__gaussian__types0, UFN_HOST_TABLE(gaussian__gaussian__f32_f32_f32__host), "gaussian__gaussian__f32_f32_f32__contig", "gaussian__gaussian__f32_f32_f32__strided"},
+    {.signature = "float32(float32, float32, float32)", .types = gaussian__gaussian__types0,
+     .host = UFN_HOST_TABLE(gaussian__gaussian__f32_f32_f32__host),
+     .kernel_contig = "gaussian__gaussian__f32_f32_f32__contig",
+     .kernel_strided = "gaussian__gaussian__f32_f32_f32__strided",
+    },
 };
-static const ufn_func gaussian__gaussian__func = {"gaussian", &gaussian__module, 3, 1, 1, gaussian__gaussian__loops, NULL, 0, NULL, NULL, NULL, NULL};
+static const ufn_func gaussian__gaussian__func = {
+    .name = "gaussian", .module = &gaussian__module,
+    .nin = 3, .nout = 1, .nloops = 1, .loops = gaussian__gaussian__loops,
+};
 
 /* ---- entry points (declared in gaussian.h) ---- */
 

@@ -35,129 +35,127 @@
 /* Tuples (device-function results, shapes) and gufunc array views:
  * a view is a pointer with the extent and element stride of each axis. */
 typedef struct { double *data; int64_t shape[2]; int64_t stride[2]; } ufn_view_f64_2;
-typedef struct { int64_t f0; int64_t f1; } ufn_tup2_i64_i64;
-UFN_BODY ufn_tup2_i64_i64 ufn_tup2_i64_i64_make(int64_t a0, int64_t a1) { ufn_tup2_i64_i64 t; t.f0 = a0; t.f1 = a1; return t; }
-typedef struct { float *data; int64_t shape[1]; int64_t stride[1]; } ufn_view_f32_1;
-typedef struct { int32_t *data; int64_t shape[1]; int64_t stride[1]; } ufn_view_i32_1;
-typedef struct { int64_t *data; int64_t shape[1]; int64_t stride[1]; } ufn_view_i64_1;
-typedef struct { double *data; int64_t shape[1]; int64_t stride[1]; } ufn_view_f64_1;
 UFN_BODY ufn_view_f64_2 ufn_view_f64_2_make(double *data, int64_t n0, int64_t n1, int64_t s0, int64_t s1) { ufn_view_f64_2 v; v.data = data; v.shape[0] = n0; v.shape[1] = n1; v.stride[0] = s0; v.stride[1] = s1; return v; }
+typedef struct { float *data; int64_t shape[1]; int64_t stride[1]; } ufn_view_f32_1;
 UFN_BODY ufn_view_f32_1 ufn_view_f32_1_make(float *data, int64_t n0, int64_t s0) { ufn_view_f32_1 v; v.data = data; v.shape[0] = n0; v.stride[0] = s0; return v; }
+typedef struct { int32_t *data; int64_t shape[1]; int64_t stride[1]; } ufn_view_i32_1;
 UFN_BODY ufn_view_i32_1 ufn_view_i32_1_make(int32_t *data, int64_t n0, int64_t s0) { ufn_view_i32_1 v; v.data = data; v.shape[0] = n0; v.stride[0] = s0; return v; }
+typedef struct { int64_t *data; int64_t shape[1]; int64_t stride[1]; } ufn_view_i64_1;
 UFN_BODY ufn_view_i64_1 ufn_view_i64_1_make(int64_t *data, int64_t n0, int64_t s0) { ufn_view_i64_1 v; v.data = data; v.shape[0] = n0; v.stride[0] = s0; return v; }
+typedef struct { double *data; int64_t shape[1]; int64_t stride[1]; } ufn_view_f64_1;
 UFN_BODY ufn_view_f64_1 ufn_view_f64_1_make(double *data, int64_t n0, int64_t s0) { ufn_view_f64_1 v; v.data = data; v.shape[0] = n0; v.stride[0] = s0; return v; }
 
 /* ---- scalar bodies: the same code for the GPU, the simulator and the host ---- */
 
-UFN_BODY void gufuncs__matmul__a2_f64_a2_f64_a2_f64(ufn_view_f64_2 a, ufn_view_f64_2 b, ufn_view_f64_2 out);
-UFN_BODY void gufuncs__cross__a1_f32_a1_f32_a1_f32(ufn_view_f32_1 u, ufn_view_f32_1 v, ufn_view_f32_1 out);
-UFN_BODY void gufuncs__sum_mean__a1_i32_a1_i64_a1_f64(ufn_view_i32_1 x, ufn_view_i64_1 total, ufn_view_f64_1 mean);
-UFN_BODY void gufuncs__sum_mean__a1_f32_a1_f32_a1_f32(ufn_view_f32_1 x, ufn_view_f32_1 total, ufn_view_f32_1 mean);
-UFN_BODY void gufuncs__axpy__f32_a1_f32_a1_f32(float alpha, ufn_view_f32_1 x, ufn_view_f32_1 out);
+UFN_BODY void gufuncs__matmul__a2_f64_a2_f64_a2_f64(ufn_view_f64_2 v_a, ufn_view_f64_2 v_b, ufn_view_f64_2 v_out);
+UFN_BODY void gufuncs__cross__a1_f32_a1_f32_a1_f32(ufn_view_f32_1 v_u, ufn_view_f32_1 v_v, ufn_view_f32_1 v_out);
+UFN_BODY void gufuncs__sum_mean__a1_i32_a1_i64_a1_f64(ufn_view_i32_1 v_x, ufn_view_i64_1 v_total, ufn_view_f64_1 v_mean);
+UFN_BODY void gufuncs__sum_mean__a1_f32_a1_f32_a1_f32(ufn_view_f32_1 v_x, ufn_view_f32_1 v_total, ufn_view_f32_1 v_mean);
+UFN_BODY void gufuncs__axpy__f32_a1_f32_a1_f32(float v_alpha, ufn_view_f32_1 v_x, ufn_view_f32_1 v_out);
 
 /* gufuncs.ufn:6: def matmul, @guvectorize '(float64[:, :], float64[:, :], float64[:, :])' */
-UFN_BODY void gufuncs__matmul__a2_f64_a2_f64_a2_f64(ufn_view_f64_2 a, ufn_view_f64_2 b, ufn_view_f64_2 out)
+UFN_BODY void gufuncs__matmul__a2_f64_a2_f64_a2_f64(ufn_view_f64_2 v_a, ufn_view_f64_2 v_b, ufn_view_f64_2 v_out)
 {
-    int64_t i = 0;
-    int64_t j = 0;
-    double acc = 0;
-    int64_t k = 0;
+    int64_t v_i = 0;
+    int64_t v_j = 0;
+    double v_acc = 0;
+    int64_t v_k = 0;
 #line 7 "gufuncs.ufn"
     UFN_LOOP_OUTER
-    for (int64_t ufn_i1 = 0, ufn_end1 = a.shape[0]; ufn_i1 < ufn_end1; ufn_i1 += 1) {
-        i = ufn_i1;
+    for (int64_t ufn_i1 = 0, ufn_end1 = v_a.shape[0]; ufn_i1 < ufn_end1; ufn_i1 += 1) {
+        v_i = ufn_i1;
 #line 8 "gufuncs.ufn"
         UFN_LOOP_OUTER
-        for (int64_t ufn_i2 = 0, ufn_end2 = b.shape[1]; ufn_i2 < ufn_end2; ufn_i2 += 1) {
-            j = ufn_i2;
+        for (int64_t ufn_i2 = 0, ufn_end2 = v_b.shape[1]; ufn_i2 < ufn_end2; ufn_i2 += 1) {
+            v_j = ufn_i2;
 #line 9 "gufuncs.ufn"
-            acc = 0.0;
+            v_acc = 0.0;
 #line 10 "gufuncs.ufn"
             UFN_LOOP
-            for (int64_t ufn_i3 = 0, ufn_end3 = a.shape[1]; ufn_i3 < ufn_end3; ufn_i3 += 1) {
-                k = ufn_i3;
+            for (int64_t ufn_i3 = 0, ufn_end3 = v_a.shape[1]; ufn_i3 < ufn_end3; ufn_i3 += 1) {
+                v_k = ufn_i3;
 #line 11 "gufuncs.ufn"
-                acc = acc + (a.data[i * a.stride[0] + k * a.stride[1]] * b.data[k * b.stride[0] + j * b.stride[1]]);
+                v_acc = v_acc + (v_a.data[v_i * v_a.stride[0] + v_k * v_a.stride[1]] * v_b.data[v_k * v_b.stride[0] + v_j * v_b.stride[1]]);
             }
 #line 12 "gufuncs.ufn"
-            out.data[i * out.stride[0] + j * out.stride[1]] = acc;
+            v_out.data[v_i * v_out.stride[0] + v_j * v_out.stride[1]] = v_acc;
         }
     }
-#line 87 "gufuncs.cu"
+#line 85 "gufuncs.cu"
 }
 
 /* gufuncs.ufn:16: def cross, @guvectorize '(float32[::1], float32[::1], float32[::1])' */
-UFN_BODY void gufuncs__cross__a1_f32_a1_f32_a1_f32(ufn_view_f32_1 u, ufn_view_f32_1 v, ufn_view_f32_1 out)
+UFN_BODY void gufuncs__cross__a1_f32_a1_f32_a1_f32(ufn_view_f32_1 v_u, ufn_view_f32_1 v_v, ufn_view_f32_1 v_out)
 {
 #line 17 "gufuncs.ufn"
-    out.data[0 * out.stride[0]] = (u.data[1 * u.stride[0]] * v.data[2 * v.stride[0]]) - (u.data[2 * u.stride[0]] * v.data[1 * v.stride[0]]);
+    v_out.data[0 * v_out.stride[0]] = (v_u.data[1 * v_u.stride[0]] * v_v.data[2 * v_v.stride[0]]) - (v_u.data[2 * v_u.stride[0]] * v_v.data[1 * v_v.stride[0]]);
 #line 18 "gufuncs.ufn"
-    out.data[1 * out.stride[0]] = (u.data[2 * u.stride[0]] * v.data[0 * v.stride[0]]) - (u.data[0 * u.stride[0]] * v.data[2 * v.stride[0]]);
+    v_out.data[1 * v_out.stride[0]] = (v_u.data[2 * v_u.stride[0]] * v_v.data[0 * v_v.stride[0]]) - (v_u.data[0 * v_u.stride[0]] * v_v.data[2 * v_v.stride[0]]);
 #line 19 "gufuncs.ufn"
-    out.data[2 * out.stride[0]] = (u.data[0 * u.stride[0]] * v.data[1 * v.stride[0]]) - (u.data[1 * u.stride[0]] * v.data[0 * v.stride[0]]);
-#line 99 "gufuncs.cu"
+    v_out.data[2 * v_out.stride[0]] = (v_u.data[0 * v_u.stride[0]] * v_v.data[1 * v_v.stride[0]]) - (v_u.data[1 * v_u.stride[0]] * v_v.data[0 * v_v.stride[0]]);
+#line 97 "gufuncs.cu"
 }
 
 /* gufuncs.ufn:23: def sum_mean, @guvectorize '(int32[:], int64[:], float64[:])' */
-UFN_BODY void gufuncs__sum_mean__a1_i32_a1_i64_a1_f64(ufn_view_i32_1 x, ufn_view_i64_1 total, ufn_view_f64_1 mean)
+UFN_BODY void gufuncs__sum_mean__a1_i32_a1_i64_a1_f64(ufn_view_i32_1 v_x, ufn_view_i64_1 v_total, ufn_view_f64_1 v_mean)
 {
-    int64_t s = 0;
-    int32_t v = 0;
+    int64_t v_s = 0;
+    int32_t v_v = 0;
 #line 24 "gufuncs.ufn"
-    s = 0;
+    v_s = 0;
 #line 25 "gufuncs.ufn"
     UFN_LOOP
-    for (int64_t ufn_i1 = 0; ufn_i1 < x.shape[0]; ufn_i1++) {
-        v = x.data[ufn_i1 * x.stride[0]];
+    for (int64_t ufn_i1 = 0; ufn_i1 < v_x.shape[0]; ufn_i1++) {
+        v_v = v_x.data[ufn_i1 * v_x.stride[0]];
 #line 26 "gufuncs.ufn"
-        s = ufn_add_i64(s, (int64_t)v);
+        v_s = ufn_add_i64(v_s, (int64_t)v_v);
     }
 #line 27 "gufuncs.ufn"
-    total.data[0 * total.stride[0]] = s;
+    v_total.data[0 * v_total.stride[0]] = v_s;
 #line 28 "gufuncs.ufn"
-    mean.data[0 * mean.stride[0]] = (x.shape[0] > 0) ? (((double)s) / ((double)x.shape[0])) : 0.0;
-#line 120 "gufuncs.cu"
+    v_mean.data[0 * v_mean.stride[0]] = (v_x.shape[0] > 0) ? (((double)v_s) / ((double)v_x.shape[0])) : 0.0;
+#line 118 "gufuncs.cu"
 }
 
 /* gufuncs.ufn:23: def sum_mean, @guvectorize '(float32[:], float32[:], float32[:])' */
-UFN_BODY void gufuncs__sum_mean__a1_f32_a1_f32_a1_f32(ufn_view_f32_1 x, ufn_view_f32_1 total, ufn_view_f32_1 mean)
+UFN_BODY void gufuncs__sum_mean__a1_f32_a1_f32_a1_f32(ufn_view_f32_1 v_x, ufn_view_f32_1 v_total, ufn_view_f32_1 v_mean)
 {
-    double s = 0;
-    float v = 0;
+    double v_s = 0;
+    float v_v = 0;
 #line 24 "gufuncs.ufn"
-    s = 0.0;
+    v_s = 0.0;
 #line 25 "gufuncs.ufn"
     UFN_LOOP
-    for (int64_t ufn_i1 = 0; ufn_i1 < x.shape[0]; ufn_i1++) {
-        v = x.data[ufn_i1 * x.stride[0]];
+    for (int64_t ufn_i1 = 0; ufn_i1 < v_x.shape[0]; ufn_i1++) {
+        v_v = v_x.data[ufn_i1 * v_x.stride[0]];
 #line 26 "gufuncs.ufn"
-        s = s + ((double)v);
+        v_s = v_s + ((double)v_v);
     }
 #line 27 "gufuncs.ufn"
-    total.data[0 * total.stride[0]] = (float)s;
+    v_total.data[0 * v_total.stride[0]] = (float)v_s;
 #line 28 "gufuncs.ufn"
-    mean.data[0 * mean.stride[0]] = (float)((x.shape[0] > 0) ? (s / ((double)x.shape[0])) : 0.0);
-#line 141 "gufuncs.cu"
+    v_mean.data[0 * v_mean.stride[0]] = (float)((v_x.shape[0] > 0) ? (v_s / ((double)v_x.shape[0])) : 0.0);
+#line 139 "gufuncs.cu"
 }
 
 /* gufuncs.ufn:32: def axpy, @guvectorize '(float32, float32[:], float32[:])' */
-UFN_BODY void gufuncs__axpy__f32_a1_f32_a1_f32(float alpha, ufn_view_f32_1 x, ufn_view_f32_1 out)
+UFN_BODY void gufuncs__axpy__f32_a1_f32_a1_f32(float v_alpha, ufn_view_f32_1 v_x, ufn_view_f32_1 v_out)
 {
-    int64_t i = 0;
+    int64_t v_i = 0;
 #line 33 "gufuncs.ufn"
     UFN_LOOP
-    for (int64_t ufn_i1 = 0, ufn_end1 = x.shape[0]; ufn_i1 < ufn_end1; ufn_i1 += 1) {
-        i = ufn_i1;
+    for (int64_t ufn_i1 = 0, ufn_end1 = v_x.shape[0]; ufn_i1 < ufn_end1; ufn_i1 += 1) {
+        v_i = ufn_i1;
 #line 34 "gufuncs.ufn"
-        out.data[i * out.stride[0]] = (float)((i > 0) ? (((double)(alpha * x.data[i * x.stride[0]])) + (((double)out.data[ufn_wrap_index(ufn_sub_i64(i, 1), out.shape[0]) * out.stride[0]]) * 0.0)) : ((double)(alpha * x.data[i * x.stride[0]])));
+        v_out.data[v_i * v_out.stride[0]] = (float)((v_i > 0) ? (((double)(v_alpha * v_x.data[v_i * v_x.stride[0]])) + (((double)v_out.data[ufn_wrap_index(ufn_sub_i64(v_i, 1), v_out.shape[0]) * v_out.stride[0]]) * 0.0)) : ((double)(v_alpha * v_x.data[v_i * v_x.stride[0]])));
     }
-#line 155 "gufuncs.cu"
+#line 153 "gufuncs.cu"
 }
 
 /* ---- kernels ---- */
 
 /* matmul: (float64[:, :], float64[:, :], float64[:, :]) */
-UFN_KERNEL gufuncs__matmul__a2_f64_a2_f64_a2_f64__gufunc(ufn_kiter ufn_it, ufn_kcore ufn_core, double *a, ufn_kstrides ufn_loop_a, ufn_kstrides ufn_core_a, double *b, ufn_kstrides ufn_loop_b, ufn_kstrides ufn_core_b, double *out, ufn_kstrides ufn_loop_out, ufn_kstrides ufn_core_out)
+UFN_KERNEL gufuncs__matmul__a2_f64_a2_f64_a2_f64__gufunc(ufn_kiter ufn_it, ufn_kcore ufn_core, double *v_a, ufn_kstrides ufn_loop0, ufn_kstrides ufn_core0, double *v_b, ufn_kstrides ufn_loop1, ufn_kstrides ufn_core1, double *v_out, ufn_kstrides ufn_loop2, ufn_kstrides ufn_core2)
 {
     for (uint32_t ufn_i = UFN_FIRST_INDEX(); ufn_i < ufn_it.n; ufn_i += UFN_GRID_STRIDE()) {
         int64_t ufn_o0 = 0, ufn_o1 = 0, ufn_o2 = 0;
@@ -166,21 +164,21 @@ UFN_KERNEL gufuncs__matmul__a2_f64_a2_f64_a2_f64__gufunc(ufn_kiter ufn_it, ufn_k
         for (int ufn_d = UFN_KMAXDIM - 1; ufn_d > 0; ufn_d--) {
             if (ufn_d < ufn_it.ndim) {
                 uint32_t ufn_q = ufn_r / ufn_it.shape[ufn_d], ufn_k = ufn_r - ufn_q * ufn_it.shape[ufn_d];
-                ufn_o0 += (int64_t)ufn_k * ufn_loop_a.s[ufn_d];
-                ufn_o1 += (int64_t)ufn_k * ufn_loop_b.s[ufn_d];
-                ufn_o2 += (int64_t)ufn_k * ufn_loop_out.s[ufn_d];
+                ufn_o0 += (int64_t)ufn_k * ufn_loop0.s[ufn_d];
+                ufn_o1 += (int64_t)ufn_k * ufn_loop1.s[ufn_d];
+                ufn_o2 += (int64_t)ufn_k * ufn_loop2.s[ufn_d];
                 ufn_r = ufn_q;
             }
         }
-        ufn_o0 += (int64_t)ufn_r * ufn_loop_a.s[0];
-        ufn_o1 += (int64_t)ufn_r * ufn_loop_b.s[0];
-        ufn_o2 += (int64_t)ufn_r * ufn_loop_out.s[0];
-        gufuncs__matmul__a2_f64_a2_f64_a2_f64(ufn_view_f64_2_make((a + ufn_o0), ufn_core.dim[0], ufn_core.dim[1], ufn_core_a.s[0], ufn_core_a.s[1]), ufn_view_f64_2_make((b + ufn_o1), ufn_core.dim[1], ufn_core.dim[2], ufn_core_b.s[0], ufn_core_b.s[1]), ufn_view_f64_2_make((out + ufn_o2), ufn_core.dim[0], ufn_core.dim[2], ufn_core_out.s[0], ufn_core_out.s[1]));
+        ufn_o0 += (int64_t)ufn_r * ufn_loop0.s[0];
+        ufn_o1 += (int64_t)ufn_r * ufn_loop1.s[0];
+        ufn_o2 += (int64_t)ufn_r * ufn_loop2.s[0];
+        gufuncs__matmul__a2_f64_a2_f64_a2_f64(ufn_view_f64_2_make((v_a + ufn_o0), ufn_core.dim[0], ufn_core.dim[1], ufn_core0.s[0], ufn_core0.s[1]), ufn_view_f64_2_make((v_b + ufn_o1), ufn_core.dim[1], ufn_core.dim[2], ufn_core1.s[0], ufn_core1.s[1]), ufn_view_f64_2_make((v_out + ufn_o2), ufn_core.dim[0], ufn_core.dim[2], ufn_core2.s[0], ufn_core2.s[1]));
     }
 }
 
 /* cross: (float32[::1], float32[::1], float32[::1]) */
-UFN_KERNEL gufuncs__cross__a1_f32_a1_f32_a1_f32__gufunc(ufn_kiter ufn_it, ufn_kcore ufn_core, float *u, ufn_kstrides ufn_loop_u, ufn_kstrides ufn_core_u, float *v, ufn_kstrides ufn_loop_v, ufn_kstrides ufn_core_v, float *out, ufn_kstrides ufn_loop_out, ufn_kstrides ufn_core_out)
+UFN_KERNEL gufuncs__cross__a1_f32_a1_f32_a1_f32__gufunc(ufn_kiter ufn_it, ufn_kcore ufn_core, float *v_u, ufn_kstrides ufn_loop0, ufn_kstrides ufn_core0, float *v_v, ufn_kstrides ufn_loop1, ufn_kstrides ufn_core1, float *v_out, ufn_kstrides ufn_loop2, ufn_kstrides ufn_core2)
 {
     for (uint32_t ufn_i = UFN_FIRST_INDEX(); ufn_i < ufn_it.n; ufn_i += UFN_GRID_STRIDE()) {
         int64_t ufn_o0 = 0, ufn_o1 = 0, ufn_o2 = 0;
@@ -189,21 +187,21 @@ UFN_KERNEL gufuncs__cross__a1_f32_a1_f32_a1_f32__gufunc(ufn_kiter ufn_it, ufn_kc
         for (int ufn_d = UFN_KMAXDIM - 1; ufn_d > 0; ufn_d--) {
             if (ufn_d < ufn_it.ndim) {
                 uint32_t ufn_q = ufn_r / ufn_it.shape[ufn_d], ufn_k = ufn_r - ufn_q * ufn_it.shape[ufn_d];
-                ufn_o0 += (int64_t)ufn_k * ufn_loop_u.s[ufn_d];
-                ufn_o1 += (int64_t)ufn_k * ufn_loop_v.s[ufn_d];
-                ufn_o2 += (int64_t)ufn_k * ufn_loop_out.s[ufn_d];
+                ufn_o0 += (int64_t)ufn_k * ufn_loop0.s[ufn_d];
+                ufn_o1 += (int64_t)ufn_k * ufn_loop1.s[ufn_d];
+                ufn_o2 += (int64_t)ufn_k * ufn_loop2.s[ufn_d];
                 ufn_r = ufn_q;
             }
         }
-        ufn_o0 += (int64_t)ufn_r * ufn_loop_u.s[0];
-        ufn_o1 += (int64_t)ufn_r * ufn_loop_v.s[0];
-        ufn_o2 += (int64_t)ufn_r * ufn_loop_out.s[0];
-        gufuncs__cross__a1_f32_a1_f32_a1_f32(ufn_view_f32_1_make((u + ufn_o0), ufn_core.dim[0], ufn_core_u.s[0]), ufn_view_f32_1_make((v + ufn_o1), ufn_core.dim[0], ufn_core_v.s[0]), ufn_view_f32_1_make((out + ufn_o2), ufn_core.dim[0], ufn_core_out.s[0]));
+        ufn_o0 += (int64_t)ufn_r * ufn_loop0.s[0];
+        ufn_o1 += (int64_t)ufn_r * ufn_loop1.s[0];
+        ufn_o2 += (int64_t)ufn_r * ufn_loop2.s[0];
+        gufuncs__cross__a1_f32_a1_f32_a1_f32(ufn_view_f32_1_make((v_u + ufn_o0), ufn_core.dim[0], ufn_core0.s[0]), ufn_view_f32_1_make((v_v + ufn_o1), ufn_core.dim[0], ufn_core1.s[0]), ufn_view_f32_1_make((v_out + ufn_o2), ufn_core.dim[0], ufn_core2.s[0]));
     }
 }
 
 /* sum_mean: (int32[:], int64[:], float64[:]) */
-UFN_KERNEL gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__gufunc(ufn_kiter ufn_it, ufn_kcore ufn_core, int32_t *x, ufn_kstrides ufn_loop_x, ufn_kstrides ufn_core_x, int64_t *total, ufn_kstrides ufn_loop_total, ufn_kstrides ufn_core_total, double *mean, ufn_kstrides ufn_loop_mean, ufn_kstrides ufn_core_mean)
+UFN_KERNEL gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__gufunc(ufn_kiter ufn_it, ufn_kcore ufn_core, int32_t *v_x, ufn_kstrides ufn_loop0, ufn_kstrides ufn_core0, int64_t *v_total, ufn_kstrides ufn_loop1, ufn_kstrides ufn_core1, double *v_mean, ufn_kstrides ufn_loop2, ufn_kstrides ufn_core2)
 {
     for (uint32_t ufn_i = UFN_FIRST_INDEX(); ufn_i < ufn_it.n; ufn_i += UFN_GRID_STRIDE()) {
         int64_t ufn_o0 = 0, ufn_o1 = 0, ufn_o2 = 0;
@@ -212,21 +210,21 @@ UFN_KERNEL gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__gufunc(ufn_kiter ufn_it, ufn
         for (int ufn_d = UFN_KMAXDIM - 1; ufn_d > 0; ufn_d--) {
             if (ufn_d < ufn_it.ndim) {
                 uint32_t ufn_q = ufn_r / ufn_it.shape[ufn_d], ufn_k = ufn_r - ufn_q * ufn_it.shape[ufn_d];
-                ufn_o0 += (int64_t)ufn_k * ufn_loop_x.s[ufn_d];
-                ufn_o1 += (int64_t)ufn_k * ufn_loop_total.s[ufn_d];
-                ufn_o2 += (int64_t)ufn_k * ufn_loop_mean.s[ufn_d];
+                ufn_o0 += (int64_t)ufn_k * ufn_loop0.s[ufn_d];
+                ufn_o1 += (int64_t)ufn_k * ufn_loop1.s[ufn_d];
+                ufn_o2 += (int64_t)ufn_k * ufn_loop2.s[ufn_d];
                 ufn_r = ufn_q;
             }
         }
-        ufn_o0 += (int64_t)ufn_r * ufn_loop_x.s[0];
-        ufn_o1 += (int64_t)ufn_r * ufn_loop_total.s[0];
-        ufn_o2 += (int64_t)ufn_r * ufn_loop_mean.s[0];
-        gufuncs__sum_mean__a1_i32_a1_i64_a1_f64(ufn_view_i32_1_make((x + ufn_o0), ufn_core.dim[0], ufn_core_x.s[0]), ufn_view_i64_1_make((total + ufn_o1), 1, 1), ufn_view_f64_1_make((mean + ufn_o2), 1, 1));
+        ufn_o0 += (int64_t)ufn_r * ufn_loop0.s[0];
+        ufn_o1 += (int64_t)ufn_r * ufn_loop1.s[0];
+        ufn_o2 += (int64_t)ufn_r * ufn_loop2.s[0];
+        gufuncs__sum_mean__a1_i32_a1_i64_a1_f64(ufn_view_i32_1_make((v_x + ufn_o0), ufn_core.dim[0], ufn_core0.s[0]), ufn_view_i64_1_make((v_total + ufn_o1), 1, 1), ufn_view_f64_1_make((v_mean + ufn_o2), 1, 1));
     }
 }
 
 /* sum_mean: (float32[:], float32[:], float32[:]) */
-UFN_KERNEL gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__gufunc(ufn_kiter ufn_it, ufn_kcore ufn_core, float *x, ufn_kstrides ufn_loop_x, ufn_kstrides ufn_core_x, float *total, ufn_kstrides ufn_loop_total, ufn_kstrides ufn_core_total, float *mean, ufn_kstrides ufn_loop_mean, ufn_kstrides ufn_core_mean)
+UFN_KERNEL gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__gufunc(ufn_kiter ufn_it, ufn_kcore ufn_core, float *v_x, ufn_kstrides ufn_loop0, ufn_kstrides ufn_core0, float *v_total, ufn_kstrides ufn_loop1, ufn_kstrides ufn_core1, float *v_mean, ufn_kstrides ufn_loop2, ufn_kstrides ufn_core2)
 {
     for (uint32_t ufn_i = UFN_FIRST_INDEX(); ufn_i < ufn_it.n; ufn_i += UFN_GRID_STRIDE()) {
         int64_t ufn_o0 = 0, ufn_o1 = 0, ufn_o2 = 0;
@@ -235,21 +233,21 @@ UFN_KERNEL gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__gufunc(ufn_kiter ufn_it, ufn
         for (int ufn_d = UFN_KMAXDIM - 1; ufn_d > 0; ufn_d--) {
             if (ufn_d < ufn_it.ndim) {
                 uint32_t ufn_q = ufn_r / ufn_it.shape[ufn_d], ufn_k = ufn_r - ufn_q * ufn_it.shape[ufn_d];
-                ufn_o0 += (int64_t)ufn_k * ufn_loop_x.s[ufn_d];
-                ufn_o1 += (int64_t)ufn_k * ufn_loop_total.s[ufn_d];
-                ufn_o2 += (int64_t)ufn_k * ufn_loop_mean.s[ufn_d];
+                ufn_o0 += (int64_t)ufn_k * ufn_loop0.s[ufn_d];
+                ufn_o1 += (int64_t)ufn_k * ufn_loop1.s[ufn_d];
+                ufn_o2 += (int64_t)ufn_k * ufn_loop2.s[ufn_d];
                 ufn_r = ufn_q;
             }
         }
-        ufn_o0 += (int64_t)ufn_r * ufn_loop_x.s[0];
-        ufn_o1 += (int64_t)ufn_r * ufn_loop_total.s[0];
-        ufn_o2 += (int64_t)ufn_r * ufn_loop_mean.s[0];
-        gufuncs__sum_mean__a1_f32_a1_f32_a1_f32(ufn_view_f32_1_make((x + ufn_o0), ufn_core.dim[0], ufn_core_x.s[0]), ufn_view_f32_1_make((total + ufn_o1), 1, 1), ufn_view_f32_1_make((mean + ufn_o2), 1, 1));
+        ufn_o0 += (int64_t)ufn_r * ufn_loop0.s[0];
+        ufn_o1 += (int64_t)ufn_r * ufn_loop1.s[0];
+        ufn_o2 += (int64_t)ufn_r * ufn_loop2.s[0];
+        gufuncs__sum_mean__a1_f32_a1_f32_a1_f32(ufn_view_f32_1_make((v_x + ufn_o0), ufn_core.dim[0], ufn_core0.s[0]), ufn_view_f32_1_make((v_total + ufn_o1), 1, 1), ufn_view_f32_1_make((v_mean + ufn_o2), 1, 1));
     }
 }
 
 /* axpy: (float32, float32[:], float32[:]) */
-UFN_KERNEL gufuncs__axpy__f32_a1_f32_a1_f32__gufunc(ufn_kiter ufn_it, ufn_kcore ufn_core, float *alpha, ufn_kstrides ufn_loop_alpha, ufn_kstrides ufn_core_alpha, float *x, ufn_kstrides ufn_loop_x, ufn_kstrides ufn_core_x, float *out, ufn_kstrides ufn_loop_out, ufn_kstrides ufn_core_out)
+UFN_KERNEL gufuncs__axpy__f32_a1_f32_a1_f32__gufunc(ufn_kiter ufn_it, ufn_kcore ufn_core, float *v_alpha, ufn_kstrides ufn_loop0, ufn_kstrides ufn_core0, float *v_x, ufn_kstrides ufn_loop1, ufn_kstrides ufn_core1, float *v_out, ufn_kstrides ufn_loop2, ufn_kstrides ufn_core2)
 {
     for (uint32_t ufn_i = UFN_FIRST_INDEX(); ufn_i < ufn_it.n; ufn_i += UFN_GRID_STRIDE()) {
         int64_t ufn_o0 = 0, ufn_o1 = 0, ufn_o2 = 0;
@@ -258,16 +256,16 @@ UFN_KERNEL gufuncs__axpy__f32_a1_f32_a1_f32__gufunc(ufn_kiter ufn_it, ufn_kcore 
         for (int ufn_d = UFN_KMAXDIM - 1; ufn_d > 0; ufn_d--) {
             if (ufn_d < ufn_it.ndim) {
                 uint32_t ufn_q = ufn_r / ufn_it.shape[ufn_d], ufn_k = ufn_r - ufn_q * ufn_it.shape[ufn_d];
-                ufn_o0 += (int64_t)ufn_k * ufn_loop_alpha.s[ufn_d];
-                ufn_o1 += (int64_t)ufn_k * ufn_loop_x.s[ufn_d];
-                ufn_o2 += (int64_t)ufn_k * ufn_loop_out.s[ufn_d];
+                ufn_o0 += (int64_t)ufn_k * ufn_loop0.s[ufn_d];
+                ufn_o1 += (int64_t)ufn_k * ufn_loop1.s[ufn_d];
+                ufn_o2 += (int64_t)ufn_k * ufn_loop2.s[ufn_d];
                 ufn_r = ufn_q;
             }
         }
-        ufn_o0 += (int64_t)ufn_r * ufn_loop_alpha.s[0];
-        ufn_o1 += (int64_t)ufn_r * ufn_loop_x.s[0];
-        ufn_o2 += (int64_t)ufn_r * ufn_loop_out.s[0];
-        gufuncs__axpy__f32_a1_f32_a1_f32(*(alpha + ufn_o0), ufn_view_f32_1_make((x + ufn_o1), ufn_core.dim[0], ufn_core_x.s[0]), ufn_view_f32_1_make((out + ufn_o2), ufn_core.dim[0], ufn_core_out.s[0]));
+        ufn_o0 += (int64_t)ufn_r * ufn_loop0.s[0];
+        ufn_o1 += (int64_t)ufn_r * ufn_loop1.s[0];
+        ufn_o2 += (int64_t)ufn_r * ufn_loop2.s[0];
+        gufuncs__axpy__f32_a1_f32_a1_f32(*(v_alpha + ufn_o0), ufn_view_f32_1_make((v_x + ufn_o1), ufn_core.dim[0], ufn_core1.s[0]), ufn_view_f32_1_make((v_out + ufn_o2), ufn_core.dim[0], ufn_core2.s[0]));
     }
 }
 

@@ -90,123 +90,121 @@ __attribute__((simd("notinbranch"))) double hypot(double, double); __attribute__
 /* Tuples (device-function results, shapes) and gufunc array views:
  * a view is a pointer with the extent and element stride of each axis. */
 typedef struct { double *data; int64_t shape[2]; int64_t stride[2]; } ufn_view_f64_2;
-typedef struct { int64_t f0; int64_t f1; } ufn_tup2_i64_i64;
-UFN_BODY ufn_tup2_i64_i64 ufn_tup2_i64_i64_make(int64_t a0, int64_t a1) { ufn_tup2_i64_i64 t; t.f0 = a0; t.f1 = a1; return t; }
-typedef struct { float *data; int64_t shape[1]; int64_t stride[1]; } ufn_view_f32_1;
-typedef struct { int32_t *data; int64_t shape[1]; int64_t stride[1]; } ufn_view_i32_1;
-typedef struct { int64_t *data; int64_t shape[1]; int64_t stride[1]; } ufn_view_i64_1;
-typedef struct { double *data; int64_t shape[1]; int64_t stride[1]; } ufn_view_f64_1;
 UFN_BODY ufn_view_f64_2 ufn_view_f64_2_make(double *data, int64_t n0, int64_t n1, int64_t s0, int64_t s1) { ufn_view_f64_2 v; v.data = data; v.shape[0] = n0; v.shape[1] = n1; v.stride[0] = s0; v.stride[1] = s1; return v; }
+typedef struct { float *data; int64_t shape[1]; int64_t stride[1]; } ufn_view_f32_1;
 UFN_BODY ufn_view_f32_1 ufn_view_f32_1_make(float *data, int64_t n0, int64_t s0) { ufn_view_f32_1 v; v.data = data; v.shape[0] = n0; v.stride[0] = s0; return v; }
+typedef struct { int32_t *data; int64_t shape[1]; int64_t stride[1]; } ufn_view_i32_1;
 UFN_BODY ufn_view_i32_1 ufn_view_i32_1_make(int32_t *data, int64_t n0, int64_t s0) { ufn_view_i32_1 v; v.data = data; v.shape[0] = n0; v.stride[0] = s0; return v; }
+typedef struct { int64_t *data; int64_t shape[1]; int64_t stride[1]; } ufn_view_i64_1;
 UFN_BODY ufn_view_i64_1 ufn_view_i64_1_make(int64_t *data, int64_t n0, int64_t s0) { ufn_view_i64_1 v; v.data = data; v.shape[0] = n0; v.stride[0] = s0; return v; }
+typedef struct { double *data; int64_t shape[1]; int64_t stride[1]; } ufn_view_f64_1;
 UFN_BODY ufn_view_f64_1 ufn_view_f64_1_make(double *data, int64_t n0, int64_t s0) { ufn_view_f64_1 v; v.data = data; v.shape[0] = n0; v.stride[0] = s0; return v; }
 
 /* ---- scalar bodies: the same code for the GPU, the simulator and the host ---- */
 
-UFN_BODY void gufuncs__matmul__a2_f64_a2_f64_a2_f64(ufn_view_f64_2 a, ufn_view_f64_2 b, ufn_view_f64_2 out);
-UFN_BODY void gufuncs__cross__a1_f32_a1_f32_a1_f32(ufn_view_f32_1 u, ufn_view_f32_1 v, ufn_view_f32_1 out);
-UFN_BODY void gufuncs__sum_mean__a1_i32_a1_i64_a1_f64(ufn_view_i32_1 x, ufn_view_i64_1 total, ufn_view_f64_1 mean);
-UFN_BODY void gufuncs__sum_mean__a1_f32_a1_f32_a1_f32(ufn_view_f32_1 x, ufn_view_f32_1 total, ufn_view_f32_1 mean);
-UFN_BODY void gufuncs__axpy__f32_a1_f32_a1_f32(float alpha, ufn_view_f32_1 x, ufn_view_f32_1 out);
+UFN_BODY void gufuncs__matmul__a2_f64_a2_f64_a2_f64(ufn_view_f64_2 v_a, ufn_view_f64_2 v_b, ufn_view_f64_2 v_out);
+UFN_BODY void gufuncs__cross__a1_f32_a1_f32_a1_f32(ufn_view_f32_1 v_u, ufn_view_f32_1 v_v, ufn_view_f32_1 v_out);
+UFN_BODY void gufuncs__sum_mean__a1_i32_a1_i64_a1_f64(ufn_view_i32_1 v_x, ufn_view_i64_1 v_total, ufn_view_f64_1 v_mean);
+UFN_BODY void gufuncs__sum_mean__a1_f32_a1_f32_a1_f32(ufn_view_f32_1 v_x, ufn_view_f32_1 v_total, ufn_view_f32_1 v_mean);
+UFN_BODY void gufuncs__axpy__f32_a1_f32_a1_f32(float v_alpha, ufn_view_f32_1 v_x, ufn_view_f32_1 v_out);
 
 /* gufuncs.ufn:6: def matmul, @guvectorize '(float64[:, :], float64[:, :], float64[:, :])' */
-UFN_BODY void gufuncs__matmul__a2_f64_a2_f64_a2_f64(ufn_view_f64_2 a, ufn_view_f64_2 b, ufn_view_f64_2 out)
+UFN_BODY void gufuncs__matmul__a2_f64_a2_f64_a2_f64(ufn_view_f64_2 v_a, ufn_view_f64_2 v_b, ufn_view_f64_2 v_out)
 {
-    int64_t i = 0;
-    int64_t j = 0;
-    double acc = 0;
-    int64_t k = 0;
+    int64_t v_i = 0;
+    int64_t v_j = 0;
+    double v_acc = 0;
+    int64_t v_k = 0;
 #line 7 "gufuncs.ufn"
     UFN_LOOP_OUTER
-    for (int64_t ufn_i1 = 0, ufn_end1 = a.shape[0]; ufn_i1 < ufn_end1; ufn_i1 += 1) {
-        i = ufn_i1;
+    for (int64_t ufn_i1 = 0, ufn_end1 = v_a.shape[0]; ufn_i1 < ufn_end1; ufn_i1 += 1) {
+        v_i = ufn_i1;
 #line 8 "gufuncs.ufn"
         UFN_LOOP_OUTER
-        for (int64_t ufn_i2 = 0, ufn_end2 = b.shape[1]; ufn_i2 < ufn_end2; ufn_i2 += 1) {
-            j = ufn_i2;
+        for (int64_t ufn_i2 = 0, ufn_end2 = v_b.shape[1]; ufn_i2 < ufn_end2; ufn_i2 += 1) {
+            v_j = ufn_i2;
 #line 9 "gufuncs.ufn"
-            acc = 0.0;
+            v_acc = 0.0;
 #line 10 "gufuncs.ufn"
             UFN_LOOP
-            for (int64_t ufn_i3 = 0, ufn_end3 = a.shape[1]; ufn_i3 < ufn_end3; ufn_i3 += 1) {
-                k = ufn_i3;
+            for (int64_t ufn_i3 = 0, ufn_end3 = v_a.shape[1]; ufn_i3 < ufn_end3; ufn_i3 += 1) {
+                v_k = ufn_i3;
 #line 11 "gufuncs.ufn"
-                acc = acc + (a.data[i * a.stride[0] + k * a.stride[1]] * b.data[k * b.stride[0] + j * b.stride[1]]);
+                v_acc = v_acc + (v_a.data[v_i * v_a.stride[0] + v_k * v_a.stride[1]] * v_b.data[v_k * v_b.stride[0] + v_j * v_b.stride[1]]);
             }
 #line 12 "gufuncs.ufn"
-            out.data[i * out.stride[0] + j * out.stride[1]] = acc;
+            v_out.data[v_i * v_out.stride[0] + v_j * v_out.stride[1]] = v_acc;
         }
     }
-#line 142 "gufuncs.host.c"
+#line 140 "gufuncs.host.c"
 }
 
 /* gufuncs.ufn:16: def cross, @guvectorize '(float32[::1], float32[::1], float32[::1])' */
-UFN_BODY void gufuncs__cross__a1_f32_a1_f32_a1_f32(ufn_view_f32_1 u, ufn_view_f32_1 v, ufn_view_f32_1 out)
+UFN_BODY void gufuncs__cross__a1_f32_a1_f32_a1_f32(ufn_view_f32_1 v_u, ufn_view_f32_1 v_v, ufn_view_f32_1 v_out)
 {
 #line 17 "gufuncs.ufn"
-    out.data[0 * out.stride[0]] = (u.data[1 * u.stride[0]] * v.data[2 * v.stride[0]]) - (u.data[2 * u.stride[0]] * v.data[1 * v.stride[0]]);
+    v_out.data[0 * v_out.stride[0]] = (v_u.data[1 * v_u.stride[0]] * v_v.data[2 * v_v.stride[0]]) - (v_u.data[2 * v_u.stride[0]] * v_v.data[1 * v_v.stride[0]]);
 #line 18 "gufuncs.ufn"
-    out.data[1 * out.stride[0]] = (u.data[2 * u.stride[0]] * v.data[0 * v.stride[0]]) - (u.data[0 * u.stride[0]] * v.data[2 * v.stride[0]]);
+    v_out.data[1 * v_out.stride[0]] = (v_u.data[2 * v_u.stride[0]] * v_v.data[0 * v_v.stride[0]]) - (v_u.data[0 * v_u.stride[0]] * v_v.data[2 * v_v.stride[0]]);
 #line 19 "gufuncs.ufn"
-    out.data[2 * out.stride[0]] = (u.data[0 * u.stride[0]] * v.data[1 * v.stride[0]]) - (u.data[1 * u.stride[0]] * v.data[0 * v.stride[0]]);
-#line 154 "gufuncs.host.c"
+    v_out.data[2 * v_out.stride[0]] = (v_u.data[0 * v_u.stride[0]] * v_v.data[1 * v_v.stride[0]]) - (v_u.data[1 * v_u.stride[0]] * v_v.data[0 * v_v.stride[0]]);
+#line 152 "gufuncs.host.c"
 }
 
 /* gufuncs.ufn:23: def sum_mean, @guvectorize '(int32[:], int64[:], float64[:])' */
-UFN_BODY void gufuncs__sum_mean__a1_i32_a1_i64_a1_f64(ufn_view_i32_1 x, ufn_view_i64_1 total, ufn_view_f64_1 mean)
+UFN_BODY void gufuncs__sum_mean__a1_i32_a1_i64_a1_f64(ufn_view_i32_1 v_x, ufn_view_i64_1 v_total, ufn_view_f64_1 v_mean)
 {
-    int64_t s = 0;
-    int32_t v = 0;
+    int64_t v_s = 0;
+    int32_t v_v = 0;
 #line 24 "gufuncs.ufn"
-    s = 0;
+    v_s = 0;
 #line 25 "gufuncs.ufn"
     UFN_LOOP
-    for (int64_t ufn_i1 = 0; ufn_i1 < x.shape[0]; ufn_i1++) {
-        v = x.data[ufn_i1 * x.stride[0]];
+    for (int64_t ufn_i1 = 0; ufn_i1 < v_x.shape[0]; ufn_i1++) {
+        v_v = v_x.data[ufn_i1 * v_x.stride[0]];
 #line 26 "gufuncs.ufn"
-        s = ufn_add_i64(s, (int64_t)v);
+        v_s = ufn_add_i64(v_s, (int64_t)v_v);
     }
 #line 27 "gufuncs.ufn"
-    total.data[0 * total.stride[0]] = s;
+    v_total.data[0 * v_total.stride[0]] = v_s;
 #line 28 "gufuncs.ufn"
-    mean.data[0 * mean.stride[0]] = (x.shape[0] > 0) ? (((double)s) / ((double)x.shape[0])) : 0.0;
-#line 175 "gufuncs.host.c"
+    v_mean.data[0 * v_mean.stride[0]] = (v_x.shape[0] > 0) ? (((double)v_s) / ((double)v_x.shape[0])) : 0.0;
+#line 173 "gufuncs.host.c"
 }
 
 /* gufuncs.ufn:23: def sum_mean, @guvectorize '(float32[:], float32[:], float32[:])' */
-UFN_BODY void gufuncs__sum_mean__a1_f32_a1_f32_a1_f32(ufn_view_f32_1 x, ufn_view_f32_1 total, ufn_view_f32_1 mean)
+UFN_BODY void gufuncs__sum_mean__a1_f32_a1_f32_a1_f32(ufn_view_f32_1 v_x, ufn_view_f32_1 v_total, ufn_view_f32_1 v_mean)
 {
-    double s = 0;
-    float v = 0;
+    double v_s = 0;
+    float v_v = 0;
 #line 24 "gufuncs.ufn"
-    s = 0.0;
+    v_s = 0.0;
 #line 25 "gufuncs.ufn"
     UFN_LOOP
-    for (int64_t ufn_i1 = 0; ufn_i1 < x.shape[0]; ufn_i1++) {
-        v = x.data[ufn_i1 * x.stride[0]];
+    for (int64_t ufn_i1 = 0; ufn_i1 < v_x.shape[0]; ufn_i1++) {
+        v_v = v_x.data[ufn_i1 * v_x.stride[0]];
 #line 26 "gufuncs.ufn"
-        s = s + ((double)v);
+        v_s = v_s + ((double)v_v);
     }
 #line 27 "gufuncs.ufn"
-    total.data[0 * total.stride[0]] = (float)s;
+    v_total.data[0 * v_total.stride[0]] = (float)v_s;
 #line 28 "gufuncs.ufn"
-    mean.data[0 * mean.stride[0]] = (float)((x.shape[0] > 0) ? (s / ((double)x.shape[0])) : 0.0);
-#line 196 "gufuncs.host.c"
+    v_mean.data[0 * v_mean.stride[0]] = (float)((v_x.shape[0] > 0) ? (v_s / ((double)v_x.shape[0])) : 0.0);
+#line 194 "gufuncs.host.c"
 }
 
 /* gufuncs.ufn:32: def axpy, @guvectorize '(float32, float32[:], float32[:])' */
-UFN_BODY void gufuncs__axpy__f32_a1_f32_a1_f32(float alpha, ufn_view_f32_1 x, ufn_view_f32_1 out)
+UFN_BODY void gufuncs__axpy__f32_a1_f32_a1_f32(float v_alpha, ufn_view_f32_1 v_x, ufn_view_f32_1 v_out)
 {
-    int64_t i = 0;
+    int64_t v_i = 0;
 #line 33 "gufuncs.ufn"
     UFN_LOOP
-    for (int64_t ufn_i1 = 0, ufn_end1 = x.shape[0]; ufn_i1 < ufn_end1; ufn_i1 += 1) {
-        i = ufn_i1;
+    for (int64_t ufn_i1 = 0, ufn_end1 = v_x.shape[0]; ufn_i1 < ufn_end1; ufn_i1 += 1) {
+        v_i = ufn_i1;
 #line 34 "gufuncs.ufn"
-        out.data[i * out.stride[0]] = (float)((i > 0) ? (((double)(alpha * x.data[i * x.stride[0]])) + (((double)out.data[ufn_wrap_index(ufn_sub_i64(i, 1), out.shape[0]) * out.stride[0]]) * 0.0)) : ((double)(alpha * x.data[i * x.stride[0]])));
+        v_out.data[v_i * v_out.stride[0]] = (float)((v_i > 0) ? (((double)(v_alpha * v_x.data[v_i * v_x.stride[0]])) + (((double)v_out.data[ufn_wrap_index(ufn_sub_i64(v_i, 1), v_out.shape[0]) * v_out.stride[0]]) * 0.0)) : ((double)(v_alpha * v_x.data[v_i * v_x.stride[0]])));
     }
-#line 210 "gufuncs.host.c"
+#line 208 "gufuncs.host.c"
 }
 
 /* ---- host loops ---- */
@@ -269,68 +267,120 @@ UFN_HOST_VARIANTS(gufuncs__axpy__f32_a1_f32_a1_f32__host)
 /* ---- the simulator runs the kernels of gufuncs.cu compiled for the CPU ---- */
 void gufuncs__matmul__a2_f64_a2_f64_a2_f64__gufunc(ufn_kiter, ufn_kcore, double *, ufn_kstrides, ufn_kstrides, double *, ufn_kstrides, ufn_kstrides, double *, ufn_kstrides, ufn_kstrides);
 static void gufuncs__matmul__a2_f64_a2_f64_a2_f64__gufunc__sim(void **p) { gufuncs__matmul__a2_f64_a2_f64_a2_f64__gufunc(*(ufn_kiter *)p[0], *(ufn_kcore *)p[1], *(double **)p[2], *(ufn_kstrides *)p[3], *(ufn_kstrides *)p[4], *(double **)p[5], *(ufn_kstrides *)p[6], *(ufn_kstrides *)p[7], *(double **)p[8], *(ufn_kstrides *)p[9], *(ufn_kstrides *)p[10]); }
+static const size_t gufuncs__matmul__a2_f64_a2_f64_a2_f64__gufunc__sizes[] = {sizeof(ufn_kiter), sizeof(ufn_kcore), sizeof(double *), sizeof(ufn_kstrides), sizeof(ufn_kstrides), sizeof(double *), sizeof(ufn_kstrides), sizeof(ufn_kstrides), sizeof(double *), sizeof(ufn_kstrides), sizeof(ufn_kstrides)};
 void gufuncs__cross__a1_f32_a1_f32_a1_f32__gufunc(ufn_kiter, ufn_kcore, float *, ufn_kstrides, ufn_kstrides, float *, ufn_kstrides, ufn_kstrides, float *, ufn_kstrides, ufn_kstrides);
 static void gufuncs__cross__a1_f32_a1_f32_a1_f32__gufunc__sim(void **p) { gufuncs__cross__a1_f32_a1_f32_a1_f32__gufunc(*(ufn_kiter *)p[0], *(ufn_kcore *)p[1], *(float **)p[2], *(ufn_kstrides *)p[3], *(ufn_kstrides *)p[4], *(float **)p[5], *(ufn_kstrides *)p[6], *(ufn_kstrides *)p[7], *(float **)p[8], *(ufn_kstrides *)p[9], *(ufn_kstrides *)p[10]); }
+static const size_t gufuncs__cross__a1_f32_a1_f32_a1_f32__gufunc__sizes[] = {sizeof(ufn_kiter), sizeof(ufn_kcore), sizeof(float *), sizeof(ufn_kstrides), sizeof(ufn_kstrides), sizeof(float *), sizeof(ufn_kstrides), sizeof(ufn_kstrides), sizeof(float *), sizeof(ufn_kstrides), sizeof(ufn_kstrides)};
 void gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__gufunc(ufn_kiter, ufn_kcore, int32_t *, ufn_kstrides, ufn_kstrides, int64_t *, ufn_kstrides, ufn_kstrides, double *, ufn_kstrides, ufn_kstrides);
 static void gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__gufunc__sim(void **p) { gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__gufunc(*(ufn_kiter *)p[0], *(ufn_kcore *)p[1], *(int32_t **)p[2], *(ufn_kstrides *)p[3], *(ufn_kstrides *)p[4], *(int64_t **)p[5], *(ufn_kstrides *)p[6], *(ufn_kstrides *)p[7], *(double **)p[8], *(ufn_kstrides *)p[9], *(ufn_kstrides *)p[10]); }
+static const size_t gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__gufunc__sizes[] = {sizeof(ufn_kiter), sizeof(ufn_kcore), sizeof(int32_t *), sizeof(ufn_kstrides), sizeof(ufn_kstrides), sizeof(int64_t *), sizeof(ufn_kstrides), sizeof(ufn_kstrides), sizeof(double *), sizeof(ufn_kstrides), sizeof(ufn_kstrides)};
 void gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__gufunc(ufn_kiter, ufn_kcore, float *, ufn_kstrides, ufn_kstrides, float *, ufn_kstrides, ufn_kstrides, float *, ufn_kstrides, ufn_kstrides);
 static void gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__gufunc__sim(void **p) { gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__gufunc(*(ufn_kiter *)p[0], *(ufn_kcore *)p[1], *(float **)p[2], *(ufn_kstrides *)p[3], *(ufn_kstrides *)p[4], *(float **)p[5], *(ufn_kstrides *)p[6], *(ufn_kstrides *)p[7], *(float **)p[8], *(ufn_kstrides *)p[9], *(ufn_kstrides *)p[10]); }
+static const size_t gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__gufunc__sizes[] = {sizeof(ufn_kiter), sizeof(ufn_kcore), sizeof(float *), sizeof(ufn_kstrides), sizeof(ufn_kstrides), sizeof(float *), sizeof(ufn_kstrides), sizeof(ufn_kstrides), sizeof(float *), sizeof(ufn_kstrides), sizeof(ufn_kstrides)};
 void gufuncs__axpy__f32_a1_f32_a1_f32__gufunc(ufn_kiter, ufn_kcore, float *, ufn_kstrides, ufn_kstrides, float *, ufn_kstrides, ufn_kstrides, float *, ufn_kstrides, ufn_kstrides);
 static void gufuncs__axpy__f32_a1_f32_a1_f32__gufunc__sim(void **p) { gufuncs__axpy__f32_a1_f32_a1_f32__gufunc(*(ufn_kiter *)p[0], *(ufn_kcore *)p[1], *(float **)p[2], *(ufn_kstrides *)p[3], *(ufn_kstrides *)p[4], *(float **)p[5], *(ufn_kstrides *)p[6], *(ufn_kstrides *)p[7], *(float **)p[8], *(ufn_kstrides *)p[9], *(ufn_kstrides *)p[10]); }
+static const size_t gufuncs__axpy__f32_a1_f32_a1_f32__gufunc__sizes[] = {sizeof(ufn_kiter), sizeof(ufn_kcore), sizeof(float *), sizeof(ufn_kstrides), sizeof(ufn_kstrides), sizeof(float *), sizeof(ufn_kstrides), sizeof(ufn_kstrides), sizeof(float *), sizeof(ufn_kstrides), sizeof(ufn_kstrides)};
 
 static const ufn_sim_kernel gufuncs__sim_kernels[] = {
-    {"gufuncs__matmul__a2_f64_a2_f64_a2_f64__gufunc", gufuncs__matmul__a2_f64_a2_f64_a2_f64__gufunc__sim},
-    {"gufuncs__cross__a1_f32_a1_f32_a1_f32__gufunc", gufuncs__cross__a1_f32_a1_f32_a1_f32__gufunc__sim},
-    {"gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__gufunc", gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__gufunc__sim},
-    {"gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__gufunc", gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__gufunc__sim},
-    {"gufuncs__axpy__f32_a1_f32_a1_f32__gufunc", gufuncs__axpy__f32_a1_f32_a1_f32__gufunc__sim},
+    {.name = "gufuncs__matmul__a2_f64_a2_f64_a2_f64__gufunc", .entry = gufuncs__matmul__a2_f64_a2_f64_a2_f64__gufunc__sim, .param_sizes = gufuncs__matmul__a2_f64_a2_f64_a2_f64__gufunc__sizes,
+     .nparams = (int)(sizeof gufuncs__matmul__a2_f64_a2_f64_a2_f64__gufunc__sizes / sizeof gufuncs__matmul__a2_f64_a2_f64_a2_f64__gufunc__sizes[0])},
+    {.name = "gufuncs__cross__a1_f32_a1_f32_a1_f32__gufunc", .entry = gufuncs__cross__a1_f32_a1_f32_a1_f32__gufunc__sim, .param_sizes = gufuncs__cross__a1_f32_a1_f32_a1_f32__gufunc__sizes,
+     .nparams = (int)(sizeof gufuncs__cross__a1_f32_a1_f32_a1_f32__gufunc__sizes / sizeof gufuncs__cross__a1_f32_a1_f32_a1_f32__gufunc__sizes[0])},
+    {.name = "gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__gufunc", .entry = gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__gufunc__sim, .param_sizes = gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__gufunc__sizes,
+     .nparams = (int)(sizeof gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__gufunc__sizes / sizeof gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__gufunc__sizes[0])},
+    {.name = "gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__gufunc", .entry = gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__gufunc__sim, .param_sizes = gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__gufunc__sizes,
+     .nparams = (int)(sizeof gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__gufunc__sizes / sizeof gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__gufunc__sizes[0])},
+    {.name = "gufuncs__axpy__f32_a1_f32_a1_f32__gufunc", .entry = gufuncs__axpy__f32_a1_f32_a1_f32__gufunc__sim, .param_sizes = gufuncs__axpy__f32_a1_f32_a1_f32__gufunc__sizes,
+     .nparams = (int)(sizeof gufuncs__axpy__f32_a1_f32_a1_f32__gufunc__sizes / sizeof gufuncs__axpy__f32_a1_f32_a1_f32__gufunc__sizes[0])},
 };
 
 /* ---- what libufnrt reads ---- */
 
-static ufn_module gufuncs__module = {UFN_ABI_VERSION, "gufuncs", NULL, 0, gufuncs__sim_kernels, 5, NULL};
+static ufn_module gufuncs__module = {
+    .abi_version = UFN_ABI_VERSION, .name = "gufuncs",
+    .sim_kernels = gufuncs__sim_kernels, .nsim_kernels = 5,
+};
 
 static const ufn_dtype gufuncs__matmul__types0[] = {UFN_FLOAT64, UFN_FLOAT64, UFN_FLOAT64};
 static const ufn_loop gufuncs__matmul__loops[] = {
-    {"(float64[:, :], float64[:, :], float64[:, :])", gufuncs__matmul__types0, UFN_HOST_TABLE(gufuncs__matmul__a2_f64_a2_f64_a2_f64__host), NULL, "gufuncs__matmul__a2_f64_a2_f64_a2_f64__gufunc"},
+    {.signature = "(float64[:, :], float64[:, :], float64[:, :])", .types = gufuncs__matmul__types0,
+     .host = UFN_HOST_TABLE(gufuncs__matmul__a2_f64_a2_f64_a2_f64__host),
+     .kernel_strided = "gufuncs__matmul__a2_f64_a2_f64_a2_f64__gufunc",
+    },
 };
 static const char *const gufuncs__matmul__core_names[] = {"m", "n", "p"};
 static const int64_t gufuncs__matmul__core_fixed[] = {-1, -1, -1};
 static const int gufuncs__matmul__core_ndim[] = {2, 2, 2};
 static const int gufuncs__matmul__core_dims[] = {0, 1, 1, 2, 0, 2};
-static const ufn_func gufuncs__matmul__func = {"matmul", &gufuncs__module, 2, 1, 1, gufuncs__matmul__loops, "(m,n),(n,p)->(m,p)", 3, gufuncs__matmul__core_names, gufuncs__matmul__core_fixed, gufuncs__matmul__core_ndim, gufuncs__matmul__core_dims};
+static const ufn_func gufuncs__matmul__func = {
+    .name = "matmul", .module = &gufuncs__module,
+    .nin = 2, .nout = 1, .nloops = 1, .loops = gufuncs__matmul__loops,
+    .layout = "(m,n),(n,p)->(m,p)", .ncore = 3,
+    .core_names = gufuncs__matmul__core_names, .core_fixed = gufuncs__matmul__core_fixed,
+    .core_ndim = gufuncs__matmul__core_ndim, .core_dims = gufuncs__matmul__core_dims,
+};
 
 static const ufn_dtype gufuncs__cross__types0[] = {UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32};
 static const ufn_loop gufuncs__cross__loops[] = {
-    {"(float32[::1], float32[::1], float32[::1])", gufuncs__cross__types0, UFN_HOST_TABLE(gufuncs__cross__a1_f32_a1_f32_a1_f32__host), NULL, "gufuncs__cross__a1_f32_a1_f32_a1_f32__gufunc"},
+    {.signature = "(float32[::1], float32[::1], float32[::1])", .types = gufuncs__cross__types0,
+     .host = UFN_HOST_TABLE(gufuncs__cross__a1_f32_a1_f32_a1_f32__host),
+     .kernel_strided = "gufuncs__cross__a1_f32_a1_f32_a1_f32__gufunc",
+    },
 };
 static const char *const gufuncs__cross__core_names[] = {"3"};
 static const int64_t gufuncs__cross__core_fixed[] = {3};
 static const int gufuncs__cross__core_ndim[] = {1, 1, 1};
 static const int gufuncs__cross__core_dims[] = {0, 0, 0};
-static const ufn_func gufuncs__cross__func = {"cross", &gufuncs__module, 2, 1, 1, gufuncs__cross__loops, "(3),(3)->(3)", 1, gufuncs__cross__core_names, gufuncs__cross__core_fixed, gufuncs__cross__core_ndim, gufuncs__cross__core_dims};
+static const ufn_func gufuncs__cross__func = {
+    .name = "cross", .module = &gufuncs__module,
+    .nin = 2, .nout = 1, .nloops = 1, .loops = gufuncs__cross__loops,
+    .layout = "(3),(3)->(3)", .ncore = 1,
+    .core_names = gufuncs__cross__core_names, .core_fixed = gufuncs__cross__core_fixed,
+    .core_ndim = gufuncs__cross__core_ndim, .core_dims = gufuncs__cross__core_dims,
+};
 
 static const ufn_dtype gufuncs__sum_mean__types0[] = {UFN_INT32, UFN_INT64, UFN_FLOAT64};
 static const ufn_dtype gufuncs__sum_mean__types1[] = {UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32};
 static const ufn_loop gufuncs__sum_mean__loops[] = {
-    {"(int32[:], int64[:], float64[:])", gufuncs__sum_mean__types0, UFN_HOST_TABLE(gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__host), NULL, "gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__gufunc"},
-    {"(float32[:], float32[:], float32[:])", gufuncs__sum_mean__types1, UFN_HOST_TABLE(gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__host), NULL, "gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__gufunc"},
+    {.signature = "(int32[:], int64[:], float64[:])", .types = gufuncs__sum_mean__types0,
+     .host = UFN_HOST_TABLE(gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__host),
+     .kernel_strided = "gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__gufunc",
+    },
+    {.signature = "(float32[:], float32[:], float32[:])", .types = gufuncs__sum_mean__types1,
+     .host = UFN_HOST_TABLE(gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__host),
+     .kernel_strided = "gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__gufunc",
+    },
 };
 static const char *const gufuncs__sum_mean__core_names[] = {"n"};
 static const int64_t gufuncs__sum_mean__core_fixed[] = {-1};
 static const int gufuncs__sum_mean__core_ndim[] = {1, 0, 0};
 static const int gufuncs__sum_mean__core_dims[] = {0};
-static const ufn_func gufuncs__sum_mean__func = {"sum_mean", &gufuncs__module, 1, 2, 2, gufuncs__sum_mean__loops, "(n)->(),()", 1, gufuncs__sum_mean__core_names, gufuncs__sum_mean__core_fixed, gufuncs__sum_mean__core_ndim, gufuncs__sum_mean__core_dims};
+static const ufn_func gufuncs__sum_mean__func = {
+    .name = "sum_mean", .module = &gufuncs__module,
+    .nin = 1, .nout = 2, .nloops = 2, .loops = gufuncs__sum_mean__loops,
+    .layout = "(n)->(),()", .ncore = 1,
+    .core_names = gufuncs__sum_mean__core_names, .core_fixed = gufuncs__sum_mean__core_fixed,
+    .core_ndim = gufuncs__sum_mean__core_ndim, .core_dims = gufuncs__sum_mean__core_dims,
+};
 
 static const ufn_dtype gufuncs__axpy__types0[] = {UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32};
 static const ufn_loop gufuncs__axpy__loops[] = {
-    {"(float32, float32[:], float32[:])", gufuncs__axpy__types0, UFN_HOST_TABLE(gufuncs__axpy__f32_a1_f32_a1_f32__host), NULL, "gufuncs__axpy__f32_a1_f32_a1_f32__gufunc"},
+    {.signature = "(float32, float32[:], float32[:])", .types = gufuncs__axpy__types0,
+     .host = UFN_HOST_TABLE(gufuncs__axpy__f32_a1_f32_a1_f32__host),
+     .kernel_strided = "gufuncs__axpy__f32_a1_f32_a1_f32__gufunc",
+    },
 };
 static const char *const gufuncs__axpy__core_names[] = {"n"};
 static const int64_t gufuncs__axpy__core_fixed[] = {-1};
 static const int gufuncs__axpy__core_ndim[] = {0, 1, 1};
 static const int gufuncs__axpy__core_dims[] = {0, 0};
-static const ufn_func gufuncs__axpy__func = {"axpy", &gufuncs__module, 2, 1, 1, gufuncs__axpy__loops, "(),(n)->(n)", 1, gufuncs__axpy__core_names, gufuncs__axpy__core_fixed, gufuncs__axpy__core_ndim, gufuncs__axpy__core_dims};
+static const ufn_func gufuncs__axpy__func = {
+    .name = "axpy", .module = &gufuncs__module,
+    .nin = 2, .nout = 1, .nloops = 1, .loops = gufuncs__axpy__loops,
+    .layout = "(),(n)->(n)", .ncore = 1,
+    .core_names = gufuncs__axpy__core_names, .core_fixed = gufuncs__axpy__core_fixed,
+    .core_ndim = gufuncs__axpy__core_ndim, .core_dims = gufuncs__axpy__core_dims,
+};
 
 /* ---- entry points (declared in gufuncs.h) ---- */
 

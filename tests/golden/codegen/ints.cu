@@ -34,98 +34,98 @@
 
 /* ---- scalar bodies: the same code for the GPU, the simulator and the host ---- */
 
-UFN_BODY int16_t ints__zero_suppress__i16_i16(int16_t waveform_value, int16_t threshold);
-UFN_BODY uint8_t ints__wrapping_add__u8_u8(uint8_t a, uint8_t b);
-UFN_BODY int8_t ints__wrapping_add__i8_i8(int8_t a, int8_t b);
-UFN_BODY bool ints__is_even__i32(int32_t n);
-UFN_BODY bool ints__less__u64_i64(uint64_t a, int64_t b);
-UFN_BODY bool ints__less__u8_i8(uint8_t a, int8_t b);
+UFN_BODY int16_t ints__zero_suppress__i16_i16(int16_t v_waveform_value, int16_t v_threshold);
+UFN_BODY uint8_t ints__wrapping_add__u8_u8(uint8_t v_a, uint8_t v_b);
+UFN_BODY int8_t ints__wrapping_add__i8_i8(int8_t v_a, int8_t v_b);
+UFN_BODY bool ints__is_even__i32(int32_t v_n);
+UFN_BODY bool ints__less__u64_i64(uint64_t v_a, int64_t v_b);
+UFN_BODY bool ints__less__u8_i8(uint8_t v_a, int8_t v_b);
 
 /* ints.ufn:9: def zero_suppress, @vectorize 'int16(int16, int16)' */
-UFN_BODY int16_t ints__zero_suppress__i16_i16(int16_t waveform_value, int16_t threshold)
+UFN_BODY int16_t ints__zero_suppress__i16_i16(int16_t v_waveform_value, int16_t v_threshold)
 {
-    int64_t result = 0;
+    int64_t v_result = 0;
 #line 10 "ints.ufn"
-    if (waveform_value < threshold) {
+    if (v_waveform_value < v_threshold) {
 #line 11 "ints.ufn"
-        result = 0;
+        v_result = 0;
     } else {
 #line 13 "ints.ufn"
-        result = (int64_t)waveform_value;
+        v_result = (int64_t)v_waveform_value;
     }
 #line 14 "ints.ufn"
-    return (int16_t)result;
+    return (int16_t)v_result;
 #line 59 "ints.cu"
 }
 
 /* ints.ufn:18: def wrapping_add, @vectorize 'uint8(uint8, uint8)' */
-UFN_BODY uint8_t ints__wrapping_add__u8_u8(uint8_t a, uint8_t b)
+UFN_BODY uint8_t ints__wrapping_add__u8_u8(uint8_t v_a, uint8_t v_b)
 {
 #line 19 "ints.ufn"
-    return (uint8_t)ufn_add_i64((int64_t)(((uint64_t)a) + ((uint64_t)b)), 15);
+    return (uint8_t)ufn_add_i64((int64_t)(((uint64_t)v_a) + ((uint64_t)v_b)), 15);
 #line 67 "ints.cu"
 }
 
 /* ints.ufn:18: def wrapping_add, @vectorize 'int8(int8, int8)' */
-UFN_BODY int8_t ints__wrapping_add__i8_i8(int8_t a, int8_t b)
+UFN_BODY int8_t ints__wrapping_add__i8_i8(int8_t v_a, int8_t v_b)
 {
 #line 19 "ints.ufn"
-    return (int8_t)ufn_add_i64(ufn_add_i64((int64_t)a, (int64_t)b), 15);
+    return (int8_t)ufn_add_i64(ufn_add_i64((int64_t)v_a, (int64_t)v_b), 15);
 #line 75 "ints.cu"
 }
 
 /* ints.ufn:23: def is_even, @vectorize 'boolean(int32)' */
-UFN_BODY bool ints__is_even__i32(int32_t n)
+UFN_BODY bool ints__is_even__i32(int32_t v_n)
 {
 #line 24 "ints.ufn"
-    return ufn_mod_i64((int64_t)n, 2) == 0;
+    return ufn_mod_i64((int64_t)v_n, 2) == 0;
 #line 83 "ints.cu"
 }
 
 /* ints.ufn:28: def less, @vectorize 'boolean(uint64, int64)' */
-UFN_BODY bool ints__less__u64_i64(uint64_t a, int64_t b)
+UFN_BODY bool ints__less__u64_i64(uint64_t v_a, int64_t v_b)
 {
 #line 29 "ints.ufn"
-    return (double)a < (double)b;
+    return (double)v_a < (double)v_b;
 #line 91 "ints.cu"
 }
 
 /* ints.ufn:28: def less, @vectorize 'boolean(uint8, int8)' */
-UFN_BODY bool ints__less__u8_i8(uint8_t a, int8_t b)
+UFN_BODY bool ints__less__u8_i8(uint8_t v_a, int8_t v_b)
 {
 #line 29 "ints.ufn"
-    return (int16_t)a < (int16_t)b;
+    return (int16_t)v_a < (int16_t)v_b;
 #line 99 "ints.cu"
 }
 
 /* ---- kernels ---- */
 
 /* zero_suppress: int16(int16, int16) */
-UFN_KERNEL ints__zero_suppress__i16_i16__contig(uint32_t ufn_n, const int16_t *__restrict__ waveform_value, const int16_t *__restrict__ threshold, int16_t *__restrict__ out)
+UFN_KERNEL ints__zero_suppress__i16_i16__contig(uint32_t ufn_n, const int16_t *__restrict__ v_waveform_value, const int16_t *__restrict__ v_threshold, int16_t *__restrict__ ufn_out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
     /* 8 elements per step: 16-byte loads and stores (or narrower for narrower types) */
-    if (ufn_aligned(waveform_value, 16) && ufn_aligned(threshold, 16) && ufn_aligned(out, 16)) {
+    if (ufn_aligned(v_waveform_value, 16) && ufn_aligned(v_threshold, 16) && ufn_aligned(ufn_out, 16)) {
         uint32_t ufn_nvec = ufn_n / 8;
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {
-            int16_t ufn_waveform_value[8];
-            int16_t ufn_threshold[8];
-            int16_t ufn_out[8];
-            ufn_load16(ufn_waveform_value, waveform_value + 8 * ufn_v);
-            ufn_load16(ufn_threshold, threshold + 8 * ufn_v);
+            int16_t ufn_lane0[8];
+            int16_t ufn_lane1[8];
+            int16_t ufn_lane2[8];
+            ufn_load16(ufn_lane0, v_waveform_value + 8 * ufn_v);
+            ufn_load16(ufn_lane1, v_threshold + 8 * ufn_v);
             #pragma unroll
             for (int ufn_l = 0; ufn_l < 8; ufn_l++)
-                ufn_out[ufn_l] = ints__zero_suppress__i16_i16(ufn_waveform_value[ufn_l], ufn_threshold[ufn_l]);
-            ufn_store16(out + 8 * ufn_v, ufn_out);
+                ufn_lane2[ufn_l] = ints__zero_suppress__i16_i16(ufn_lane0[ufn_l], ufn_lane1[ufn_l]);
+            ufn_store16(ufn_out + 8 * ufn_v, ufn_lane2);
         }
         ufn_done = ufn_nvec * 8;
     }
     #pragma unroll 1
     for (uint32_t ufn_i = ufn_done + ufn_first; ufn_i < ufn_n; ufn_i += ufn_step)
-        out[ufn_i] = ints__zero_suppress__i16_i16(__ldg(waveform_value + ufn_i), __ldg(threshold + ufn_i));
+        ufn_out[ufn_i] = ints__zero_suppress__i16_i16(__ldg(v_waveform_value + ufn_i), __ldg(v_threshold + ufn_i));
 }
 
-UFN_KERNEL ints__zero_suppress__i16_i16__strided(ufn_kiter ufn_it, const int16_t *__restrict__ waveform_value, ufn_kstrides ufn_s_waveform_value, const int16_t *__restrict__ threshold, ufn_kstrides ufn_s_threshold, int16_t *__restrict__ out, ufn_kstrides ufn_s_out)
+UFN_KERNEL ints__zero_suppress__i16_i16__strided(ufn_kiter ufn_it, const int16_t *__restrict__ v_waveform_value, ufn_kstrides ufn_s0, const int16_t *__restrict__ v_threshold, ufn_kstrides ufn_s1, int16_t *__restrict__ ufn_out, ufn_kstrides ufn_s2)
 {
     for (uint32_t ufn_i = UFN_FIRST_INDEX(); ufn_i < ufn_it.n; ufn_i += UFN_GRID_STRIDE()) {
         int64_t ufn_o0 = 0, ufn_o1 = 0, ufn_o2 = 0;
@@ -134,45 +134,45 @@ UFN_KERNEL ints__zero_suppress__i16_i16__strided(ufn_kiter ufn_it, const int16_t
         for (int ufn_d = UFN_KMAXDIM - 1; ufn_d > 0; ufn_d--) {
             if (ufn_d < ufn_it.ndim) {
                 uint32_t ufn_q = ufn_r / ufn_it.shape[ufn_d], ufn_k = ufn_r - ufn_q * ufn_it.shape[ufn_d];
-                ufn_o0 += (int64_t)ufn_k * ufn_s_waveform_value.s[ufn_d];
-                ufn_o1 += (int64_t)ufn_k * ufn_s_threshold.s[ufn_d];
-                ufn_o2 += (int64_t)ufn_k * ufn_s_out.s[ufn_d];
+                ufn_o0 += (int64_t)ufn_k * ufn_s0.s[ufn_d];
+                ufn_o1 += (int64_t)ufn_k * ufn_s1.s[ufn_d];
+                ufn_o2 += (int64_t)ufn_k * ufn_s2.s[ufn_d];
                 ufn_r = ufn_q;
             }
         }
-        ufn_o0 += (int64_t)ufn_r * ufn_s_waveform_value.s[0];
-        ufn_o1 += (int64_t)ufn_r * ufn_s_threshold.s[0];
-        ufn_o2 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o2] = ints__zero_suppress__i16_i16(__ldg(waveform_value + ufn_o0), __ldg(threshold + ufn_o1));
+        ufn_o0 += (int64_t)ufn_r * ufn_s0.s[0];
+        ufn_o1 += (int64_t)ufn_r * ufn_s1.s[0];
+        ufn_o2 += (int64_t)ufn_r * ufn_s2.s[0];
+        ufn_out[ufn_o2] = ints__zero_suppress__i16_i16(v_waveform_value ? __ldg(v_waveform_value + ufn_o0) : ufn_kscalar_i16(ufn_s0), v_threshold ? __ldg(v_threshold + ufn_o1) : ufn_kscalar_i16(ufn_s1));
     }
 }
 
 /* wrapping_add: uint8(uint8, uint8) */
-UFN_KERNEL ints__wrapping_add__u8_u8__contig(uint32_t ufn_n, const uint8_t *__restrict__ a, const uint8_t *__restrict__ b, uint8_t *__restrict__ out)
+UFN_KERNEL ints__wrapping_add__u8_u8__contig(uint32_t ufn_n, const uint8_t *__restrict__ v_a, const uint8_t *__restrict__ v_b, uint8_t *__restrict__ ufn_out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
     /* 16 elements per step: 16-byte loads and stores (or narrower for narrower types) */
-    if (ufn_aligned(a, 16) && ufn_aligned(b, 16) && ufn_aligned(out, 16)) {
+    if (ufn_aligned(v_a, 16) && ufn_aligned(v_b, 16) && ufn_aligned(ufn_out, 16)) {
         uint32_t ufn_nvec = ufn_n / 16;
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {
-            uint8_t ufn_a[16];
-            uint8_t ufn_b[16];
-            uint8_t ufn_out[16];
-            ufn_load16(ufn_a, a + 16 * ufn_v);
-            ufn_load16(ufn_b, b + 16 * ufn_v);
+            uint8_t ufn_lane0[16];
+            uint8_t ufn_lane1[16];
+            uint8_t ufn_lane2[16];
+            ufn_load16(ufn_lane0, v_a + 16 * ufn_v);
+            ufn_load16(ufn_lane1, v_b + 16 * ufn_v);
             #pragma unroll
             for (int ufn_l = 0; ufn_l < 16; ufn_l++)
-                ufn_out[ufn_l] = ints__wrapping_add__u8_u8(ufn_a[ufn_l], ufn_b[ufn_l]);
-            ufn_store16(out + 16 * ufn_v, ufn_out);
+                ufn_lane2[ufn_l] = ints__wrapping_add__u8_u8(ufn_lane0[ufn_l], ufn_lane1[ufn_l]);
+            ufn_store16(ufn_out + 16 * ufn_v, ufn_lane2);
         }
         ufn_done = ufn_nvec * 16;
     }
     #pragma unroll 1
     for (uint32_t ufn_i = ufn_done + ufn_first; ufn_i < ufn_n; ufn_i += ufn_step)
-        out[ufn_i] = ints__wrapping_add__u8_u8(__ldg(a + ufn_i), __ldg(b + ufn_i));
+        ufn_out[ufn_i] = ints__wrapping_add__u8_u8(__ldg(v_a + ufn_i), __ldg(v_b + ufn_i));
 }
 
-UFN_KERNEL ints__wrapping_add__u8_u8__strided(ufn_kiter ufn_it, const uint8_t *__restrict__ a, ufn_kstrides ufn_s_a, const uint8_t *__restrict__ b, ufn_kstrides ufn_s_b, uint8_t *__restrict__ out, ufn_kstrides ufn_s_out)
+UFN_KERNEL ints__wrapping_add__u8_u8__strided(ufn_kiter ufn_it, const uint8_t *__restrict__ v_a, ufn_kstrides ufn_s0, const uint8_t *__restrict__ v_b, ufn_kstrides ufn_s1, uint8_t *__restrict__ ufn_out, ufn_kstrides ufn_s2)
 {
     for (uint32_t ufn_i = UFN_FIRST_INDEX(); ufn_i < ufn_it.n; ufn_i += UFN_GRID_STRIDE()) {
         int64_t ufn_o0 = 0, ufn_o1 = 0, ufn_o2 = 0;
@@ -181,45 +181,45 @@ UFN_KERNEL ints__wrapping_add__u8_u8__strided(ufn_kiter ufn_it, const uint8_t *_
         for (int ufn_d = UFN_KMAXDIM - 1; ufn_d > 0; ufn_d--) {
             if (ufn_d < ufn_it.ndim) {
                 uint32_t ufn_q = ufn_r / ufn_it.shape[ufn_d], ufn_k = ufn_r - ufn_q * ufn_it.shape[ufn_d];
-                ufn_o0 += (int64_t)ufn_k * ufn_s_a.s[ufn_d];
-                ufn_o1 += (int64_t)ufn_k * ufn_s_b.s[ufn_d];
-                ufn_o2 += (int64_t)ufn_k * ufn_s_out.s[ufn_d];
+                ufn_o0 += (int64_t)ufn_k * ufn_s0.s[ufn_d];
+                ufn_o1 += (int64_t)ufn_k * ufn_s1.s[ufn_d];
+                ufn_o2 += (int64_t)ufn_k * ufn_s2.s[ufn_d];
                 ufn_r = ufn_q;
             }
         }
-        ufn_o0 += (int64_t)ufn_r * ufn_s_a.s[0];
-        ufn_o1 += (int64_t)ufn_r * ufn_s_b.s[0];
-        ufn_o2 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o2] = ints__wrapping_add__u8_u8(__ldg(a + ufn_o0), __ldg(b + ufn_o1));
+        ufn_o0 += (int64_t)ufn_r * ufn_s0.s[0];
+        ufn_o1 += (int64_t)ufn_r * ufn_s1.s[0];
+        ufn_o2 += (int64_t)ufn_r * ufn_s2.s[0];
+        ufn_out[ufn_o2] = ints__wrapping_add__u8_u8(v_a ? __ldg(v_a + ufn_o0) : ufn_kscalar_u8(ufn_s0), v_b ? __ldg(v_b + ufn_o1) : ufn_kscalar_u8(ufn_s1));
     }
 }
 
 /* wrapping_add: int8(int8, int8) */
-UFN_KERNEL ints__wrapping_add__i8_i8__contig(uint32_t ufn_n, const int8_t *__restrict__ a, const int8_t *__restrict__ b, int8_t *__restrict__ out)
+UFN_KERNEL ints__wrapping_add__i8_i8__contig(uint32_t ufn_n, const int8_t *__restrict__ v_a, const int8_t *__restrict__ v_b, int8_t *__restrict__ ufn_out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
     /* 16 elements per step: 16-byte loads and stores (or narrower for narrower types) */
-    if (ufn_aligned(a, 16) && ufn_aligned(b, 16) && ufn_aligned(out, 16)) {
+    if (ufn_aligned(v_a, 16) && ufn_aligned(v_b, 16) && ufn_aligned(ufn_out, 16)) {
         uint32_t ufn_nvec = ufn_n / 16;
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {
-            int8_t ufn_a[16];
-            int8_t ufn_b[16];
-            int8_t ufn_out[16];
-            ufn_load16(ufn_a, a + 16 * ufn_v);
-            ufn_load16(ufn_b, b + 16 * ufn_v);
+            int8_t ufn_lane0[16];
+            int8_t ufn_lane1[16];
+            int8_t ufn_lane2[16];
+            ufn_load16(ufn_lane0, v_a + 16 * ufn_v);
+            ufn_load16(ufn_lane1, v_b + 16 * ufn_v);
             #pragma unroll
             for (int ufn_l = 0; ufn_l < 16; ufn_l++)
-                ufn_out[ufn_l] = ints__wrapping_add__i8_i8(ufn_a[ufn_l], ufn_b[ufn_l]);
-            ufn_store16(out + 16 * ufn_v, ufn_out);
+                ufn_lane2[ufn_l] = ints__wrapping_add__i8_i8(ufn_lane0[ufn_l], ufn_lane1[ufn_l]);
+            ufn_store16(ufn_out + 16 * ufn_v, ufn_lane2);
         }
         ufn_done = ufn_nvec * 16;
     }
     #pragma unroll 1
     for (uint32_t ufn_i = ufn_done + ufn_first; ufn_i < ufn_n; ufn_i += ufn_step)
-        out[ufn_i] = ints__wrapping_add__i8_i8(__ldg(a + ufn_i), __ldg(b + ufn_i));
+        ufn_out[ufn_i] = ints__wrapping_add__i8_i8(__ldg(v_a + ufn_i), __ldg(v_b + ufn_i));
 }
 
-UFN_KERNEL ints__wrapping_add__i8_i8__strided(ufn_kiter ufn_it, const int8_t *__restrict__ a, ufn_kstrides ufn_s_a, const int8_t *__restrict__ b, ufn_kstrides ufn_s_b, int8_t *__restrict__ out, ufn_kstrides ufn_s_out)
+UFN_KERNEL ints__wrapping_add__i8_i8__strided(ufn_kiter ufn_it, const int8_t *__restrict__ v_a, ufn_kstrides ufn_s0, const int8_t *__restrict__ v_b, ufn_kstrides ufn_s1, int8_t *__restrict__ ufn_out, ufn_kstrides ufn_s2)
 {
     for (uint32_t ufn_i = UFN_FIRST_INDEX(); ufn_i < ufn_it.n; ufn_i += UFN_GRID_STRIDE()) {
         int64_t ufn_o0 = 0, ufn_o1 = 0, ufn_o2 = 0;
@@ -228,46 +228,46 @@ UFN_KERNEL ints__wrapping_add__i8_i8__strided(ufn_kiter ufn_it, const int8_t *__
         for (int ufn_d = UFN_KMAXDIM - 1; ufn_d > 0; ufn_d--) {
             if (ufn_d < ufn_it.ndim) {
                 uint32_t ufn_q = ufn_r / ufn_it.shape[ufn_d], ufn_k = ufn_r - ufn_q * ufn_it.shape[ufn_d];
-                ufn_o0 += (int64_t)ufn_k * ufn_s_a.s[ufn_d];
-                ufn_o1 += (int64_t)ufn_k * ufn_s_b.s[ufn_d];
-                ufn_o2 += (int64_t)ufn_k * ufn_s_out.s[ufn_d];
+                ufn_o0 += (int64_t)ufn_k * ufn_s0.s[ufn_d];
+                ufn_o1 += (int64_t)ufn_k * ufn_s1.s[ufn_d];
+                ufn_o2 += (int64_t)ufn_k * ufn_s2.s[ufn_d];
                 ufn_r = ufn_q;
             }
         }
-        ufn_o0 += (int64_t)ufn_r * ufn_s_a.s[0];
-        ufn_o1 += (int64_t)ufn_r * ufn_s_b.s[0];
-        ufn_o2 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o2] = ints__wrapping_add__i8_i8(__ldg(a + ufn_o0), __ldg(b + ufn_o1));
+        ufn_o0 += (int64_t)ufn_r * ufn_s0.s[0];
+        ufn_o1 += (int64_t)ufn_r * ufn_s1.s[0];
+        ufn_o2 += (int64_t)ufn_r * ufn_s2.s[0];
+        ufn_out[ufn_o2] = ints__wrapping_add__i8_i8(v_a ? __ldg(v_a + ufn_o0) : ufn_kscalar_i8(ufn_s0), v_b ? __ldg(v_b + ufn_o1) : ufn_kscalar_i8(ufn_s1));
     }
 }
 
 /* is_even: boolean(int32) */
-UFN_KERNEL ints__is_even__i32__contig(uint32_t ufn_n, const int32_t *__restrict__ n, bool *__restrict__ out)
+UFN_KERNEL ints__is_even__i32__contig(uint32_t ufn_n, const int32_t *__restrict__ v_n, uint8_t *__restrict__ ufn_out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
     /* 16 elements per step: 16-byte loads and stores (or narrower for narrower types) */
-    if (ufn_aligned(n, 16) && ufn_aligned(out, 16)) {
+    if (ufn_aligned(v_n, 16) && ufn_aligned(ufn_out, 16)) {
         uint32_t ufn_nvec = ufn_n / 16;
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {
-            int32_t ufn_n[16];
-            bool ufn_out[16];
-            ufn_load16((ufn_n) + 0, (n + 16 * ufn_v) + 0);
-            ufn_load16((ufn_n) + 4, (n + 16 * ufn_v) + 4);
-            ufn_load16((ufn_n) + 8, (n + 16 * ufn_v) + 8);
-            ufn_load16((ufn_n) + 12, (n + 16 * ufn_v) + 12);
+            int32_t ufn_lane0[16];
+            uint8_t ufn_lane1[16];
+            ufn_load16((ufn_lane0) + 0, (v_n + 16 * ufn_v) + 0);
+            ufn_load16((ufn_lane0) + 4, (v_n + 16 * ufn_v) + 4);
+            ufn_load16((ufn_lane0) + 8, (v_n + 16 * ufn_v) + 8);
+            ufn_load16((ufn_lane0) + 12, (v_n + 16 * ufn_v) + 12);
             #pragma unroll
             for (int ufn_l = 0; ufn_l < 16; ufn_l++)
-                ufn_out[ufn_l] = ints__is_even__i32(ufn_n[ufn_l]);
-            ufn_store16(out + 16 * ufn_v, ufn_out);
+                ufn_lane1[ufn_l] = ints__is_even__i32(ufn_lane0[ufn_l]);
+            ufn_store16(ufn_out + 16 * ufn_v, ufn_lane1);
         }
         ufn_done = ufn_nvec * 16;
     }
     #pragma unroll 1
     for (uint32_t ufn_i = ufn_done + ufn_first; ufn_i < ufn_n; ufn_i += ufn_step)
-        out[ufn_i] = ints__is_even__i32(__ldg(n + ufn_i));
+        ufn_out[ufn_i] = ints__is_even__i32(__ldg(v_n + ufn_i));
 }
 
-UFN_KERNEL ints__is_even__i32__strided(ufn_kiter ufn_it, const int32_t *__restrict__ n, ufn_kstrides ufn_s_n, bool *__restrict__ out, ufn_kstrides ufn_s_out)
+UFN_KERNEL ints__is_even__i32__strided(ufn_kiter ufn_it, const int32_t *__restrict__ v_n, ufn_kstrides ufn_s0, uint8_t *__restrict__ ufn_out, ufn_kstrides ufn_s1)
 {
     for (uint32_t ufn_i = UFN_FIRST_INDEX(); ufn_i < ufn_it.n; ufn_i += UFN_GRID_STRIDE()) {
         int64_t ufn_o0 = 0, ufn_o1 = 0;
@@ -276,57 +276,57 @@ UFN_KERNEL ints__is_even__i32__strided(ufn_kiter ufn_it, const int32_t *__restri
         for (int ufn_d = UFN_KMAXDIM - 1; ufn_d > 0; ufn_d--) {
             if (ufn_d < ufn_it.ndim) {
                 uint32_t ufn_q = ufn_r / ufn_it.shape[ufn_d], ufn_k = ufn_r - ufn_q * ufn_it.shape[ufn_d];
-                ufn_o0 += (int64_t)ufn_k * ufn_s_n.s[ufn_d];
-                ufn_o1 += (int64_t)ufn_k * ufn_s_out.s[ufn_d];
+                ufn_o0 += (int64_t)ufn_k * ufn_s0.s[ufn_d];
+                ufn_o1 += (int64_t)ufn_k * ufn_s1.s[ufn_d];
                 ufn_r = ufn_q;
             }
         }
-        ufn_o0 += (int64_t)ufn_r * ufn_s_n.s[0];
-        ufn_o1 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o1] = ints__is_even__i32(__ldg(n + ufn_o0));
+        ufn_o0 += (int64_t)ufn_r * ufn_s0.s[0];
+        ufn_o1 += (int64_t)ufn_r * ufn_s1.s[0];
+        ufn_out[ufn_o1] = ints__is_even__i32(v_n ? __ldg(v_n + ufn_o0) : ufn_kscalar_i32(ufn_s0));
     }
 }
 
 /* less: boolean(uint64, int64) */
-UFN_KERNEL ints__less__u64_i64__contig(uint32_t ufn_n, const uint64_t *__restrict__ a, const int64_t *__restrict__ b, bool *__restrict__ out)
+UFN_KERNEL ints__less__u64_i64__contig(uint32_t ufn_n, const uint64_t *__restrict__ v_a, const int64_t *__restrict__ v_b, uint8_t *__restrict__ ufn_out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
     /* 16 elements per step: 16-byte loads and stores (or narrower for narrower types) */
-    if (ufn_aligned(a, 16) && ufn_aligned(b, 16) && ufn_aligned(out, 16)) {
+    if (ufn_aligned(v_a, 16) && ufn_aligned(v_b, 16) && ufn_aligned(ufn_out, 16)) {
         uint32_t ufn_nvec = ufn_n / 16;
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {
-            uint64_t ufn_a[16];
-            int64_t ufn_b[16];
-            bool ufn_out[16];
-            ufn_load16((ufn_a) + 0, (a + 16 * ufn_v) + 0);
-            ufn_load16((ufn_a) + 2, (a + 16 * ufn_v) + 2);
-            ufn_load16((ufn_a) + 4, (a + 16 * ufn_v) + 4);
-            ufn_load16((ufn_a) + 6, (a + 16 * ufn_v) + 6);
-            ufn_load16((ufn_a) + 8, (a + 16 * ufn_v) + 8);
-            ufn_load16((ufn_a) + 10, (a + 16 * ufn_v) + 10);
-            ufn_load16((ufn_a) + 12, (a + 16 * ufn_v) + 12);
-            ufn_load16((ufn_a) + 14, (a + 16 * ufn_v) + 14);
-            ufn_load16((ufn_b) + 0, (b + 16 * ufn_v) + 0);
-            ufn_load16((ufn_b) + 2, (b + 16 * ufn_v) + 2);
-            ufn_load16((ufn_b) + 4, (b + 16 * ufn_v) + 4);
-            ufn_load16((ufn_b) + 6, (b + 16 * ufn_v) + 6);
-            ufn_load16((ufn_b) + 8, (b + 16 * ufn_v) + 8);
-            ufn_load16((ufn_b) + 10, (b + 16 * ufn_v) + 10);
-            ufn_load16((ufn_b) + 12, (b + 16 * ufn_v) + 12);
-            ufn_load16((ufn_b) + 14, (b + 16 * ufn_v) + 14);
+            uint64_t ufn_lane0[16];
+            int64_t ufn_lane1[16];
+            uint8_t ufn_lane2[16];
+            ufn_load16((ufn_lane0) + 0, (v_a + 16 * ufn_v) + 0);
+            ufn_load16((ufn_lane0) + 2, (v_a + 16 * ufn_v) + 2);
+            ufn_load16((ufn_lane0) + 4, (v_a + 16 * ufn_v) + 4);
+            ufn_load16((ufn_lane0) + 6, (v_a + 16 * ufn_v) + 6);
+            ufn_load16((ufn_lane0) + 8, (v_a + 16 * ufn_v) + 8);
+            ufn_load16((ufn_lane0) + 10, (v_a + 16 * ufn_v) + 10);
+            ufn_load16((ufn_lane0) + 12, (v_a + 16 * ufn_v) + 12);
+            ufn_load16((ufn_lane0) + 14, (v_a + 16 * ufn_v) + 14);
+            ufn_load16((ufn_lane1) + 0, (v_b + 16 * ufn_v) + 0);
+            ufn_load16((ufn_lane1) + 2, (v_b + 16 * ufn_v) + 2);
+            ufn_load16((ufn_lane1) + 4, (v_b + 16 * ufn_v) + 4);
+            ufn_load16((ufn_lane1) + 6, (v_b + 16 * ufn_v) + 6);
+            ufn_load16((ufn_lane1) + 8, (v_b + 16 * ufn_v) + 8);
+            ufn_load16((ufn_lane1) + 10, (v_b + 16 * ufn_v) + 10);
+            ufn_load16((ufn_lane1) + 12, (v_b + 16 * ufn_v) + 12);
+            ufn_load16((ufn_lane1) + 14, (v_b + 16 * ufn_v) + 14);
             #pragma unroll
             for (int ufn_l = 0; ufn_l < 16; ufn_l++)
-                ufn_out[ufn_l] = ints__less__u64_i64(ufn_a[ufn_l], ufn_b[ufn_l]);
-            ufn_store16(out + 16 * ufn_v, ufn_out);
+                ufn_lane2[ufn_l] = ints__less__u64_i64(ufn_lane0[ufn_l], ufn_lane1[ufn_l]);
+            ufn_store16(ufn_out + 16 * ufn_v, ufn_lane2);
         }
         ufn_done = ufn_nvec * 16;
     }
     #pragma unroll 1
     for (uint32_t ufn_i = ufn_done + ufn_first; ufn_i < ufn_n; ufn_i += ufn_step)
-        out[ufn_i] = ints__less__u64_i64(__ldg(a + ufn_i), __ldg(b + ufn_i));
+        ufn_out[ufn_i] = ints__less__u64_i64(__ldg(v_a + ufn_i), __ldg(v_b + ufn_i));
 }
 
-UFN_KERNEL ints__less__u64_i64__strided(ufn_kiter ufn_it, const uint64_t *__restrict__ a, ufn_kstrides ufn_s_a, const int64_t *__restrict__ b, ufn_kstrides ufn_s_b, bool *__restrict__ out, ufn_kstrides ufn_s_out)
+UFN_KERNEL ints__less__u64_i64__strided(ufn_kiter ufn_it, const uint64_t *__restrict__ v_a, ufn_kstrides ufn_s0, const int64_t *__restrict__ v_b, ufn_kstrides ufn_s1, uint8_t *__restrict__ ufn_out, ufn_kstrides ufn_s2)
 {
     for (uint32_t ufn_i = UFN_FIRST_INDEX(); ufn_i < ufn_it.n; ufn_i += UFN_GRID_STRIDE()) {
         int64_t ufn_o0 = 0, ufn_o1 = 0, ufn_o2 = 0;
@@ -335,45 +335,45 @@ UFN_KERNEL ints__less__u64_i64__strided(ufn_kiter ufn_it, const uint64_t *__rest
         for (int ufn_d = UFN_KMAXDIM - 1; ufn_d > 0; ufn_d--) {
             if (ufn_d < ufn_it.ndim) {
                 uint32_t ufn_q = ufn_r / ufn_it.shape[ufn_d], ufn_k = ufn_r - ufn_q * ufn_it.shape[ufn_d];
-                ufn_o0 += (int64_t)ufn_k * ufn_s_a.s[ufn_d];
-                ufn_o1 += (int64_t)ufn_k * ufn_s_b.s[ufn_d];
-                ufn_o2 += (int64_t)ufn_k * ufn_s_out.s[ufn_d];
+                ufn_o0 += (int64_t)ufn_k * ufn_s0.s[ufn_d];
+                ufn_o1 += (int64_t)ufn_k * ufn_s1.s[ufn_d];
+                ufn_o2 += (int64_t)ufn_k * ufn_s2.s[ufn_d];
                 ufn_r = ufn_q;
             }
         }
-        ufn_o0 += (int64_t)ufn_r * ufn_s_a.s[0];
-        ufn_o1 += (int64_t)ufn_r * ufn_s_b.s[0];
-        ufn_o2 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o2] = ints__less__u64_i64(__ldg(a + ufn_o0), __ldg(b + ufn_o1));
+        ufn_o0 += (int64_t)ufn_r * ufn_s0.s[0];
+        ufn_o1 += (int64_t)ufn_r * ufn_s1.s[0];
+        ufn_o2 += (int64_t)ufn_r * ufn_s2.s[0];
+        ufn_out[ufn_o2] = ints__less__u64_i64(v_a ? __ldg(v_a + ufn_o0) : ufn_kscalar_u64(ufn_s0), v_b ? __ldg(v_b + ufn_o1) : ufn_kscalar_i64(ufn_s1));
     }
 }
 
 /* less: boolean(uint8, int8) */
-UFN_KERNEL ints__less__u8_i8__contig(uint32_t ufn_n, const uint8_t *__restrict__ a, const int8_t *__restrict__ b, bool *__restrict__ out)
+UFN_KERNEL ints__less__u8_i8__contig(uint32_t ufn_n, const uint8_t *__restrict__ v_a, const int8_t *__restrict__ v_b, uint8_t *__restrict__ ufn_out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
     /* 16 elements per step: 16-byte loads and stores (or narrower for narrower types) */
-    if (ufn_aligned(a, 16) && ufn_aligned(b, 16) && ufn_aligned(out, 16)) {
+    if (ufn_aligned(v_a, 16) && ufn_aligned(v_b, 16) && ufn_aligned(ufn_out, 16)) {
         uint32_t ufn_nvec = ufn_n / 16;
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {
-            uint8_t ufn_a[16];
-            int8_t ufn_b[16];
-            bool ufn_out[16];
-            ufn_load16(ufn_a, a + 16 * ufn_v);
-            ufn_load16(ufn_b, b + 16 * ufn_v);
+            uint8_t ufn_lane0[16];
+            int8_t ufn_lane1[16];
+            uint8_t ufn_lane2[16];
+            ufn_load16(ufn_lane0, v_a + 16 * ufn_v);
+            ufn_load16(ufn_lane1, v_b + 16 * ufn_v);
             #pragma unroll
             for (int ufn_l = 0; ufn_l < 16; ufn_l++)
-                ufn_out[ufn_l] = ints__less__u8_i8(ufn_a[ufn_l], ufn_b[ufn_l]);
-            ufn_store16(out + 16 * ufn_v, ufn_out);
+                ufn_lane2[ufn_l] = ints__less__u8_i8(ufn_lane0[ufn_l], ufn_lane1[ufn_l]);
+            ufn_store16(ufn_out + 16 * ufn_v, ufn_lane2);
         }
         ufn_done = ufn_nvec * 16;
     }
     #pragma unroll 1
     for (uint32_t ufn_i = ufn_done + ufn_first; ufn_i < ufn_n; ufn_i += ufn_step)
-        out[ufn_i] = ints__less__u8_i8(__ldg(a + ufn_i), __ldg(b + ufn_i));
+        ufn_out[ufn_i] = ints__less__u8_i8(__ldg(v_a + ufn_i), __ldg(v_b + ufn_i));
 }
 
-UFN_KERNEL ints__less__u8_i8__strided(ufn_kiter ufn_it, const uint8_t *__restrict__ a, ufn_kstrides ufn_s_a, const int8_t *__restrict__ b, ufn_kstrides ufn_s_b, bool *__restrict__ out, ufn_kstrides ufn_s_out)
+UFN_KERNEL ints__less__u8_i8__strided(ufn_kiter ufn_it, const uint8_t *__restrict__ v_a, ufn_kstrides ufn_s0, const int8_t *__restrict__ v_b, ufn_kstrides ufn_s1, uint8_t *__restrict__ ufn_out, ufn_kstrides ufn_s2)
 {
     for (uint32_t ufn_i = UFN_FIRST_INDEX(); ufn_i < ufn_it.n; ufn_i += UFN_GRID_STRIDE()) {
         int64_t ufn_o0 = 0, ufn_o1 = 0, ufn_o2 = 0;
@@ -382,16 +382,16 @@ UFN_KERNEL ints__less__u8_i8__strided(ufn_kiter ufn_it, const uint8_t *__restric
         for (int ufn_d = UFN_KMAXDIM - 1; ufn_d > 0; ufn_d--) {
             if (ufn_d < ufn_it.ndim) {
                 uint32_t ufn_q = ufn_r / ufn_it.shape[ufn_d], ufn_k = ufn_r - ufn_q * ufn_it.shape[ufn_d];
-                ufn_o0 += (int64_t)ufn_k * ufn_s_a.s[ufn_d];
-                ufn_o1 += (int64_t)ufn_k * ufn_s_b.s[ufn_d];
-                ufn_o2 += (int64_t)ufn_k * ufn_s_out.s[ufn_d];
+                ufn_o0 += (int64_t)ufn_k * ufn_s0.s[ufn_d];
+                ufn_o1 += (int64_t)ufn_k * ufn_s1.s[ufn_d];
+                ufn_o2 += (int64_t)ufn_k * ufn_s2.s[ufn_d];
                 ufn_r = ufn_q;
             }
         }
-        ufn_o0 += (int64_t)ufn_r * ufn_s_a.s[0];
-        ufn_o1 += (int64_t)ufn_r * ufn_s_b.s[0];
-        ufn_o2 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o2] = ints__less__u8_i8(__ldg(a + ufn_o0), __ldg(b + ufn_o1));
+        ufn_o0 += (int64_t)ufn_r * ufn_s0.s[0];
+        ufn_o1 += (int64_t)ufn_r * ufn_s1.s[0];
+        ufn_o2 += (int64_t)ufn_r * ufn_s2.s[0];
+        ufn_out[ufn_o2] = ints__less__u8_i8(v_a ? __ldg(v_a + ufn_o0) : ufn_kscalar_u8(ufn_s0), v_b ? __ldg(v_b + ufn_o1) : ufn_kscalar_i8(ufn_s1));
     }
 }
 

@@ -89,67 +89,67 @@ __attribute__((simd("notinbranch"))) double hypot(double, double); __attribute__
 
 /* ---- scalar bodies: the same code for the GPU, the simulator and the host ---- */
 
-UFN_BODY int16_t ints__zero_suppress__i16_i16(int16_t waveform_value, int16_t threshold);
-UFN_BODY uint8_t ints__wrapping_add__u8_u8(uint8_t a, uint8_t b);
-UFN_BODY int8_t ints__wrapping_add__i8_i8(int8_t a, int8_t b);
-UFN_BODY bool ints__is_even__i32(int32_t n);
-UFN_BODY bool ints__less__u64_i64(uint64_t a, int64_t b);
-UFN_BODY bool ints__less__u8_i8(uint8_t a, int8_t b);
+UFN_BODY int16_t ints__zero_suppress__i16_i16(int16_t v_waveform_value, int16_t v_threshold);
+UFN_BODY uint8_t ints__wrapping_add__u8_u8(uint8_t v_a, uint8_t v_b);
+UFN_BODY int8_t ints__wrapping_add__i8_i8(int8_t v_a, int8_t v_b);
+UFN_BODY bool ints__is_even__i32(int32_t v_n);
+UFN_BODY bool ints__less__u64_i64(uint64_t v_a, int64_t v_b);
+UFN_BODY bool ints__less__u8_i8(uint8_t v_a, int8_t v_b);
 
 /* ints.ufn:9: def zero_suppress, @vectorize 'int16(int16, int16)' */
-UFN_BODY int16_t ints__zero_suppress__i16_i16(int16_t waveform_value, int16_t threshold)
+UFN_BODY int16_t ints__zero_suppress__i16_i16(int16_t v_waveform_value, int16_t v_threshold)
 {
-    int64_t result = 0;
+    int64_t v_result = 0;
 #line 10 "ints.ufn"
-    if (waveform_value < threshold) {
+    if (v_waveform_value < v_threshold) {
 #line 11 "ints.ufn"
-        result = 0;
+        v_result = 0;
     } else {
 #line 13 "ints.ufn"
-        result = (int64_t)waveform_value;
+        v_result = (int64_t)v_waveform_value;
     }
 #line 14 "ints.ufn"
-    return (int16_t)result;
+    return (int16_t)v_result;
 #line 114 "ints.host.c"
 }
 
 /* ints.ufn:18: def wrapping_add, @vectorize 'uint8(uint8, uint8)' */
-UFN_BODY uint8_t ints__wrapping_add__u8_u8(uint8_t a, uint8_t b)
+UFN_BODY uint8_t ints__wrapping_add__u8_u8(uint8_t v_a, uint8_t v_b)
 {
 #line 19 "ints.ufn"
-    return (uint8_t)ufn_add_i64((int64_t)(((uint64_t)a) + ((uint64_t)b)), 15);
+    return (uint8_t)ufn_add_i64((int64_t)(((uint64_t)v_a) + ((uint64_t)v_b)), 15);
 #line 122 "ints.host.c"
 }
 
 /* ints.ufn:18: def wrapping_add, @vectorize 'int8(int8, int8)' */
-UFN_BODY int8_t ints__wrapping_add__i8_i8(int8_t a, int8_t b)
+UFN_BODY int8_t ints__wrapping_add__i8_i8(int8_t v_a, int8_t v_b)
 {
 #line 19 "ints.ufn"
-    return (int8_t)ufn_add_i64(ufn_add_i64((int64_t)a, (int64_t)b), 15);
+    return (int8_t)ufn_add_i64(ufn_add_i64((int64_t)v_a, (int64_t)v_b), 15);
 #line 130 "ints.host.c"
 }
 
 /* ints.ufn:23: def is_even, @vectorize 'boolean(int32)' */
-UFN_BODY bool ints__is_even__i32(int32_t n)
+UFN_BODY bool ints__is_even__i32(int32_t v_n)
 {
 #line 24 "ints.ufn"
-    return ufn_mod_i64((int64_t)n, 2) == 0;
+    return ufn_mod_i64((int64_t)v_n, 2) == 0;
 #line 138 "ints.host.c"
 }
 
 /* ints.ufn:28: def less, @vectorize 'boolean(uint64, int64)' */
-UFN_BODY bool ints__less__u64_i64(uint64_t a, int64_t b)
+UFN_BODY bool ints__less__u64_i64(uint64_t v_a, int64_t v_b)
 {
 #line 29 "ints.ufn"
-    return (double)a < (double)b;
+    return (double)v_a < (double)v_b;
 #line 146 "ints.host.c"
 }
 
 /* ints.ufn:28: def less, @vectorize 'boolean(uint8, int8)' */
-UFN_BODY bool ints__less__u8_i8(uint8_t a, int8_t b)
+UFN_BODY bool ints__less__u8_i8(uint8_t v_a, int8_t v_b)
 {
 #line 29 "ints.ufn"
-    return (int16_t)a < (int16_t)b;
+    return (int16_t)v_a < (int16_t)v_b;
 #line 154 "ints.host.c"
 }
 
@@ -213,15 +213,15 @@ UFN_HOST_VARIANTS(ints__wrapping_add__i8_i8__host)
 UFN_LOOP_INLINE void ints__is_even__i32__host(char *const *args, const ufn_index *dims, const ufn_index *steps)
 {
     ufn_index n = dims[0];
-    if (steps[0] == sizeof(int32_t) && steps[1] == sizeof(bool)) {
+    if (steps[0] == sizeof(int32_t) && steps[1] == sizeof(uint8_t)) {
         const int32_t *restrict a0 = (const int32_t *)args[0];
-        bool *restrict r = (bool *)args[1];
+        uint8_t *restrict r = (uint8_t *)args[1];
         #pragma omp simd
         for (ufn_index i = 0; i < n; i++)
             r[i] = ints__is_even__i32(a0[i]);
     } else {
         for (ufn_index i = 0; i < n; i++)
-            *(bool *)(args[1] + i * steps[1]) = ints__is_even__i32(*(const int32_t *)(args[0] + i * steps[0]));
+            *(uint8_t *)(args[1] + i * steps[1]) = ints__is_even__i32(*(const int32_t *)(args[0] + i * steps[0]));
     }
 }
 UFN_HOST_VARIANTS(ints__is_even__i32__host)
@@ -230,16 +230,16 @@ UFN_HOST_VARIANTS(ints__is_even__i32__host)
 UFN_LOOP_INLINE void ints__less__u64_i64__host(char *const *args, const ufn_index *dims, const ufn_index *steps)
 {
     ufn_index n = dims[0];
-    if (steps[0] == sizeof(uint64_t) && steps[1] == sizeof(int64_t) && steps[2] == sizeof(bool)) {
+    if (steps[0] == sizeof(uint64_t) && steps[1] == sizeof(int64_t) && steps[2] == sizeof(uint8_t)) {
         const uint64_t *restrict a0 = (const uint64_t *)args[0];
         const int64_t *restrict a1 = (const int64_t *)args[1];
-        bool *restrict r = (bool *)args[2];
+        uint8_t *restrict r = (uint8_t *)args[2];
         #pragma omp simd
         for (ufn_index i = 0; i < n; i++)
             r[i] = ints__less__u64_i64(a0[i], a1[i]);
     } else {
         for (ufn_index i = 0; i < n; i++)
-            *(bool *)(args[2] + i * steps[2]) = ints__less__u64_i64(*(const uint64_t *)(args[0] + i * steps[0]), *(const int64_t *)(args[1] + i * steps[1]));
+            *(uint8_t *)(args[2] + i * steps[2]) = ints__less__u64_i64(*(const uint64_t *)(args[0] + i * steps[0]), *(const int64_t *)(args[1] + i * steps[1]));
     }
 }
 UFN_HOST_VARIANTS(ints__less__u64_i64__host)
@@ -248,16 +248,16 @@ UFN_HOST_VARIANTS(ints__less__u64_i64__host)
 UFN_LOOP_INLINE void ints__less__u8_i8__host(char *const *args, const ufn_index *dims, const ufn_index *steps)
 {
     ufn_index n = dims[0];
-    if (steps[0] == sizeof(uint8_t) && steps[1] == sizeof(int8_t) && steps[2] == sizeof(bool)) {
+    if (steps[0] == sizeof(uint8_t) && steps[1] == sizeof(int8_t) && steps[2] == sizeof(uint8_t)) {
         const uint8_t *restrict a0 = (const uint8_t *)args[0];
         const int8_t *restrict a1 = (const int8_t *)args[1];
-        bool *restrict r = (bool *)args[2];
+        uint8_t *restrict r = (uint8_t *)args[2];
         #pragma omp simd
         for (ufn_index i = 0; i < n; i++)
             r[i] = ints__less__u8_i8(a0[i], a1[i]);
     } else {
         for (ufn_index i = 0; i < n; i++)
-            *(bool *)(args[2] + i * steps[2]) = ints__less__u8_i8(*(const uint8_t *)(args[0] + i * steps[0]), *(const int8_t *)(args[1] + i * steps[1]));
+            *(uint8_t *)(args[2] + i * steps[2]) = ints__less__u8_i8(*(const uint8_t *)(args[0] + i * steps[0]), *(const int8_t *)(args[1] + i * steps[1]));
     }
 }
 UFN_HOST_VARIANTS(ints__less__u8_i8__host)
@@ -265,75 +265,138 @@ UFN_HOST_VARIANTS(ints__less__u8_i8__host)
 /* ---- the simulator runs the kernels of ints.cu compiled for the CPU ---- */
 void ints__zero_suppress__i16_i16__contig(uint32_t, const int16_t *, const int16_t *, int16_t *);
 static void ints__zero_suppress__i16_i16__contig__sim(void **p) { ints__zero_suppress__i16_i16__contig(*(uint32_t *)p[0], *(const int16_t **)p[1], *(const int16_t **)p[2], *(int16_t **)p[3]); }
+static const size_t ints__zero_suppress__i16_i16__contig__sizes[] = {sizeof(uint32_t), sizeof(const int16_t *), sizeof(const int16_t *), sizeof(int16_t *)};
 void ints__zero_suppress__i16_i16__strided(ufn_kiter, const int16_t *, ufn_kstrides, const int16_t *, ufn_kstrides, int16_t *, ufn_kstrides);
 static void ints__zero_suppress__i16_i16__strided__sim(void **p) { ints__zero_suppress__i16_i16__strided(*(ufn_kiter *)p[0], *(const int16_t **)p[1], *(ufn_kstrides *)p[2], *(const int16_t **)p[3], *(ufn_kstrides *)p[4], *(int16_t **)p[5], *(ufn_kstrides *)p[6]); }
+static const size_t ints__zero_suppress__i16_i16__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const int16_t *), sizeof(ufn_kstrides), sizeof(const int16_t *), sizeof(ufn_kstrides), sizeof(int16_t *), sizeof(ufn_kstrides)};
 void ints__wrapping_add__u8_u8__contig(uint32_t, const uint8_t *, const uint8_t *, uint8_t *);
 static void ints__wrapping_add__u8_u8__contig__sim(void **p) { ints__wrapping_add__u8_u8__contig(*(uint32_t *)p[0], *(const uint8_t **)p[1], *(const uint8_t **)p[2], *(uint8_t **)p[3]); }
+static const size_t ints__wrapping_add__u8_u8__contig__sizes[] = {sizeof(uint32_t), sizeof(const uint8_t *), sizeof(const uint8_t *), sizeof(uint8_t *)};
 void ints__wrapping_add__u8_u8__strided(ufn_kiter, const uint8_t *, ufn_kstrides, const uint8_t *, ufn_kstrides, uint8_t *, ufn_kstrides);
 static void ints__wrapping_add__u8_u8__strided__sim(void **p) { ints__wrapping_add__u8_u8__strided(*(ufn_kiter *)p[0], *(const uint8_t **)p[1], *(ufn_kstrides *)p[2], *(const uint8_t **)p[3], *(ufn_kstrides *)p[4], *(uint8_t **)p[5], *(ufn_kstrides *)p[6]); }
+static const size_t ints__wrapping_add__u8_u8__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const uint8_t *), sizeof(ufn_kstrides), sizeof(const uint8_t *), sizeof(ufn_kstrides), sizeof(uint8_t *), sizeof(ufn_kstrides)};
 void ints__wrapping_add__i8_i8__contig(uint32_t, const int8_t *, const int8_t *, int8_t *);
 static void ints__wrapping_add__i8_i8__contig__sim(void **p) { ints__wrapping_add__i8_i8__contig(*(uint32_t *)p[0], *(const int8_t **)p[1], *(const int8_t **)p[2], *(int8_t **)p[3]); }
+static const size_t ints__wrapping_add__i8_i8__contig__sizes[] = {sizeof(uint32_t), sizeof(const int8_t *), sizeof(const int8_t *), sizeof(int8_t *)};
 void ints__wrapping_add__i8_i8__strided(ufn_kiter, const int8_t *, ufn_kstrides, const int8_t *, ufn_kstrides, int8_t *, ufn_kstrides);
 static void ints__wrapping_add__i8_i8__strided__sim(void **p) { ints__wrapping_add__i8_i8__strided(*(ufn_kiter *)p[0], *(const int8_t **)p[1], *(ufn_kstrides *)p[2], *(const int8_t **)p[3], *(ufn_kstrides *)p[4], *(int8_t **)p[5], *(ufn_kstrides *)p[6]); }
-void ints__is_even__i32__contig(uint32_t, const int32_t *, bool *);
-static void ints__is_even__i32__contig__sim(void **p) { ints__is_even__i32__contig(*(uint32_t *)p[0], *(const int32_t **)p[1], *(bool **)p[2]); }
-void ints__is_even__i32__strided(ufn_kiter, const int32_t *, ufn_kstrides, bool *, ufn_kstrides);
-static void ints__is_even__i32__strided__sim(void **p) { ints__is_even__i32__strided(*(ufn_kiter *)p[0], *(const int32_t **)p[1], *(ufn_kstrides *)p[2], *(bool **)p[3], *(ufn_kstrides *)p[4]); }
-void ints__less__u64_i64__contig(uint32_t, const uint64_t *, const int64_t *, bool *);
-static void ints__less__u64_i64__contig__sim(void **p) { ints__less__u64_i64__contig(*(uint32_t *)p[0], *(const uint64_t **)p[1], *(const int64_t **)p[2], *(bool **)p[3]); }
-void ints__less__u64_i64__strided(ufn_kiter, const uint64_t *, ufn_kstrides, const int64_t *, ufn_kstrides, bool *, ufn_kstrides);
-static void ints__less__u64_i64__strided__sim(void **p) { ints__less__u64_i64__strided(*(ufn_kiter *)p[0], *(const uint64_t **)p[1], *(ufn_kstrides *)p[2], *(const int64_t **)p[3], *(ufn_kstrides *)p[4], *(bool **)p[5], *(ufn_kstrides *)p[6]); }
-void ints__less__u8_i8__contig(uint32_t, const uint8_t *, const int8_t *, bool *);
-static void ints__less__u8_i8__contig__sim(void **p) { ints__less__u8_i8__contig(*(uint32_t *)p[0], *(const uint8_t **)p[1], *(const int8_t **)p[2], *(bool **)p[3]); }
-void ints__less__u8_i8__strided(ufn_kiter, const uint8_t *, ufn_kstrides, const int8_t *, ufn_kstrides, bool *, ufn_kstrides);
-static void ints__less__u8_i8__strided__sim(void **p) { ints__less__u8_i8__strided(*(ufn_kiter *)p[0], *(const uint8_t **)p[1], *(ufn_kstrides *)p[2], *(const int8_t **)p[3], *(ufn_kstrides *)p[4], *(bool **)p[5], *(ufn_kstrides *)p[6]); }
+static const size_t ints__wrapping_add__i8_i8__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const int8_t *), sizeof(ufn_kstrides), sizeof(const int8_t *), sizeof(ufn_kstrides), sizeof(int8_t *), sizeof(ufn_kstrides)};
+void ints__is_even__i32__contig(uint32_t, const int32_t *, uint8_t *);
+static void ints__is_even__i32__contig__sim(void **p) { ints__is_even__i32__contig(*(uint32_t *)p[0], *(const int32_t **)p[1], *(uint8_t **)p[2]); }
+static const size_t ints__is_even__i32__contig__sizes[] = {sizeof(uint32_t), sizeof(const int32_t *), sizeof(uint8_t *)};
+void ints__is_even__i32__strided(ufn_kiter, const int32_t *, ufn_kstrides, uint8_t *, ufn_kstrides);
+static void ints__is_even__i32__strided__sim(void **p) { ints__is_even__i32__strided(*(ufn_kiter *)p[0], *(const int32_t **)p[1], *(ufn_kstrides *)p[2], *(uint8_t **)p[3], *(ufn_kstrides *)p[4]); }
+static const size_t ints__is_even__i32__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const int32_t *), sizeof(ufn_kstrides), sizeof(uint8_t *), sizeof(ufn_kstrides)};
+void ints__less__u64_i64__contig(uint32_t, const uint64_t *, const int64_t *, uint8_t *);
+static void ints__less__u64_i64__contig__sim(void **p) { ints__less__u64_i64__contig(*(uint32_t *)p[0], *(const uint64_t **)p[1], *(const int64_t **)p[2], *(uint8_t **)p[3]); }
+static const size_t ints__less__u64_i64__contig__sizes[] = {sizeof(uint32_t), sizeof(const uint64_t *), sizeof(const int64_t *), sizeof(uint8_t *)};
+void ints__less__u64_i64__strided(ufn_kiter, const uint64_t *, ufn_kstrides, const int64_t *, ufn_kstrides, uint8_t *, ufn_kstrides);
+static void ints__less__u64_i64__strided__sim(void **p) { ints__less__u64_i64__strided(*(ufn_kiter *)p[0], *(const uint64_t **)p[1], *(ufn_kstrides *)p[2], *(const int64_t **)p[3], *(ufn_kstrides *)p[4], *(uint8_t **)p[5], *(ufn_kstrides *)p[6]); }
+static const size_t ints__less__u64_i64__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const uint64_t *), sizeof(ufn_kstrides), sizeof(const int64_t *), sizeof(ufn_kstrides), sizeof(uint8_t *), sizeof(ufn_kstrides)};
+void ints__less__u8_i8__contig(uint32_t, const uint8_t *, const int8_t *, uint8_t *);
+static void ints__less__u8_i8__contig__sim(void **p) { ints__less__u8_i8__contig(*(uint32_t *)p[0], *(const uint8_t **)p[1], *(const int8_t **)p[2], *(uint8_t **)p[3]); }
+static const size_t ints__less__u8_i8__contig__sizes[] = {sizeof(uint32_t), sizeof(const uint8_t *), sizeof(const int8_t *), sizeof(uint8_t *)};
+void ints__less__u8_i8__strided(ufn_kiter, const uint8_t *, ufn_kstrides, const int8_t *, ufn_kstrides, uint8_t *, ufn_kstrides);
+static void ints__less__u8_i8__strided__sim(void **p) { ints__less__u8_i8__strided(*(ufn_kiter *)p[0], *(const uint8_t **)p[1], *(ufn_kstrides *)p[2], *(const int8_t **)p[3], *(ufn_kstrides *)p[4], *(uint8_t **)p[5], *(ufn_kstrides *)p[6]); }
+static const size_t ints__less__u8_i8__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const uint8_t *), sizeof(ufn_kstrides), sizeof(const int8_t *), sizeof(ufn_kstrides), sizeof(uint8_t *), sizeof(ufn_kstrides)};
 
 static const ufn_sim_kernel ints__sim_kernels[] = {
-    {"ints__zero_suppress__i16_i16__contig", ints__zero_suppress__i16_i16__contig__sim},
-    {"ints__zero_suppress__i16_i16__strided", ints__zero_suppress__i16_i16__strided__sim},
-    {"ints__wrapping_add__u8_u8__contig", ints__wrapping_add__u8_u8__contig__sim},
-    {"ints__wrapping_add__u8_u8__strided", ints__wrapping_add__u8_u8__strided__sim},
-    {"ints__wrapping_add__i8_i8__contig", ints__wrapping_add__i8_i8__contig__sim},
-    {"ints__wrapping_add__i8_i8__strided", ints__wrapping_add__i8_i8__strided__sim},
-    {"ints__is_even__i32__contig", ints__is_even__i32__contig__sim},
-    {"ints__is_even__i32__strided", ints__is_even__i32__strided__sim},
-    {"ints__less__u64_i64__contig", ints__less__u64_i64__contig__sim},
-    {"ints__less__u64_i64__strided", ints__less__u64_i64__strided__sim},
-    {"ints__less__u8_i8__contig", ints__less__u8_i8__contig__sim},
-    {"ints__less__u8_i8__strided", ints__less__u8_i8__strided__sim},
+    {.name = "ints__zero_suppress__i16_i16__contig", .entry = ints__zero_suppress__i16_i16__contig__sim, .param_sizes = ints__zero_suppress__i16_i16__contig__sizes,
+     .nparams = (int)(sizeof ints__zero_suppress__i16_i16__contig__sizes / sizeof ints__zero_suppress__i16_i16__contig__sizes[0])},
+    {.name = "ints__zero_suppress__i16_i16__strided", .entry = ints__zero_suppress__i16_i16__strided__sim, .param_sizes = ints__zero_suppress__i16_i16__strided__sizes,
+     .nparams = (int)(sizeof ints__zero_suppress__i16_i16__strided__sizes / sizeof ints__zero_suppress__i16_i16__strided__sizes[0])},
+    {.name = "ints__wrapping_add__u8_u8__contig", .entry = ints__wrapping_add__u8_u8__contig__sim, .param_sizes = ints__wrapping_add__u8_u8__contig__sizes,
+     .nparams = (int)(sizeof ints__wrapping_add__u8_u8__contig__sizes / sizeof ints__wrapping_add__u8_u8__contig__sizes[0])},
+    {.name = "ints__wrapping_add__u8_u8__strided", .entry = ints__wrapping_add__u8_u8__strided__sim, .param_sizes = ints__wrapping_add__u8_u8__strided__sizes,
+     .nparams = (int)(sizeof ints__wrapping_add__u8_u8__strided__sizes / sizeof ints__wrapping_add__u8_u8__strided__sizes[0])},
+    {.name = "ints__wrapping_add__i8_i8__contig", .entry = ints__wrapping_add__i8_i8__contig__sim, .param_sizes = ints__wrapping_add__i8_i8__contig__sizes,
+     .nparams = (int)(sizeof ints__wrapping_add__i8_i8__contig__sizes / sizeof ints__wrapping_add__i8_i8__contig__sizes[0])},
+    {.name = "ints__wrapping_add__i8_i8__strided", .entry = ints__wrapping_add__i8_i8__strided__sim, .param_sizes = ints__wrapping_add__i8_i8__strided__sizes,
+     .nparams = (int)(sizeof ints__wrapping_add__i8_i8__strided__sizes / sizeof ints__wrapping_add__i8_i8__strided__sizes[0])},
+    {.name = "ints__is_even__i32__contig", .entry = ints__is_even__i32__contig__sim, .param_sizes = ints__is_even__i32__contig__sizes,
+     .nparams = (int)(sizeof ints__is_even__i32__contig__sizes / sizeof ints__is_even__i32__contig__sizes[0])},
+    {.name = "ints__is_even__i32__strided", .entry = ints__is_even__i32__strided__sim, .param_sizes = ints__is_even__i32__strided__sizes,
+     .nparams = (int)(sizeof ints__is_even__i32__strided__sizes / sizeof ints__is_even__i32__strided__sizes[0])},
+    {.name = "ints__less__u64_i64__contig", .entry = ints__less__u64_i64__contig__sim, .param_sizes = ints__less__u64_i64__contig__sizes,
+     .nparams = (int)(sizeof ints__less__u64_i64__contig__sizes / sizeof ints__less__u64_i64__contig__sizes[0])},
+    {.name = "ints__less__u64_i64__strided", .entry = ints__less__u64_i64__strided__sim, .param_sizes = ints__less__u64_i64__strided__sizes,
+     .nparams = (int)(sizeof ints__less__u64_i64__strided__sizes / sizeof ints__less__u64_i64__strided__sizes[0])},
+    {.name = "ints__less__u8_i8__contig", .entry = ints__less__u8_i8__contig__sim, .param_sizes = ints__less__u8_i8__contig__sizes,
+     .nparams = (int)(sizeof ints__less__u8_i8__contig__sizes / sizeof ints__less__u8_i8__contig__sizes[0])},
+    {.name = "ints__less__u8_i8__strided", .entry = ints__less__u8_i8__strided__sim, .param_sizes = ints__less__u8_i8__strided__sizes,
+     .nparams = (int)(sizeof ints__less__u8_i8__strided__sizes / sizeof ints__less__u8_i8__strided__sizes[0])},
 };
 
 /* ---- what libufnrt reads ---- */
 
-static ufn_module ints__module = {UFN_ABI_VERSION, "ints", NULL, 0, ints__sim_kernels, 12, NULL};
+static ufn_module ints__module = {
+    .abi_version = UFN_ABI_VERSION, .name = "ints",
+    .sim_kernels = ints__sim_kernels, .nsim_kernels = 12,
+};
 
 static const ufn_dtype ints__zero_suppress__types0[] = {UFN_INT16, UFN_INT16, UFN_INT16};
 static const ufn_loop ints__zero_suppress__loops[] = {
-    {"int16(int16, int16)", ints__zero_suppress__types0, UFN_HOST_TABLE(ints__zero_suppress__i16_i16__host), "ints__zero_suppress__i16_i16__contig", "ints__zero_suppress__i16_i16__strided"},
+    {.signature = "int16(int16, int16)", .types = ints__zero_suppress__types0,
+     .host = UFN_HOST_TABLE(ints__zero_suppress__i16_i16__host),
+     .kernel_contig = "ints__zero_suppress__i16_i16__contig",
+     .kernel_strided = "ints__zero_suppress__i16_i16__strided",
+    },
 };
-static const ufn_func ints__zero_suppress__func = {"zero_suppress", &ints__module, 2, 1, 1, ints__zero_suppress__loops, NULL, 0, NULL, NULL, NULL, NULL};
+static const ufn_func ints__zero_suppress__func = {
+    .name = "zero_suppress", .module = &ints__module,
+    .nin = 2, .nout = 1, .nloops = 1, .loops = ints__zero_suppress__loops,
+};
 
 static const ufn_dtype ints__wrapping_add__types0[] = {UFN_UINT8, UFN_UINT8, UFN_UINT8};
 static const ufn_dtype ints__wrapping_add__types1[] = {UFN_INT8, UFN_INT8, UFN_INT8};
 static const ufn_loop ints__wrapping_add__loops[] = {
-    {"uint8(uint8, uint8)", ints__wrapping_add__types0, UFN_HOST_TABLE(ints__wrapping_add__u8_u8__host), "ints__wrapping_add__u8_u8__contig", "ints__wrapping_add__u8_u8__strided"},
-    {"int8(int8, int8)", ints__wrapping_add__types1, UFN_HOST_TABLE(ints__wrapping_add__i8_i8__host), "ints__wrapping_add__i8_i8__contig", "ints__wrapping_add__i8_i8__strided"},
+    {.signature = "uint8(uint8, uint8)", .types = ints__wrapping_add__types0,
+     .host = UFN_HOST_TABLE(ints__wrapping_add__u8_u8__host),
+     .kernel_contig = "ints__wrapping_add__u8_u8__contig",
+     .kernel_strided = "ints__wrapping_add__u8_u8__strided",
+    },
+    {.signature = "int8(int8, int8)", .types = ints__wrapping_add__types1,
+     .host = UFN_HOST_TABLE(ints__wrapping_add__i8_i8__host),
+     .kernel_contig = "ints__wrapping_add__i8_i8__contig",
+     .kernel_strided = "ints__wrapping_add__i8_i8__strided",
+    },
 };
-static const ufn_func ints__wrapping_add__func = {"wrapping_add", &ints__module, 2, 1, 2, ints__wrapping_add__loops, NULL, 0, NULL, NULL, NULL, NULL};
+static const ufn_func ints__wrapping_add__func = {
+    .name = "wrapping_add", .module = &ints__module,
+    .nin = 2, .nout = 1, .nloops = 2, .loops = ints__wrapping_add__loops,
+};
 
 static const ufn_dtype ints__is_even__types0[] = {UFN_INT32, UFN_BOOL};
 static const ufn_loop ints__is_even__loops[] = {
-    {"boolean(int32)", ints__is_even__types0, UFN_HOST_TABLE(ints__is_even__i32__host), "ints__is_even__i32__contig", "ints__is_even__i32__strided"},
+    {.signature = "boolean(int32)", .types = ints__is_even__types0,
+     .host = UFN_HOST_TABLE(ints__is_even__i32__host),
+     .kernel_contig = "ints__is_even__i32__contig",
+     .kernel_strided = "ints__is_even__i32__strided",
+    },
 };
-static const ufn_func ints__is_even__func = {"is_even", &ints__module, 1, 1, 1, ints__is_even__loops, NULL, 0, NULL, NULL, NULL, NULL};
+static const ufn_func ints__is_even__func = {
+    .name = "is_even", .module = &ints__module,
+    .nin = 1, .nout = 1, .nloops = 1, .loops = ints__is_even__loops,
+};
 
 static const ufn_dtype ints__less__types0[] = {UFN_UINT64, UFN_INT64, UFN_BOOL};
 static const ufn_dtype ints__less__types1[] = {UFN_UINT8, UFN_INT8, UFN_BOOL};
 static const ufn_loop ints__less__loops[] = {
-    {"boolean(uint64, int64)", ints__less__types0, UFN_HOST_TABLE(ints__less__u64_i64__host), "ints__less__u64_i64__contig", "ints__less__u64_i64__strided"},
-    {"boolean(uint8, int8)", ints__less__types1, UFN_HOST_TABLE(ints__less__u8_i8__host), "ints__less__u8_i8__contig", "ints__less__u8_i8__strided"},
+    {.signature = "boolean(uint64, int64)", .types = ints__less__types0,
+     .host = UFN_HOST_TABLE(ints__less__u64_i64__host),
+     .kernel_contig = "ints__less__u64_i64__contig",
+     .kernel_strided = "ints__less__u64_i64__strided",
+    },
+    {.signature = "boolean(uint8, int8)", .types = ints__less__types1,
+     .host = UFN_HOST_TABLE(ints__less__u8_i8__host),
+     .kernel_contig = "ints__less__u8_i8__contig",
+     .kernel_strided = "ints__less__u8_i8__strided",
+    },
 };
-static const ufn_func ints__less__func = {"less", &ints__module, 2, 1, 2, ints__less__loops, NULL, 0, NULL, NULL, NULL, NULL};
+static const ufn_func ints__less__func = {
+    .name = "less", .module = &ints__module,
+    .nin = 2, .nout = 1, .nloops = 2, .loops = ints__less__loops,
+};
 
 /* ---- entry points (declared in ints.h) ---- */
 

@@ -39,64 +39,64 @@ UFN_BODY ufn_view_f32_1 ufn_view_f32_1_make(float *data, int64_t n0, int64_t s0)
 
 /* ---- scalar bodies: the same code for the GPU, the simulator and the host ---- */
 
-UFN_BODY float polar__gpu_arctan2__f32_f32(float y, float x);
-UFN_BODY void polar__gpu_polar__a1_f32_a1_f32(ufn_view_f32_1 vec, ufn_view_f32_1 out);
+UFN_BODY float polar__gpu_arctan2__f32_f32(float v_y, float v_x);
+UFN_BODY void polar__gpu_polar__a1_f32_a1_f32(ufn_view_f32_1 v_vec, ufn_view_f32_1 v_out);
 
 /* polar.ufn:8: def gpu_arctan2, @vectorize 'float32(float32, float32)' */
-UFN_BODY float polar__gpu_arctan2__f32_f32(float y, float x)
+UFN_BODY float polar__gpu_arctan2__f32_f32(float v_y, float v_x)
 {
-    float theta = 0;
+    float v_theta = 0;
 #line 9 "polar.ufn"
-    theta = ufn_atan2_f32(y, x);
+    v_theta = ufn_atan2_f32(v_y, v_x);
 #line 10 "polar.ufn"
-    return theta;
+    return v_theta;
 #line 54 "polar.cu"
 }
 
 /* polar.ufn:14: def gpu_polar, @guvectorize '(float32[:], float32[:])' */
-UFN_BODY void polar__gpu_polar__a1_f32_a1_f32(ufn_view_f32_1 vec, ufn_view_f32_1 out)
+UFN_BODY void polar__gpu_polar__a1_f32_a1_f32(ufn_view_f32_1 v_vec, ufn_view_f32_1 v_out)
 {
-    float x = 0;
-    float y = 0;
+    float v_x = 0;
+    float v_y = 0;
 #line 15 "polar.ufn"
-    x = vec.data[0 * vec.stride[0]];
+    v_x = v_vec.data[0 * v_vec.stride[0]];
 #line 16 "polar.ufn"
-    y = vec.data[1 * vec.stride[0]];
+    v_y = v_vec.data[1 * v_vec.stride[0]];
 #line 17 "polar.ufn"
-    out.data[0 * out.stride[0]] = ufn_sqrt_f32(ufn_powi_f32(x, 2) + ufn_powi_f32(y, 2));
+    v_out.data[0 * v_out.stride[0]] = ufn_sqrt_f32(ufn_powi_f32(v_x, 2) + ufn_powi_f32(v_y, 2));
 #line 18 "polar.ufn"
-    out.data[1 * out.stride[0]] = ufn_atan2_f32(y, x);
+    v_out.data[1 * v_out.stride[0]] = ufn_atan2_f32(v_y, v_x);
 #line 70 "polar.cu"
 }
 
 /* ---- kernels ---- */
 
 /* gpu_arctan2: float32(float32, float32) */
-UFN_KERNEL polar__gpu_arctan2__f32_f32__contig(uint32_t ufn_n, const float *__restrict__ y, const float *__restrict__ x, float *__restrict__ out)
+UFN_KERNEL polar__gpu_arctan2__f32_f32__contig(uint32_t ufn_n, const float *__restrict__ v_y, const float *__restrict__ v_x, float *__restrict__ ufn_out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
     /* 4 elements per step: 16-byte loads and stores (or narrower for narrower types) */
-    if (ufn_aligned(y, 16) && ufn_aligned(x, 16) && ufn_aligned(out, 16)) {
+    if (ufn_aligned(v_y, 16) && ufn_aligned(v_x, 16) && ufn_aligned(ufn_out, 16)) {
         uint32_t ufn_nvec = ufn_n / 4;
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {
-            float ufn_y[4];
-            float ufn_x[4];
-            float ufn_out[4];
-            ufn_load16(ufn_y, y + 4 * ufn_v);
-            ufn_load16(ufn_x, x + 4 * ufn_v);
+            float ufn_lane0[4];
+            float ufn_lane1[4];
+            float ufn_lane2[4];
+            ufn_load16(ufn_lane0, v_y + 4 * ufn_v);
+            ufn_load16(ufn_lane1, v_x + 4 * ufn_v);
             #pragma unroll
             for (int ufn_l = 0; ufn_l < 4; ufn_l++)
-                ufn_out[ufn_l] = polar__gpu_arctan2__f32_f32(ufn_y[ufn_l], ufn_x[ufn_l]);
-            ufn_store16(out + 4 * ufn_v, ufn_out);
+                ufn_lane2[ufn_l] = polar__gpu_arctan2__f32_f32(ufn_lane0[ufn_l], ufn_lane1[ufn_l]);
+            ufn_store16(ufn_out + 4 * ufn_v, ufn_lane2);
         }
         ufn_done = ufn_nvec * 4;
     }
     #pragma unroll 1
     for (uint32_t ufn_i = ufn_done + ufn_first; ufn_i < ufn_n; ufn_i += ufn_step)
-        out[ufn_i] = polar__gpu_arctan2__f32_f32(__ldg(y + ufn_i), __ldg(x + ufn_i));
+        ufn_out[ufn_i] = polar__gpu_arctan2__f32_f32(__ldg(v_y + ufn_i), __ldg(v_x + ufn_i));
 }
 
-UFN_KERNEL polar__gpu_arctan2__f32_f32__strided(ufn_kiter ufn_it, const float *__restrict__ y, ufn_kstrides ufn_s_y, const float *__restrict__ x, ufn_kstrides ufn_s_x, float *__restrict__ out, ufn_kstrides ufn_s_out)
+UFN_KERNEL polar__gpu_arctan2__f32_f32__strided(ufn_kiter ufn_it, const float *__restrict__ v_y, ufn_kstrides ufn_s0, const float *__restrict__ v_x, ufn_kstrides ufn_s1, float *__restrict__ ufn_out, ufn_kstrides ufn_s2)
 {
     for (uint32_t ufn_i = UFN_FIRST_INDEX(); ufn_i < ufn_it.n; ufn_i += UFN_GRID_STRIDE()) {
         int64_t ufn_o0 = 0, ufn_o1 = 0, ufn_o2 = 0;
@@ -105,21 +105,21 @@ UFN_KERNEL polar__gpu_arctan2__f32_f32__strided(ufn_kiter ufn_it, const float *_
         for (int ufn_d = UFN_KMAXDIM - 1; ufn_d > 0; ufn_d--) {
             if (ufn_d < ufn_it.ndim) {
                 uint32_t ufn_q = ufn_r / ufn_it.shape[ufn_d], ufn_k = ufn_r - ufn_q * ufn_it.shape[ufn_d];
-                ufn_o0 += (int64_t)ufn_k * ufn_s_y.s[ufn_d];
-                ufn_o1 += (int64_t)ufn_k * ufn_s_x.s[ufn_d];
-                ufn_o2 += (int64_t)ufn_k * ufn_s_out.s[ufn_d];
+                ufn_o0 += (int64_t)ufn_k * ufn_s0.s[ufn_d];
+                ufn_o1 += (int64_t)ufn_k * ufn_s1.s[ufn_d];
+                ufn_o2 += (int64_t)ufn_k * ufn_s2.s[ufn_d];
                 ufn_r = ufn_q;
             }
         }
-        ufn_o0 += (int64_t)ufn_r * ufn_s_y.s[0];
-        ufn_o1 += (int64_t)ufn_r * ufn_s_x.s[0];
-        ufn_o2 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o2] = polar__gpu_arctan2__f32_f32(__ldg(y + ufn_o0), __ldg(x + ufn_o1));
+        ufn_o0 += (int64_t)ufn_r * ufn_s0.s[0];
+        ufn_o1 += (int64_t)ufn_r * ufn_s1.s[0];
+        ufn_o2 += (int64_t)ufn_r * ufn_s2.s[0];
+        ufn_out[ufn_o2] = polar__gpu_arctan2__f32_f32(v_y ? __ldg(v_y + ufn_o0) : ufn_kscalar_f32(ufn_s0), v_x ? __ldg(v_x + ufn_o1) : ufn_kscalar_f32(ufn_s1));
     }
 }
 
 /* gpu_polar: (float32[:], float32[:]) */
-UFN_KERNEL polar__gpu_polar__a1_f32_a1_f32__gufunc(ufn_kiter ufn_it, ufn_kcore ufn_core, float *vec, ufn_kstrides ufn_loop_vec, ufn_kstrides ufn_core_vec, float *out, ufn_kstrides ufn_loop_out, ufn_kstrides ufn_core_out)
+UFN_KERNEL polar__gpu_polar__a1_f32_a1_f32__gufunc(ufn_kiter ufn_it, ufn_kcore ufn_core, float *v_vec, ufn_kstrides ufn_loop0, ufn_kstrides ufn_core0, float *v_out, ufn_kstrides ufn_loop1, ufn_kstrides ufn_core1)
 {
     for (uint32_t ufn_i = UFN_FIRST_INDEX(); ufn_i < ufn_it.n; ufn_i += UFN_GRID_STRIDE()) {
         int64_t ufn_o0 = 0, ufn_o1 = 0;
@@ -128,14 +128,14 @@ UFN_KERNEL polar__gpu_polar__a1_f32_a1_f32__gufunc(ufn_kiter ufn_it, ufn_kcore u
         for (int ufn_d = UFN_KMAXDIM - 1; ufn_d > 0; ufn_d--) {
             if (ufn_d < ufn_it.ndim) {
                 uint32_t ufn_q = ufn_r / ufn_it.shape[ufn_d], ufn_k = ufn_r - ufn_q * ufn_it.shape[ufn_d];
-                ufn_o0 += (int64_t)ufn_k * ufn_loop_vec.s[ufn_d];
-                ufn_o1 += (int64_t)ufn_k * ufn_loop_out.s[ufn_d];
+                ufn_o0 += (int64_t)ufn_k * ufn_loop0.s[ufn_d];
+                ufn_o1 += (int64_t)ufn_k * ufn_loop1.s[ufn_d];
                 ufn_r = ufn_q;
             }
         }
-        ufn_o0 += (int64_t)ufn_r * ufn_loop_vec.s[0];
-        ufn_o1 += (int64_t)ufn_r * ufn_loop_out.s[0];
-        polar__gpu_polar__a1_f32_a1_f32(ufn_view_f32_1_make((vec + ufn_o0), ufn_core.dim[0], ufn_core_vec.s[0]), ufn_view_f32_1_make((out + ufn_o1), ufn_core.dim[0], ufn_core_out.s[0]));
+        ufn_o0 += (int64_t)ufn_r * ufn_loop0.s[0];
+        ufn_o1 += (int64_t)ufn_r * ufn_loop1.s[0];
+        polar__gpu_polar__a1_f32_a1_f32(ufn_view_f32_1_make((v_vec + ufn_o0), ufn_core.dim[0], ufn_core0.s[0]), ufn_view_f32_1_make((v_out + ufn_o1), ufn_core.dim[0], ufn_core1.s[0]));
     }
 }
 

@@ -94,33 +94,33 @@ UFN_BODY ufn_view_f32_1 ufn_view_f32_1_make(float *data, int64_t n0, int64_t s0)
 
 /* ---- scalar bodies: the same code for the GPU, the simulator and the host ---- */
 
-UFN_BODY float polar__gpu_arctan2__f32_f32(float y, float x);
-UFN_BODY void polar__gpu_polar__a1_f32_a1_f32(ufn_view_f32_1 vec, ufn_view_f32_1 out);
+UFN_BODY float polar__gpu_arctan2__f32_f32(float v_y, float v_x);
+UFN_BODY void polar__gpu_polar__a1_f32_a1_f32(ufn_view_f32_1 v_vec, ufn_view_f32_1 v_out);
 
 /* polar.ufn:8: def gpu_arctan2, @vectorize 'float32(float32, float32)' */
-UFN_BODY float polar__gpu_arctan2__f32_f32(float y, float x)
+UFN_BODY float polar__gpu_arctan2__f32_f32(float v_y, float v_x)
 {
-    float theta = 0;
+    float v_theta = 0;
 #line 9 "polar.ufn"
-    theta = ufn_atan2_f32(y, x);
+    v_theta = ufn_atan2_f32(v_y, v_x);
 #line 10 "polar.ufn"
-    return theta;
+    return v_theta;
 #line 109 "polar.host.c"
 }
 
 /* polar.ufn:14: def gpu_polar, @guvectorize '(float32[:], float32[:])' */
-UFN_BODY void polar__gpu_polar__a1_f32_a1_f32(ufn_view_f32_1 vec, ufn_view_f32_1 out)
+UFN_BODY void polar__gpu_polar__a1_f32_a1_f32(ufn_view_f32_1 v_vec, ufn_view_f32_1 v_out)
 {
-    float x = 0;
-    float y = 0;
+    float v_x = 0;
+    float v_y = 0;
 #line 15 "polar.ufn"
-    x = vec.data[0 * vec.stride[0]];
+    v_x = v_vec.data[0 * v_vec.stride[0]];
 #line 16 "polar.ufn"
-    y = vec.data[1 * vec.stride[0]];
+    v_y = v_vec.data[1 * v_vec.stride[0]];
 #line 17 "polar.ufn"
-    out.data[0 * out.stride[0]] = ufn_sqrt_f32(ufn_powi_f32(x, 2) + ufn_powi_f32(y, 2));
+    v_out.data[0 * v_out.stride[0]] = ufn_sqrt_f32(ufn_powi_f32(v_x, 2) + ufn_powi_f32(v_y, 2));
 #line 18 "polar.ufn"
-    out.data[1 * out.stride[0]] = ufn_atan2_f32(y, x);
+    v_out.data[1 * v_out.stride[0]] = ufn_atan2_f32(v_y, v_x);
 #line 125 "polar.host.c"
 }
 
@@ -158,36 +158,61 @@ UFN_HOST_VARIANTS(polar__gpu_polar__a1_f32_a1_f32__host)
 /* ---- the simulator runs the kernels of polar.cu compiled for the CPU ---- */
 void polar__gpu_arctan2__f32_f32__contig(uint32_t, const float *, const float *, float *);
 static void polar__gpu_arctan2__f32_f32__contig__sim(void **p) { polar__gpu_arctan2__f32_f32__contig(*(uint32_t *)p[0], *(const float **)p[1], *(const float **)p[2], *(float **)p[3]); }
+static const size_t polar__gpu_arctan2__f32_f32__contig__sizes[] = {sizeof(uint32_t), sizeof(const float *), sizeof(const float *), sizeof(float *)};
 void polar__gpu_arctan2__f32_f32__strided(ufn_kiter, const float *, ufn_kstrides, const float *, ufn_kstrides, float *, ufn_kstrides);
 static void polar__gpu_arctan2__f32_f32__strided__sim(void **p) { polar__gpu_arctan2__f32_f32__strided(*(ufn_kiter *)p[0], *(const float **)p[1], *(ufn_kstrides *)p[2], *(const float **)p[3], *(ufn_kstrides *)p[4], *(float **)p[5], *(ufn_kstrides *)p[6]); }
+static const size_t polar__gpu_arctan2__f32_f32__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const float *), sizeof(ufn_kstrides), sizeof(const float *), sizeof(ufn_kstrides), sizeof(float *), sizeof(ufn_kstrides)};
 void polar__gpu_polar__a1_f32_a1_f32__gufunc(ufn_kiter, ufn_kcore, float *, ufn_kstrides, ufn_kstrides, float *, ufn_kstrides, ufn_kstrides);
 static void polar__gpu_polar__a1_f32_a1_f32__gufunc__sim(void **p) { polar__gpu_polar__a1_f32_a1_f32__gufunc(*(ufn_kiter *)p[0], *(ufn_kcore *)p[1], *(float **)p[2], *(ufn_kstrides *)p[3], *(ufn_kstrides *)p[4], *(float **)p[5], *(ufn_kstrides *)p[6], *(ufn_kstrides *)p[7]); }
+static const size_t polar__gpu_polar__a1_f32_a1_f32__gufunc__sizes[] = {sizeof(ufn_kiter), sizeof(ufn_kcore), sizeof(float *), sizeof(ufn_kstrides), sizeof(ufn_kstrides), sizeof(float *), sizeof(ufn_kstrides), sizeof(ufn_kstrides)};
 
 static const ufn_sim_kernel polar__sim_kernels[] = {
-    {"polar__gpu_arctan2__f32_f32__contig", polar__gpu_arctan2__f32_f32__contig__sim},
-    {"polar__gpu_arctan2__f32_f32__strided", polar__gpu_arctan2__f32_f32__strided__sim},
-    {"polar__gpu_polar__a1_f32_a1_f32__gufunc", polar__gpu_polar__a1_f32_a1_f32__gufunc__sim},
+    {.name = "polar__gpu_arctan2__f32_f32__contig", .entry = polar__gpu_arctan2__f32_f32__contig__sim, .param_sizes = polar__gpu_arctan2__f32_f32__contig__sizes,
+     .nparams = (int)(sizeof polar__gpu_arctan2__f32_f32__contig__sizes / sizeof polar__gpu_arctan2__f32_f32__contig__sizes[0])},
+    {.name = "polar__gpu_arctan2__f32_f32__strided", .entry = polar__gpu_arctan2__f32_f32__strided__sim, .param_sizes = polar__gpu_arctan2__f32_f32__strided__sizes,
+     .nparams = (int)(sizeof polar__gpu_arctan2__f32_f32__strided__sizes / sizeof polar__gpu_arctan2__f32_f32__strided__sizes[0])},
+    {.name = "polar__gpu_polar__a1_f32_a1_f32__gufunc", .entry = polar__gpu_polar__a1_f32_a1_f32__gufunc__sim, .param_sizes = polar__gpu_polar__a1_f32_a1_f32__gufunc__sizes,
+     .nparams = (int)(sizeof polar__gpu_polar__a1_f32_a1_f32__gufunc__sizes / sizeof polar__gpu_polar__a1_f32_a1_f32__gufunc__sizes[0])},
 };
 
 /* ---- what libufnrt reads ---- */
 
-static ufn_module polar__module = {UFN_ABI_VERSION, "polar", NULL, 0, polar__sim_kernels, 3, NULL};
+static ufn_module polar__module = {
+    .abi_version = UFN_ABI_VERSION, .name = "polar",
+    .sim_kernels = polar__sim_kernels, .nsim_kernels = 3,
+};
 
 static const ufn_dtype polar__gpu_arctan2__types0[] = {UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32};
 static const ufn_loop polar__gpu_arctan2__loops[] = {
-    {"float32(float32, float32)", polar__gpu_arctan2__types0, UFN_HOST_TABLE(polar__gpu_arctan2__f32_f32__host), "polar__gpu_arctan2__f32_f32__contig", "polar__gpu_arctan2__f32_f32__strided"},
+    {.signature = "float32(float32, float32)", .types = polar__gpu_arctan2__types0,
+     .host = UFN_HOST_TABLE(polar__gpu_arctan2__f32_f32__host),
+     .kernel_contig = "polar__gpu_arctan2__f32_f32__contig",
+     .kernel_strided = "polar__gpu_arctan2__f32_f32__strided",
+    },
 };
-static const ufn_func polar__gpu_arctan2__func = {"gpu_arctan2", &polar__module, 2, 1, 1, polar__gpu_arctan2__loops, NULL, 0, NULL, NULL, NULL, NULL};
+static const ufn_func polar__gpu_arctan2__func = {
+    .name = "gpu_arctan2", .module = &polar__module,
+    .nin = 2, .nout = 1, .nloops = 1, .loops = polar__gpu_arctan2__loops,
+};
 
 static const ufn_dtype polar__gpu_polar__types0[] = {UFN_FLOAT32, UFN_FLOAT32};
 static const ufn_loop polar__gpu_polar__loops[] = {
-    {"(float32[:], float32[:])", polar__gpu_polar__types0, UFN_HOST_TABLE(polar__gpu_polar__a1_f32_a1_f32__host), NULL, "polar__gpu_polar__a1_f32_a1_f32__gufunc"},
+    {.signature = "(float32[:], float32[:])", .types = polar__gpu_polar__types0,
+     .host = UFN_HOST_TABLE(polar__gpu_polar__a1_f32_a1_f32__host),
+     .kernel_strided = "polar__gpu_polar__a1_f32_a1_f32__gufunc",
+    },
 };
 static const char *const polar__gpu_polar__core_names[] = {"i"};
 static const int64_t polar__gpu_polar__core_fixed[] = {-1};
 static const int polar__gpu_polar__core_ndim[] = {1, 1};
 static const int polar__gpu_polar__core_dims[] = {0, 0};
-static const ufn_func polar__gpu_polar__func = {"gpu_polar", &polar__module, 1, 1, 1, polar__gpu_polar__loops, "(i)->(i)", 1, polar__gpu_polar__core_names, polar__gpu_polar__core_fixed, polar__gpu_polar__core_ndim, polar__gpu_polar__core_dims};
+static const ufn_func polar__gpu_polar__func = {
+    .name = "gpu_polar", .module = &polar__module,
+    .nin = 1, .nout = 1, .nloops = 1, .loops = polar__gpu_polar__loops,
+    .layout = "(i)->(i)", .ncore = 1,
+    .core_names = polar__gpu_polar__core_names, .core_fixed = polar__gpu_polar__core_fixed,
+    .core_ndim = polar__gpu_polar__core_ndim, .core_dims = polar__gpu_polar__core_dims,
+};
 
 /* ---- entry points (declared in polar.h) ---- */
 

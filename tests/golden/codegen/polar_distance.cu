@@ -39,81 +39,81 @@ UFN_BODY ufn_tup2_f32_f32 ufn_tup2_f32_f32_make(float a0, float a1) { ufn_tup2_f
 
 /* ---- scalar bodies: the same code for the GPU, the simulator and the host ---- */
 
-UFN_BODY ufn_tup2_f32_f32 polar_distance__polar_to_cartesian__f32_f32(float rho, float theta);
-UFN_BODY float polar_distance__polar_distance__f32_f32_f32_f32(float rho1, float theta1, float rho2, float theta2);
+UFN_BODY ufn_tup2_f32_f32 polar_distance__polar_to_cartesian__f32_f32(float v_rho, float v_theta);
+UFN_BODY float polar_distance__polar_distance__f32_f32_f32_f32(float v_rho1, float v_theta1, float v_rho2, float v_theta2);
 
 /* polar_distance.ufn:7: def polar_to_cartesian, helper (float32, float32) -> UniTuple(float32 x 2) */
-UFN_BODY ufn_tup2_f32_f32 polar_distance__polar_to_cartesian__f32_f32(float rho, float theta)
+UFN_BODY ufn_tup2_f32_f32 polar_distance__polar_to_cartesian__f32_f32(float v_rho, float v_theta)
 {
-    float x = 0;
-    float y = 0;
+    float v_x = 0;
+    float v_y = 0;
 #line 8 "polar_distance.ufn"
-    x = rho * ufn_cos_f32(theta);
+    v_x = v_rho * ufn_cos_f32(v_theta);
 #line 9 "polar_distance.ufn"
-    y = rho * ufn_sin_f32(theta);
+    v_y = v_rho * ufn_sin_f32(v_theta);
 #line 10 "polar_distance.ufn"
-    return ufn_tup2_f32_f32_make(x, y);
+    return ufn_tup2_f32_f32_make(v_x, v_y);
 #line 57 "polar_distance.cu"
 }
 
 /* polar_distance.ufn:14: def polar_distance, @vectorize 'float32(float32, float32, float32, float32)' */
-UFN_BODY float polar_distance__polar_distance__f32_f32_f32_f32(float rho1, float theta1, float rho2, float theta2)
+UFN_BODY float polar_distance__polar_distance__f32_f32_f32_f32(float v_rho1, float v_theta1, float v_rho2, float v_theta2)
 {
-    float x1 = 0;
-    float y1_ = 0;
-    float x2 = 0;
-    float y2 = 0;
+    float v_x1 = 0;
+    float v_y1 = 0;
+    float v_x2 = 0;
+    float v_y2 = 0;
     ufn_tup2_f32_f32 ufn_t0 = {0};
     ufn_tup2_f32_f32 ufn_t1 = {0};
 #line 15 "polar_distance.ufn"
-    ufn_t0 = polar_distance__polar_to_cartesian__f32_f32(rho1, theta1);
+    ufn_t0 = polar_distance__polar_to_cartesian__f32_f32(v_rho1, v_theta1);
 #line 15 "polar_distance.ufn"
-    x1 = ufn_t0.f0;
+    v_x1 = ufn_t0.f0;
 #line 15 "polar_distance.ufn"
-    y1_ = ufn_t0.f1;
+    v_y1 = ufn_t0.f1;
 #line 16 "polar_distance.ufn"
-    ufn_t1 = polar_distance__polar_to_cartesian__f32_f32(rho2, theta2);
+    ufn_t1 = polar_distance__polar_to_cartesian__f32_f32(v_rho2, v_theta2);
 #line 16 "polar_distance.ufn"
-    x2 = ufn_t1.f0;
+    v_x2 = ufn_t1.f0;
 #line 16 "polar_distance.ufn"
-    y2 = ufn_t1.f1;
+    v_y2 = ufn_t1.f1;
 #line 18 "polar_distance.ufn"
-    return (float)ufn_pow_f64((double)(ufn_powi_f32(x1 - x2, 2) + ufn_powi_f32(y1_ - y2, 2)), 0.5);
+    return (float)ufn_pow_f64((double)(ufn_powi_f32(v_x1 - v_x2, 2) + ufn_powi_f32(v_y1 - v_y2, 2)), 0.5);
 #line 83 "polar_distance.cu"
 }
 
 /* ---- kernels ---- */
 
 /* polar_distance: float32(float32, float32, float32, float32) */
-UFN_KERNEL polar_distance__polar_distance__f32_f32_f32_f32__contig(uint32_t ufn_n, const float *__restrict__ rho1, const float *__restrict__ theta1, const float *__restrict__ rho2, const float *__restrict__ theta2, float *__restrict__ out)
+UFN_KERNEL polar_distance__polar_distance__f32_f32_f32_f32__contig(uint32_t ufn_n, const float *__restrict__ v_rho1, const float *__restrict__ v_theta1, const float *__restrict__ v_rho2, const float *__restrict__ v_theta2, float *__restrict__ ufn_out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
     /* 4 elements per step: 16-byte loads and stores (or narrower for narrower types) */
-    if (ufn_aligned(rho1, 16) && ufn_aligned(theta1, 16) && ufn_aligned(rho2, 16) && ufn_aligned(theta2, 16) && ufn_aligned(out, 16)) {
+    if (ufn_aligned(v_rho1, 16) && ufn_aligned(v_theta1, 16) && ufn_aligned(v_rho2, 16) && ufn_aligned(v_theta2, 16) && ufn_aligned(ufn_out, 16)) {
         uint32_t ufn_nvec = ufn_n / 4;
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {
-            float ufn_rho1[4];
-            float ufn_theta1[4];
-            float ufn_rho2[4];
-            float ufn_theta2[4];
-            float ufn_out[4];
-            ufn_load16(ufn_rho1, rho1 + 4 * ufn_v);
-            ufn_load16(ufn_theta1, theta1 + 4 * ufn_v);
-            ufn_load16(ufn_rho2, rho2 + 4 * ufn_v);
-            ufn_load16(ufn_theta2, theta2 + 4 * ufn_v);
+            float ufn_lane0[4];
+            float ufn_lane1[4];
+            float ufn_lane2[4];
+            float ufn_lane3[4];
+            float ufn_lane4[4];
+            ufn_load16(ufn_lane0, v_rho1 + 4 * ufn_v);
+            ufn_load16(ufn_lane1, v_theta1 + 4 * ufn_v);
+            ufn_load16(ufn_lane2, v_rho2 + 4 * ufn_v);
+            ufn_load16(ufn_lane3, v_theta2 + 4 * ufn_v);
             #pragma unroll
             for (int ufn_l = 0; ufn_l < 4; ufn_l++)
-                ufn_out[ufn_l] = polar_distance__polar_distance__f32_f32_f32_f32(ufn_rho1[ufn_l], ufn_theta1[ufn_l], ufn_rho2[ufn_l], ufn_theta2[ufn_l]);
-            ufn_store16(out + 4 * ufn_v, ufn_out);
+                ufn_lane4[ufn_l] = polar_distance__polar_distance__f32_f32_f32_f32(ufn_lane0[ufn_l], ufn_lane1[ufn_l], ufn_lane2[ufn_l], ufn_lane3[ufn_l]);
+            ufn_store16(ufn_out + 4 * ufn_v, ufn_lane4);
         }
         ufn_done = ufn_nvec * 4;
     }
     #pragma unroll 1
     for (uint32_t ufn_i = ufn_done + ufn_first; ufn_i < ufn_n; ufn_i += ufn_step)
-        out[ufn_i] = polar_distance__polar_distance__f32_f32_f32_f32(__ldg(rho1 + ufn_i), __ldg(theta1 + ufn_i), __ldg(rho2 + ufn_i), __ldg(theta2 + ufn_i));
+        ufn_out[ufn_i] = polar_distance__polar_distance__f32_f32_f32_f32(__ldg(v_rho1 + ufn_i), __ldg(v_theta1 + ufn_i), __ldg(v_rho2 + ufn_i), __ldg(v_theta2 + ufn_i));
 }
 
-UFN_KERNEL polar_distance__polar_distance__f32_f32_f32_f32__strided(ufn_kiter ufn_it, const float *__restrict__ rho1, ufn_kstrides ufn_s_rho1, const float *__restrict__ theta1, ufn_kstrides ufn_s_theta1, const float *__restrict__ rho2, ufn_kstrides ufn_s_rho2, const float *__restrict__ theta2, ufn_kstrides ufn_s_theta2, float *__restrict__ out, ufn_kstrides ufn_s_out)
+UFN_KERNEL polar_distance__polar_distance__f32_f32_f32_f32__strided(ufn_kiter ufn_it, const float *__restrict__ v_rho1, ufn_kstrides ufn_s0, const float *__restrict__ v_theta1, ufn_kstrides ufn_s1, const float *__restrict__ v_rho2, ufn_kstrides ufn_s2, const float *__restrict__ v_theta2, ufn_kstrides ufn_s3, float *__restrict__ ufn_out, ufn_kstrides ufn_s4)
 {
     for (uint32_t ufn_i = UFN_FIRST_INDEX(); ufn_i < ufn_it.n; ufn_i += UFN_GRID_STRIDE()) {
         int64_t ufn_o0 = 0, ufn_o1 = 0, ufn_o2 = 0, ufn_o3 = 0, ufn_o4 = 0;
@@ -122,20 +122,20 @@ UFN_KERNEL polar_distance__polar_distance__f32_f32_f32_f32__strided(ufn_kiter uf
         for (int ufn_d = UFN_KMAXDIM - 1; ufn_d > 0; ufn_d--) {
             if (ufn_d < ufn_it.ndim) {
                 uint32_t ufn_q = ufn_r / ufn_it.shape[ufn_d], ufn_k = ufn_r - ufn_q * ufn_it.shape[ufn_d];
-                ufn_o0 += (int64_t)ufn_k * ufn_s_rho1.s[ufn_d];
-                ufn_o1 += (int64_t)ufn_k * ufn_s_theta1.s[ufn_d];
-                ufn_o2 += (int64_t)ufn_k * ufn_s_rho2.s[ufn_d];
-                ufn_o3 += (int64_t)ufn_k * ufn_s_theta2.s[ufn_d];
-                ufn_o4 += (int64_t)ufn_k * ufn_s_out.s[ufn_d];
+                ufn_o0 += (int64_t)ufn_k * ufn_s0.s[ufn_d];
+                ufn_o1 += (int64_t)ufn_k * ufn_s1.s[ufn_d];
+                ufn_o2 += (int64_t)ufn_k * ufn_s2.s[ufn_d];
+                ufn_o3 += (int64_t)ufn_k * ufn_s3.s[ufn_d];
+                ufn_o4 += (int64_t)ufn_k * ufn_s4.s[ufn_d];
                 ufn_r = ufn_q;
             }
         }
-        ufn_o0 += (int64_t)ufn_r * ufn_s_rho1.s[0];
-        ufn_o1 += (int64_t)ufn_r * ufn_s_theta1.s[0];
-        ufn_o2 += (int64_t)ufn_r * ufn_s_rho2.s[0];
-        ufn_o3 += (int64_t)ufn_r * ufn_s_theta2.s[0];
-        ufn_o4 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o4] = polar_distance__polar_distance__f32_f32_f32_f32(__ldg(rho1 + ufn_o0), __ldg(theta1 + ufn_o1), __ldg(rho2 + ufn_o2), __ldg(theta2 + ufn_o3));
+        ufn_o0 += (int64_t)ufn_r * ufn_s0.s[0];
+        ufn_o1 += (int64_t)ufn_r * ufn_s1.s[0];
+        ufn_o2 += (int64_t)ufn_r * ufn_s2.s[0];
+        ufn_o3 += (int64_t)ufn_r * ufn_s3.s[0];
+        ufn_o4 += (int64_t)ufn_r * ufn_s4.s[0];
+        ufn_out[ufn_o4] = polar_distance__polar_distance__f32_f32_f32_f32(v_rho1 ? __ldg(v_rho1 + ufn_o0) : ufn_kscalar_f32(ufn_s0), v_theta1 ? __ldg(v_theta1 + ufn_o1) : ufn_kscalar_f32(ufn_s1), v_rho2 ? __ldg(v_rho2 + ufn_o2) : ufn_kscalar_f32(ufn_s2), v_theta2 ? __ldg(v_theta2 + ufn_o3) : ufn_kscalar_f32(ufn_s3));
     }
 }
 

@@ -94,46 +94,46 @@ UFN_BODY ufn_tup2_f32_f32 ufn_tup2_f32_f32_make(float a0, float a1) { ufn_tup2_f
 
 /* ---- scalar bodies: the same code for the GPU, the simulator and the host ---- */
 
-UFN_BODY ufn_tup2_f32_f32 polar_distance__polar_to_cartesian__f32_f32(float rho, float theta);
-UFN_BODY float polar_distance__polar_distance__f32_f32_f32_f32(float rho1, float theta1, float rho2, float theta2);
+UFN_BODY ufn_tup2_f32_f32 polar_distance__polar_to_cartesian__f32_f32(float v_rho, float v_theta);
+UFN_BODY float polar_distance__polar_distance__f32_f32_f32_f32(float v_rho1, float v_theta1, float v_rho2, float v_theta2);
 
 /* polar_distance.ufn:7: def polar_to_cartesian, helper (float32, float32) -> UniTuple(float32 x 2) */
-UFN_BODY ufn_tup2_f32_f32 polar_distance__polar_to_cartesian__f32_f32(float rho, float theta)
+UFN_BODY ufn_tup2_f32_f32 polar_distance__polar_to_cartesian__f32_f32(float v_rho, float v_theta)
 {
-    float x = 0;
-    float y = 0;
+    float v_x = 0;
+    float v_y = 0;
 #line 8 "polar_distance.ufn"
-    x = rho * ufn_cos_f32(theta);
+    v_x = v_rho * ufn_cos_f32(v_theta);
 #line 9 "polar_distance.ufn"
-    y = rho * ufn_sin_f32(theta);
+    v_y = v_rho * ufn_sin_f32(v_theta);
 #line 10 "polar_distance.ufn"
-    return ufn_tup2_f32_f32_make(x, y);
+    return ufn_tup2_f32_f32_make(v_x, v_y);
 #line 112 "polar_distance.host.c"
 }
 
 /* polar_distance.ufn:14: def polar_distance, @vectorize 'float32(float32, float32, float32, float32)' */
-UFN_BODY float polar_distance__polar_distance__f32_f32_f32_f32(float rho1, float theta1, float rho2, float theta2)
+UFN_BODY float polar_distance__polar_distance__f32_f32_f32_f32(float v_rho1, float v_theta1, float v_rho2, float v_theta2)
 {
-    float x1 = 0;
-    float y1_ = 0;
-    float x2 = 0;
-    float y2 = 0;
+    float v_x1 = 0;
+    float v_y1 = 0;
+    float v_x2 = 0;
+    float v_y2 = 0;
     ufn_tup2_f32_f32 ufn_t0 = {0};
     ufn_tup2_f32_f32 ufn_t1 = {0};
 #line 15 "polar_distance.ufn"
-    ufn_t0 = polar_distance__polar_to_cartesian__f32_f32(rho1, theta1);
+    ufn_t0 = polar_distance__polar_to_cartesian__f32_f32(v_rho1, v_theta1);
 #line 15 "polar_distance.ufn"
-    x1 = ufn_t0.f0;
+    v_x1 = ufn_t0.f0;
 #line 15 "polar_distance.ufn"
-    y1_ = ufn_t0.f1;
+    v_y1 = ufn_t0.f1;
 #line 16 "polar_distance.ufn"
-    ufn_t1 = polar_distance__polar_to_cartesian__f32_f32(rho2, theta2);
+    ufn_t1 = polar_distance__polar_to_cartesian__f32_f32(v_rho2, v_theta2);
 #line 16 "polar_distance.ufn"
-    x2 = ufn_t1.f0;
+    v_x2 = ufn_t1.f0;
 #line 16 "polar_distance.ufn"
-    y2 = ufn_t1.f1;
+    v_y2 = ufn_t1.f1;
 #line 18 "polar_distance.ufn"
-    return (float)ufn_pow_f64((double)(ufn_powi_f32(x1 - x2, 2) + ufn_powi_f32(y1_ - y2, 2)), 0.5);
+    return (float)ufn_pow_f64((double)(ufn_powi_f32(v_x1 - v_x2, 2) + ufn_powi_f32(v_y1 - v_y2, 2)), 0.5);
 #line 138 "polar_distance.host.c"
 }
 
@@ -162,23 +162,37 @@ UFN_HOST_VARIANTS(polar_distance__polar_distance__f32_f32_f32_f32__host)
 /* ---- the simulator runs the kernels of polar_distance.cu compiled for the CPU ---- */
 void polar_distance__polar_distance__f32_f32_f32_f32__contig(uint32_t, const float *, const float *, const float *, const float *, float *);
 static void polar_distance__polar_distance__f32_f32_f32_f32__contig__sim(void **p) { polar_distance__polar_distance__f32_f32_f32_f32__contig(*(uint32_t *)p[0], *(const float **)p[1], *(const float **)p[2], *(const float **)p[3], *(const float **)p[4], *(float **)p[5]); }
+static const size_t polar_distance__polar_distance__f32_f32_f32_f32__contig__sizes[] = {sizeof(uint32_t), sizeof(const float *), sizeof(const float *), sizeof(const float *), sizeof(const float *), sizeof(float *)};
 void polar_distance__polar_distance__f32_f32_f32_f32__strided(ufn_kiter, const float *, ufn_kstrides, const float *, ufn_kstrides, const float *, ufn_kstrides, const float *, ufn_kstrides, float *, ufn_kstrides);
 static void polar_distance__polar_distance__f32_f32_f32_f32__strided__sim(void **p) { polar_distance__polar_distance__f32_f32_f32_f32__strided(*(ufn_kiter *)p[0], *(const float **)p[1], *(ufn_kstrides *)p[2], *(const float **)p[3], *(ufn_kstrides *)p[4], *(const float **)p[5], *(ufn_kstrides *)p[6], *(const float **)p[7], *(ufn_kstrides *)p[8], *(float **)p[9], *(ufn_kstrides *)p[10]); }
+static const size_t polar_distance__polar_distance__f32_f32_f32_f32__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const float *), sizeof(ufn_kstrides), sizeof(const float *), sizeof(ufn_kstrides), sizeof(const float *), sizeof(ufn_kstrides), sizeof(const float *), sizeof(ufn_kstrides), sizeof(float *), sizeof(ufn_kstrides)};
 
 static const ufn_sim_kernel polar_distance__sim_kernels[] = {
-    {"polar_distance__polar_distance__f32_f32_f32_f32__contig", polar_distance__polar_distance__f32_f32_f32_f32__contig__sim},
-    {"polar_distance__polar_distance__f32_f32_f32_f32__strided", polar_distance__polar_distance__f32_f32_f32_f32__strided__sim},
+    {.name = "polar_distance__polar_distance__f32_f32_f32_f32__contig", .entry = polar_distance__polar_distance__f32_f32_f32_f32__contig__sim, .param_sizes = polar_distance__polar_distance__f32_f32_f32_f32__contig__sizes,
+     .nparams = (int)(sizeof polar_distance__polar_distance__f32_f32_f32_f32__contig__sizes / sizeof polar_distance__polar_distance__f32_f32_f32_f32__contig__sizes[0])},
+    {.name = "polar_distance__polar_distance__f32_f32_f32_f32__strided", .entry = polar_distance__polar_distance__f32_f32_f32_f32__strided__sim, .param_sizes = polar_distance__polar_distance__f32_f32_f32_f32__strided__sizes,
+     .nparams = (int)(sizeof polar_distance__polar_distance__f32_f32_f32_f32__strided__sizes / sizeof polar_distance__polar_distance__f32_f32_f32_f32__strided__sizes[0])},
 };
 
 /* ---- what libufnrt reads ---- */
 
-static ufn_module polar_distance__module = {UFN_ABI_VERSION, "polar_distance", NULL, 0, polar_distance__sim_kernels, 2, NULL};
+static ufn_module polar_distance__module = {
+    .abi_version = UFN_ABI_VERSION, .name = "polar_distance",
+    .sim_kernels = polar_distance__sim_kernels, .nsim_kernels = 2,
+};
 
 static const ufn_dtype polar_distance__polar_distance__types0[] = {UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32};
 static const ufn_loop polar_distance__polar_distance__loops[] = {
-    {"float32(float32, float32, float32, float32)", polar_distance__polar_distance__types0, UFN_HOST_TABLE(polar_distance__polar_distance__f32_f32_f32_f32__host), "polar_distance__polar_distance__f32_f32_f32_f32__contig", "polar_distance__polar_distance__f32_f32_f32_f32__strided"},
+    {.signature = "float32(float32, float32, float32, float32)", .types = polar_distance__polar_distance__types0,
+     .host = UFN_HOST_TABLE(polar_distance__polar_distance__f32_f32_f32_f32__host),
+     .kernel_contig = "polar_distance__polar_distance__f32_f32_f32_f32__contig",
+     .kernel_strided = "polar_distance__polar_distance__f32_f32_f32_f32__strided",
+    },
 };
-static const ufn_func polar_distance__polar_distance__func = {"polar_distance", &polar_distance__module, 4, 1, 1, polar_distance__polar_distance__loops, NULL, 0, NULL, NULL, NULL, NULL};
+static const ufn_func polar_distance__polar_distance__func = {
+    .name = "polar_distance", .module = &polar_distance__module,
+    .nin = 4, .nout = 1, .nloops = 1, .loops = polar_distance__polar_distance__loops,
+};
 
 /* ---- entry points (declared in polar_distance.h) ---- */
 

@@ -34,63 +34,64 @@
 
 /* ---- scalar bodies: the same code for the GPU, the simulator and the host ---- */
 
-UFN_RECURSIVE int64_t recursion__lucas__i64(int64_t n);
-UFN_BODY int64_t recursion__lucas_ufunc__i64(int64_t n);
+UFN_RECURSIVE int64_t recursion__lucas__i64(int ufn_depth, int64_t v_n);
+UFN_BODY int64_t recursion__lucas_ufunc__i64(int64_t v_n);
 
 /* recursion.ufn:6: def lucas, helper (int64) -> int64 */
-UFN_RECURSIVE int64_t recursion__lucas__i64(int64_t n)
+UFN_RECURSIVE int64_t recursion__lucas__i64(int ufn_depth, int64_t v_n)
 {
+    UFN_DEPTH_CHECK(ufn_depth, int64_t)
 #line 7 "recursion.ufn"
-    if (n == 0) {
+    if (v_n == 0) {
 #line 8 "recursion.ufn"
         return 2;
     } else {
 #line 9 "recursion.ufn"
-        if (n == 1) {
+        if (v_n == 1) {
 #line 10 "recursion.ufn"
             return 1;
         } else {
 #line 12 "recursion.ufn"
-            return ufn_add_i64(recursion__lucas__i64(ufn_sub_i64(n, 1)), recursion__lucas__i64(ufn_sub_i64(n, 2)));
+            return ufn_add_i64(recursion__lucas__i64(ufn_depth + 1, ufn_sub_i64(v_n, 1)), recursion__lucas__i64(ufn_depth + 1, ufn_sub_i64(v_n, 2)));
         }
     }
-#line 58 "recursion.cu"
+#line 59 "recursion.cu"
 }
 
 /* recursion.ufn:16: def lucas_ufunc, @vectorize 'int64(int64)' */
-UFN_BODY int64_t recursion__lucas_ufunc__i64(int64_t n)
+UFN_BODY int64_t recursion__lucas_ufunc__i64(int64_t v_n)
 {
 #line 17 "recursion.ufn"
-    return recursion__lucas__i64(n);
-#line 66 "recursion.cu"
+    return recursion__lucas__i64(0, v_n);
+#line 67 "recursion.cu"
 }
 
 /* ---- kernels ---- */
 
 /* lucas_ufunc: int64(int64) */
-UFN_KERNEL recursion__lucas_ufunc__i64__contig(uint32_t ufn_n, const int64_t *__restrict__ n, int64_t *__restrict__ out)
+UFN_KERNEL recursion__lucas_ufunc__i64__contig(uint32_t ufn_n, const int64_t *__restrict__ v_n, int64_t *__restrict__ ufn_out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
     /* 2 elements per step: 16-byte loads and stores (or narrower for narrower types) */
-    if (ufn_aligned(n, 16) && ufn_aligned(out, 16)) {
+    if (ufn_aligned(v_n, 16) && ufn_aligned(ufn_out, 16)) {
         uint32_t ufn_nvec = ufn_n / 2;
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {
-            int64_t ufn_n[2];
-            int64_t ufn_out[2];
-            ufn_load16(ufn_n, n + 2 * ufn_v);
+            int64_t ufn_lane0[2];
+            int64_t ufn_lane1[2];
+            ufn_load16(ufn_lane0, v_n + 2 * ufn_v);
             #pragma unroll
             for (int ufn_l = 0; ufn_l < 2; ufn_l++)
-                ufn_out[ufn_l] = recursion__lucas_ufunc__i64(ufn_n[ufn_l]);
-            ufn_store16(out + 2 * ufn_v, ufn_out);
+                ufn_lane1[ufn_l] = recursion__lucas_ufunc__i64(ufn_lane0[ufn_l]);
+            ufn_store16(ufn_out + 2 * ufn_v, ufn_lane1);
         }
         ufn_done = ufn_nvec * 2;
     }
     #pragma unroll 1
     for (uint32_t ufn_i = ufn_done + ufn_first; ufn_i < ufn_n; ufn_i += ufn_step)
-        out[ufn_i] = recursion__lucas_ufunc__i64(__ldg(n + ufn_i));
+        ufn_out[ufn_i] = recursion__lucas_ufunc__i64(__ldg(v_n + ufn_i));
 }
 
-UFN_KERNEL recursion__lucas_ufunc__i64__strided(ufn_kiter ufn_it, const int64_t *__restrict__ n, ufn_kstrides ufn_s_n, int64_t *__restrict__ out, ufn_kstrides ufn_s_out)
+UFN_KERNEL recursion__lucas_ufunc__i64__strided(ufn_kiter ufn_it, const int64_t *__restrict__ v_n, ufn_kstrides ufn_s0, int64_t *__restrict__ ufn_out, ufn_kstrides ufn_s1)
 {
     for (uint32_t ufn_i = UFN_FIRST_INDEX(); ufn_i < ufn_it.n; ufn_i += UFN_GRID_STRIDE()) {
         int64_t ufn_o0 = 0, ufn_o1 = 0;
@@ -99,14 +100,14 @@ UFN_KERNEL recursion__lucas_ufunc__i64__strided(ufn_kiter ufn_it, const int64_t 
         for (int ufn_d = UFN_KMAXDIM - 1; ufn_d > 0; ufn_d--) {
             if (ufn_d < ufn_it.ndim) {
                 uint32_t ufn_q = ufn_r / ufn_it.shape[ufn_d], ufn_k = ufn_r - ufn_q * ufn_it.shape[ufn_d];
-                ufn_o0 += (int64_t)ufn_k * ufn_s_n.s[ufn_d];
-                ufn_o1 += (int64_t)ufn_k * ufn_s_out.s[ufn_d];
+                ufn_o0 += (int64_t)ufn_k * ufn_s0.s[ufn_d];
+                ufn_o1 += (int64_t)ufn_k * ufn_s1.s[ufn_d];
                 ufn_r = ufn_q;
             }
         }
-        ufn_o0 += (int64_t)ufn_r * ufn_s_n.s[0];
-        ufn_o1 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o1] = recursion__lucas_ufunc__i64(__ldg(n + ufn_o0));
+        ufn_o0 += (int64_t)ufn_r * ufn_s0.s[0];
+        ufn_o1 += (int64_t)ufn_r * ufn_s1.s[0];
+        ufn_out[ufn_o1] = recursion__lucas_ufunc__i64(v_n ? __ldg(v_n + ufn_o0) : ufn_kscalar_i64(ufn_s0));
     }
 }
 

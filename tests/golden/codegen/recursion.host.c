@@ -89,35 +89,36 @@ __attribute__((simd("notinbranch"))) double hypot(double, double); __attribute__
 
 /* ---- scalar bodies: the same code for the GPU, the simulator and the host ---- */
 
-UFN_RECURSIVE int64_t recursion__lucas__i64(int64_t n);
-UFN_BODY int64_t recursion__lucas_ufunc__i64(int64_t n);
+UFN_RECURSIVE int64_t recursion__lucas__i64(int ufn_depth, int64_t v_n);
+UFN_BODY int64_t recursion__lucas_ufunc__i64(int64_t v_n);
 
 /* recursion.ufn:6: def lucas, helper (int64) -> int64 */
-UFN_RECURSIVE int64_t recursion__lucas__i64(int64_t n)
+UFN_RECURSIVE int64_t recursion__lucas__i64(int ufn_depth, int64_t v_n)
 {
+    UFN_DEPTH_CHECK(ufn_depth, int64_t)
 #line 7 "recursion.ufn"
-    if (n == 0) {
+    if (v_n == 0) {
 #line 8 "recursion.ufn"
         return 2;
     } else {
 #line 9 "recursion.ufn"
-        if (n == 1) {
+        if (v_n == 1) {
 #line 10 "recursion.ufn"
             return 1;
         } else {
 #line 12 "recursion.ufn"
-            return ufn_add_i64(recursion__lucas__i64(ufn_sub_i64(n, 1)), recursion__lucas__i64(ufn_sub_i64(n, 2)));
+            return ufn_add_i64(recursion__lucas__i64(ufn_depth + 1, ufn_sub_i64(v_n, 1)), recursion__lucas__i64(ufn_depth + 1, ufn_sub_i64(v_n, 2)));
         }
     }
-#line 113 "recursion.host.c"
+#line 114 "recursion.host.c"
 }
 
 /* recursion.ufn:16: def lucas_ufunc, @vectorize 'int64(int64)' */
-UFN_BODY int64_t recursion__lucas_ufunc__i64(int64_t n)
+UFN_BODY int64_t recursion__lucas_ufunc__i64(int64_t v_n)
 {
 #line 17 "recursion.ufn"
-    return recursion__lucas__i64(n);
-#line 121 "recursion.host.c"
+    return recursion__lucas__i64(0, v_n);
+#line 122 "recursion.host.c"
 }
 
 /* ---- host loops ---- */
@@ -142,23 +143,38 @@ UFN_HOST_VARIANTS(recursion__lucas_ufunc__i64__host)
 /* ---- the simulator runs the kernels of recursion.cu compiled for the CPU ---- */
 void recursion__lucas_ufunc__i64__contig(uint32_t, const int64_t *, int64_t *);
 static void recursion__lucas_ufunc__i64__contig__sim(void **p) { recursion__lucas_ufunc__i64__contig(*(uint32_t *)p[0], *(const int64_t **)p[1], *(int64_t **)p[2]); }
+static const size_t recursion__lucas_ufunc__i64__contig__sizes[] = {sizeof(uint32_t), sizeof(const int64_t *), sizeof(int64_t *)};
 void recursion__lucas_ufunc__i64__strided(ufn_kiter, const int64_t *, ufn_kstrides, int64_t *, ufn_kstrides);
 static void recursion__lucas_ufunc__i64__strided__sim(void **p) { recursion__lucas_ufunc__i64__strided(*(ufn_kiter *)p[0], *(const int64_t **)p[1], *(ufn_kstrides *)p[2], *(int64_t **)p[3], *(ufn_kstrides *)p[4]); }
+static const size_t recursion__lucas_ufunc__i64__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const int64_t *), sizeof(ufn_kstrides), sizeof(int64_t *), sizeof(ufn_kstrides)};
 
 static const ufn_sim_kernel recursion__sim_kernels[] = {
-    {"recursion__lucas_ufunc__i64__contig", recursion__lucas_ufunc__i64__contig__sim},
-    {"recursion__lucas_ufunc__i64__strided", recursion__lucas_ufunc__i64__strided__sim},
+    {.name = "recursion__lucas_ufunc__i64__contig", .entry = recursion__lucas_ufunc__i64__contig__sim, .param_sizes = recursion__lucas_ufunc__i64__contig__sizes,
+     .nparams = (int)(sizeof recursion__lucas_ufunc__i64__contig__sizes / sizeof recursion__lucas_ufunc__i64__contig__sizes[0])},
+    {.name = "recursion__lucas_ufunc__i64__strided", .entry = recursion__lucas_ufunc__i64__strided__sim, .param_sizes = recursion__lucas_ufunc__i64__strided__sizes,
+     .nparams = (int)(sizeof recursion__lucas_ufunc__i64__strided__sizes / sizeof recursion__lucas_ufunc__i64__strided__sizes[0])},
 };
 
 /* ---- what libufnrt reads ---- */
 
-static ufn_module recursion__module = {UFN_ABI_VERSION, "recursion", NULL, 0, recursion__sim_kernels, 2, NULL};
+static ufn_module recursion__module = {
+    .abi_version = UFN_ABI_VERSION, .name = "recursion",
+    .sim_kernels = recursion__sim_kernels, .nsim_kernels = 2,
+    .recursion_frame = UFN_RECURSION_FRAME,
+};
 
 static const ufn_dtype recursion__lucas_ufunc__types0[] = {UFN_INT64, UFN_INT64};
 static const ufn_loop recursion__lucas_ufunc__loops[] = {
-    {"int64(int64)", recursion__lucas_ufunc__types0, UFN_HOST_TABLE(recursion__lucas_ufunc__i64__host), "recursion__lucas_ufunc__i64__contig", "recursion__lucas_ufunc__i64__strided"},
+    {.signature = "int64(int64)", .types = recursion__lucas_ufunc__types0,
+     .host = UFN_HOST_TABLE(recursion__lucas_ufunc__i64__host),
+     .kernel_contig = "recursion__lucas_ufunc__i64__contig",
+     .kernel_strided = "recursion__lucas_ufunc__i64__strided",
+    },
 };
-static const ufn_func recursion__lucas_ufunc__func = {"lucas_ufunc", &recursion__module, 1, 1, 1, recursion__lucas_ufunc__loops, NULL, 0, NULL, NULL, NULL, NULL};
+static const ufn_func recursion__lucas_ufunc__func = {
+    .name = "lucas_ufunc", .module = &recursion__module,
+    .nin = 1, .nout = 1, .nloops = 1, .loops = recursion__lucas_ufunc__loops,
+};
 
 /* ---- entry points (declared in recursion.h) ---- */
 

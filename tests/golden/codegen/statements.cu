@@ -39,150 +39,150 @@ UFN_BODY ufn_tup2_i32_i32 ufn_tup2_i32_i32_make(int32_t a0, int32_t a1) { ufn_tu
 
 /* ---- scalar bodies: the same code for the GPU, the simulator and the host ---- */
 
-UFN_BODY int64_t statements__collatz__i64_i64(int64_t n, int64_t limit);
-UFN_BODY float statements__clamp__f32_f32_f32(float x, float lo, float hi);
-UFN_BODY double statements__series__f64_i32(double x, int32_t n);
-UFN_BODY bool statements__between__f32_f32_f32(float x, float lo, float hi);
-UFN_BODY int32_t statements__bits__i32_i32(int32_t a, int32_t b);
-UFN_BODY float statements__mixed__f32_f32(float x, float y);
+UFN_BODY int64_t statements__collatz__i64_i64(int64_t v_n, int64_t v_limit);
+UFN_BODY float statements__clamp__f32_f32_f32(float v_x, float v_lo, float v_hi);
+UFN_BODY double statements__series__f64_i32(double v_x, int32_t v_n);
+UFN_BODY bool statements__between__f32_f32_f32(float v_x, float v_lo, float v_hi);
+UFN_BODY int32_t statements__bits__i32_i32(int32_t v_a, int32_t v_b);
+UFN_BODY float statements__mixed__f32_f32(float v_x, float v_y);
 
 /* statements.ufn:7: def collatz, @vectorize 'int64(int64, int64)' */
-UFN_BODY int64_t statements__collatz__i64_i64(int64_t n, int64_t limit)
+UFN_BODY int64_t statements__collatz__i64_i64(int64_t v_n, int64_t v_limit)
 {
-    int64_t steps = 0;
+    int64_t v_steps = 0;
 #line 8 "statements.ufn"
-    steps = 0;
+    v_steps = 0;
 #line 9 "statements.ufn"
     UFN_LOOP
-    while (n != 1) {
+    while (v_n != 1) {
 #line 10 "statements.ufn"
-        if (steps >= limit) {
+        if (v_steps >= v_limit) {
 #line 11 "statements.ufn"
             break;
         }
 #line 12 "statements.ufn"
-        if (ufn_mod_i64(n, 2) == 0) {
+        if (ufn_mod_i64(v_n, 2) == 0) {
 #line 13 "statements.ufn"
-            n = ufn_floordiv_i64(n, 2);
+            v_n = ufn_floordiv_i64(v_n, 2);
 #line 14 "statements.ufn"
             continue;
         }
 #line 15 "statements.ufn"
-        n = ufn_add_i64(ufn_mul_i64(3, n), 1);
+        v_n = ufn_add_i64(ufn_mul_i64(3, v_n), 1);
 #line 16 "statements.ufn"
-        steps = ufn_add_i64(steps, 1);
+        v_steps = ufn_add_i64(v_steps, 1);
     }
 #line 17 "statements.ufn"
-    return steps;
+    return v_steps;
 #line 78 "statements.cu"
 }
 
 /* statements.ufn:21: def clamp, @vectorize 'float32(float32, float32, float32)' */
-UFN_BODY float statements__clamp__f32_f32_f32(float x, float lo, float hi)
+UFN_BODY float statements__clamp__f32_f32_f32(float v_x, float v_lo, float v_hi)
 {
 #line 22 "statements.ufn"
-    if (x < lo) {
+    if (v_x < v_lo) {
 #line 23 "statements.ufn"
-        return lo;
+        return v_lo;
     } else {
 #line 24 "statements.ufn"
-        if (x > hi) {
+        if (v_x > v_hi) {
 #line 25 "statements.ufn"
-            return hi;
+            return v_hi;
         } else {
 #line 27 "statements.ufn"
-            return x;
+            return v_x;
         }
     }
 #line 98 "statements.cu"
 }
 
 /* statements.ufn:31: def series, @vectorize 'float64(float64, int32)' */
-UFN_BODY double statements__series__f64_i32(double x, int32_t n)
+UFN_BODY double statements__series__f64_i32(double v_x, int32_t v_n)
 {
-    double acc = 0;
-    double term = 0;
-    int64_t k = 0;
+    double v_acc = 0;
+    double v_term = 0;
+    int64_t v_k = 0;
 #line 32 "statements.ufn"
-    acc = 0.0;
+    v_acc = 0.0;
 #line 33 "statements.ufn"
-    term = 1.0;
+    v_term = 1.0;
 #line 34 "statements.ufn"
     UFN_LOOP
-    for (int64_t ufn_i1 = 1, ufn_end1 = ufn_add_i64((int64_t)n, 1), ufn_step1 = 2; ufn_step1 > 0 ? ufn_i1 < ufn_end1 : ufn_step1 < 0 && ufn_i1 > ufn_end1; ufn_i1 += ufn_step1) {
-        k = ufn_i1;
+    for (int64_t ufn_i1 = 1, ufn_end1 = ufn_add_i64((int64_t)v_n, 1); ufn_i1 < ufn_end1; ufn_i1 += 2) {
+        v_k = ufn_i1;
 #line 35 "statements.ufn"
-        term = term * (x / ((double)k));
+        v_term = v_term * (v_x / ((double)v_k));
 #line 36 "statements.ufn"
-        acc = acc + ((ufn_mod_i64(k, 4) == 1) ? term : (-term));
+        v_acc = v_acc + ((ufn_mod_i64(v_k, 4) == 1) ? v_term : (-v_term));
     }
 #line 37 "statements.ufn"
-    return acc;
+    return v_acc;
 #line 122 "statements.cu"
 }
 
 /* statements.ufn:41: def between, @vectorize 'boolean(float32, float32, float32)' */
-UFN_BODY bool statements__between__f32_f32_f32(float x, float lo, float hi)
+UFN_BODY bool statements__between__f32_f32_f32(float v_x, float v_lo, float v_hi)
 {
 #line 42 "statements.ufn"
-    return ((lo <= x) && (x < hi)) && (!ufn_isnan_f32(x));
+    return ((v_lo <= v_x) && (v_x < v_hi)) && (!ufn_isnan_f32(v_x));
 #line 130 "statements.cu"
 }
 
 /* statements.ufn:46: def bits, @vectorize 'int32(int32, int32)' */
-UFN_BODY int32_t statements__bits__i32_i32(int32_t a, int32_t b)
+UFN_BODY int32_t statements__bits__i32_i32(int32_t v_a, int32_t v_b)
 {
     ufn_tup2_i32_i32 ufn_t0 = {0};
 #line 47 "statements.ufn"
-    ufn_t0 = ufn_tup2_i32_i32_make(b, a);
+    ufn_t0 = ufn_tup2_i32_i32_make(v_b, v_a);
 #line 47 "statements.ufn"
-    a = ufn_t0.f0;
+    v_a = ufn_t0.f0;
 #line 47 "statements.ufn"
-    b = ufn_t0.f1;
+    v_b = ufn_t0.f1;
 #line 48 "statements.ufn"
-    return (int32_t)((ufn_shl_i64((int64_t)a, 3) ^ ufn_shr_i64((int64_t)b, 1)) | ufn_add_i64(ufn_sub_i64(ufn_mod_i64(((int64_t)a) & 255, 7), ufn_floordiv_i64(ufn_sub_i64(0, (int64_t)a), 3)), ufn_pow_i64((int64_t)a, 2)));
+    return (int32_t)((ufn_shl_i64((int64_t)v_a, 3) ^ ufn_shr_i64((int64_t)v_b, 1)) | ufn_add_i64(ufn_sub_i64(ufn_mod_i64(((int64_t)v_a) & 255, 7), ufn_floordiv_i64(ufn_sub_i64(0, (int64_t)v_a), 3)), ufn_pow_i64((int64_t)v_a, 2)));
 #line 145 "statements.cu"
 }
 
 /* statements.ufn:52: def mixed, @vectorize 'float32(float32, float32)' */
-UFN_BODY float statements__mixed__f32_f32(float x, float y)
+UFN_BODY float statements__mixed__f32_f32(float v_x, float v_y)
 {
-    double r = 0;
+    double v_r = 0;
 #line 53 "statements.ufn"
-    r = ufn_max_f64(ufn_max_f64((double)fabsf(x), (double)y), 0.5) - ((double)ufn_min_f32(x, y));
+    v_r = ufn_max_f64(ufn_max_f64((double)fabsf(v_x), (double)v_y), 0.5) - ((double)ufn_min_f32(v_x, v_y));
 #line 54 "statements.ufn"
-    return (float)(((ufn_round_ndigits_f64(r, 2) + ((double)ufn_f32_to_i64(x))) + ((double)y)) + ((double)((x != 0) ? x : y)));
+    return (float)(((ufn_round_ndigits_f64(v_r, 2) + ((double)ufn_f32_to_i64(v_x))) + ((double)v_y)) + ((double)((v_x != 0) ? v_x : v_y)));
 #line 156 "statements.cu"
 }
 
 /* ---- kernels ---- */
 
 /* collatz: int64(int64, int64) */
-UFN_KERNEL statements__collatz__i64_i64__contig(uint32_t ufn_n, const int64_t *__restrict__ n, const int64_t *__restrict__ limit, int64_t *__restrict__ out)
+UFN_KERNEL statements__collatz__i64_i64__contig(uint32_t ufn_n, const int64_t *__restrict__ v_n, const int64_t *__restrict__ v_limit, int64_t *__restrict__ ufn_out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
     /* 2 elements per step: 16-byte loads and stores (or narrower for narrower types) */
-    if (ufn_aligned(n, 16) && ufn_aligned(limit, 16) && ufn_aligned(out, 16)) {
+    if (ufn_aligned(v_n, 16) && ufn_aligned(v_limit, 16) && ufn_aligned(ufn_out, 16)) {
         uint32_t ufn_nvec = ufn_n / 2;
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {
-            int64_t ufn_n[2];
-            int64_t ufn_limit[2];
-            int64_t ufn_out[2];
-            ufn_load16(ufn_n, n + 2 * ufn_v);
-            ufn_load16(ufn_limit, limit + 2 * ufn_v);
+            int64_t ufn_lane0[2];
+            int64_t ufn_lane1[2];
+            int64_t ufn_lane2[2];
+            ufn_load16(ufn_lane0, v_n + 2 * ufn_v);
+            ufn_load16(ufn_lane1, v_limit + 2 * ufn_v);
             #pragma unroll
             for (int ufn_l = 0; ufn_l < 2; ufn_l++)
-                ufn_out[ufn_l] = statements__collatz__i64_i64(ufn_n[ufn_l], ufn_limit[ufn_l]);
-            ufn_store16(out + 2 * ufn_v, ufn_out);
+                ufn_lane2[ufn_l] = statements__collatz__i64_i64(ufn_lane0[ufn_l], ufn_lane1[ufn_l]);
+            ufn_store16(ufn_out + 2 * ufn_v, ufn_lane2);
         }
         ufn_done = ufn_nvec * 2;
     }
     #pragma unroll 1
     for (uint32_t ufn_i = ufn_done + ufn_first; ufn_i < ufn_n; ufn_i += ufn_step)
-        out[ufn_i] = statements__collatz__i64_i64(__ldg(n + ufn_i), __ldg(limit + ufn_i));
+        ufn_out[ufn_i] = statements__collatz__i64_i64(__ldg(v_n + ufn_i), __ldg(v_limit + ufn_i));
 }
 
-UFN_KERNEL statements__collatz__i64_i64__strided(ufn_kiter ufn_it, const int64_t *__restrict__ n, ufn_kstrides ufn_s_n, const int64_t *__restrict__ limit, ufn_kstrides ufn_s_limit, int64_t *__restrict__ out, ufn_kstrides ufn_s_out)
+UFN_KERNEL statements__collatz__i64_i64__strided(ufn_kiter ufn_it, const int64_t *__restrict__ v_n, ufn_kstrides ufn_s0, const int64_t *__restrict__ v_limit, ufn_kstrides ufn_s1, int64_t *__restrict__ ufn_out, ufn_kstrides ufn_s2)
 {
     for (uint32_t ufn_i = UFN_FIRST_INDEX(); ufn_i < ufn_it.n; ufn_i += UFN_GRID_STRIDE()) {
         int64_t ufn_o0 = 0, ufn_o1 = 0, ufn_o2 = 0;
@@ -191,47 +191,47 @@ UFN_KERNEL statements__collatz__i64_i64__strided(ufn_kiter ufn_it, const int64_t
         for (int ufn_d = UFN_KMAXDIM - 1; ufn_d > 0; ufn_d--) {
             if (ufn_d < ufn_it.ndim) {
                 uint32_t ufn_q = ufn_r / ufn_it.shape[ufn_d], ufn_k = ufn_r - ufn_q * ufn_it.shape[ufn_d];
-                ufn_o0 += (int64_t)ufn_k * ufn_s_n.s[ufn_d];
-                ufn_o1 += (int64_t)ufn_k * ufn_s_limit.s[ufn_d];
-                ufn_o2 += (int64_t)ufn_k * ufn_s_out.s[ufn_d];
+                ufn_o0 += (int64_t)ufn_k * ufn_s0.s[ufn_d];
+                ufn_o1 += (int64_t)ufn_k * ufn_s1.s[ufn_d];
+                ufn_o2 += (int64_t)ufn_k * ufn_s2.s[ufn_d];
                 ufn_r = ufn_q;
             }
         }
-        ufn_o0 += (int64_t)ufn_r * ufn_s_n.s[0];
-        ufn_o1 += (int64_t)ufn_r * ufn_s_limit.s[0];
-        ufn_o2 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o2] = statements__collatz__i64_i64(__ldg(n + ufn_o0), __ldg(limit + ufn_o1));
+        ufn_o0 += (int64_t)ufn_r * ufn_s0.s[0];
+        ufn_o1 += (int64_t)ufn_r * ufn_s1.s[0];
+        ufn_o2 += (int64_t)ufn_r * ufn_s2.s[0];
+        ufn_out[ufn_o2] = statements__collatz__i64_i64(v_n ? __ldg(v_n + ufn_o0) : ufn_kscalar_i64(ufn_s0), v_limit ? __ldg(v_limit + ufn_o1) : ufn_kscalar_i64(ufn_s1));
     }
 }
 
 /* clamp: float32(float32, float32, float32) */
-UFN_KERNEL statements__clamp__f32_f32_f32__contig(uint32_t ufn_n, const float *__restrict__ x, const float *__restrict__ lo, const float *__restrict__ hi, float *__restrict__ out)
+UFN_KERNEL statements__clamp__f32_f32_f32__contig(uint32_t ufn_n, const float *__restrict__ v_x, const float *__restrict__ v_lo, const float *__restrict__ v_hi, float *__restrict__ ufn_out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
     /* 4 elements per step: 16-byte loads and stores (or narrower for narrower types) */
-    if (ufn_aligned(x, 16) && ufn_aligned(lo, 16) && ufn_aligned(hi, 16) && ufn_aligned(out, 16)) {
+    if (ufn_aligned(v_x, 16) && ufn_aligned(v_lo, 16) && ufn_aligned(v_hi, 16) && ufn_aligned(ufn_out, 16)) {
         uint32_t ufn_nvec = ufn_n / 4;
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {
-            float ufn_x[4];
-            float ufn_lo[4];
-            float ufn_hi[4];
-            float ufn_out[4];
-            ufn_load16(ufn_x, x + 4 * ufn_v);
-            ufn_load16(ufn_lo, lo + 4 * ufn_v);
-            ufn_load16(ufn_hi, hi + 4 * ufn_v);
+            float ufn_lane0[4];
+            float ufn_lane1[4];
+            float ufn_lane2[4];
+            float ufn_lane3[4];
+            ufn_load16(ufn_lane0, v_x + 4 * ufn_v);
+            ufn_load16(ufn_lane1, v_lo + 4 * ufn_v);
+            ufn_load16(ufn_lane2, v_hi + 4 * ufn_v);
             #pragma unroll
             for (int ufn_l = 0; ufn_l < 4; ufn_l++)
-                ufn_out[ufn_l] = statements__clamp__f32_f32_f32(ufn_x[ufn_l], ufn_lo[ufn_l], ufn_hi[ufn_l]);
-            ufn_store16(out + 4 * ufn_v, ufn_out);
+                ufn_lane3[ufn_l] = statements__clamp__f32_f32_f32(ufn_lane0[ufn_l], ufn_lane1[ufn_l], ufn_lane2[ufn_l]);
+            ufn_store16(ufn_out + 4 * ufn_v, ufn_lane3);
         }
         ufn_done = ufn_nvec * 4;
     }
     #pragma unroll 1
     for (uint32_t ufn_i = ufn_done + ufn_first; ufn_i < ufn_n; ufn_i += ufn_step)
-        out[ufn_i] = statements__clamp__f32_f32_f32(__ldg(x + ufn_i), __ldg(lo + ufn_i), __ldg(hi + ufn_i));
+        ufn_out[ufn_i] = statements__clamp__f32_f32_f32(__ldg(v_x + ufn_i), __ldg(v_lo + ufn_i), __ldg(v_hi + ufn_i));
 }
 
-UFN_KERNEL statements__clamp__f32_f32_f32__strided(ufn_kiter ufn_it, const float *__restrict__ x, ufn_kstrides ufn_s_x, const float *__restrict__ lo, ufn_kstrides ufn_s_lo, const float *__restrict__ hi, ufn_kstrides ufn_s_hi, float *__restrict__ out, ufn_kstrides ufn_s_out)
+UFN_KERNEL statements__clamp__f32_f32_f32__strided(ufn_kiter ufn_it, const float *__restrict__ v_x, ufn_kstrides ufn_s0, const float *__restrict__ v_lo, ufn_kstrides ufn_s1, const float *__restrict__ v_hi, ufn_kstrides ufn_s2, float *__restrict__ ufn_out, ufn_kstrides ufn_s3)
 {
     for (uint32_t ufn_i = UFN_FIRST_INDEX(); ufn_i < ufn_it.n; ufn_i += UFN_GRID_STRIDE()) {
         int64_t ufn_o0 = 0, ufn_o1 = 0, ufn_o2 = 0, ufn_o3 = 0;
@@ -240,49 +240,49 @@ UFN_KERNEL statements__clamp__f32_f32_f32__strided(ufn_kiter ufn_it, const float
         for (int ufn_d = UFN_KMAXDIM - 1; ufn_d > 0; ufn_d--) {
             if (ufn_d < ufn_it.ndim) {
                 uint32_t ufn_q = ufn_r / ufn_it.shape[ufn_d], ufn_k = ufn_r - ufn_q * ufn_it.shape[ufn_d];
-                ufn_o0 += (int64_t)ufn_k * ufn_s_x.s[ufn_d];
-                ufn_o1 += (int64_t)ufn_k * ufn_s_lo.s[ufn_d];
-                ufn_o2 += (int64_t)ufn_k * ufn_s_hi.s[ufn_d];
-                ufn_o3 += (int64_t)ufn_k * ufn_s_out.s[ufn_d];
+                ufn_o0 += (int64_t)ufn_k * ufn_s0.s[ufn_d];
+                ufn_o1 += (int64_t)ufn_k * ufn_s1.s[ufn_d];
+                ufn_o2 += (int64_t)ufn_k * ufn_s2.s[ufn_d];
+                ufn_o3 += (int64_t)ufn_k * ufn_s3.s[ufn_d];
                 ufn_r = ufn_q;
             }
         }
-        ufn_o0 += (int64_t)ufn_r * ufn_s_x.s[0];
-        ufn_o1 += (int64_t)ufn_r * ufn_s_lo.s[0];
-        ufn_o2 += (int64_t)ufn_r * ufn_s_hi.s[0];
-        ufn_o3 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o3] = statements__clamp__f32_f32_f32(__ldg(x + ufn_o0), __ldg(lo + ufn_o1), __ldg(hi + ufn_o2));
+        ufn_o0 += (int64_t)ufn_r * ufn_s0.s[0];
+        ufn_o1 += (int64_t)ufn_r * ufn_s1.s[0];
+        ufn_o2 += (int64_t)ufn_r * ufn_s2.s[0];
+        ufn_o3 += (int64_t)ufn_r * ufn_s3.s[0];
+        ufn_out[ufn_o3] = statements__clamp__f32_f32_f32(v_x ? __ldg(v_x + ufn_o0) : ufn_kscalar_f32(ufn_s0), v_lo ? __ldg(v_lo + ufn_o1) : ufn_kscalar_f32(ufn_s1), v_hi ? __ldg(v_hi + ufn_o2) : ufn_kscalar_f32(ufn_s2));
     }
 }
 
 /* series: float64(float64, int32) */
-UFN_KERNEL statements__series__f64_i32__contig(uint32_t ufn_n, const double *__restrict__ x, const int32_t *__restrict__ n, double *__restrict__ out)
+UFN_KERNEL statements__series__f64_i32__contig(uint32_t ufn_n, const double *__restrict__ v_x, const int32_t *__restrict__ v_n, double *__restrict__ ufn_out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
     /* 4 elements per step: 16-byte loads and stores (or narrower for narrower types) */
-    if (ufn_aligned(x, 16) && ufn_aligned(n, 16) && ufn_aligned(out, 16)) {
+    if (ufn_aligned(v_x, 16) && ufn_aligned(v_n, 16) && ufn_aligned(ufn_out, 16)) {
         uint32_t ufn_nvec = ufn_n / 4;
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {
-            double ufn_x[4];
-            int32_t ufn_n[4];
-            double ufn_out[4];
-            ufn_load16((ufn_x) + 0, (x + 4 * ufn_v) + 0);
-            ufn_load16((ufn_x) + 2, (x + 4 * ufn_v) + 2);
-            ufn_load16(ufn_n, n + 4 * ufn_v);
+            double ufn_lane0[4];
+            int32_t ufn_lane1[4];
+            double ufn_lane2[4];
+            ufn_load16((ufn_lane0) + 0, (v_x + 4 * ufn_v) + 0);
+            ufn_load16((ufn_lane0) + 2, (v_x + 4 * ufn_v) + 2);
+            ufn_load16(ufn_lane1, v_n + 4 * ufn_v);
             #pragma unroll
             for (int ufn_l = 0; ufn_l < 4; ufn_l++)
-                ufn_out[ufn_l] = statements__series__f64_i32(ufn_x[ufn_l], ufn_n[ufn_l]);
-            ufn_store16((out + 4 * ufn_v) + 0, (ufn_out) + 0);
-            ufn_store16((out + 4 * ufn_v) + 2, (ufn_out) + 2);
+                ufn_lane2[ufn_l] = statements__series__f64_i32(ufn_lane0[ufn_l], ufn_lane1[ufn_l]);
+            ufn_store16((ufn_out + 4 * ufn_v) + 0, (ufn_lane2) + 0);
+            ufn_store16((ufn_out + 4 * ufn_v) + 2, (ufn_lane2) + 2);
         }
         ufn_done = ufn_nvec * 4;
     }
     #pragma unroll 1
     for (uint32_t ufn_i = ufn_done + ufn_first; ufn_i < ufn_n; ufn_i += ufn_step)
-        out[ufn_i] = statements__series__f64_i32(__ldg(x + ufn_i), __ldg(n + ufn_i));
+        ufn_out[ufn_i] = statements__series__f64_i32(__ldg(v_x + ufn_i), __ldg(v_n + ufn_i));
 }
 
-UFN_KERNEL statements__series__f64_i32__strided(ufn_kiter ufn_it, const double *__restrict__ x, ufn_kstrides ufn_s_x, const int32_t *__restrict__ n, ufn_kstrides ufn_s_n, double *__restrict__ out, ufn_kstrides ufn_s_out)
+UFN_KERNEL statements__series__f64_i32__strided(ufn_kiter ufn_it, const double *__restrict__ v_x, ufn_kstrides ufn_s0, const int32_t *__restrict__ v_n, ufn_kstrides ufn_s1, double *__restrict__ ufn_out, ufn_kstrides ufn_s2)
 {
     for (uint32_t ufn_i = UFN_FIRST_INDEX(); ufn_i < ufn_it.n; ufn_i += UFN_GRID_STRIDE()) {
         int64_t ufn_o0 = 0, ufn_o1 = 0, ufn_o2 = 0;
@@ -291,56 +291,56 @@ UFN_KERNEL statements__series__f64_i32__strided(ufn_kiter ufn_it, const double *
         for (int ufn_d = UFN_KMAXDIM - 1; ufn_d > 0; ufn_d--) {
             if (ufn_d < ufn_it.ndim) {
                 uint32_t ufn_q = ufn_r / ufn_it.shape[ufn_d], ufn_k = ufn_r - ufn_q * ufn_it.shape[ufn_d];
-                ufn_o0 += (int64_t)ufn_k * ufn_s_x.s[ufn_d];
-                ufn_o1 += (int64_t)ufn_k * ufn_s_n.s[ufn_d];
-                ufn_o2 += (int64_t)ufn_k * ufn_s_out.s[ufn_d];
+                ufn_o0 += (int64_t)ufn_k * ufn_s0.s[ufn_d];
+                ufn_o1 += (int64_t)ufn_k * ufn_s1.s[ufn_d];
+                ufn_o2 += (int64_t)ufn_k * ufn_s2.s[ufn_d];
                 ufn_r = ufn_q;
             }
         }
-        ufn_o0 += (int64_t)ufn_r * ufn_s_x.s[0];
-        ufn_o1 += (int64_t)ufn_r * ufn_s_n.s[0];
-        ufn_o2 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o2] = statements__series__f64_i32(__ldg(x + ufn_o0), __ldg(n + ufn_o1));
+        ufn_o0 += (int64_t)ufn_r * ufn_s0.s[0];
+        ufn_o1 += (int64_t)ufn_r * ufn_s1.s[0];
+        ufn_o2 += (int64_t)ufn_r * ufn_s2.s[0];
+        ufn_out[ufn_o2] = statements__series__f64_i32(v_x ? __ldg(v_x + ufn_o0) : ufn_kscalar_f64(ufn_s0), v_n ? __ldg(v_n + ufn_o1) : ufn_kscalar_i32(ufn_s1));
     }
 }
 
 /* between: boolean(float32, float32, float32) */
-UFN_KERNEL statements__between__f32_f32_f32__contig(uint32_t ufn_n, const float *__restrict__ x, const float *__restrict__ lo, const float *__restrict__ hi, bool *__restrict__ out)
+UFN_KERNEL statements__between__f32_f32_f32__contig(uint32_t ufn_n, const float *__restrict__ v_x, const float *__restrict__ v_lo, const float *__restrict__ v_hi, uint8_t *__restrict__ ufn_out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
     /* 16 elements per step: 16-byte loads and stores (or narrower for narrower types) */
-    if (ufn_aligned(x, 16) && ufn_aligned(lo, 16) && ufn_aligned(hi, 16) && ufn_aligned(out, 16)) {
+    if (ufn_aligned(v_x, 16) && ufn_aligned(v_lo, 16) && ufn_aligned(v_hi, 16) && ufn_aligned(ufn_out, 16)) {
         uint32_t ufn_nvec = ufn_n / 16;
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {
-            float ufn_x[16];
-            float ufn_lo[16];
-            float ufn_hi[16];
-            bool ufn_out[16];
-            ufn_load16((ufn_x) + 0, (x + 16 * ufn_v) + 0);
-            ufn_load16((ufn_x) + 4, (x + 16 * ufn_v) + 4);
-            ufn_load16((ufn_x) + 8, (x + 16 * ufn_v) + 8);
-            ufn_load16((ufn_x) + 12, (x + 16 * ufn_v) + 12);
-            ufn_load16((ufn_lo) + 0, (lo + 16 * ufn_v) + 0);
-            ufn_load16((ufn_lo) + 4, (lo + 16 * ufn_v) + 4);
-            ufn_load16((ufn_lo) + 8, (lo + 16 * ufn_v) + 8);
-            ufn_load16((ufn_lo) + 12, (lo + 16 * ufn_v) + 12);
-            ufn_load16((ufn_hi) + 0, (hi + 16 * ufn_v) + 0);
-            ufn_load16((ufn_hi) + 4, (hi + 16 * ufn_v) + 4);
-            ufn_load16((ufn_hi) + 8, (hi + 16 * ufn_v) + 8);
-            ufn_load16((ufn_hi) + 12, (hi + 16 * ufn_v) + 12);
+            float ufn_lane0[16];
+            float ufn_lane1[16];
+            float ufn_lane2[16];
+            uint8_t ufn_lane3[16];
+            ufn_load16((ufn_lane0) + 0, (v_x + 16 * ufn_v) + 0);
+            ufn_load16((ufn_lane0) + 4, (v_x + 16 * ufn_v) + 4);
+            ufn_load16((ufn_lane0) + 8, (v_x + 16 * ufn_v) + 8);
+            ufn_load16((ufn_lane0) + 12, (v_x + 16 * ufn_v) + 12);
+            ufn_load16((ufn_lane1) + 0, (v_lo + 16 * ufn_v) + 0);
+            ufn_load16((ufn_lane1) + 4, (v_lo + 16 * ufn_v) + 4);
+            ufn_load16((ufn_lane1) + 8, (v_lo + 16 * ufn_v) + 8);
+            ufn_load16((ufn_lane1) + 12, (v_lo + 16 * ufn_v) + 12);
+            ufn_load16((ufn_lane2) + 0, (v_hi + 16 * ufn_v) + 0);
+            ufn_load16((ufn_lane2) + 4, (v_hi + 16 * ufn_v) + 4);
+            ufn_load16((ufn_lane2) + 8, (v_hi + 16 * ufn_v) + 8);
+            ufn_load16((ufn_lane2) + 12, (v_hi + 16 * ufn_v) + 12);
             #pragma unroll
             for (int ufn_l = 0; ufn_l < 16; ufn_l++)
-                ufn_out[ufn_l] = statements__between__f32_f32_f32(ufn_x[ufn_l], ufn_lo[ufn_l], ufn_hi[ufn_l]);
-            ufn_store16(out + 16 * ufn_v, ufn_out);
+                ufn_lane3[ufn_l] = statements__between__f32_f32_f32(ufn_lane0[ufn_l], ufn_lane1[ufn_l], ufn_lane2[ufn_l]);
+            ufn_store16(ufn_out + 16 * ufn_v, ufn_lane3);
         }
         ufn_done = ufn_nvec * 16;
     }
     #pragma unroll 1
     for (uint32_t ufn_i = ufn_done + ufn_first; ufn_i < ufn_n; ufn_i += ufn_step)
-        out[ufn_i] = statements__between__f32_f32_f32(__ldg(x + ufn_i), __ldg(lo + ufn_i), __ldg(hi + ufn_i));
+        ufn_out[ufn_i] = statements__between__f32_f32_f32(__ldg(v_x + ufn_i), __ldg(v_lo + ufn_i), __ldg(v_hi + ufn_i));
 }
 
-UFN_KERNEL statements__between__f32_f32_f32__strided(ufn_kiter ufn_it, const float *__restrict__ x, ufn_kstrides ufn_s_x, const float *__restrict__ lo, ufn_kstrides ufn_s_lo, const float *__restrict__ hi, ufn_kstrides ufn_s_hi, bool *__restrict__ out, ufn_kstrides ufn_s_out)
+UFN_KERNEL statements__between__f32_f32_f32__strided(ufn_kiter ufn_it, const float *__restrict__ v_x, ufn_kstrides ufn_s0, const float *__restrict__ v_lo, ufn_kstrides ufn_s1, const float *__restrict__ v_hi, ufn_kstrides ufn_s2, uint8_t *__restrict__ ufn_out, ufn_kstrides ufn_s3)
 {
     for (uint32_t ufn_i = UFN_FIRST_INDEX(); ufn_i < ufn_it.n; ufn_i += UFN_GRID_STRIDE()) {
         int64_t ufn_o0 = 0, ufn_o1 = 0, ufn_o2 = 0, ufn_o3 = 0;
@@ -349,47 +349,47 @@ UFN_KERNEL statements__between__f32_f32_f32__strided(ufn_kiter ufn_it, const flo
         for (int ufn_d = UFN_KMAXDIM - 1; ufn_d > 0; ufn_d--) {
             if (ufn_d < ufn_it.ndim) {
                 uint32_t ufn_q = ufn_r / ufn_it.shape[ufn_d], ufn_k = ufn_r - ufn_q * ufn_it.shape[ufn_d];
-                ufn_o0 += (int64_t)ufn_k * ufn_s_x.s[ufn_d];
-                ufn_o1 += (int64_t)ufn_k * ufn_s_lo.s[ufn_d];
-                ufn_o2 += (int64_t)ufn_k * ufn_s_hi.s[ufn_d];
-                ufn_o3 += (int64_t)ufn_k * ufn_s_out.s[ufn_d];
+                ufn_o0 += (int64_t)ufn_k * ufn_s0.s[ufn_d];
+                ufn_o1 += (int64_t)ufn_k * ufn_s1.s[ufn_d];
+                ufn_o2 += (int64_t)ufn_k * ufn_s2.s[ufn_d];
+                ufn_o3 += (int64_t)ufn_k * ufn_s3.s[ufn_d];
                 ufn_r = ufn_q;
             }
         }
-        ufn_o0 += (int64_t)ufn_r * ufn_s_x.s[0];
-        ufn_o1 += (int64_t)ufn_r * ufn_s_lo.s[0];
-        ufn_o2 += (int64_t)ufn_r * ufn_s_hi.s[0];
-        ufn_o3 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o3] = statements__between__f32_f32_f32(__ldg(x + ufn_o0), __ldg(lo + ufn_o1), __ldg(hi + ufn_o2));
+        ufn_o0 += (int64_t)ufn_r * ufn_s0.s[0];
+        ufn_o1 += (int64_t)ufn_r * ufn_s1.s[0];
+        ufn_o2 += (int64_t)ufn_r * ufn_s2.s[0];
+        ufn_o3 += (int64_t)ufn_r * ufn_s3.s[0];
+        ufn_out[ufn_o3] = statements__between__f32_f32_f32(v_x ? __ldg(v_x + ufn_o0) : ufn_kscalar_f32(ufn_s0), v_lo ? __ldg(v_lo + ufn_o1) : ufn_kscalar_f32(ufn_s1), v_hi ? __ldg(v_hi + ufn_o2) : ufn_kscalar_f32(ufn_s2));
     }
 }
 
 /* bits: int32(int32, int32) */
-UFN_KERNEL statements__bits__i32_i32__contig(uint32_t ufn_n, const int32_t *__restrict__ a, const int32_t *__restrict__ b, int32_t *__restrict__ out)
+UFN_KERNEL statements__bits__i32_i32__contig(uint32_t ufn_n, const int32_t *__restrict__ v_a, const int32_t *__restrict__ v_b, int32_t *__restrict__ ufn_out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
     /* 4 elements per step: 16-byte loads and stores (or narrower for narrower types) */
-    if (ufn_aligned(a, 16) && ufn_aligned(b, 16) && ufn_aligned(out, 16)) {
+    if (ufn_aligned(v_a, 16) && ufn_aligned(v_b, 16) && ufn_aligned(ufn_out, 16)) {
         uint32_t ufn_nvec = ufn_n / 4;
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {
-            int32_t ufn_a[4];
-            int32_t ufn_b[4];
-            int32_t ufn_out[4];
-            ufn_load16(ufn_a, a + 4 * ufn_v);
-            ufn_load16(ufn_b, b + 4 * ufn_v);
+            int32_t ufn_lane0[4];
+            int32_t ufn_lane1[4];
+            int32_t ufn_lane2[4];
+            ufn_load16(ufn_lane0, v_a + 4 * ufn_v);
+            ufn_load16(ufn_lane1, v_b + 4 * ufn_v);
             #pragma unroll
             for (int ufn_l = 0; ufn_l < 4; ufn_l++)
-                ufn_out[ufn_l] = statements__bits__i32_i32(ufn_a[ufn_l], ufn_b[ufn_l]);
-            ufn_store16(out + 4 * ufn_v, ufn_out);
+                ufn_lane2[ufn_l] = statements__bits__i32_i32(ufn_lane0[ufn_l], ufn_lane1[ufn_l]);
+            ufn_store16(ufn_out + 4 * ufn_v, ufn_lane2);
         }
         ufn_done = ufn_nvec * 4;
     }
     #pragma unroll 1
     for (uint32_t ufn_i = ufn_done + ufn_first; ufn_i < ufn_n; ufn_i += ufn_step)
-        out[ufn_i] = statements__bits__i32_i32(__ldg(a + ufn_i), __ldg(b + ufn_i));
+        ufn_out[ufn_i] = statements__bits__i32_i32(__ldg(v_a + ufn_i), __ldg(v_b + ufn_i));
 }
 
-UFN_KERNEL statements__bits__i32_i32__strided(ufn_kiter ufn_it, const int32_t *__restrict__ a, ufn_kstrides ufn_s_a, const int32_t *__restrict__ b, ufn_kstrides ufn_s_b, int32_t *__restrict__ out, ufn_kstrides ufn_s_out)
+UFN_KERNEL statements__bits__i32_i32__strided(ufn_kiter ufn_it, const int32_t *__restrict__ v_a, ufn_kstrides ufn_s0, const int32_t *__restrict__ v_b, ufn_kstrides ufn_s1, int32_t *__restrict__ ufn_out, ufn_kstrides ufn_s2)
 {
     for (uint32_t ufn_i = UFN_FIRST_INDEX(); ufn_i < ufn_it.n; ufn_i += UFN_GRID_STRIDE()) {
         int64_t ufn_o0 = 0, ufn_o1 = 0, ufn_o2 = 0;
@@ -398,45 +398,45 @@ UFN_KERNEL statements__bits__i32_i32__strided(ufn_kiter ufn_it, const int32_t *_
         for (int ufn_d = UFN_KMAXDIM - 1; ufn_d > 0; ufn_d--) {
             if (ufn_d < ufn_it.ndim) {
                 uint32_t ufn_q = ufn_r / ufn_it.shape[ufn_d], ufn_k = ufn_r - ufn_q * ufn_it.shape[ufn_d];
-                ufn_o0 += (int64_t)ufn_k * ufn_s_a.s[ufn_d];
-                ufn_o1 += (int64_t)ufn_k * ufn_s_b.s[ufn_d];
-                ufn_o2 += (int64_t)ufn_k * ufn_s_out.s[ufn_d];
+                ufn_o0 += (int64_t)ufn_k * ufn_s0.s[ufn_d];
+                ufn_o1 += (int64_t)ufn_k * ufn_s1.s[ufn_d];
+                ufn_o2 += (int64_t)ufn_k * ufn_s2.s[ufn_d];
                 ufn_r = ufn_q;
             }
         }
-        ufn_o0 += (int64_t)ufn_r * ufn_s_a.s[0];
-        ufn_o1 += (int64_t)ufn_r * ufn_s_b.s[0];
-        ufn_o2 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o2] = statements__bits__i32_i32(__ldg(a + ufn_o0), __ldg(b + ufn_o1));
+        ufn_o0 += (int64_t)ufn_r * ufn_s0.s[0];
+        ufn_o1 += (int64_t)ufn_r * ufn_s1.s[0];
+        ufn_o2 += (int64_t)ufn_r * ufn_s2.s[0];
+        ufn_out[ufn_o2] = statements__bits__i32_i32(v_a ? __ldg(v_a + ufn_o0) : ufn_kscalar_i32(ufn_s0), v_b ? __ldg(v_b + ufn_o1) : ufn_kscalar_i32(ufn_s1));
     }
 }
 
 /* mixed: float32(float32, float32) */
-UFN_KERNEL statements__mixed__f32_f32__contig(uint32_t ufn_n, const float *__restrict__ x, const float *__restrict__ y, float *__restrict__ out)
+UFN_KERNEL statements__mixed__f32_f32__contig(uint32_t ufn_n, const float *__restrict__ v_x, const float *__restrict__ v_y, float *__restrict__ ufn_out)
 {
     uint32_t ufn_first = UFN_FIRST_INDEX(), ufn_step = UFN_GRID_STRIDE(), ufn_done = 0;
     /* 4 elements per step: 16-byte loads and stores (or narrower for narrower types) */
-    if (ufn_aligned(x, 16) && ufn_aligned(y, 16) && ufn_aligned(out, 16)) {
+    if (ufn_aligned(v_x, 16) && ufn_aligned(v_y, 16) && ufn_aligned(ufn_out, 16)) {
         uint32_t ufn_nvec = ufn_n / 4;
         for (uint32_t ufn_v = ufn_first; ufn_v < ufn_nvec; ufn_v += ufn_step) {
-            float ufn_x[4];
-            float ufn_y[4];
-            float ufn_out[4];
-            ufn_load16(ufn_x, x + 4 * ufn_v);
-            ufn_load16(ufn_y, y + 4 * ufn_v);
+            float ufn_lane0[4];
+            float ufn_lane1[4];
+            float ufn_lane2[4];
+            ufn_load16(ufn_lane0, v_x + 4 * ufn_v);
+            ufn_load16(ufn_lane1, v_y + 4 * ufn_v);
             #pragma unroll
             for (int ufn_l = 0; ufn_l < 4; ufn_l++)
-                ufn_out[ufn_l] = statements__mixed__f32_f32(ufn_x[ufn_l], ufn_y[ufn_l]);
-            ufn_store16(out + 4 * ufn_v, ufn_out);
+                ufn_lane2[ufn_l] = statements__mixed__f32_f32(ufn_lane0[ufn_l], ufn_lane1[ufn_l]);
+            ufn_store16(ufn_out + 4 * ufn_v, ufn_lane2);
         }
         ufn_done = ufn_nvec * 4;
     }
     #pragma unroll 1
     for (uint32_t ufn_i = ufn_done + ufn_first; ufn_i < ufn_n; ufn_i += ufn_step)
-        out[ufn_i] = statements__mixed__f32_f32(__ldg(x + ufn_i), __ldg(y + ufn_i));
+        ufn_out[ufn_i] = statements__mixed__f32_f32(__ldg(v_x + ufn_i), __ldg(v_y + ufn_i));
 }
 
-UFN_KERNEL statements__mixed__f32_f32__strided(ufn_kiter ufn_it, const float *__restrict__ x, ufn_kstrides ufn_s_x, const float *__restrict__ y, ufn_kstrides ufn_s_y, float *__restrict__ out, ufn_kstrides ufn_s_out)
+UFN_KERNEL statements__mixed__f32_f32__strided(ufn_kiter ufn_it, const float *__restrict__ v_x, ufn_kstrides ufn_s0, const float *__restrict__ v_y, ufn_kstrides ufn_s1, float *__restrict__ ufn_out, ufn_kstrides ufn_s2)
 {
     for (uint32_t ufn_i = UFN_FIRST_INDEX(); ufn_i < ufn_it.n; ufn_i += UFN_GRID_STRIDE()) {
         int64_t ufn_o0 = 0, ufn_o1 = 0, ufn_o2 = 0;
@@ -445,16 +445,16 @@ UFN_KERNEL statements__mixed__f32_f32__strided(ufn_kiter ufn_it, const float *__
         for (int ufn_d = UFN_KMAXDIM - 1; ufn_d > 0; ufn_d--) {
             if (ufn_d < ufn_it.ndim) {
                 uint32_t ufn_q = ufn_r / ufn_it.shape[ufn_d], ufn_k = ufn_r - ufn_q * ufn_it.shape[ufn_d];
-                ufn_o0 += (int64_t)ufn_k * ufn_s_x.s[ufn_d];
-                ufn_o1 += (int64_t)ufn_k * ufn_s_y.s[ufn_d];
-                ufn_o2 += (int64_t)ufn_k * ufn_s_out.s[ufn_d];
+                ufn_o0 += (int64_t)ufn_k * ufn_s0.s[ufn_d];
+                ufn_o1 += (int64_t)ufn_k * ufn_s1.s[ufn_d];
+                ufn_o2 += (int64_t)ufn_k * ufn_s2.s[ufn_d];
                 ufn_r = ufn_q;
             }
         }
-        ufn_o0 += (int64_t)ufn_r * ufn_s_x.s[0];
-        ufn_o1 += (int64_t)ufn_r * ufn_s_y.s[0];
-        ufn_o2 += (int64_t)ufn_r * ufn_s_out.s[0];
-        out[ufn_o2] = statements__mixed__f32_f32(__ldg(x + ufn_o0), __ldg(y + ufn_o1));
+        ufn_o0 += (int64_t)ufn_r * ufn_s0.s[0];
+        ufn_o1 += (int64_t)ufn_r * ufn_s1.s[0];
+        ufn_o2 += (int64_t)ufn_r * ufn_s2.s[0];
+        ufn_out[ufn_o2] = statements__mixed__f32_f32(v_x ? __ldg(v_x + ufn_o0) : ufn_kscalar_f32(ufn_s0), v_y ? __ldg(v_y + ufn_o1) : ufn_kscalar_f32(ufn_s1));
     }
 }
 

@@ -94,119 +94,119 @@ UFN_BODY ufn_tup2_i32_i32 ufn_tup2_i32_i32_make(int32_t a0, int32_t a1) { ufn_tu
 
 /* ---- scalar bodies: the same code for the GPU, the simulator and the host ---- */
 
-UFN_BODY int64_t statements__collatz__i64_i64(int64_t n, int64_t limit);
-UFN_BODY float statements__clamp__f32_f32_f32(float x, float lo, float hi);
-UFN_BODY double statements__series__f64_i32(double x, int32_t n);
-UFN_BODY bool statements__between__f32_f32_f32(float x, float lo, float hi);
-UFN_BODY int32_t statements__bits__i32_i32(int32_t a, int32_t b);
-UFN_BODY float statements__mixed__f32_f32(float x, float y);
+UFN_BODY int64_t statements__collatz__i64_i64(int64_t v_n, int64_t v_limit);
+UFN_BODY float statements__clamp__f32_f32_f32(float v_x, float v_lo, float v_hi);
+UFN_BODY double statements__series__f64_i32(double v_x, int32_t v_n);
+UFN_BODY bool statements__between__f32_f32_f32(float v_x, float v_lo, float v_hi);
+UFN_BODY int32_t statements__bits__i32_i32(int32_t v_a, int32_t v_b);
+UFN_BODY float statements__mixed__f32_f32(float v_x, float v_y);
 
 /* statements.ufn:7: def collatz, @vectorize 'int64(int64, int64)' */
-UFN_BODY int64_t statements__collatz__i64_i64(int64_t n, int64_t limit)
+UFN_BODY int64_t statements__collatz__i64_i64(int64_t v_n, int64_t v_limit)
 {
-    int64_t steps = 0;
+    int64_t v_steps = 0;
 #line 8 "statements.ufn"
-    steps = 0;
+    v_steps = 0;
 #line 9 "statements.ufn"
     UFN_LOOP
-    while (n != 1) {
+    while (v_n != 1) {
 #line 10 "statements.ufn"
-        if (steps >= limit) {
+        if (v_steps >= v_limit) {
 #line 11 "statements.ufn"
             break;
         }
 #line 12 "statements.ufn"
-        if (ufn_mod_i64(n, 2) == 0) {
+        if (ufn_mod_i64(v_n, 2) == 0) {
 #line 13 "statements.ufn"
-            n = ufn_floordiv_i64(n, 2);
+            v_n = ufn_floordiv_i64(v_n, 2);
 #line 14 "statements.ufn"
             continue;
         }
 #line 15 "statements.ufn"
-        n = ufn_add_i64(ufn_mul_i64(3, n), 1);
+        v_n = ufn_add_i64(ufn_mul_i64(3, v_n), 1);
 #line 16 "statements.ufn"
-        steps = ufn_add_i64(steps, 1);
+        v_steps = ufn_add_i64(v_steps, 1);
     }
 #line 17 "statements.ufn"
-    return steps;
+    return v_steps;
 #line 133 "statements.host.c"
 }
 
 /* statements.ufn:21: def clamp, @vectorize 'float32(float32, float32, float32)' */
-UFN_BODY float statements__clamp__f32_f32_f32(float x, float lo, float hi)
+UFN_BODY float statements__clamp__f32_f32_f32(float v_x, float v_lo, float v_hi)
 {
 #line 22 "statements.ufn"
-    if (x < lo) {
+    if (v_x < v_lo) {
 #line 23 "statements.ufn"
-        return lo;
+        return v_lo;
     } else {
 #line 24 "statements.ufn"
-        if (x > hi) {
+        if (v_x > v_hi) {
 #line 25 "statements.ufn"
-            return hi;
+            return v_hi;
         } else {
 #line 27 "statements.ufn"
-            return x;
+            return v_x;
         }
     }
 #line 153 "statements.host.c"
 }
 
 /* statements.ufn:31: def series, @vectorize 'float64(float64, int32)' */
-UFN_BODY double statements__series__f64_i32(double x, int32_t n)
+UFN_BODY double statements__series__f64_i32(double v_x, int32_t v_n)
 {
-    double acc = 0;
-    double term = 0;
-    int64_t k = 0;
+    double v_acc = 0;
+    double v_term = 0;
+    int64_t v_k = 0;
 #line 32 "statements.ufn"
-    acc = 0.0;
+    v_acc = 0.0;
 #line 33 "statements.ufn"
-    term = 1.0;
+    v_term = 1.0;
 #line 34 "statements.ufn"
     UFN_LOOP
-    for (int64_t ufn_i1 = 1, ufn_end1 = ufn_add_i64((int64_t)n, 1), ufn_step1 = 2; ufn_step1 > 0 ? ufn_i1 < ufn_end1 : ufn_step1 < 0 && ufn_i1 > ufn_end1; ufn_i1 += ufn_step1) {
-        k = ufn_i1;
+    for (int64_t ufn_i1 = 1, ufn_end1 = ufn_add_i64((int64_t)v_n, 1); ufn_i1 < ufn_end1; ufn_i1 += 2) {
+        v_k = ufn_i1;
 #line 35 "statements.ufn"
-        term = term * (x / ((double)k));
+        v_term = v_term * (v_x / ((double)v_k));
 #line 36 "statements.ufn"
-        acc = acc + ((ufn_mod_i64(k, 4) == 1) ? term : (-term));
+        v_acc = v_acc + ((ufn_mod_i64(v_k, 4) == 1) ? v_term : (-v_term));
     }
 #line 37 "statements.ufn"
-    return acc;
+    return v_acc;
 #line 177 "statements.host.c"
 }
 
 /* statements.ufn:41: def between, @vectorize 'boolean(float32, float32, float32)' */
-UFN_BODY bool statements__between__f32_f32_f32(float x, float lo, float hi)
+UFN_BODY bool statements__between__f32_f32_f32(float v_x, float v_lo, float v_hi)
 {
 #line 42 "statements.ufn"
-    return ((lo <= x) && (x < hi)) && (!ufn_isnan_f32(x));
+    return ((v_lo <= v_x) && (v_x < v_hi)) && (!ufn_isnan_f32(v_x));
 #line 185 "statements.host.c"
 }
 
 /* statements.ufn:46: def bits, @vectorize 'int32(int32, int32)' */
-UFN_BODY int32_t statements__bits__i32_i32(int32_t a, int32_t b)
+UFN_BODY int32_t statements__bits__i32_i32(int32_t v_a, int32_t v_b)
 {
     ufn_tup2_i32_i32 ufn_t0 = {0};
 #line 47 "statements.ufn"
-    ufn_t0 = ufn_tup2_i32_i32_make(b, a);
+    ufn_t0 = ufn_tup2_i32_i32_make(v_b, v_a);
 #line 47 "statements.ufn"
-    a = ufn_t0.f0;
+    v_a = ufn_t0.f0;
 #line 47 "statements.ufn"
-    b = ufn_t0.f1;
+    v_b = ufn_t0.f1;
 #line 48 "statements.ufn"
-    return (int32_t)((ufn_shl_i64((int64_t)a, 3) ^ ufn_shr_i64((int64_t)b, 1)) | ufn_add_i64(ufn_sub_i64(ufn_mod_i64(((int64_t)a) & 255, 7), ufn_floordiv_i64(ufn_sub_i64(0, (int64_t)a), 3)), ufn_pow_i64((int64_t)a, 2)));
+    return (int32_t)((ufn_shl_i64((int64_t)v_a, 3) ^ ufn_shr_i64((int64_t)v_b, 1)) | ufn_add_i64(ufn_sub_i64(ufn_mod_i64(((int64_t)v_a) & 255, 7), ufn_floordiv_i64(ufn_sub_i64(0, (int64_t)v_a), 3)), ufn_pow_i64((int64_t)v_a, 2)));
 #line 200 "statements.host.c"
 }
 
 /* statements.ufn:52: def mixed, @vectorize 'float32(float32, float32)' */
-UFN_BODY float statements__mixed__f32_f32(float x, float y)
+UFN_BODY float statements__mixed__f32_f32(float v_x, float v_y)
 {
-    double r = 0;
+    double v_r = 0;
 #line 53 "statements.ufn"
-    r = ufn_max_f64(ufn_max_f64((double)fabsf(x), (double)y), 0.5) - ((double)ufn_min_f32(x, y));
+    v_r = ufn_max_f64(ufn_max_f64((double)fabsf(v_x), (double)v_y), 0.5) - ((double)ufn_min_f32(v_x, v_y));
 #line 54 "statements.ufn"
-    return (float)(((ufn_round_ndigits_f64(r, 2) + ((double)ufn_f32_to_i64(x))) + ((double)y)) + ((double)((x != 0) ? x : y)));
+    return (float)(((ufn_round_ndigits_f64(v_r, 2) + ((double)ufn_f32_to_i64(v_x))) + ((double)v_y)) + ((double)((v_x != 0) ? v_x : v_y)));
 #line 211 "statements.host.c"
 }
 
@@ -271,17 +271,17 @@ UFN_HOST_VARIANTS(statements__series__f64_i32__host)
 UFN_LOOP_INLINE void statements__between__f32_f32_f32__host(char *const *args, const ufn_index *dims, const ufn_index *steps)
 {
     ufn_index n = dims[0];
-    if (steps[0] == sizeof(float) && steps[1] == sizeof(float) && steps[2] == sizeof(float) && steps[3] == sizeof(bool)) {
+    if (steps[0] == sizeof(float) && steps[1] == sizeof(float) && steps[2] == sizeof(float) && steps[3] == sizeof(uint8_t)) {
         const float *restrict a0 = (const float *)args[0];
         const float *restrict a1 = (const float *)args[1];
         const float *restrict a2 = (const float *)args[2];
-        bool *restrict r = (bool *)args[3];
+        uint8_t *restrict r = (uint8_t *)args[3];
         #pragma omp simd
         for (ufn_index i = 0; i < n; i++)
             r[i] = statements__between__f32_f32_f32(a0[i], a1[i], a2[i]);
     } else {
         for (ufn_index i = 0; i < n; i++)
-            *(bool *)(args[3] + i * steps[3]) = statements__between__f32_f32_f32(*(const float *)(args[0] + i * steps[0]), *(const float *)(args[1] + i * steps[1]), *(const float *)(args[2] + i * steps[2]));
+            *(uint8_t *)(args[3] + i * steps[3]) = statements__between__f32_f32_f32(*(const float *)(args[0] + i * steps[0]), *(const float *)(args[1] + i * steps[1]), *(const float *)(args[2] + i * steps[2]));
     }
 }
 UFN_HOST_VARIANTS(statements__between__f32_f32_f32__host)
@@ -325,83 +325,152 @@ UFN_HOST_VARIANTS(statements__mixed__f32_f32__host)
 /* ---- the simulator runs the kernels of statements.cu compiled for the CPU ---- */
 void statements__collatz__i64_i64__contig(uint32_t, const int64_t *, const int64_t *, int64_t *);
 static void statements__collatz__i64_i64__contig__sim(void **p) { statements__collatz__i64_i64__contig(*(uint32_t *)p[0], *(const int64_t **)p[1], *(const int64_t **)p[2], *(int64_t **)p[3]); }
+static const size_t statements__collatz__i64_i64__contig__sizes[] = {sizeof(uint32_t), sizeof(const int64_t *), sizeof(const int64_t *), sizeof(int64_t *)};
 void statements__collatz__i64_i64__strided(ufn_kiter, const int64_t *, ufn_kstrides, const int64_t *, ufn_kstrides, int64_t *, ufn_kstrides);
 static void statements__collatz__i64_i64__strided__sim(void **p) { statements__collatz__i64_i64__strided(*(ufn_kiter *)p[0], *(const int64_t **)p[1], *(ufn_kstrides *)p[2], *(const int64_t **)p[3], *(ufn_kstrides *)p[4], *(int64_t **)p[5], *(ufn_kstrides *)p[6]); }
+static const size_t statements__collatz__i64_i64__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const int64_t *), sizeof(ufn_kstrides), sizeof(const int64_t *), sizeof(ufn_kstrides), sizeof(int64_t *), sizeof(ufn_kstrides)};
 void statements__clamp__f32_f32_f32__contig(uint32_t, const float *, const float *, const float *, float *);
 static void statements__clamp__f32_f32_f32__contig__sim(void **p) { statements__clamp__f32_f32_f32__contig(*(uint32_t *)p[0], *(const float **)p[1], *(const float **)p[2], *(const float **)p[3], *(float **)p[4]); }
+static const size_t statements__clamp__f32_f32_f32__contig__sizes[] = {sizeof(uint32_t), sizeof(const float *), sizeof(const float *), sizeof(const float *), sizeof(float *)};
 void statements__clamp__f32_f32_f32__strided(ufn_kiter, const float *, ufn_kstrides, const float *, ufn_kstrides, const float *, ufn_kstrides, float *, ufn_kstrides);
 static void statements__clamp__f32_f32_f32__strided__sim(void **p) { statements__clamp__f32_f32_f32__strided(*(ufn_kiter *)p[0], *(const float **)p[1], *(ufn_kstrides *)p[2], *(const float **)p[3], *(ufn_kstrides *)p[4], *(const float **)p[5], *(ufn_kstrides *)p[6], *(float **)p[7], *(ufn_kstrides *)p[8]); }
+static const size_t statements__clamp__f32_f32_f32__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const float *), sizeof(ufn_kstrides), sizeof(const float *), sizeof(ufn_kstrides), sizeof(const float *), sizeof(ufn_kstrides), sizeof(float *), sizeof(ufn_kstrides)};
 void statements__series__f64_i32__contig(uint32_t, const double *, const int32_t *, double *);
 static void statements__series__f64_i32__contig__sim(void **p) { statements__series__f64_i32__contig(*(uint32_t *)p[0], *(const double **)p[1], *(const int32_t **)p[2], *(double **)p[3]); }
+static const size_t statements__series__f64_i32__contig__sizes[] = {sizeof(uint32_t), sizeof(const double *), sizeof(const int32_t *), sizeof(double *)};
 void statements__series__f64_i32__strided(ufn_kiter, const double *, ufn_kstrides, const int32_t *, ufn_kstrides, double *, ufn_kstrides);
 static void statements__series__f64_i32__strided__sim(void **p) { statements__series__f64_i32__strided(*(ufn_kiter *)p[0], *(const double **)p[1], *(ufn_kstrides *)p[2], *(const int32_t **)p[3], *(ufn_kstrides *)p[4], *(double **)p[5], *(ufn_kstrides *)p[6]); }
-void statements__between__f32_f32_f32__contig(uint32_t, const float *, const float *, const float *, bool *);
-static void statements__between__f32_f32_f32__contig__sim(void **p) { statements__between__f32_f32_f32__contig(*(uint32_t *)p[0], *(const float **)p[1], *(const float **)p[2], *(const float **)p[3], *(bool **)p[4]); }
-void statements__between__f32_f32_f32__strided(ufn_kiter, const float *, ufn_kstrides, const float *, ufn_kstrides, const float *, ufn_kstrides, bool *, ufn_kstrides);
-static void statements__between__f32_f32_f32__strided__sim(void **p) { statements__between__f32_f32_f32__strided(*(ufn_kiter *)p[0], *(const float **)p[1], *(ufn_kstrides *)p[2], *(const float **)p[3], *(ufn_kstrides *)p[4], *(const float **)p[5], *(ufn_kstrides *)p[6], *(bool **)p[7], *(ufn_kstrides *)p[8]); }
+static const size_t statements__series__f64_i32__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const double *), sizeof(ufn_kstrides), sizeof(const int32_t *), sizeof(ufn_kstrides), sizeof(double *), sizeof(ufn_kstrides)};
+void statements__between__f32_f32_f32__contig(uint32_t, const float *, const float *, const float *, uint8_t *);
+static void statements__between__f32_f32_f32__contig__sim(void **p) { statements__between__f32_f32_f32__contig(*(uint32_t *)p[0], *(const float **)p[1], *(const float **)p[2], *(const float **)p[3], *(uint8_t **)p[4]); }
+static const size_t statements__between__f32_f32_f32__contig__sizes[] = {sizeof(uint32_t), sizeof(const float *), sizeof(const float *), sizeof(const float *), sizeof(uint8_t *)};
+void statements__between__f32_f32_f32__strided(ufn_kiter, const float *, ufn_kstrides, const float *, ufn_kstrides, const float *, ufn_kstrides, uint8_t *, ufn_kstrides);
+static void statements__between__f32_f32_f32__strided__sim(void **p) { statements__between__f32_f32_f32__strided(*(ufn_kiter *)p[0], *(const float **)p[1], *(ufn_kstrides *)p[2], *(const float **)p[3], *(ufn_kstrides *)p[4], *(const float **)p[5], *(ufn_kstrides *)p[6], *(uint8_t **)p[7], *(ufn_kstrides *)p[8]); }
+static const size_t statements__between__f32_f32_f32__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const float *), sizeof(ufn_kstrides), sizeof(const float *), sizeof(ufn_kstrides), sizeof(const float *), sizeof(ufn_kstrides), sizeof(uint8_t *), sizeof(ufn_kstrides)};
 void statements__bits__i32_i32__contig(uint32_t, const int32_t *, const int32_t *, int32_t *);
 static void statements__bits__i32_i32__contig__sim(void **p) { statements__bits__i32_i32__contig(*(uint32_t *)p[0], *(const int32_t **)p[1], *(const int32_t **)p[2], *(int32_t **)p[3]); }
+static const size_t statements__bits__i32_i32__contig__sizes[] = {sizeof(uint32_t), sizeof(const int32_t *), sizeof(const int32_t *), sizeof(int32_t *)};
 void statements__bits__i32_i32__strided(ufn_kiter, const int32_t *, ufn_kstrides, const int32_t *, ufn_kstrides, int32_t *, ufn_kstrides);
 static void statements__bits__i32_i32__strided__sim(void **p) { statements__bits__i32_i32__strided(*(ufn_kiter *)p[0], *(const int32_t **)p[1], *(ufn_kstrides *)p[2], *(const int32_t **)p[3], *(ufn_kstrides *)p[4], *(int32_t **)p[5], *(ufn_kstrides *)p[6]); }
+static const size_t statements__bits__i32_i32__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const int32_t *), sizeof(ufn_kstrides), sizeof(const int32_t *), sizeof(ufn_kstrides), sizeof(int32_t *), sizeof(ufn_kstrides)};
 void statements__mixed__f32_f32__contig(uint32_t, const float *, const float *, float *);
 static void statements__mixed__f32_f32__contig__sim(void **p) { statements__mixed__f32_f32__contig(*(uint32_t *)p[0], *(const float **)p[1], *(const float **)p[2], *(float **)p[3]); }
+static const size_t statements__mixed__f32_f32__contig__sizes[] = {sizeof(uint32_t), sizeof(const float *), sizeof(const float *), sizeof(float *)};
 void statements__mixed__f32_f32__strided(ufn_kiter, const float *, ufn_kstrides, const float *, ufn_kstrides, float *, ufn_kstrides);
 static void statements__mixed__f32_f32__strided__sim(void **p) { statements__mixed__f32_f32__strided(*(ufn_kiter *)p[0], *(const float **)p[1], *(ufn_kstrides *)p[2], *(const float **)p[3], *(ufn_kstrides *)p[4], *(float **)p[5], *(ufn_kstrides *)p[6]); }
+static const size_t statements__mixed__f32_f32__strided__sizes[] = {sizeof(ufn_kiter), sizeof(const float *), sizeof(ufn_kstrides), sizeof(const float *), sizeof(ufn_kstrides), sizeof(float *), sizeof(ufn_kstrides)};
 
 static const ufn_sim_kernel statements__sim_kernels[] = {
-    {"statements__collatz__i64_i64__contig", statements__collatz__i64_i64__contig__sim},
-    {"statements__collatz__i64_i64__strided", statements__collatz__i64_i64__strided__sim},
-    {"statements__clamp__f32_f32_f32__contig", statements__clamp__f32_f32_f32__contig__sim},
-    {"statements__clamp__f32_f32_f32__strided", statements__clamp__f32_f32_f32__strided__sim},
-    {"statements__series__f64_i32__contig", statements__series__f64_i32__contig__sim},
-    {"statements__series__f64_i32__strided", statements__series__f64_i32__strided__sim},
-    {"statements__between__f32_f32_f32__contig", statements__between__f32_f32_f32__contig__sim},
-    {"statements__between__f32_f32_f32__strided", statements__between__f32_f32_f32__strided__sim},
-    {"statements__bits__i32_i32__contig", statements__bits__i32_i32__contig__sim},
-    {"statements__bits__i32_i32__strided", statements__bits__i32_i32__strided__sim},
-    {"statements__mixed__f32_f32__contig", statements__mixed__f32_f32__contig__sim},
-    {"statements__mixed__f32_f32__strided", statements__mixed__f32_f32__strided__sim},
+    {.name = "statements__collatz__i64_i64__contig", .entry = statements__collatz__i64_i64__contig__sim, .param_sizes = statements__collatz__i64_i64__contig__sizes,
+     .nparams = (int)(sizeof statements__collatz__i64_i64__contig__sizes / sizeof statements__collatz__i64_i64__contig__sizes[0])},
+    {.name = "statements__collatz__i64_i64__strided", .entry = statements__collatz__i64_i64__strided__sim, .param_sizes = statements__collatz__i64_i64__strided__sizes,
+     .nparams = (int)(sizeof statements__collatz__i64_i64__strided__sizes / sizeof statements__collatz__i64_i64__strided__sizes[0])},
+    {.name = "statements__clamp__f32_f32_f32__contig", .entry = statements__clamp__f32_f32_f32__contig__sim, .param_sizes = statements__clamp__f32_f32_f32__contig__sizes,
+     .nparams = (int)(sizeof statements__clamp__f32_f32_f32__contig__sizes / sizeof statements__clamp__f32_f32_f32__contig__sizes[0])},
+    {.name = "statements__clamp__f32_f32_f32__strided", .entry = statements__clamp__f32_f32_f32__strided__sim, .param_sizes = statements__clamp__f32_f32_f32__strided__sizes,
+     .nparams = (int)(sizeof statements__clamp__f32_f32_f32__strided__sizes / sizeof statements__clamp__f32_f32_f32__strided__sizes[0])},
+    {.name = "statements__series__f64_i32__contig", .entry = statements__series__f64_i32__contig__sim, .param_sizes = statements__series__f64_i32__contig__sizes,
+     .nparams = (int)(sizeof statements__series__f64_i32__contig__sizes / sizeof statements__series__f64_i32__contig__sizes[0])},
+    {.name = "statements__series__f64_i32__strided", .entry = statements__series__f64_i32__strided__sim, .param_sizes = statements__series__f64_i32__strided__sizes,
+     .nparams = (int)(sizeof statements__series__f64_i32__strided__sizes / sizeof statements__series__f64_i32__strided__sizes[0])},
+    {.name = "statements__between__f32_f32_f32__contig", .entry = statements__between__f32_f32_f32__contig__sim, .param_sizes = statements__between__f32_f32_f32__contig__sizes,
+     .nparams = (int)(sizeof statements__between__f32_f32_f32__contig__sizes / sizeof statements__between__f32_f32_f32__contig__sizes[0])},
+    {.name = "statements__between__f32_f32_f32__strided", .entry = statements__between__f32_f32_f32__strided__sim, .param_sizes = statements__between__f32_f32_f32__strided__sizes,
+     .nparams = (int)(sizeof statements__between__f32_f32_f32__strided__sizes / sizeof statements__between__f32_f32_f32__strided__sizes[0])},
+    {.name = "statements__bits__i32_i32__contig", .entry = statements__bits__i32_i32__contig__sim, .param_sizes = statements__bits__i32_i32__contig__sizes,
+     .nparams = (int)(sizeof statements__bits__i32_i32__contig__sizes / sizeof statements__bits__i32_i32__contig__sizes[0])},
+    {.name = "statements__bits__i32_i32__strided", .entry = statements__bits__i32_i32__strided__sim, .param_sizes = statements__bits__i32_i32__strided__sizes,
+     .nparams = (int)(sizeof statements__bits__i32_i32__strided__sizes / sizeof statements__bits__i32_i32__strided__sizes[0])},
+    {.name = "statements__mixed__f32_f32__contig", .entry = statements__mixed__f32_f32__contig__sim, .param_sizes = statements__mixed__f32_f32__contig__sizes,
+     .nparams = (int)(sizeof statements__mixed__f32_f32__contig__sizes / sizeof statements__mixed__f32_f32__contig__sizes[0])},
+    {.name = "statements__mixed__f32_f32__strided", .entry = statements__mixed__f32_f32__strided__sim, .param_sizes = statements__mixed__f32_f32__strided__sizes,
+     .nparams = (int)(sizeof statements__mixed__f32_f32__strided__sizes / sizeof statements__mixed__f32_f32__strided__sizes[0])},
 };
 
 /* ---- what libufnrt reads ---- */
 
-static ufn_module statements__module = {UFN_ABI_VERSION, "statements", NULL, 0, statements__sim_kernels, 12, NULL};
+static ufn_module statements__module = {
+    .abi_version = UFN_ABI_VERSION, .name = "statements",
+    .sim_kernels = statements__sim_kernels, .nsim_kernels = 12,
+};
 
 static const ufn_dtype statements__collatz__types0[] = {UFN_INT64, UFN_INT64, UFN_INT64};
 static const ufn_loop statements__collatz__loops[] = {
-    {"int64(int64, int64)", statements__collatz__types0, UFN_HOST_TABLE(statements__collatz__i64_i64__host), "statements__collatz__i64_i64__contig", "statements__collatz__i64_i64__strided"},
+    {.signature = "int64(int64, int64)", .types = statements__collatz__types0,
+     .host = UFN_HOST_TABLE(statements__collatz__i64_i64__host),
+     .kernel_contig = "statements__collatz__i64_i64__contig",
+     .kernel_strided = "statements__collatz__i64_i64__strided",
+    },
 };
-static const ufn_func statements__collatz__func = {"collatz", &statements__module, 2, 1, 1, statements__collatz__loops, NULL, 0, NULL, NULL, NULL, NULL};
+static const ufn_func statements__collatz__func = {
+    .name = "collatz", .module = &statements__module,
+    .nin = 2, .nout = 1, .nloops = 1, .loops = statements__collatz__loops,
+};
 
 static const ufn_dtype statements__clamp__types0[] = {UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32};
 static const ufn_loop statements__clamp__loops[] = {
-    {"float32(float32, float32, float32)", statements__clamp__types0, UFN_HOST_TABLE(statements__clamp__f32_f32_f32__host), "statements__clamp__f32_f32_f32__contig", "statements__clamp__f32_f32_f32__strided"},
+    {.signature = "float32(float32, float32, float32)", .types = statements__clamp__types0,
+     .host = UFN_HOST_TABLE(statements__clamp__f32_f32_f32__host),
+     .kernel_contig = "statements__clamp__f32_f32_f32__contig",
+     .kernel_strided = "statements__clamp__f32_f32_f32__strided",
+    },
 };
-static const ufn_func statements__clamp__func = {"clamp", &statements__module, 3, 1, 1, statements__clamp__loops, NULL, 0, NULL, NULL, NULL, NULL};
+static const ufn_func statements__clamp__func = {
+    .name = "clamp", .module = &statements__module,
+    .nin = 3, .nout = 1, .nloops = 1, .loops = statements__clamp__loops,
+};
 
 static const ufn_dtype statements__series__types0[] = {UFN_FLOAT64, UFN_INT32, UFN_FLOAT64};
 static const ufn_loop statements__series__loops[] = {
-    {"float64(float64, int32)", statements__series__types0, UFN_HOST_TABLE(statements__series__f64_i32__host), "statements__series__f64_i32__contig", "statements__series__f64_i32__strided"},
+    {.signature = "float64(float64, int32)", .types = statements__series__types0,
+     .host = UFN_HOST_TABLE(statements__series__f64_i32__host),
+     .kernel_contig = "statements__series__f64_i32__contig",
+     .kernel_strided = "statements__series__f64_i32__strided",
+    },
 };
-static const ufn_func statements__series__func = {"series", &statements__module, 2, 1, 1, statements__series__loops, NULL, 0, NULL, NULL, NULL, NULL};
+static const ufn_func statements__series__func = {
+    .name = "series", .module = &statements__module,
+    .nin = 2, .nout = 1, .nloops = 1, .loops = statements__series__loops,
+};
 
 static const ufn_dtype statements__between__types0[] = {UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32, UFN_BOOL};
 static const ufn_loop statements__between__loops[] = {
-    {"boolean(float32, float32, float32)", statements__between__types0, UFN_HOST_TABLE(statements__between__f32_f32_f32__host), "statements__between__f32_f32_f32__contig", "statements__between__f32_f32_f32__strided"},
+    {.signature = "boolean(float32, float32, float32)", .types = statements__between__types0,
+     .host = UFN_HOST_TABLE(statements__between__f32_f32_f32__host),
+     .kernel_contig = "statements__between__f32_f32_f32__contig",
+     .kernel_strided = "statements__between__f32_f32_f32__strided",
+    },
 };
-static const ufn_func statements__between__func = {"between", &statements__module, 3, 1, 1, statements__between__loops, NULL, 0, NULL, NULL, NULL, NULL};
+static const ufn_func statements__between__func = {
+    .name = "between", .module = &statements__module,
+    .nin = 3, .nout = 1, .nloops = 1, .loops = statements__between__loops,
+};
 
 static const ufn_dtype statements__bits__types0[] = {UFN_INT32, UFN_INT32, UFN_INT32};
 static const ufn_loop statements__bits__loops[] = {
-    {"int32(int32, int32)", statements__bits__types0, UFN_HOST_TABLE(statements__bits__i32_i32__host), "statements__bits__i32_i32__contig", "statements__bits__i32_i32__strided"},
+    {.signature = "int32(int32, int32)", .types = statements__bits__types0,
+     .host = UFN_HOST_TABLE(statements__bits__i32_i32__host),
+     .kernel_contig = "statements__bits__i32_i32__contig",
+     .kernel_strided = "statements__bits__i32_i32__strided",
+    },
 };
-static const ufn_func statements__bits__func = {"bits", &statements__module, 2, 1, 1, statements__bits__loops, NULL, 0, NULL, NULL, NULL, NULL};
+static const ufn_func statements__bits__func = {
+    .name = "bits", .module = &statements__module,
+    .nin = 2, .nout = 1, .nloops = 1, .loops = statements__bits__loops,
+};
 
 static const ufn_dtype statements__mixed__types0[] = {UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32};
 static const ufn_loop statements__mixed__loops[] = {
-    {"float32(float32, float32)", statements__mixed__types0, UFN_HOST_TABLE(statements__mixed__f32_f32__host), "statements__mixed__f32_f32__contig", "statements__mixed__f32_f32__strided"},
+    {.signature = "float32(float32, float32)", .types = statements__mixed__types0,
+     .host = UFN_HOST_TABLE(statements__mixed__f32_f32__host),
+     .kernel_contig = "statements__mixed__f32_f32__contig",
+     .kernel_strided = "statements__mixed__f32_f32__strided",
+    },
 };
-static const ufn_func statements__mixed__func = {"mixed", &statements__module, 2, 1, 1, statements__mixed__loops, NULL, 0, NULL, NULL, NULL, NULL};
+static const ufn_func statements__mixed__func = {
+    .name = "mixed", .module = &statements__module,
+    .nin = 2, .nout = 1, .nloops = 1, .loops = statements__mixed__loops,
+};
 
 /* ---- entry points (declared in statements.h) ---- */
 

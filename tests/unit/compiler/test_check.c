@@ -1,4 +1,5 @@
-/* test_check.c - the checker (check.c, infer.c, flow.c) through its API:
+/* test_check.c - the checker (check.c, instance.c, flow.c, infer.c, names.c),
+ * through its passes in main.c's order (passes.h):
  * instances per signature and per helper argument types, the types of the
  * seeds' locals, public C names, dependencies, default signatures, module
  * constants seen from kernels, and what compiles although it looks odd. */
@@ -12,6 +13,7 @@
 #include <cmocka.h>
 
 #include "ufnc.h"
+#include "passes.h"
 
 static char *diags;
 
@@ -29,7 +31,7 @@ static Module *check_text(const char *name, const char *text, const char *prefix
     const char *dot = strrchr(name, '.');
     CheckOptions opt = {.module_name = arena_strndup(name, (size_t)(dot - name)), .prefix = prefix,
                         .include_dirs = dirs, .ninclude_dirs = ndirs};
-    Module *m = check_module(ast, src, &opt);
+    Module *m = check_passes(ast, src, &opt);
     fclose(out);
     diag_init(stderr, COLOR_NEVER, false, false);
     return m;
@@ -150,6 +152,9 @@ static void test_public_names(void **state)
     assert_string_equal(typed_entry_suffix(g, g->sigs[0]), "int16");   /* the inputs only */
 }
 
+/* The variables of a body are their Python names behind v_ (a_ for the
+ * argument of a parameter the body widens), so that any valid name is a
+ * valid C name that nothing else uses; temporaries are ufn_t0, ... */
 static void test_c_names(void **state)
 {
     (void)state;
@@ -160,16 +165,25 @@ static void test_c_names(void **state)
     assert_true(is_reserved_c_name("y1"));
     assert_true(is_reserved_c_name("ufn_anything"));
     assert_false(is_reserved_c_name("gaussian_pdf"));
-    assert_string_equal(c_safe_name(intern_cstr("int")), "int_");
-    assert_string_equal(c_safe_name(intern_cstr("a__b")), "a__b_");
-    assert_string_equal(c_safe_name(intern_cstr("acc")), "acc");
-    /* locals that clash are renamed in C, not refused */
     Module *m = ok_module("from numba import vectorize\n@vectorize(['float32(float32)'])\n"
-                          "def f(x):\n    int = x\n    y1 = int * 2\n    return y1\n");
+                          "def f(x):\n    int = x\n    y1 = int * 2\n    ufn_t0 = (y1, y1)\n    x = 2.0\n"
+                          "    a, b = ufn_t0\n    return y1 + a\n");
     const Instance *inst = kernel(m, "f")->instances[0];
+    static const struct { const char *name, *cname; } want[] = {
+        {"x", "v_x"}, {"int", "v_int"}, {"y1", "v_y1"}, {"ufn_t0", "v_ufn_t0"}, {"a", "v_a"}, {"b", "v_b"},
+    };
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++)
+        for (int i = 0; i < inst->nvars; i++)
+            if (!inst->vars[i]->temp && strcmp(inst->vars[i]->name, want[k].name) == 0)
+                assert_string_equal(inst->vars[i]->cname, want[k].cname);
+    assert_string_equal(inst->vars[0]->arg_cname, "a_x");      /* x: float32 in, float64 inside */
+    bool temp = false;
     for (int i = 0; i < inst->nvars; i++)
-        if (strcmp(inst->vars[i]->name, "y1") == 0)
-            assert_string_equal(inst->vars[i]->cname, "y1_");
+        if (inst->vars[i]->temp) {
+            assert_string_equal(inst->vars[i]->cname, "ufn_t0");
+            temp = true;
+        }
+    assert_true(temp);
 }
 
 /* -MD lists the .ufn modules read, the compiled one first; the standard
@@ -261,6 +275,46 @@ static void test_accepted(void **state)
     }
 }
 
+/* A helper's return type can depend on a helper typed after it: the
+ * instances are typed to a fixpoint.  A helper without a return statement
+ * returns None, also through `return h(x)` (ufnc once stopped with an
+ * internal error: "type of a variable of g changed in the final pass"), and
+ * so does a recursion that can fall off its end (it was refused as "calls
+ * itself on every path"; Numba types it as none). */
+static void test_helpers_returning_none(void **state)
+{
+    (void)state;
+    Module *m = ok_module("from numba import vectorize, jit, cuda\n"
+                          "@jit\ndef h(x):\n    pass\n"
+                          "@jit\ndef g(x):\n    return h(x)\n"
+                          "@cuda.jit(device=True)\ndef down(n):\n    if n > 0:\n        return down(n - 1)\n"
+                          "@vectorize(['float64(float64)'])\ndef f(x):\n    g(x)\n    down(x)\n    return x\n");
+    assert_string_equal(type_name(kernel(m, "h")->instances[0]->ret), "none");
+    assert_string_equal(type_name(kernel(m, "g")->instances[0]->ret), "none");
+    const Func *down = kernel(m, "down");
+    assert_int_equal(down->ninstances, 1);
+    assert_string_equal(type_name(down->instances[0]->ret), "none");
+    assert_true(down->instances[0]->recursive);
+    assert_true(m->recursive);
+}
+
+/* An integer literal under minus signs is typed by its value, as CPython
+ * folds it before Numba sees it: -9223372036854775808 is int64 (ufnc typed
+ * it uint64, as the negation of the uint64 9223372036854775808, so y / 2
+ * was +4.6e18); a Python int of 2**63 or more is uint64. */
+static void test_integer_literals(void **state)
+{
+    (void)state;
+    Module *m = ok_module("from numba import vectorize\n@vectorize(['float64(int64)'])\ndef f(x):\n"
+                          "    a = -9223372036854775808\n    b = -(-5)\n    c = 9223372036854775808\n"
+                          "    d = -9223372036854775807\n    return a / 2 + b + c + d\n");
+    const Instance *inst = kernel(m, "f")->instances[0];
+    assert_string_equal(var_type(inst, "a"), "int64");
+    assert_string_equal(var_type(inst, "b"), "int64");
+    assert_string_equal(var_type(inst, "c"), "uint64");
+    assert_string_equal(var_type(inst, "d"), "int64");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -272,6 +326,8 @@ int main(void)
         cmocka_unit_test_teardown(test_default_signatures, teardown),
         cmocka_unit_test_teardown(test_constants_in_kernels, teardown),
         cmocka_unit_test_teardown(test_accepted, teardown),
+        cmocka_unit_test_teardown(test_helpers_returning_none, teardown),
+        cmocka_unit_test_teardown(test_integer_literals, teardown),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     free(diags);

@@ -5,13 +5,14 @@
  * generated code is what a user opens when something goes wrong.  Any
  * diagnostics (gaussian.ufn has a warning) come first in the file. */
 #include "golden.h"
+#include "compiler/passes.h"
 
 static Module *checked(FILE *out, const SrcFile *src)
 {
     Node *ast = parse_file(src);
     const char *dot = strrchr(src->name, '.');
     CheckOptions opt = {.module_name = arena_strndup(src->name, (size_t)(dot - src->name)), .prefix = ""};
-    Module *m = check_module(ast, src, &opt);
+    Module *m = check_passes(ast, src, &opt);
     if (diag_error_count()) {
         fprintf(out, "(errors: no code)\n");
         return NULL;
@@ -38,8 +39,46 @@ static void run_cu(FILE *out, const SrcFile *src) { emit(out, src, "cu", emit_cu
 static void run_host(FILE *out, const SrcFile *src) { emit(out, src, "host.c", emit_host, false); }
 static void run_header(FILE *out, const SrcFile *src) { emit(out, src, "h", emit_header, true); }
 
+/* A module with more tuple types than any fixed table: each emitter writes
+ * one struct per type (ufnc once stopped with an internal error past 512
+ * tuple and array types). */
+static void test_many_types(void **state)
+{
+    (void)state;
+    static const char *const casts[] = {"np.int8", "np.int16", "np.int32", "np.int64", "np.uint8",
+                                        "np.uint16", "np.uint32", "np.uint64", "np.float32"};
+    Buf text = {0};
+    buf_puts(&text, "import numpy as np\nfrom numba import vectorize\n\n@vectorize(['float64(float64)'])\ndef f(x):\n");
+    int ntypes = 0;
+    for (int a = 0; a < 9; a++)
+        for (int b = 0; b < 9; b++)
+            for (int c = 0; c < 9; c++, ntypes++)
+                buf_printf(&text, "    t%d = (%s(x), %s(x), %s(x))\n", ntypes, casts[a], casts[b], casts[c]);
+    buf_puts(&text, "    return x\n");
+    SrcFile *src = src_from_memory("many.ufn", text.data, text.len);
+    CheckOptions opt = {.module_name = "many", .prefix = ""};
+    Module *m = check_passes(parse_file(src), src, &opt);
+    assert_int_equal(diag_error_count(), 0);
+    EmitOptions eo = {.host = true, .sim = true, .output_name = "many.cu"};
+    void (*const emit[])(Buf *, Module *, const EmitOptions *) = {emit_cuda, emit_host};
+    for (int i = 0; i < 2; i++) {
+        Buf out = {0};
+        emit[i](&out, m, &eo);
+        int structs = 0;
+        for (const char *p = out.data; (p = strstr(p, "typedef struct {")); p++)
+            structs++;
+        assert_int_equal(structs, ntypes);
+        buf_free(&out);
+    }
+    buf_free(&text);
+    arena_reset();
+}
+
 int main(void)
 {
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_many_types)};
+    if (cmocka_run_group_tests(tests, NULL, NULL))
+        return 1;
     int failed = golden_run("codegen .cu", "tests/golden/codegen", "cu", run_cu);
     failed += golden_run("codegen .host.c", "tests/golden/codegen", "host.c", run_host);
     failed += golden_run("codegen .h", "tests/golden/codegen", "h", run_header);

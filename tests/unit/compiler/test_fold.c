@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "ufnc.h"
+#include "passes.h"
 
 /* Fold `X = expr` in a module that imports math and numpy; the diagnostics
  * go to *diags. */
@@ -25,7 +26,7 @@ static const Sym *fold_x(const char *expr, char **diags)
     SrcFile *src = src_from_memory("t.ufn", text, strlen(text));
     Node *ast = parse_file(src);
     CheckOptions opt = {.module_name = "t", .prefix = ""};
-    Module *m = check_module(ast, src, &opt);
+    Module *m = check_passes(ast, src, &opt);
     fclose(out);
     diag_init(stderr, COLOR_NEVER, false, false);
     return scope_lookup(m->globals, intern_cstr("X"));
@@ -241,7 +242,7 @@ static void test_chains(void **state)
     diag_reset();
     SrcFile *src = src_from_memory("t.ufn", text, strlen(text));
     CheckOptions opt = {.module_name = "t", .prefix = ""};
-    Module *m = check_module(parse_file(src), src, &opt);
+    Module *m = check_passes(parse_file(src), src, &opt);
     fclose(out);
     diag_init(stderr, COLOR_NEVER, false, false);
     assert_string_equal(diags, "");

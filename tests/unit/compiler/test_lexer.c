@@ -45,6 +45,21 @@ static void test_empty_file(void **state)
     free(t);
 }
 
+/* A lone CR ends a line as LF and CRLF do (Python's universal newlines),
+ * inside triple-quoted strings and after a line continuation too. */
+static void test_line_endings(void **state)
+{
+    (void)state;
+    char *lf = tokens_of("def f(x):\n    y = x + \\\n        1\n    '''a\nb'''\n    return y\n");
+    char *crlf = tokens_of("def f(x):\r\n    y = x + \\\r\n        1\r\n    '''a\r\nb'''\r\n    return y\r\n");
+    char *cr = tokens_of("def f(x):\r    y = x + \\\r        1\r    '''a\rb'''\r    return y\r");
+    assert_string_equal(crlf, lf);
+    assert_string_equal(cr, lf);
+    free(lf);
+    free(crlf);
+    free(cr);
+}
+
 /* Token names as the parser's messages show them. */
 static void test_token_names(void **state)
 {
@@ -91,6 +106,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_eof_without_newline),
         cmocka_unit_test(test_empty_file),
+        cmocka_unit_test(test_line_endings),
         cmocka_unit_test(test_token_names),
         cmocka_unit_test(test_integer_limits),
         cmocka_unit_test(test_string_with_nul),

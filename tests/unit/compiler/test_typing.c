@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "ufnc.h"
+#include "passes.h"
 
 typedef struct Row {
     const char *stmts, *a, *b, *type;
@@ -72,7 +73,7 @@ static const char *ufnc_type(const char *stmts, const char *a, const char *b, ch
     SrcFile *src = src_from_memory("t.ufn", text, strlen(text));
     Node *ast = parse_file(src);
     CheckOptions opt = {.module_name = "t", .prefix = ""};
-    Module *m = diag_error_count() ? NULL : check_module(ast, src, &opt);
+    Module *m = diag_error_count() ? NULL : check_passes(ast, src, &opt);
     int errors = diag_error_count();
     fclose(out);
     diag_init(stderr, COLOR_NEVER, false, false);

@@ -85,7 +85,9 @@ UFN_KERNEL ufn_test_add_f32_strided(ufn_kiter it, const float *__restrict__ a, u
     for (uint32_t i = UFN_FIRST_INDEX(); i < it.n; i += UFN_GRID_STRIDE()) {
         int64_t oa, ob;
         offsets2(&it, i, &sa, &sb, &oa, &ob);
-        out[offset1(&it, i, &so)] = add_f32(a[oa], b[ob]);
+        /* a NULL input is a scalar passed by value (ufn_abi.h) */
+        out[offset1(&it, i, &so)] = add_f32(a ? a[oa] : ufn_kscalar_f32(sa),
+                                            b ? b[ob] : ufn_kscalar_f32(sb));
     }
 }
 
@@ -109,7 +111,7 @@ UFN_KERNEL ufn_test_half_i16_strided(ufn_kiter it, const int16_t *__restrict__ x
     for (uint32_t i = UFN_FIRST_INDEX(); i < it.n; i += UFN_GRID_STRIDE()) {
         int64_t ox, oo;
         offsets2(&it, i, &sx, &so, &ox, &oo);
-        out[oo] = half_i16(x[ox]);
+        out[oo] = half_i16(x ? x[ox] : ufn_kscalar_i16(sx));
     }
 }
 
@@ -124,7 +126,7 @@ UFN_KERNEL ufn_test_divmod_i32_strided(ufn_kiter it, const int32_t *__restrict__
         int64_t oa, ob, oq, orr;
         offsets2(&it, i, &sa, &sb, &oa, &ob);
         offsets2(&it, i, &sq, &sr, &oq, &orr);
-        int32_t x = a[oa], y = b[ob];
+        int32_t x = a ? a[oa] : ufn_kscalar_i32(sa), y = b ? b[ob] : ufn_kscalar_i32(sb);
         int32_t d = y ? x / y : 0, m = y ? x % y : 0;
         if (m != 0 && ((m < 0) != (y < 0))) {
             d -= 1;

@@ -76,15 +76,32 @@ static void run_coords(void **p)
     ufn_test_coords(ARG(uint32_t, 0), ARG(uint32_t *, 1));
 }
 
+/* ---- the size of each parameter: the simulator copies them at launch -------- */
+
+#define P sizeof(void *)
+#define KI sizeof(ufn_kiter)
+#define KS sizeof(ufn_kstrides)
+#define KC sizeof(ufn_kcore)
+static const size_t add_contig[] = { sizeof(uint32_t), P, P, P };
+static const size_t add_strided[] = { KI, P, KS, P, KS, P, KS };
+static const size_t half_contig[] = { sizeof(uint32_t), P, P };
+static const size_t half_strided[] = { KI, P, KS, P, KS };
+static const size_t divmod_strided[] = { KI, P, KS, P, KS, P, KS, P, KS };
+static const size_t gufunc_1_1[] = { KI, KC, P, KS, KS, P, KS, KS };
+static const size_t coords[] = { sizeof(uint32_t), P };
+
+#define KERNEL(kname, run, sizes) \
+    { .name = kname, .entry = run, .nparams = sizeof sizes / sizeof sizes[0], .param_sizes = sizes }
+
 static const ufn_sim_kernel sim_kernels[] = {
-    { "ufn_test_add_f32_contig", run_add_contig },
-    { "ufn_test_add_f32_strided", run_add_strided },
-    { "ufn_test_half_i16_contig", run_half_contig },
-    { "ufn_test_half_i16_strided", run_half_strided },
-    { "ufn_test_divmod_i32_strided", run_divmod_strided },
-    { "ufn_test_l2_norm_f32", run_l2_norm },
-    { "ufn_test_cumsum_f64", run_cumsum },
-    { "ufn_test_coords", run_coords },
+    KERNEL("ufn_test_add_f32_contig", run_add_contig, add_contig),
+    KERNEL("ufn_test_add_f32_strided", run_add_strided, add_strided),
+    KERNEL("ufn_test_half_i16_contig", run_half_contig, half_contig),
+    KERNEL("ufn_test_half_i16_strided", run_half_strided, half_strided),
+    KERNEL("ufn_test_divmod_i32_strided", run_divmod_strided, divmod_strided),
+    KERNEL("ufn_test_l2_norm_f32", run_l2_norm, gufunc_1_1),
+    KERNEL("ufn_test_cumsum_f64", run_cumsum, gufunc_1_1),
+    KERNEL("ufn_test_coords", run_coords, coords),
 };
 
 ufn_module test_module = {

@@ -143,6 +143,38 @@ static void test_backend_choice(void **state)
     in_child("UFN_BACKEND", "host", child_racing_threads);
 }
 
+/* ---- bad environment values: a status and a message, as for UFN_BACKEND ---------------------- */
+
+static const char *bad_value_text;
+
+static int child_bad_value(void)
+{
+    double x[4] = {1, 2, 3, 4};
+    ufn_array a = ufn_host(x, UFN_FLOAT64, 1, (int64_t[]){4}), o = {0};
+    CHECK(1, call2(&add_func, &a, &a, &o) == UFN_ERR_INVALID);
+    CHECK(2, strstr(ufn_error(), bad_value_text) != NULL);
+    CHECK(3, ufn_backend() == NULL);
+    CHECK(4, o.memory == UFN_MEM_NONE);
+    return 0;
+}
+
+static void bad(const char *var, const char *value, const char *text)
+{
+    bad_value_text = text;
+    in_child(var, value, child_bad_value);
+}
+
+static void test_bad_environment(void **state)
+{
+    (void)state;
+    bad("UFN_NUM_THREADS", "abc", "UFN_NUM_THREADS=abc is not a number of threads (1 to 256)");
+    bad("UFN_NUM_THREADS", "0", "UFN_NUM_THREADS=0 is not a number of threads");
+    bad("UFN_NUM_THREADS", "1000", "UFN_NUM_THREADS=1000 is not a number of threads");
+    bad("UFN_HOST_ISA", "avx1024", "UFN_HOST_ISA=avx1024 names no instruction set (baseline, avx2, avx512)");
+    bad("UFN_STAGE_BYTES", "0", "UFN_STAGE_BYTES=0 is not a number of bytes (4096 to 2^40)");
+    bad("UFN_STAGE_BYTES", "16M", "UFN_STAGE_BYTES=16M is not a number of bytes");
+}
+
 /* ---- UFN_TRACE ------------------------------------------------------------------------------- */
 
 static int child_trace(void)
@@ -224,13 +256,19 @@ static void test_trace_hook(void **state)
     ufn_free(&d);
     ufn_free(&o);
     ufn_set_trace_hook(NULL, NULL);
-    assert_int_equal(nevents, 4);
-    assert_true(events[0].kind == UFN_EV_ALLOC && events[0].bytes == 40);
-    assert_true(events[1].kind == UFN_EV_H2D && events[1].bytes == 40);
-    assert_true(events[2].kind == UFN_EV_HOST_LOOP && events[2].bytes == 10);
-    assert_string_equal(names[2], "gpu_arctan2");
-    assert_string_equal(events[2].backend, "host");
-    assert_int_equal(events[3].kind, UFN_EV_FREE);
+    /* UFN_BACKEND=auto (unset) chose in the first call, and said why */
+    int first = events[0].kind == UFN_EV_CHOICE;
+    if (first)
+        assert_true(strncmp(names[0], "auto: ", 6) == 0);
+    const ufn_event *e = events + first;
+    assert_int_equal(nevents, 4 + first);
+    assert_true(e[0].kind == UFN_EV_ALLOC && e[0].bytes == 40);
+    assert_true(e[1].kind == UFN_EV_H2D && e[1].bytes == 40);
+    assert_true(e[2].kind == UFN_EV_HOST_LOOP && e[2].bytes == 10);
+    assert_string_equal(names[2 + first], "gpu_arctan2");
+    assert_string_equal(e[2].backend, "host");
+    assert_int_equal(e[3].kind, UFN_EV_FREE);
+    assert_string_equal(ufn_event_name(UFN_EV_CHOICE), "choice");
     assert_string_equal(ufn_event_name(UFN_EV_D2H), "D2H");
     assert_string_equal(ufn_event_name(UFN_EV_LAUNCH), "launch");
 }
@@ -345,6 +383,7 @@ int main(void)
     /* The children must inherit a runtime that has chosen nothing. */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_backend_choice),
+        cmocka_unit_test(test_bad_environment),
         cmocka_unit_test(test_trace_env),
         cmocka_unit_test(test_trace_hook),
         cmocka_unit_test(test_errors_per_thread),

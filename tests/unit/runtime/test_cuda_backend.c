@@ -1,7 +1,8 @@
 /* test_cuda_backend.c - the CUDA backend, run through the simulator: the
  * operations table the runtime calls (alloc, copies, execute, streams), with
  * plans built by hand as call.c would build them.  The trace hook checks what
- * crossed between host and device, and how launches were cut. */
+ * crossed between host and device, and how launches were cut.  What a GPU
+ * would show and the CPU hides is in test_cuda_hardening.c. */
 #include <math.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -14,151 +15,7 @@
 
 #include <cmocka.h>
 
-#include "cuda/cudrv.h"
-#include "sim_module.h"
-
-static const ufn_backend_ops *be;
-
-/* ---- trace log -------------------------------------------------------------------- */
-
-#define MAX_EVENTS 100000
-
-static struct {
-    ufn_event ev[MAX_EVENTS];
-    int n;
-} tlog;
-
-static void hook(const ufn_event *ev, void *ctx)
-{
-    (void)ctx;
-    if (tlog.n < MAX_EVENTS)
-        tlog.ev[tlog.n++] = *ev;
-}
-
-static void trace_start(void)
-{
-    tlog.n = 0;
-    ufn_set_trace_hook(hook, NULL);
-}
-
-static void trace_stop(void)
-{
-    ufn_set_trace_hook(NULL, NULL);
-}
-
-static int count(ufn_event_kind kind)
-{
-    int c = 0;
-    for (int i = 0; i < tlog.n; i++)
-        c += tlog.ev[i].kind == kind;
-    return c;
-}
-
-static size_t total(ufn_event_kind kind)
-{
-    size_t c = 0;
-    for (int i = 0; i < tlog.n; i++)
-        if (tlog.ev[i].kind == kind)
-            c += tlog.ev[i].bytes;
-    return c;
-}
-
-/* The largest launch (elements) in the log. */
-static size_t largest_launch(void)
-{
-    size_t m = 0;
-    for (int i = 0; i < tlog.n; i++)
-        if (tlog.ev[i].kind == UFN_EV_LAUNCH && tlog.ev[i].bytes > m)
-            m = tlog.ev[i].bytes;
-    return m;
-}
-
-/* ---- plans and arrays ------------------------------------------------------------------ */
-
-static int dtype_size(ufn_dtype t)
-{
-    switch (t) {
-    case UFN_BOOL: case UFN_INT8: case UFN_UINT8: return 1;
-    case UFN_INT16: case UFN_UINT16: return 2;
-    case UFN_INT32: case UFN_UINT32: case UFN_FLOAT32: return 4;
-    case UFN_COMPLEX128: return 16;
-    default: return 8;
-    }
-}
-
-static void plan_init(ufn_plan *p, const ufn_func *f, ufn_memory mem, int device, int ndim,
-                      const int64_t *shape)
-{
-    memset(p, 0, sizeof *p);
-    p->func = f;
-    p->loop = &f->loops[0];
-    p->nargs = f->nin + f->nout;
-    p->memory = mem;
-    p->device = device;
-    p->ndim = ndim;
-    p->n = 1;
-    for (int d = 0; d < ndim; d++) {
-        p->shape[d] = shape[d];
-        p->n *= shape[d];
-    }
-    for (int k = 0; k < p->nargs; k++)
-        p->elsize[k] = dtype_size(p->loop->types[k]);
-}
-
-/* Operand k: its data and element strides (NULL: C-contiguous over the loop). */
-static void plan_arg(ufn_plan *p, int k, void *data, const int64_t *strides)
-{
-    p->data[k] = data;
-    int64_t s = 1;
-    for (int d = p->ndim - 1; d >= 0; d--) {
-        p->strides[k][d] = strides ? strides[d] : s;
-        s *= p->shape[d];
-    }
-}
-
-static void *to_dev(const void *host, size_t bytes, int device)
-{
-    void *d = NULL;
-    assert_int_equal(be->alloc(device, bytes, &d), 0);
-    assert_int_equal(be->copy_h2d(device, d, host, bytes, NULL), 0);
-    return d;
-}
-
-static void *dev_alloc(size_t bytes, int device)
-{
-    void *d = NULL;
-    assert_int_equal(be->alloc(device, bytes, &d), 0);
-    return d;
-}
-
-static void from_dev(void *host, const void *dev, size_t bytes, int device)
-{
-    assert_int_equal(be->copy_d2h(device, host, dev, bytes, NULL), 0);
-}
-
-static float *floats(size_t n, float scale)
-{
-    float *a = malloc(n * sizeof *a);
-    for (size_t i = 0; i < n; i++)
-        a[i] = (float)i * scale + 0.25f;
-    return a;
-}
-
-static int setup(void **state)
-{
-    (void)state;
-    be = ufn_sim_backend();
-    return be ? 0 : -1;
-}
-
-static int teardown_each(void **state)
-{
-    (void)state;
-    trace_stop();
-    ufn_cuda_set_split_limit(0);
-    ufn_cuda_set_stage_bytes(0);
-    return 0;
-}
+#include "cuda_test.h"
 
 /* ---- the backend ------------------------------------------------------------------------ */
 
@@ -167,8 +24,8 @@ static void test_backend(void **state)
     (void)state;
     assert_string_equal(be->name, "sim");
     assert_int_equal(be->device_memory, UFN_MEM_DEVICE);
-    assert_int_equal(be->device_count(), 2);
-    assert_int_equal(be->default_device(), 0);
+    assert_int_equal(be->device_count(be), 2);
+    assert_int_equal(be->default_device(be), 0);
     assert_ptr_equal(ufn_sim_backend(), be);   /* initialised once */
 }
 
@@ -192,11 +49,11 @@ static void test_allocator_reuses(void **state)
     ufn_sim_get_stats(0, &before);
     trace_start();
     void *a = dev_alloc(100000, 0);
-    be->free(0, a);
+    be->free(be, 0, a, NULL);
     void *b = dev_alloc(99000, 0);   /* the same class: the same block */
     assert_ptr_equal(a, b);
-    be->free(0, b);
-    be->free(0, b);                  /* unknown now: ignored */
+    be->free(be, 0, b, NULL);
+    be->free(be, 0, b, NULL);                  /* unknown now: ignored */
     ufn_sim_get_stats(0, &after);
     assert_int_equal(after.mem_allocs, before.mem_allocs + 1);
     assert_int_equal(tlog.n, 4);
@@ -226,7 +83,7 @@ static void test_copies(void **state)
         trace_start();
         void *d = to_dev(h, n, 0);
         void *d2 = dev_alloc(n, 0);
-        assert_int_equal(be->copy_d2d(0, d2, d, n, NULL), 0);
+        assert_int_equal(be->copy_d2d(be, 0, d2, d, n, NULL), 0);
         memset(back, 0, n);
         from_dev(back, d2, n, 0);
         assert_memory_equal(h, back, n);
@@ -236,8 +93,8 @@ static void test_copies(void **state)
         int chunks = n >= (1 << 20) ? (int)((n + (256 << 10) - 1) / (256 << 10)) : 1;
         assert_int_equal(count(UFN_EV_H2D), chunks);
         assert_int_equal(count(UFN_EV_D2H), chunks);
-        be->free(0, d);
-        be->free(0, d2);
+        be->free(be, 0, d, NULL);
+        be->free(be, 0, d2, NULL);
         free(h);
         free(back);
     }
@@ -263,7 +120,7 @@ static void test_device_contiguous(void **state)
         plan_arg(&p, 2, dout, NULL);
         p.contiguous = true;
         trace_start();
-        assert_int_equal(be->execute(&p, NULL), 0);
+        assert_int_equal(be->execute(be, &p, NULL), 0);
         assert_int_equal(count(UFN_EV_LAUNCH), 1);
         assert_string_equal(tlog.ev[0].name, "ufn_test_add_f32_contig");
         assert_int_equal(tlog.ev[0].bytes, N);
@@ -272,9 +129,9 @@ static void test_device_contiguous(void **state)
         for (int i = 0; i < N; i++)
             assert_float_equal(out[i], a[i + shift] + b[i], 0);
     }
-    be->free(0, da);
-    be->free(0, db);
-    be->free(0, dout);
+    be->free(be, 0, da, NULL);
+    be->free(be, 0, db, NULL);
+    be->free(be, 0, dout, NULL);
     free(a);
     free(b);
 }
@@ -293,7 +150,7 @@ static void test_device_strided(void **state)
     plan_arg(&p, 0, da, (int64_t[]){ 1, R });   /* a is stored C x R: its transpose */
     plan_arg(&p, 1, drow, (int64_t[]){ 0, 1 });
     plan_arg(&p, 2, dout, NULL);
-    assert_int_equal(be->execute(&p, NULL), 0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
     from_dev(out, dout, sizeof(float) * R * C, 0);
     for (int r = 0; r < R; r++)
         for (int c = 0; c < C; c++)
@@ -311,7 +168,7 @@ static void test_device_strided(void **state)
     plan_arg(&p, 1, da, NULL);
     plan_arg(&p, 2, dout, NULL);
     trace_start();
-    assert_int_equal(be->execute(&p, NULL), 0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
     assert_int_equal(count(UFN_EV_LAUNCH), 4);
     assert_int_equal(largest_launch(), 256);
     trace_stop();
@@ -322,9 +179,9 @@ static void test_device_strided(void **state)
             f |= ((i >> (9 - d)) & 1) << d;
         assert_float_equal(out[i], a[f] + a[i], 0);
     }
-    be->free(0, da);
-    be->free(0, drow);
-    be->free(0, dout);
+    be->free(be, 0, da, NULL);
+    be->free(be, 0, drow, NULL);
+    be->free(be, 0, dout, NULL);
     free(a);
     free(row);
     free(out);
@@ -350,7 +207,7 @@ static void test_device_mixed_and_two_outputs(void **state)
     plan_arg(&p, 0, dx, NULL);
     plan_arg(&p, 1, dh, NULL);
     p.contiguous = true;
-    assert_int_equal(be->execute(&p, NULL), 0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
     from_dev(h, dh, sizeof h, 0);
     for (int i = 0; i < N; i++)
         assert_float_equal(h[i], x[i] * 0.5, 0);
@@ -365,7 +222,7 @@ static void test_device_mixed_and_two_outputs(void **state)
     plan_arg(&p, 3, dr, NULL);
     p.contiguous = true;
     trace_start();
-    assert_int_equal(be->execute(&p, NULL), 0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
     assert_string_equal(tlog.ev[0].name, "ufn_test_divmod_i32_strided");
     trace_stop();
     from_dev(q, dq, sizeof q, 0);
@@ -380,7 +237,7 @@ static void test_device_mixed_and_two_outputs(void **state)
     }
     void *all[] = { dx, dh, da, db, dq, dr };
     for (int i = 0; i < 6; i++)
-        be->free(0, all[i]);
+        be->free(be, 0, all[i], NULL);
 }
 
 /* l2_norm '(i)->()' over vectors stored column-wise; cumsum '(n)->(n)'
@@ -400,7 +257,7 @@ static void test_device_gufuncs(void **state)
     p.core_size[0] = I;
     p.core_ndim[0] = 1;
     p.core_strides[0][0] = A * B;
-    assert_int_equal(be->execute(&p, NULL), 0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
     from_dev(norms, dn, sizeof norms, 0);
     for (int a = 0; a < A; a++)
         for (int b = 0; b < B; b++) {
@@ -426,7 +283,7 @@ static void test_device_gufuncs(void **state)
     p.core_ndim[0] = p.core_ndim[1] = 1;
     p.core_strides[0][0] = 1;
     p.core_strides[1][0] = M;
-    assert_int_equal(be->execute(&p, NULL), 0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
     from_dev(y, dy, sizeof y, 0);
     for (int m = 0; m < M; m++) {
         double acc = 0;
@@ -435,10 +292,10 @@ static void test_device_gufuncs(void **state)
             assert_float_equal(y[k * M + m], acc, 0);
         }
     }
-    be->free(0, dv);
-    be->free(0, dn);
-    be->free(0, dx);
-    be->free(0, dy);
+    be->free(be, 0, dv, NULL);
+    be->free(be, 0, dn, NULL);
+    be->free(be, 0, dx, NULL);
+    be->free(be, 0, dy, NULL);
     free(v);
 }
 
@@ -459,24 +316,28 @@ static void test_split_launches(void **state)
     plan_arg(&p, 2, dout, NULL);
     p.contiguous = true;
     trace_start();
-    assert_int_equal(be->execute(&p, NULL), 0);
-    assert_int_equal(count(UFN_EV_LAUNCH), 11);    /* 10 x 99 + 10 */
+    assert_int_equal(be->execute(be, &p, NULL), 0);
+    assert_int_equal(count(UFN_EV_LAUNCH), 11);    /* 10 x 96 + 40 */
     assert_int_equal(total(UFN_EV_LAUNCH), N);
-    assert_int_equal(largest_launch(), 99);
+    assert_int_equal(largest_launch(), 96);
+    /* pieces of a multiple of 16 elements: each starts 16-byte aligned, and
+     * the kernel keeps its 16-byte path (not 99, as once) */
+    for (int i = 0; i < tlog.n - 1; i++)
+        assert_int_equal(tlog.ev[i].bytes % 16, 0);
     from_dev(out, dout, sizeof(float) * N, 0);
     for (int i = 0; i < N; i++)
         assert_float_equal(out[i], 2 * a[i], 0);
 
-    /* Rows too long for one launch: each row in pieces of 99. */
+    /* Rows too long for one launch: each row in pieces of 96. */
     int64_t shape2[] = { 30, 250 };
     plan_init(&p, &test_add, UFN_MEM_DEVICE, 0, 2, shape2);
     plan_arg(&p, 0, da, (int64_t[]){ 250, 1 });
     plan_arg(&p, 1, da, (int64_t[]){ 0, 2 });
     plan_arg(&p, 2, dout, NULL);
     trace_start();
-    assert_int_equal(be->execute(&p, NULL), 0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
     assert_int_equal(count(UFN_EV_LAUNCH), 90);
-    assert_int_equal(largest_launch(), 99);
+    assert_int_equal(largest_launch(), 96);
     from_dev(out, dout, sizeof(float) * 7500, 0);
     for (int r = 0; r < 30; r++)
         for (int c = 0; c < 250; c++)
@@ -489,7 +350,7 @@ static void test_split_launches(void **state)
     plan_arg(&p, 1, da, (int64_t[]){ 1, 40 });
     plan_arg(&p, 2, dout, NULL);
     trace_start();
-    assert_int_equal(be->execute(&p, NULL), 0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
     assert_int_equal(count(UFN_EV_LAUNCH), 14);    /* ceil(40 / 3) */
     assert_int_equal(largest_launch(), 99);
     from_dev(out, dout, sizeof(float) * 40 * 33, 0);
@@ -508,7 +369,7 @@ static void test_split_launches(void **state)
     p.core_ndim[0] = 1;
     p.core_strides[0][0] = 1;
     trace_start();
-    assert_int_equal(be->execute(&p, NULL), 0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
     assert_int_equal(count(UFN_EV_LAUNCH), 11);
     from_dev(norms, dout, sizeof norms, 0);
     for (int i = 0; i < N; i++) {
@@ -517,8 +378,8 @@ static void test_split_launches(void **state)
             acc += a[i * 8 + j] * a[i * 8 + j];
         assert_float_equal(norms[i], sqrtf(acc), 1e-5f * sqrtf(acc));
     }
-    be->free(0, da);
-    be->free(0, dout);
+    be->free(be, 0, da, NULL);
+    be->free(be, 0, dout, NULL);
     free(a);
     free(out);
 }
@@ -534,9 +395,9 @@ static void test_empty_and_scalar(void **state)
     plan_arg(&p, 1, &b, NULL);
     plan_arg(&p, 2, &out, NULL);
     trace_start();
-    assert_int_equal(be->execute(&p, NULL), 0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
     p.memory = UFN_MEM_DEVICE;
-    assert_int_equal(be->execute(&p, NULL), 0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
     assert_int_equal(tlog.n, 0);   /* nothing at all */
 
     /* 0-d: one iteration, on the host and on the device. */
@@ -544,18 +405,18 @@ static void test_empty_and_scalar(void **state)
     plan_arg(&p, 0, &a, NULL);
     plan_arg(&p, 1, &b, NULL);
     plan_arg(&p, 2, &out, NULL);
-    assert_int_equal(be->execute(&p, NULL), 0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
     assert_float_equal(out, 3.75f, 0);
     float *da = to_dev(&a, 4, 0), *dout = dev_alloc(4, 0);
     plan_arg(&p, 0, da, NULL);
     plan_arg(&p, 1, da, NULL);
     plan_arg(&p, 2, dout, NULL);
     p.memory = UFN_MEM_DEVICE;
-    assert_int_equal(be->execute(&p, NULL), 0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
     from_dev(&out, dout, 4, 0);
     assert_float_equal(out, 3.0f, 0);
-    be->free(0, da);
-    be->free(0, dout);
+    be->free(be, 0, da, NULL);
+    be->free(be, 0, dout, NULL);
 }
 
 /* A pipeline over device arrays moves data once each way. */
@@ -575,12 +436,12 @@ static void test_pipeline_trace(void **state)
     plan_arg(&p, 1, db, NULL);
     plan_arg(&p, 2, dt, NULL);
     p.contiguous = true;
-    assert_int_equal(be->execute(&p, NULL), 0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
     float *dr = dev_alloc(sizeof(float) * N, 0);
     plan_arg(&p, 0, dt, NULL);
     plan_arg(&p, 1, da, NULL);
     plan_arg(&p, 2, dr, NULL);
-    assert_int_equal(be->execute(&p, NULL), 0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
     from_dev(out, dr, sizeof(float) * N, 0);
     trace_stop();
     const ufn_event_kind expected[] = { UFN_EV_ALLOC, UFN_EV_H2D, UFN_EV_ALLOC, UFN_EV_H2D,
@@ -599,7 +460,7 @@ static void test_pipeline_trace(void **state)
         assert_float_equal(out[i], 2 * a[i] + b[i], 0);
     void *all[] = { da, db, dt, dr };
     for (int i = 0; i < 4; i++)
-        be->free(0, all[i]);
+        be->free(be, 0, all[i], NULL);
     free(a);
     free(b);
 }
@@ -622,7 +483,7 @@ static void test_host_staging(void **state)
     ufn_sim_stats before, after;
     ufn_sim_get_stats(0, &before);
     trace_start();
-    assert_int_equal(be->execute(&p, NULL), 0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
     trace_stop();
     ufn_sim_get_stats(0, &after);
     int chunks = (R * C + 5460) / 5461;
@@ -637,7 +498,7 @@ static void test_host_staging(void **state)
 
     /* A second call reuses the ring: no new pinned memory. */
     ufn_sim_get_stats(0, &before);
-    assert_int_equal(be->execute(&p, NULL), 0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
     ufn_sim_get_stats(0, &after);
     assert_int_equal(after.host_allocs, before.host_allocs);
     assert_int_equal(after.mem_allocs, before.mem_allocs);
@@ -652,7 +513,7 @@ static void test_host_staging(void **state)
     plan_init(&p, &test_half, UFN_MEM_HOST, 0, 1, shape1);
     plan_arg(&p, 0, x + N - 1, (int64_t[]){ -1 });
     plan_arg(&p, 1, h, NULL);
-    assert_int_equal(be->execute(&p, NULL), 0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
     for (int i = 0; i < N; i++)
         assert_float_equal(h[i], x[N - 1 - i] * 0.5, 0);
 
@@ -668,7 +529,7 @@ static void test_host_staging(void **state)
     plan_arg(&p, 2, q, NULL);
     plan_arg(&p, 3, r, NULL);
     p.contiguous = true;
-    assert_int_equal(be->execute(&p, NULL), 0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
     for (int i = 0; i < N; i++)
         if (ib[i] != 0)
             assert_int_equal(q[i] * ib[i] + r[i], ia[i]);
@@ -699,7 +560,7 @@ static void test_host_staging_gufuncs(void **state)
     p.core_ndim[0] = 1;
     p.core_strides[0][0] = A * B;
     trace_start();
-    assert_int_equal(be->execute(&p, NULL), 0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
     trace_stop();
     assert_int_equal(count(UFN_EV_LAUNCH), (A * B + 29) / 30);
     assert_int_equal(total(UFN_EV_H2D), sizeof(float) * A * B * I);
@@ -729,7 +590,7 @@ static void test_host_staging_gufuncs(void **state)
     p.core_strides[0][0] = 1;
     p.core_strides[1][0] = M;
     trace_start();
-    assert_int_equal(be->execute(&p, NULL), 0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
     trace_stop();
     assert_true(count(UFN_EV_LAUNCH) > 1);
     for (int m = 0; m < M; m++) {
@@ -766,7 +627,7 @@ static void *work(void *arg)
         plan_arg(&p, 1, a, NULL);
         plan_arg(&p, 2, out, NULL);
         p.contiguous = true;
-        if (be->execute(&p, NULL) != 0)
+        if (be->execute(be, &p, NULL) != 0)
             w->failures++;
         for (int i = 0; i < N; i++)
             if (out[i] != 2 * a[i])
@@ -812,7 +673,7 @@ static void test_second_device(void **state)
     plan_arg(&p, 2, dout, NULL);
     p.contiguous = true;
     trace_start();
-    assert_int_equal(be->execute(&p, NULL), 0);
+    assert_int_equal(be->execute(be, &p, NULL), 0);
     assert_int_equal(tlog.ev[0].device, 1);
     trace_stop();
     from_dev(out, dout, sizeof out, 1);
@@ -824,25 +685,25 @@ static void test_second_device(void **state)
     assert_int_equal(d1b.launches, d1.launches + 1);
 
     void *x;
-    assert_int_equal(be->alloc(2, 16, &x), UFN_ERR_NO_DEVICE);
+    assert_int_equal(be->alloc(be, 2, 16, NULL, &x), UFN_ERR_NO_DEVICE);
     assert_non_null(strstr(ufn_error(), "no sim device 2"));
     p.device = 5;
-    assert_int_equal(be->execute(&p, NULL), UFN_ERR_NO_DEVICE);
-    be->free(1, da);
-    be->free(1, dout);
+    assert_int_equal(be->execute(be, &p, NULL), UFN_ERR_NO_DEVICE);
+    be->free(be, 1, da, NULL);
+    be->free(be, 1, dout, NULL);
     free(a);
 }
 
 static void test_streams(void **state)
 {
     (void)state;
-    struct ufn_stream_s s = { be, NULL };
-    assert_int_equal(be->stream_create(&s), 0);
+    ufn_stream_impl s = { be, NULL };
+    assert_int_equal(be->stream_create(be, &s), 0);
     assert_non_null(s.handle);
     enum { N = 64 };
     float *a = floats(N, 1.0f), out[N];
     float *da = dev_alloc(sizeof(float) * N, 0), *dout = dev_alloc(sizeof(float) * N, 0);
-    assert_int_equal(be->copy_h2d(0, da, a, sizeof(float) * N, &s), 0);
+    assert_int_equal(be->copy_h2d(be, 0, da, a, sizeof(float) * N, &s), 0);
     ufn_plan p;
     int64_t shape[] = { N };
     plan_init(&p, &test_add, UFN_MEM_DEVICE, 0, 1, shape);
@@ -850,27 +711,27 @@ static void test_streams(void **state)
     plan_arg(&p, 1, da, NULL);
     plan_arg(&p, 2, dout, NULL);
     p.contiguous = true;
-    assert_int_equal(be->execute(&p, &s), 0);
-    assert_int_equal(be->copy_d2h(0, out, dout, sizeof out, &s), 0);
-    assert_int_equal(be->stream_synchronize(&s), 0);
-    assert_int_equal(be->stream_synchronize(NULL), 0);
-    assert_int_equal(be->synchronize(), 0);
+    assert_int_equal(be->execute(be, &p, &s), 0);
+    assert_int_equal(be->copy_d2h(be, 0, out, dout, sizeof out, &s), 0);
+    assert_int_equal(be->stream_synchronize(be, &s), 0);
+    assert_int_equal(be->stream_synchronize(be, NULL), 0);
+    assert_int_equal(be->synchronize(be), 0);
     for (int i = 0; i < N; i++)
         assert_float_equal(out[i], 2 * a[i], 0);
 
     /* The stream belongs to device 0. */
     p.device = 1;
-    assert_int_equal(be->execute(&p, &s), UFN_ERR_INVALID);
+    assert_int_equal(be->execute(be, &p, &s), UFN_ERR_INVALID);
     assert_non_null(strstr(ufn_error(), "device 0 used on device 1"));
     /* A stream of another backend. */
-    struct ufn_stream_s other = { NULL, s.handle };
+    ufn_stream_impl other = { NULL, s.handle };
     p.device = 0;
-    assert_int_equal(be->execute(&p, &other), UFN_ERR_INVALID);
+    assert_int_equal(be->execute(be, &p, &other), UFN_ERR_INVALID);
 
-    assert_int_equal(be->stream_destroy(&s), 0);
+    assert_int_equal(be->stream_destroy(be, &s), 0);
     assert_null(s.handle);
-    be->free(0, da);
-    be->free(0, dout);
+    be->free(be, 0, da, NULL);
+    be->free(be, 0, dout, NULL);
     free(a);
 }
 
@@ -889,19 +750,19 @@ static void test_out_of_memory(void **state)
     assert_int_equal(ufn_sim_set_memory_limit(1, 1 << 20), 0);
 
     void *p = NULL, *q = NULL;
-    assert_int_equal(be->alloc(1, 2 << 20, &p), UFN_ERR_DEVICE_NOMEM);
+    assert_int_equal(be->alloc(be, 1, 2 << 20, NULL, &p), UFN_ERR_DEVICE_NOMEM);
     assert_non_null(strstr(ufn_error(), "cuMemAlloc(2097152 bytes) failed: "
                                         "CUDA_ERROR_OUT_OF_MEMORY (out of memory) on sim device 1"));
 
     /* A cached block is given back, and the allocation retried. */
-    assert_int_equal(be->alloc(1, 600 << 10, &p), 0);
-    be->free(1, p);
+    assert_int_equal(be->alloc(be, 1, 600 << 10, NULL, &p), 0);
+    be->free(be, 1, p, NULL);
     ufn_sim_get_stats(1, &st);
     uint64_t frees = st.mem_frees;
-    assert_int_equal(be->alloc(1, 700 << 10, &q), 0);
+    assert_int_equal(be->alloc(be, 1, 700 << 10, NULL, &q), 0);
     ufn_sim_get_stats(1, &st);
     assert_int_equal(st.mem_frees, frees + 1);
-    be->free(1, q);
+    be->free(be, 1, q, NULL);
 
     /* Host staging runs out too, with the same status. */
     enum { N = 300000 };
@@ -914,7 +775,7 @@ static void test_out_of_memory(void **state)
     plan_arg(&plan, 2, a, NULL);
     plan.contiguous = true;
     ufn_cuda_set_stage_bytes(16 << 20);
-    assert_int_equal(be->execute(&plan, NULL), UFN_ERR_DEVICE_NOMEM);
+    assert_int_equal(be->execute(be, &plan, NULL), UFN_ERR_DEVICE_NOMEM);
     free(a);
     assert_int_equal(ufn_sim_set_memory_limit(1, (size_t)4 << 30), 0);
 }
@@ -929,12 +790,12 @@ static void test_no_code(void **state)
     plan_arg(&p, 0, &a, NULL);
     plan_arg(&p, 1, &a, NULL);
     plan_arg(&p, 2, &out, NULL);
-    assert_int_equal(be->execute(&p, NULL), UFN_ERR_NO_CODE);
+    assert_int_equal(be->execute(be, &p, NULL), UFN_ERR_NO_CODE);
     assert_non_null(strstr(ufn_error(), "module 'host_only' was built without simulator code"));
     assert_non_null(strstr(ufn_error(), "--target=sim"));
     p.func = &test_missing;
     p.loop = &test_missing.loops[0];
-    assert_int_equal(be->execute(&p, NULL), UFN_ERR_NO_CODE);
+    assert_int_equal(be->execute(be, &p, NULL), UFN_ERR_NO_CODE);
     assert_non_null(strstr(ufn_error(), "has no kernel no_such_contig"));
 }
 
@@ -962,6 +823,7 @@ int main(void)
     };
     unsetenv("UFN_SIM_DEVICES");
     unsetenv("UFN_SIM_MEMORY");
+    unsetenv("UFN_SIM_LATENCY");
     unsetenv("UFN_DEVICE");
     unsetenv("UFN_STAGE_BYTES");
     return cmocka_run_group_tests(tests, setup, NULL);

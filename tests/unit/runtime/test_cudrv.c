@@ -61,7 +61,8 @@ static result in_child(const char *const *env, int (*fn)(result *))
         result r;
         memset(&r, 0, sizeof r);
         r.status = fn(&r);
-        snprintf(r.message, sizeof r.message, "%s", ufn_error());
+        if (!r.message[0])   /* fn may report something else */
+            snprintf(r.message, sizeof r.message, "%s", ufn_error());
         ssize_t w = write(fd[1], &r, sizeof r);
         _exit(w == (ssize_t)sizeof r ? 0 : 1);
     }
@@ -102,10 +103,11 @@ static const char *const versioned[] = {
     "cuMemcpyDtoHAsync", "cuMemcpyDtoDAsync", "cuLaunchKernel", "cuCtxPushCurrent",
     "cuCtxPopCurrent", "cuStreamDestroy", "cuEventDestroy", "cuDevicePrimaryCtxRelease",
     "cuLibraryLoadData", "cuOccupancyMaxPotentialBlockSize", "cuDriverGetVersion",
+    "cuPointerGetAttribute",
 };
 static const int expected_version[] = {
     3020, 3020, 3020, 3020, 3020, 3020, 3020, 4000, 4000, 4000, 4000, 4000, 11000, 12000,
-    6050, 2020,
+    6050, 2020, 4000,
 };
 
 static int load(result *r)
@@ -236,8 +238,8 @@ static int start_cuda(result *r)
         return ufn_cuda_backend_state()->status;
     }
     cuda_backend *b = ufn_cuda_backend_state();
-    r->value[0] = be->device_count();
-    r->value[1] = be->default_device();
+    r->value[0] = be->device_count(be);
+    r->value[1] = be->default_device(be);
     r->value[2] = b->devs[b->current].sms;
     r->value[3] = b->devs[b->current].cc_major;
     CHILD_CHECK(r, strcmp(be->name, "cuda") == 0);
@@ -297,7 +299,7 @@ static int run_on_cuda(result *r)
     p.data[0] = p.data[1] = (char *)&a;
     p.data[2] = (char *)&out;
     p.elsize[0] = p.elsize[1] = p.elsize[2] = 4;
-    return be->execute(&p, NULL);
+    return be->execute(be, &p, NULL);
 }
 
 static int run_without_fatbin(result *r)
@@ -333,12 +335,12 @@ static int start_sim(result *r)
     const ufn_backend_ops *be = ufn_sim_backend();
     if (!be)
         return ufn_sim_backend_state()->status;
-    r->value[0] = be->device_count();
-    r->value[1] = be->default_device();
+    r->value[0] = be->device_count(be);
+    r->value[1] = be->default_device(be);
     void *p = NULL;
-    r->value[2] = be->alloc(be->default_device(), 2 << 20, &p);
+    r->value[2] = be->alloc(be, be->default_device(be), 2 << 20, NULL, &p);
     if (p)
-        be->free(be->default_device(), p);
+        be->free(be, be->default_device(be), p, NULL);
     return 0;
 }
 
@@ -373,6 +375,138 @@ static void test_sim_environment(void **state)
     expect(&r, UFN_ERR_NO_DEVICE, "UFN_DEVICE=first names no sim device");
 }
 
+/* ---- which toolkit built a module ---------------------------------------------------- */
+
+/* A fatbin of one entry: PTX of ISA major.minor (kind 1), or a cubin whose
+ * payload holds `text` (kind 2), laid out as nvcc lays them out. */
+static size_t fake_fatbin(unsigned char *buf, int kind, int major, int minor, const char *text)
+{
+    size_t payload = text ? strlen(text) + 1 : 32, body = 64 + payload;
+    memset(buf, 0, 16 + body);
+    const unsigned char head[] = { 0x50, 0xed, 0x55, 0xba, 1, 0, 16, 0 };
+    memcpy(buf, head, sizeof head);
+    memcpy(buf + 8, &body, 8);                      /* little-endian, as on the device */
+    unsigned char *e = buf + 16;
+    e[0] = (unsigned char)kind;
+    e[2] = e[3] = 1;
+    e[4] = 64;
+    memcpy(e + 8, &payload, 8);
+    e[24] = (unsigned char)minor;
+    e[26] = (unsigned char)major;
+    e[28] = 90;
+    if (text)
+        memcpy(e + 64, text, payload);
+    return 16 + body;
+}
+
+static void test_fatbin_toolkit(void **state)
+{
+    (void)state;
+    unsigned char buf[512];
+    size_t n = fake_fatbin(buf, 1, 9, 0, NULL);
+    assert_int_equal(ufn_fatbin_toolkit(buf, n), 13000);         /* PTX ISA 9: CUDA 13 */
+    n = fake_fatbin(buf, 1, 8, 4, NULL);
+    assert_int_equal(ufn_fatbin_toolkit(buf, n), 12000);
+    n = fake_fatbin(buf, 2, 8, 1, "\x7f" "ELF...Cuda compilation tools, release 12.4, V12.4.131");
+    assert_int_equal(ufn_fatbin_toolkit(buf, n), 12040);          /* ptxas's banner */
+    n = fake_fatbin(buf, 2, 8, 1, "a cubin without a banner");
+    assert_int_equal(ufn_fatbin_toolkit(buf, n), 0);
+    n = fake_fatbin(buf, 1, 9, 0, NULL);
+    assert_int_equal(ufn_fatbin_toolkit(buf, n - 1), 0);          /* truncated */
+    buf[0] = 0;
+    assert_int_equal(ufn_fatbin_toolkit(buf, n), 0);              /* not a fatbin */
+    assert_int_equal(ufn_fatbin_toolkit(NULL, 0), 0);
+    if (SIM_KERNELS_FATBIN[0]) {                                  /* what this nvcc makes */
+        FILE *f = fopen(SIM_KERNELS_FATBIN, "rb");
+        assert_non_null(f);
+        static unsigned char image[1 << 20];
+        size_t got = fread(image, 1, sizeof image, f);
+        fclose(f);
+        int v = ufn_fatbin_toolkit(image, got);
+        assert_true(v >= 12000 && v % 10 == 0);
+    }
+}
+
+static unsigned char cuda13_image[512];
+static ufn_module cuda13;
+static ufn_func cuda13_add;
+
+/* test_add in a module whose fatbin CUDA 13 built. */
+static void make_cuda13_module(void)
+{
+    cuda13 = test_module;
+    cuda13.name = "cuda13";
+    cuda13.fatbin = cuda13_image;
+    cuda13.fatbin_size = fake_fatbin(cuda13_image, 1, 9, 0, NULL);
+    cuda13_add = test_add;
+    cuda13_add.module = &cuda13;
+}
+
+static int run_cuda13_on_cuda(result *r)
+{
+    (void)r;
+    make_cuda13_module();
+    const ufn_backend_ops *be = ufn_cuda_backend();
+    if (!be)
+        return ufn_cuda_backend_state()->status;
+    float a = 1, out;
+    ufn_plan p;
+    memset(&p, 0, sizeof p);
+    p.func = &cuda13_add;
+    p.loop = &cuda13_add.loops[0];
+    p.nargs = 3;
+    p.memory = UFN_MEM_HOST;
+    p.n = 1;
+    p.data[0] = p.data[1] = (char *)&a;
+    p.data[2] = (char *)&out;
+    p.elsize[0] = p.elsize[1] = p.elsize[2] = 4;
+    return be->execute(be, &p, NULL);
+}
+
+static char choice[600];
+
+static void choice_hook(const ufn_event *ev, void *ctx)
+{
+    (void)ctx;
+    if (ev->kind == UFN_EV_CHOICE)
+        snprintf(choice, sizeof choice, "%s: %s", ev->backend, ev->name);
+}
+
+/* UFN_BACKEND=auto and the first call is of the CUDA 13 module. */
+static int call_cuda13_auto(result *r)
+{
+    make_cuda13_module();
+    ufn_set_trace_hook(choice_hook, NULL);
+    float a[2] = { 1, 2 };
+    ufn_array x = ufn_host(a, UFN_FLOAT32, 1, (int64_t[]){ 2 }), o = { 0 };
+    const ufn_array *in[] = { &x, &x };
+    ufn_array *out[] = { &o };
+    int st = ufn_call(&cuda13_add, in, out);   /* the table has no host loop: NO_CODE */
+    CHILD_CHECK(r, st == UFN_ERR_NO_CODE);
+    CHILD_CHECK(r, ufn_backend() && strcmp(ufn_backend(), "host") == 0);
+    snprintf(r->message, sizeof r->message, "%s", choice);
+    return 0;
+}
+
+static void test_driver_older_than_module(void **state)
+{
+    (void)state;
+    /* UFN_BACKEND=cuda: the call says why it cannot run */
+    result r = in_child(ENV("UFN_CUDA_LIBRARY=" FAKE, "FAKE_CUDA_MODE=ok", "UFN_DEVICE="),
+                        run_cuda13_on_cuda);
+    expect(&r, UFN_ERR_NO_DRIVER,
+           "module 'cuda13' was built by CUDA 13.0, and the CUDA driver is 12.4, which runs "
+           "code of CUDA 12 and older: update the NVIDIA driver, or build the module with a "
+           "CUDA 12 toolkit");
+    /* auto: host, and the trace says why */
+    r = in_child(ENV("UFN_CUDA_LIBRARY=" FAKE, "FAKE_CUDA_MODE=ok", "UFN_DEVICE=",
+                     "UFN_BACKEND=auto"),
+                 call_cuda13_auto);
+    assert_int_equal(r.status, 0);
+    if (!strstr(r.message, "host: auto: module 'cuda13' was built by CUDA 13.0"))
+        fail_msg("the choice traced: \"%s\"", r.message);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -391,6 +525,8 @@ int main(void)
         cmocka_unit_test(test_cuda_backend_bad_device),
         cmocka_unit_test(test_cuda_backend_no_code),
         cmocka_unit_test(test_sim_environment),
+        cmocka_unit_test(test_fatbin_toolkit),
+        cmocka_unit_test(test_driver_older_than_module),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -29,15 +29,20 @@ static struct {
     int executed;
     ufn_memory last_plan_memory;
     int syncs;
+    int stream_syncs;
+    ufn_stream_impl *freed_on;   /* the stream of the last free */
 } fake;
 
-static int fake_count(void)
+static int fake_count(const ufn_backend_ops *be)
 {
+    (void)be;
     return 2;
 }
 
-static int fake_alloc(int device, size_t bytes, void **ptr)
+static int fake_alloc(const ufn_backend_ops *be, int device, size_t bytes, ufn_stream_impl *s,
+                      void **ptr)
 {
+    (void)be, (void)s;
     for (int i = 0; i < MAXALLOC; i++)
         if (!fake.base[i]) {
             if (posix_memalign((void **)&fake.base[i], 256, bytes) != 0)
@@ -51,8 +56,10 @@ static int fake_alloc(int device, size_t bytes, void **ptr)
     return ufn_fail(UFN_ERR_DEVICE_NOMEM, "too many fake allocations");
 }
 
-static void fake_free(int device, void *ptr)
+static void fake_free(const ufn_backend_ops *be, int device, void *ptr, ufn_stream_impl *s)
 {
+    (void)be;
+    fake.freed_on = s;
     for (int i = 0; i < MAXALLOC; i++)
         if (fake.base[i] == ptr) {
             free(ptr);
@@ -82,45 +89,56 @@ static int fake_copy(ufn_event_kind kind, int device, void *dst, const void *src
     return 0;
 }
 
-static int fake_h2d(int device, void *dst, const void *src, size_t bytes, ufn_stream s)
+static int fake_h2d(const ufn_backend_ops *be, int device, void *dst, const void *src,
+                    size_t bytes, ufn_stream_impl *s)
 {
-    (void)s;
+    (void)be, (void)s;
     return fake_copy(UFN_EV_H2D, device, dst, src, bytes);
 }
 
-static int fake_d2h(int device, void *dst, const void *src, size_t bytes, ufn_stream s)
+static int fake_d2h(const ufn_backend_ops *be, int device, void *dst, const void *src,
+                    size_t bytes, ufn_stream_impl *s)
 {
-    (void)s;
+    (void)be, (void)s;
     return fake_copy(UFN_EV_D2H, device, dst, src, bytes);
 }
 
-static int fake_d2d(int device, void *dst, const void *src, size_t bytes, ufn_stream s)
+static int fake_d2d(const ufn_backend_ops *be, int device, void *dst, const void *src,
+                    size_t bytes, ufn_stream_impl *s)
 {
-    (void)s;
+    (void)be, (void)s;
     return fake_copy(UFN_EV_D2D, device, dst, src, bytes);
 }
 
-static int fake_execute(const ufn_plan *p, ufn_stream s)
+static int fake_execute(const ufn_backend_ops *be, const ufn_plan *p, ufn_stream_impl *s)
 {
-    (void)s;
+    (void)be, (void)s;
     fake.executed++;
     fake.last_plan_memory = p->memory;
     if (p->memory == UFN_MEM_DEVICE)
         for (int k = 0; k < p->nargs; k++)
-            if (!on_device(p->data[k], (size_t)p->elsize[k]))
+            if (!p->by_value[k] && !on_device(p->data[k], (size_t)p->elsize[k]))
                 fail_msg("operand %d of a device plan is not device memory", k);
     ufn_emit(UFN_EV_LAUNCH, "fake", p->func->name, (size_t)p->n, p->device);
     return ufn_host_execute(p);
 }
 
-static int fake_stream(ufn_stream s)
+static int fake_stream(const ufn_backend_ops *be, ufn_stream_impl *s)
 {
-    (void)s;
+    (void)be, (void)s;
     return 0;
 }
 
-static int fake_sync(void)
+static int fake_stream_sync(const ufn_backend_ops *be, ufn_stream_impl *s)
 {
+    (void)be, (void)s;
+    fake.stream_syncs++;
+    return 0;
+}
+
+static int fake_sync(const ufn_backend_ops *be)
+{
+    (void)be;
     fake.syncs++;
     return 0;
 }
@@ -137,7 +155,7 @@ static const ufn_backend_ops fake_backend = {
     .execute = fake_execute,
     .stream_create = fake_stream,
     .stream_destroy = fake_stream,
-    .stream_synchronize = fake_stream,
+    .stream_synchronize = fake_stream_sync,
     .synchronize = fake_sync,
 };
 
@@ -282,12 +300,12 @@ static void test_mixed_host_and_device(void **state)
     ufn_array hf = ufn_host_strided(rf, UFN_FLOAT32, 1, (int64_t[]){4}, (int64_t[]){2});
     assert_int_equal(call2(&add_func, &dx, &dx, &hf), 0);
     assert_true(rf[0] == 2 && rf[6] == 8 && rf[1] == 0);
-    /* a weak scalar goes over too */
+    /* a weak scalar goes to the kernel by value: no device memory, no copy */
     reset_trace();
     ufn_array s = ufn_scalar_int32(5);
     assert_int_equal(call2(&add_func, &dx, &s, &hr), 0);
-    assert_int_equal(seen.count[UFN_EV_H2D], 1);
-    assert_int_equal(seen.bytes[UFN_EV_H2D], 8);
+    assert_int_equal(seen.count[UFN_EV_H2D], 0);
+    assert_int_equal(seen.count[UFN_EV_ALLOC], 1);   /* the result, on its way to hr */
     assert_true(r[3] == 9);
     /* a host input of another dtype is converted, then copied */
     int32_t yi[4] = {1, 1, 1, 1};
@@ -388,6 +406,35 @@ static void test_device_overlap(void **state)
     ufn_free(&d);
 }
 
+/* A call's device temporaries (a host input, a scalar of a gufunc) are freed
+ * stream-ordered on the call's stream: the call does not wait for its own
+ * kernel (it synchronised the stream once). */
+static void test_temporaries_without_waiting(void **state)
+{
+    (void)state;
+    double x[4] = {1, 2, 3, 4}, y[4] = {10, 20, 30, 40};
+    ufn_array hx = ufn_host(x, UFN_FLOAT64, 1, (int64_t[]){4});
+    ufn_array hy = ufn_host(y, UFN_FLOAT64, 1, (int64_t[]){4});
+    ufn_array dx, out = {0};
+    assert_int_equal(ufn_to_device(&hx, &dx), 0);
+    ufn_stream s;
+    assert_int_equal(ufn_stream_create(&s), 0);
+    ufn_set_stream(s);
+    fake.stream_syncs = 0;
+    fake.freed_on = NULL;
+    assert_int_equal(call2(&add_func, &dx, &hy, &out), 0);   /* hy: a device temporary */
+    assert_int_equal(fake.stream_syncs, 0);
+    ufn_stream_impl *on = fake.freed_on;                     /* s's object */
+    assert_non_null(on);
+    assert_ptr_equal(on->backend, &fake_backend);
+    ufn_free(&out);                                          /* ufn_free: on the current stream */
+    assert_ptr_equal(fake.freed_on, on);
+    ufn_set_stream(NULL);
+    ufn_free(&dx);
+    assert_null(fake.freed_on);
+    assert_int_equal(ufn_stream_destroy(s), 0);
+}
+
 static void test_streams(void **state)
 {
     (void)state;
@@ -421,6 +468,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_all_host_call_gives_host_plan, setup, teardown),
         cmocka_unit_test_setup_teardown(test_device_refusals, setup, teardown),
         cmocka_unit_test_setup_teardown(test_device_overlap, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_temporaries_without_waiting, setup, teardown),
         cmocka_unit_test_setup_teardown(test_streams, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,7 +15,7 @@
 #include "sim_module.h"
 
 /* The vector types of ufn_sim.h have CUDA's sizes and alignments. */
-#include "ufn_sim.h"
+#include "ufn_kernel.h"
 _Static_assert(sizeof(float4) == 16 && _Alignof(float4) == 16, "float4");
 _Static_assert(sizeof(uint4) == 16 && _Alignof(uint4) == 16, "uint4");
 _Static_assert(sizeof(float2) == 8 && _Alignof(float2) == 8, "float2");
@@ -133,6 +133,14 @@ static void test_memory(void **state)
 
     void *pinned = NULL;
     assert_int_equal(drv->cuMemAllocHost(&pinned, 5000), CUDA_SUCCESS);
+    unsigned type = 0;
+    assert_int_equal(drv->cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                                (CUdeviceptr)(uintptr_t)pinned + 4999),
+                     CUDA_SUCCESS);
+    assert_int_equal(type, CU_MEMORYTYPE_HOST);
+    assert_int_equal(drv->cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                                (CUdeviceptr)(uintptr_t)host),
+                     CUDA_ERROR_INVALID_VALUE);   /* pageable */
     assert_int_equal(drv->cuMemFreeHost(pinned), CUDA_SUCCESS);
     assert_int_equal(drv->cuMemFreeHost(host), CUDA_ERROR_INVALID_VALUE);
     pop();
@@ -260,8 +268,8 @@ static void test_launch(void **state)
     assert_int_equal(id, n);
 
     /* What the driver refuses. */
-    assert_int_equal(drv->cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 16, NULL, args, NULL),
-                     CUDA_ERROR_INVALID_VALUE);   /* shared memory */
+    assert_int_equal(drv->cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 49153, NULL, args, NULL),
+                     CUDA_ERROR_INVALID_VALUE);   /* shared memory beyond 48 KiB */
     assert_int_equal(drv->cuLaunchKernel(f, 1, 1, 1, 1025, 1, 1, 0, NULL, args, NULL),
                      CUDA_ERROR_INVALID_VALUE);   /* > 1024 threads */
     assert_int_equal(drv->cuLaunchKernel(f, 1, 1, 1, 64, 32, 1, 0, NULL, args, NULL),
@@ -295,6 +303,201 @@ static void test_launch(void **state)
     assert_int_equal(drv->cuMemFree(out), CUDA_SUCCESS);
     pop();
     assert_int_equal(drv->cuLibraryUnload(lib), CUDA_SUCCESS);
+}
+
+/* ---- asynchrony: the device runs behind the host ------------------------------------ */
+
+static void fill(unsigned char *p, int v, size_t n)
+{
+    memset(p, v, n);
+}
+
+static void all_equal(const unsigned char *p, int v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i] != v)
+            fail_msg("byte %zu is %d, expected %d", i, p[i], v);
+}
+
+static uint64_t pending(int device)
+{
+    ufn_sim_stats st;
+    assert_int_equal(ufn_sim_get_stats(device, &st), 0);
+    return st.pending;
+}
+
+/* Copies: pageable memory is read when the copy is queued and written before
+ * it returns; page-locked memory when the copy runs. */
+static void test_async_copies(void **state)
+{
+    (void)state;
+    enum { N = 64 };
+    push(ctx0);
+    CUdeviceptr d;
+    unsigned char *pinned, page[N];
+    assert_int_equal(drv->cuMemAlloc(&d, N), CUDA_SUCCESS);
+    assert_int_equal(drv->cuMemAllocHost((void **)&pinned, N), CUDA_SUCCESS);
+    ufn_sim_set_latency(20000);   /* 20 ms: every copy runs well after its call */
+
+    fill(page, 1, N);
+    assert_int_equal(drv->cuMemcpyHtoDAsync(d, page, N, NULL), CUDA_SUCCESS);
+    fill(page, 2, N);             /* too late: the driver took a copy */
+    assert_int_equal(drv->cuMemcpyDtoHAsync(page, d, N, NULL), CUDA_SUCCESS);
+    all_equal(page, 1, N);        /* into pageable memory: done on return */
+
+    fill(pinned, 3, N);
+    assert_int_equal(drv->cuMemcpyHtoDAsync(d, pinned, N, NULL), CUDA_SUCCESS);
+    fill(pinned, 4, N);           /* still in time: the copy has not run */
+    assert_int_equal(drv->cuMemcpyDtoHAsync(page, d, N, NULL), CUDA_SUCCESS);
+    all_equal(page, 4, N);
+
+    fill(pinned, 0, N);
+    assert_int_equal(drv->cuMemcpyDtoHAsync(pinned, d, N, NULL), CUDA_SUCCESS);
+    all_equal(pinned, 0, N);      /* into page-locked memory: queued */
+    assert_true(pending(0) >= 1);
+    assert_int_equal(drv->cuStreamSynchronize(NULL), CUDA_SUCCESS);
+    all_equal(pinned, 4, N);
+    assert_int_equal(pending(0), 0);
+
+    ufn_sim_set_latency(0);
+    assert_int_equal(drv->cuMemFreeHost(pinned), CUDA_SUCCESS);
+    assert_int_equal(drv->cuMemFree(d), CUDA_SUCCESS);
+    pop();
+}
+
+/* Who waits for whom: a blocking stream's work before the legacy stream's,
+ * a non-blocking stream's not; an event between two streams. */
+static void test_async_streams(void **state)
+{
+    (void)state;
+    enum { N = 32, SLOW = 200000, FAST = 0 };
+    push(ctx0);
+    CUdeviceptr d;
+    unsigned char *in, *out;
+    CUstream blocking, nonblocking;
+    CUevent e;
+    assert_int_equal(drv->cuMemAlloc(&d, N), CUDA_SUCCESS);
+    assert_int_equal(drv->cuMemAllocHost((void **)&in, N), CUDA_SUCCESS);
+    assert_int_equal(drv->cuMemAllocHost((void **)&out, N), CUDA_SUCCESS);
+    assert_int_equal(drv->cuStreamCreate(&blocking, CU_STREAM_DEFAULT), CUDA_SUCCESS);
+    assert_int_equal(drv->cuStreamCreate(&nonblocking, CU_STREAM_NON_BLOCKING), CUDA_SUCCESS);
+    assert_int_equal(drv->cuEventCreate(&e, CU_EVENT_DISABLE_TIMING), CUDA_SUCCESS);
+
+    /* the legacy stream waits for a slow copy on a blocking stream */
+    fill(in, 5, N);
+    ufn_sim_set_latency(SLOW);
+    assert_int_equal(drv->cuMemcpyHtoDAsync(d, in, N, blocking), CUDA_SUCCESS);
+    ufn_sim_set_latency(FAST);
+    assert_int_equal(drv->cuMemcpyDtoHAsync(out, d, N, NULL), CUDA_SUCCESS);
+    assert_int_equal(drv->cuStreamSynchronize(NULL), CUDA_SUCCESS);
+    all_equal(out, 5, N);
+
+    /* but not for one on a non-blocking stream */
+    fill(in, 6, N);
+    ufn_sim_set_latency(SLOW);
+    assert_int_equal(drv->cuMemcpyHtoDAsync(d, in, N, nonblocking), CUDA_SUCCESS);
+    ufn_sim_set_latency(FAST);
+    assert_int_equal(drv->cuMemcpyDtoHAsync(out, d, N, NULL), CUDA_SUCCESS);
+    assert_int_equal(drv->cuStreamSynchronize(NULL), CUDA_SUCCESS);
+    all_equal(out, 5, N);
+    assert_int_equal(drv->cuStreamSynchronize(nonblocking), CUDA_SUCCESS);
+
+    /* an event makes the non-blocking stream wait */
+    fill(in, 7, N);
+    ufn_sim_set_latency(SLOW);
+    assert_int_equal(drv->cuMemcpyHtoDAsync(d, in, N, blocking), CUDA_SUCCESS);
+    assert_int_equal(drv->cuEventRecord(e, blocking), CUDA_SUCCESS);
+    ufn_sim_set_latency(FAST);
+    assert_int_equal(drv->cuStreamWaitEvent(nonblocking, e, 0), CUDA_SUCCESS);
+    assert_int_equal(drv->cuMemcpyDtoHAsync(out, d, N, nonblocking), CUDA_SUCCESS);
+    assert_int_equal(drv->cuStreamSynchronize(nonblocking), CUDA_SUCCESS);
+    all_equal(out, 7, N);
+    assert_int_equal(drv->cuEventSynchronize(e), CUDA_SUCCESS);
+
+    /* a destroyed stream still runs what was queued on it */
+    fill(in, 8, N);
+    ufn_sim_set_latency(20000);
+    assert_int_equal(drv->cuMemcpyHtoDAsync(d, in, N, blocking), CUDA_SUCCESS);
+    assert_int_equal(drv->cuStreamDestroy(blocking), CUDA_SUCCESS);
+    assert_int_equal(drv->cuEventDestroy(e), CUDA_SUCCESS);
+    assert_int_equal(drv->cuCtxSynchronize(), CUDA_SUCCESS);
+    ufn_sim_set_latency(0);
+    assert_int_equal(drv->cuMemcpyDtoHAsync(out, d, N, NULL), CUDA_SUCCESS);
+    assert_int_equal(drv->cuCtxSynchronize(), CUDA_SUCCESS);
+    all_equal(out, 8, N);
+
+    assert_int_equal(drv->cuStreamDestroy(nonblocking), CUDA_SUCCESS);
+    assert_int_equal(drv->cuMemFreeHost(in), CUDA_SUCCESS);
+    assert_int_equal(drv->cuMemFreeHost(out), CUDA_SUCCESS);
+    assert_int_equal(drv->cuMemFree(d), CUDA_SUCCESS);
+    pop();
+}
+
+/* A launch takes its parameters when it is queued, as the driver does. */
+static void test_async_launch(void **state)
+{
+    (void)state;
+    CUlibrary lib;
+    CUkernel k;
+    CUfunction f;
+    assert_int_equal(drv->cuLibraryLoadData(&lib, &test_module, NULL, NULL, 0, NULL, NULL, 0),
+                     CUDA_SUCCESS);
+    assert_int_equal(drv->cuLibraryGetKernel(&k, lib, TEST_COORDS_KERNEL), CUDA_SUCCESS);
+    push(ctx0);
+    assert_int_equal(drv->cuKernelGetFunction(&f, k), CUDA_SUCCESS);
+    enum { N = 64 };
+    CUdeviceptr out, arg;
+    uint32_t host[N] = { 0 }, n = N / 2;
+    assert_int_equal(drv->cuMemAlloc(&out, sizeof host), CUDA_SUCCESS);
+    assert_int_equal(drv->cuMemcpyHtoDAsync(out, host, sizeof host, NULL), CUDA_SUCCESS);
+    ufn_sim_set_latency(20000);
+    arg = out;
+    void *args[] = { &n, &arg };
+    assert_int_equal(drv->cuLaunchKernel(f, 1, 1, 1, N, 1, 1, 0, NULL, args, NULL),
+                     CUDA_SUCCESS);
+    n = N;                        /* after the call: not seen by the launch */
+    arg = 0;
+    assert_true(pending(0) >= 1);
+    ufn_sim_set_latency(0);
+    assert_int_equal(drv->cuMemcpyDtoHAsync(host, out, sizeof host, NULL), CUDA_SUCCESS);
+    for (int i = 0; i < N; i++)
+        assert_int_equal(host[i] != 0, i < N / 2);
+    assert_int_equal(drv->cuMemFree(out), CUDA_SUCCESS);
+    pop();
+    assert_int_equal(drv->cuLibraryUnload(lib), CUDA_SUCCESS);
+}
+
+/* A scalar passed by value to a strided kernel: what the backend packs into
+ * the strides (cuda_params_by_value), the kernel's readers give back. */
+static void test_scalars_by_value(void **state)
+{
+    (void)state;
+    cuda_params a;
+    cuda_params_init(&a, CUDA_STRIDED, 1);
+#define ROUNDTRIP(T, suffix, v)                                   \
+    do {                                                          \
+        T in_ = (v);                                              \
+        cuda_params_by_value(&a, 0, &in_, (int)sizeof in_);       \
+        assert_null(a.ptr[0]);                                    \
+        T out_ = ufn_kscalar_##suffix(a.loop[0]);                 \
+        assert_memory_equal(&in_, &out_, sizeof in_);             \
+        for (int j = 0; j < UFN_KMAXDIM; j++)                     \
+            assert_true(a.loop[0].s[j] >= 0 && a.loop[0].s[j] <= 0xffffffffll); \
+    } while (0)
+    ROUNDTRIP(bool, b1, true);
+    ROUNDTRIP(int8_t, i8, -128);
+    ROUNDTRIP(int16_t, i16, -2);
+    ROUNDTRIP(int32_t, i32, INT32_MIN);
+    ROUNDTRIP(int64_t, i64, INT64_MIN + 12345);
+    ROUNDTRIP(uint8_t, u8, 255);
+    ROUNDTRIP(uint16_t, u16, 65535);
+    ROUNDTRIP(uint32_t, u32, 0xdeadbeefu);
+    ROUNDTRIP(uint64_t, u64, 0xfedcba9876543210ull);
+    ROUNDTRIP(float, f32, -0.1f);
+    ROUNDTRIP(double, f64, 1e300);
+    ROUNDTRIP(ufn_c64, c64, ufn_c64_make(1.5f, -2.5f));
+    ROUNDTRIP(ufn_c128, c128, ufn_c128_make(-1e-300, 3.25));
+#undef ROUNDTRIP
 }
 
 static void test_error_names(void **state)
@@ -331,6 +534,10 @@ int main(void)
         cmocka_unit_test(test_streams_and_events),
         cmocka_unit_test(test_library_images),
         cmocka_unit_test(test_launch),
+        cmocka_unit_test(test_async_copies),
+        cmocka_unit_test(test_async_streams),
+        cmocka_unit_test(test_async_launch),
+        cmocka_unit_test(test_scalars_by_value),
         cmocka_unit_test(test_error_names),
     };
     unsetenv("UFN_SIM_DEVICES");

@@ -1,0 +1,663 @@
+/* emit_expr.c - the C spelling of a typed expression of a scalar body: the
+ * checker decided every type and conversion (N_CAST), and this file only
+ * spells them, with the runtime's helpers (ufn_math.h, ufn_complex.h) where
+ * C's operators would differ from Python's or Numba's. */
+#include "ufnc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- constants ---------------------------------------------------------------------- */
+
+static void emit_float(Emitter *em, double v, bool f32)
+{
+    if (v != v) {
+        emit_text(em, f32 ? "NAN" : "(double)NAN");
+        return;
+    }
+    if (isinf(v)) {
+        emit_text(em, "%s%s", v < 0 ? "-" : "", f32 ? "INFINITY" : "(double)INFINITY");
+        return;
+    }
+    char buf[64];
+    snprintf(buf, sizeof buf, f32 ? "%.9g" : "%.17g", v);
+    /* prefer the shortest spelling that reads back exactly */
+    for (int prec = 1; prec <= (f32 ? 9 : 17); prec++) {
+        char t[64];
+        snprintf(t, sizeof t, "%.*g", prec, v);
+        if (f32 ? (float)strtod(t, NULL) == (float)v : strtod(t, NULL) == v) {
+            memcpy(buf, t, sizeof t);
+            break;
+        }
+    }
+    bool has_point = strpbrk(buf, ".eE") != NULL;
+    emit_text(em, "%s%s%s", buf, has_point ? "" : ".0", f32 ? "f" : "");
+}
+
+static void emit_const(Emitter *em, const Node *e)
+{
+    Type *t = e->type;
+    const double *c = e->konst.v.c;
+    switch (t->kind) {
+    case TY_BOOL:
+        emit_text(em, e->konst.v.i ? "true" : "false");
+        return;
+    case TY_INT64: {
+        int64_t v = e->konst.v.i;
+        if (v == INT64_MIN)
+            emit_text(em, "(-INT64_C(9223372036854775807) - 1)");
+        else if (v >= INT32_MIN && v <= INT32_MAX)
+            emit_text(em, "%lld", (long long)v);
+        else
+            emit_text(em, "INT64_C(%lld)", (long long)v);
+        return;
+    }
+    case TY_UINT64:
+        emit_text(em, "UINT64_C(%llu)", (unsigned long long)e->konst.v.u);
+        return;
+    case TY_INT8: case TY_INT16: case TY_INT32:
+        emit_text(em, "(%s)%lld", c_type(t), (long long)e->konst.v.i);
+        return;
+    case TY_UINT8: case TY_UINT16: case TY_UINT32:
+        emit_text(em, "(%s)%lluu", c_type(t), (unsigned long long)e->konst.v.u);
+        return;
+    case TY_FLOAT32:
+    case TY_FLOAT64:
+        emit_float(em, e->konst.v.f, t->kind == TY_FLOAT32);
+        return;
+    case TY_COMPLEX64:
+    case TY_COMPLEX128: {
+        bool f32 = t->kind == TY_COMPLEX64;
+        emit_text(em, "%s_make(", f32 ? "ufn_c64" : "ufn_c128");
+        emit_float(em, c[0], f32);
+        emit_text(em, ", ");
+        emit_float(em, c[1], f32);
+        emit_text(em, ")");
+        return;
+    }
+    default:
+        die("constant of type %s", t->name);
+    }
+}
+
+/* ---- expressions ---------------------------------------------------------------------- */
+
+/* Binary operations that are spelled as a helper call. */
+static bool binary_is_call(const Node *e)
+{
+    Type *t = e->type;
+    switch (e->binary.op) {
+    case OP_FLOORDIV: case OP_MOD: case OP_POW: case OP_LSHIFT: case OP_RSHIFT:
+        return true;
+    case OP_ADD: case OP_SUB: case OP_MUL:
+        return t->kind == TY_INT64 || ty_is_complex(t);
+    case OP_DIV:
+        return ty_is_complex(t);
+    default:
+        return false;
+    }
+}
+
+/* Operands are parenthesised unless they are atoms: simple and safe in both
+ * C and C++, and still readable. */
+static bool atomic(const Node *e)
+{
+    switch (e->kind) {
+    case N_NAME:
+    case N_CALL:
+    case N_SUBSCRIPT:
+    case N_ATTR:
+        return true;
+    case N_CONST:
+        return !(ty_is_float(e->type) && e->konst.v.f < 0) && !(ty_is_int(e->type) && e->konst.v.i < 0
+                                                                 && ty_is_signed(e->type));
+    case N_BINARY:
+        return binary_is_call(e);
+    case N_CAST:
+        /* the conversions spelled as calls */
+        return ty_is_complex(e->type) || e->type->kind == TY_TUPLE
+               || (ty_is_float(e->cast.operand->type) && ty_is_int(e->type));
+    default:
+        return false;
+    }
+}
+
+/* Expressions that emit their own parentheses: comparisons, conditional
+ * expressions, and/or returning an operand. */
+static bool self_wrapped(const Node *e)
+{
+    return e->kind == N_COMPARE || e->kind == N_IFEXP || (e->kind == N_BOOLOP && !ty_is_bool(e->type));
+}
+
+void emit_operand(Emitter *em, const Node *e)
+{
+    if (atomic(e) || self_wrapped(e))
+        emit_expr(em, e);
+    else {
+        emit_text(em, "(");
+        emit_expr(em, e);
+        emit_text(em, ")");
+    }
+}
+
+static const char *csfx(const Type *t)
+{
+    return t->kind == TY_COMPLEX64 ? "c64" : "c128";
+}
+
+/* The 64-bit type a narrow integer is widened to for a helper call. */
+static const char *wide_sfx(const Type *t)
+{
+    if (ty_is_float(t))
+        return type_tag(t);
+    return ty_is_unsigned(t) ? "u64" : "i64";
+}
+
+static void call2(Emitter *em, const char *fn, const Node *a, const Node *b)
+{
+    emit_text(em, "%s(", fn);
+    emit_expr(em, a);
+    emit_text(em, ", ");
+    emit_expr(em, b);
+    emit_text(em, ")");
+}
+
+static void emit_truth(Emitter *em, const Node *e)
+{
+    Type *t = e->type;
+    if (ty_is_bool(t)) {
+        emit_expr(em, e);
+    } else if (ty_is_complex(t)) {
+        emit_text(em, "ufn_%s_ne(", csfx(t));
+        emit_expr(em, e);
+        emit_text(em, ", ufn_%s_make(0, 0))", csfx(t));
+    } else {
+        emit_operand(em, e);
+        emit_text(em, " != 0");
+    }
+}
+
+static void emit_binary(Emitter *em, const Node *e)
+{
+    Type *t = e->type;
+    Op op = e->binary.op;
+    const Node *l = e->binary.lhs, *r = e->binary.rhs;
+    if (ty_is_complex(t)) {
+        static const char *const names[] = {[OP_ADD] = "add", [OP_SUB] = "sub", [OP_MUL] = "mul",
+                                            [OP_DIV] = "div", [OP_POW] = "pow"};
+        call2(em, arena_printf("ufn_%s_%s", csfx(t), names[op]), l, r);
+        return;
+    }
+    switch (op) {
+    case OP_ADD: case OP_SUB: case OP_MUL:
+        if (t->kind == TY_INT64) {
+            /* Python's integers wrap in Numba; C's signed overflow is undefined */
+            call2(em, op == OP_ADD ? "ufn_add_i64" : op == OP_SUB ? "ufn_sub_i64" : "ufn_mul_i64", l, r);
+            return;
+        }
+        break;
+    case OP_DIV:
+        break;
+    case OP_FLOORDIV:
+        call2(em, arena_printf("ufn_floordiv_%s", wide_sfx(t)), l, r);
+        return;
+    case OP_MOD:
+        call2(em, arena_printf("ufn_mod_%s", wide_sfx(t)), l, r);
+        return;
+    case OP_POW:
+        if (ty_is_int(t))
+            call2(em, arena_printf("ufn_pow_%s", wide_sfx(t)), l, r);
+        else if (ty_is_int(r->type))
+            call2(em, arena_printf("ufn_powi_%s", type_tag(t)), l, r);
+        else
+            call2(em, arena_printf("ufn_pow_%s", type_tag(t)), l, r);
+        return;
+    case OP_LSHIFT:
+    case OP_RSHIFT:
+        call2(em, arena_printf("ufn_%s_%s", op == OP_LSHIFT ? "shl" : "shr", wide_sfx(t)), l, r);
+        return;
+    default:
+        break;
+    }
+    emit_operand(em, l);
+    emit_text(em, " %s ", op_names[op]);
+    emit_operand(em, r);
+}
+
+static const char *c_compare_op(Op op)
+{
+    switch (op) {
+    case OP_LT: return "<";
+    case OP_LE: return "<=";
+    case OP_GT: return ">";
+    case OP_GE: return ">=";
+    case OP_EQ: return "==";
+    case OP_NE: return "!=";
+    default: die("comparison %s", op_names[op]);
+    }
+}
+
+/* One link of a comparison chain, with both sides converted to `t`. */
+
+/* One side of a comparison, converted to the link's type.  C's == and <
+ * bind tighter than &&, ||, &, | and ^, so a side that is not atomic goes in
+ * parentheses: Python's (a & b) == 0 is not C's a & b == 0. */
+static void link_side(Emitter *em, const Node *x, Type *t)
+{
+    if (x->type == t)
+        emit_operand(em, x);
+    else
+        emit_cast_to(em, x, t);
+}
+
+static void emit_link(Emitter *em, Op op, const Node *a, const char *a_tmp, const Node *b, const char *b_tmp, Type *t)
+{
+    Node ta = {.kind = N_NAME, .type = a->type}, tb = {.kind = N_NAME, .type = b->type};
+    ta.name.id = a_tmp;
+    tb.name.id = b_tmp;
+    const Node *x = a_tmp ? &ta : a, *y = b_tmp ? &tb : b;
+    if (ty_is_complex(t)) {
+        emit_text(em, "%sufn_%s_eq(", op == OP_NE ? "!" : "", csfx(t));
+        emit_cast_to(em, x, t);
+        emit_text(em, ", ");
+        emit_cast_to(em, y, t);
+        emit_text(em, ")");
+        return;
+    }
+    emit_text(em, "(");
+    link_side(em, x, t);
+    emit_text(em, " %s ", c_compare_op(op));
+    link_side(em, y, t);
+    emit_text(em, ")");
+}
+
+static void emit_compare(Emitter *em, const Node *e)
+{
+    int n = e->compare.n;
+    if (n > 1)
+        emit_text(em, "(");
+    for (int i = 0; i < n; i++) {
+        if (i)
+            emit_text(em, " && ");
+        const char *ta = NULL, *tb = NULL;
+        if (e->compare.tmps) {
+            Var *va = i > 0 ? e->compare.tmps[i - 1] : NULL;
+            Var *vb = i + 1 < n ? e->compare.tmps[i] : NULL;
+            ta = va ? va->cname : NULL;
+            if (vb) {
+                /* first use of a middle operand: evaluate it into its temporary */
+                emit_text(em, "(%s = ", vb->cname);
+                emit_expr(em, e->compare.operands[i + 1]);
+                emit_text(em, ", ");
+                tb = vb->cname;
+            }
+        }
+        emit_link(em, e->compare.ops[i], e->compare.operands[i], ta, e->compare.operands[i + 1], tb,
+                  e->compare.link_types[i]);
+        if (tb)
+            emit_text(em, ")");
+    }
+    if (n > 1)
+        emit_text(em, ")");
+}
+
+static void emit_boolop(Emitter *em, const Node *e)
+{
+    bool is_and = e->boolop.op == OP_AND;
+    if (ty_is_bool(e->type)) {
+        emit_operand(em, e->boolop.lhs);
+        emit_text(em, is_and ? " && " : " || ");
+        emit_operand(em, e->boolop.rhs);
+        return;
+    }
+    /* Python returns an operand: a and b is (a ? b : a), a or b is (a ? a : b) */
+    Node tmp = {.kind = N_NAME, .type = e->type};
+    const Node *a = e->boolop.lhs;
+    emit_text(em, "(");
+    if (e->boolop.tmp) {
+        emit_text(em, "%s = ", e->boolop.tmp->cname);
+        emit_expr(em, a);
+        emit_text(em, ", ");
+        tmp.name.id = e->boolop.tmp->cname;
+        a = &tmp;
+    }
+    emit_text(em, "(");
+    emit_truth(em, a);
+    emit_text(em, ") ? ");
+    emit_operand(em, is_and ? e->boolop.rhs : a);
+    emit_text(em, " : ");
+    emit_operand(em, is_and ? a : e->boolop.rhs);
+    emit_text(em, ")");
+}
+
+static void emit_args(Emitter *em, const NodeList *args)
+{
+    for (int i = 0; i < args->len; i++) {
+        if (i)
+            emit_text(em, ", ");
+        emit_expr(em, args->items[i]);
+    }
+}
+
+static void emit_call(Emitter *em, const Node *e)
+{
+    if (e->call.callee) {
+        const Instance *callee = e->call.callee;
+        emit_text(em, "%s(", callee->cname);
+        if (callee->depth_cname)   /* the depth comes first (ufn_abi.h) */
+            emit_text(em, "%s%s%s", em->depth_cname ? em->depth_cname : "0", em->depth_cname ? " + 1" : "",
+                      e->call.args.len ? ", " : "");
+        emit_args(em, &e->call.args);
+        emit_text(em, ")");
+        return;
+    }
+    const NodeList *args = &e->call.args;
+    const Node *a0 = args->len ? args->items[0] : NULL;
+    Type *t = e->type;
+    switch (e->call.builtin) {
+    case B_MATH:
+    case B_CMATH: {
+        const MathFn *m = e->call.math;
+        bool narrow = a0->type->kind == TY_FLOAT32 || a0->type->kind == TY_COMPLEX64;
+        if (m->kind == CK_POLAR) {
+            /* (abs(z), phase(z)); z is a pure expression */
+            const MathFn *phase = math_row(B_CMATH, "phase", 1);
+            emit_text(em, "%s(%s(", c_maker(t), m->cname[narrow ? 0 : 1]);
+            emit_expr(em, a0);
+            emit_text(em, "), %s(", phase->cname[narrow ? 0 : 1]);
+            emit_expr(em, a0);
+            emit_text(em, "))");
+            return;
+        }
+        emit_text(em, "%s(", m->cname[narrow ? 0 : 1]);
+        emit_args(em, args);
+        emit_text(em, ")");
+        return;
+    }
+    case B_CONJUGATE:
+        emit_text(em, "ufn_%s_conj(", csfx(t));
+        emit_expr(em, a0);
+        emit_text(em, ")");
+        return;
+    case B_ABS: {
+        Type *at = a0->type;
+        if (ty_is_complex(at)) {
+            emit_text(em, "ufn_%s_abs(", csfx(at));
+            emit_expr(em, a0);
+            emit_text(em, ")");
+        } else if (ty_is_float(at)) {
+            emit_text(em, "%s(", at->kind == TY_FLOAT32 ? "fabsf" : "fabs");
+            emit_expr(em, a0);
+            emit_text(em, ")");
+        } else {
+            if (at->kind != TY_INT64)
+                emit_text(em, "(%s)", c_type(at));
+            emit_text(em, "ufn_abs_i64(");
+            emit_expr(em, a0);
+            emit_text(em, ")");
+        }
+        return;
+    }
+    case B_MIN:
+    case B_MAX: {
+        const char *w = ty_is_float(t) ? type_tag(t) : ty_is_unsigned(t) ? "u64" : "i64";
+        bool narrow = !ty_is_float(t) && t->kind != TY_INT64 && t->kind != TY_UINT64;
+        if (narrow)
+            emit_text(em, "(%s)", c_type(t));
+        call2(em, arena_printf("ufn_%s_%s", e->call.builtin == B_MIN ? "min" : "max", w), a0, args->items[1]);
+        return;
+    }
+    case B_ROUND:
+        if (args->len == 2) {
+            call2(em, arena_printf("ufn_round_ndigits_%s", type_tag(a0->type)), a0, args->items[1]);
+        } else {
+            emit_text(em, "ufn_%s_to_i64(ufn_round_%s(", type_tag(a0->type), type_tag(a0->type));
+            emit_expr(em, a0);
+            emit_text(em, "))");
+        }
+        return;
+    case B_COMPLEX:
+        emit_text(em, "ufn_%s_make(", csfx(t));
+        emit_expr(em, a0);
+        emit_text(em, ", ");
+        if (args->len == 2)
+            emit_expr(em, args->items[1]);
+        else
+            emit_text(em, "0");
+        emit_text(em, ")");
+        return;
+    case B_LEN:
+        emit_operand(em, a0);
+        emit_text(em, ".shape[0]");
+        return;
+    default:
+        die("call of builtin %d", e->call.builtin);
+    }
+}
+
+/* Converting a value to another type, with the rules the runtime documents:
+ * float to int truncates and saturates (NaN gives 0), ints wrap, anything to
+ * bool is "!= 0". */
+void emit_cast_to(Emitter *em, const Node *e, Type *to)
+{
+    Type *from = e->type;
+    if (from == to) {
+        emit_expr(em, e);
+        return;
+    }
+    if (to->kind == TY_TUPLE) {
+        /* tuples convert element by element; e is a plain value here */
+        emit_text(em, "%s(", c_maker(to));
+        for (int i = 0; i < to->nelts; i++) {
+            Node sub = {.kind = N_SUBSCRIPT, .type = from->elts[i]};
+            Node idx = {.kind = N_CONST, .type = ty_scalar(TY_INT64)};
+            idx.konst.v.i = i;
+            Node *items[1] = {&idx};
+            sub.subscript.value = (Node *)e;
+            sub.subscript.index.items = items;
+            sub.subscript.index.len = 1;
+            if (i)
+                emit_text(em, ", ");
+            emit_cast_to(em, &sub, to->elts[i]);
+        }
+        emit_text(em, ")");
+        return;
+    }
+    if (ty_is_bool(to)) {
+        emit_text(em, "(");
+        emit_truth(em, e);
+        emit_text(em, ")");
+        return;
+    }
+    if (ty_is_complex(to)) {
+        if (ty_is_complex(from)) {
+            emit_text(em, "ufn_%s_from_%s(", csfx(to), csfx(from));
+            emit_expr(em, e);
+            emit_text(em, ")");
+        } else {
+            emit_text(em, "ufn_%s_make((%s)", csfx(to), to->kind == TY_COMPLEX64 ? "float" : "double");
+            emit_operand(em, e);
+            emit_text(em, ", 0)");
+        }
+        return;
+    }
+    if (ty_is_int(to) && ty_is_float(from)) {
+        emit_text(em, "ufn_%s_to_%s(", type_tag(from), type_tag(to));
+        emit_expr(em, e);
+        emit_text(em, ")");
+        return;
+    }
+    emit_text(em, "(%s)", c_type(to));
+    emit_operand(em, e);
+}
+
+void emit_element(Emitter *em, const Node *base, const NodeList *idx)
+{
+    emit_operand(em, base);
+    emit_text(em, ".data[");
+    for (int i = 0; i < idx->len; i++) {
+        const Node *ix = idx->items[i];
+        if (i)
+            emit_text(em, " + ");
+        /* a constant or a range() counter cannot be negative: no wrap-around */
+        const Node *v = ix->kind == N_CAST ? ix->cast.operand : ix;
+        bool nonneg = (ix->kind == N_CONST && ix->konst.v.i >= 0)
+                      || (v->kind == N_NAME && v->name.sym && v->name.sym->kind == SYM_LOCAL
+                          && v->name.sym->var->nonneg);
+        if (nonneg)
+            emit_expr(em, ix);
+        else {
+            emit_text(em, "ufn_wrap_index(");
+            emit_expr(em, ix);
+            emit_text(em, ", ");
+            emit_operand(em, base);
+            emit_text(em, ".shape[%d])", i);
+        }
+        emit_text(em, " * ");
+        emit_operand(em, base);
+        emit_text(em, ".stride[%d]", i);
+    }
+    emit_text(em, "]");
+}
+
+/* An attribute, as the checker decided what it reads. */
+static void emit_attr(Emitter *em, const Node *e)
+{
+    const Node *v = e->attr.value;
+    switch (e->attr.which) {
+    case ATTR_REAL:
+    case ATTR_IMAG:
+        emit_operand(em, v);
+        emit_text(em, e->attr.which == ATTR_REAL ? ".re" : ".im");
+        return;
+    case ATTR_EXTENT:
+        emit_operand(em, v);
+        emit_text(em, ".shape[%d]", e->attr.axis);
+        return;
+    case ATTR_SIZE:
+        emit_text(em, "(");
+        for (int i = 0; i < v->type->ndim; i++) {
+            if (i)
+                emit_text(em, " * ");
+            emit_operand(em, v);
+            emit_text(em, ".shape[%d]", i);
+        }
+        emit_text(em, ")");
+        return;
+    case ATTR_SHAPE:
+    case ATTR_STRIDES:
+        /* the tuple of extents, or of byte strides */
+        emit_text(em, "%s(", c_maker(e->type));
+        for (int i = 0; i < v->type->ndim; i++) {
+            if (i)
+                emit_text(em, ", ");
+            emit_operand(em, v);
+            if (e->attr.which == ATTR_STRIDES)
+                emit_text(em, ".stride[%d] * (int64_t)sizeof(%s)", i, c_type(v->type->elt));
+            else
+                emit_text(em, ".shape[%d]", i);
+        }
+        emit_text(em, ")");
+        return;
+    case ATTR_NONE:
+        break;
+    }
+    die("cannot emit attribute '%s'", e->attr.attr);
+}
+
+void emit_expr(Emitter *em, const Node *e)
+{
+    switch (e->kind) {
+    case N_NAME:
+        emit_text(em, "%s", e->name.sym && e->name.sym->kind == SYM_LOCAL ? e->name.sym->var->cname : e->name.id);
+        return;
+    case N_CONST:
+        emit_const(em, e);
+        return;
+    case N_CAST:
+        emit_cast_to(em, e->cast.operand, e->type);
+        return;
+    case N_UNARY: {
+        Type *t = e->type;
+        const Node *a = e->unary.operand;
+        switch (e->unary.op) {
+        case OP_NOT:
+            emit_text(em, "!");
+            emit_operand(em, a);
+            return;
+        case OP_POS:
+            emit_expr(em, a);
+            return;
+        case OP_INVERT:
+            emit_text(em, "~");
+            emit_operand(em, a);
+            return;
+        case OP_NEG:
+            if (ty_is_complex(t)) {
+                emit_text(em, "ufn_%s_neg(", csfx(t));
+                emit_expr(em, a);
+                emit_text(em, ")");
+            } else if (t->kind == TY_INT64) {
+                emit_text(em, "ufn_sub_i64(0, ");
+                emit_expr(em, a);
+                emit_text(em, ")");
+            } else {
+                emit_text(em, "-");
+                emit_operand(em, a);
+            }
+            return;
+        default:
+            unreachable();
+        }
+    }
+    case N_BINARY:
+        emit_binary(em, e);
+        return;
+    case N_BOOLOP:
+        emit_boolop(em, e);
+        return;
+    case N_COMPARE:
+        emit_compare(em, e);
+        return;
+    case N_IFEXP:
+        emit_text(em, "(");
+        emit_operand(em, e->ifexp.cond);
+        emit_text(em, " ? ");
+        emit_operand(em, e->ifexp.then);
+        emit_text(em, " : ");
+        emit_operand(em, e->ifexp.orelse);
+        emit_text(em, ")");
+        return;
+    case N_CALL:
+        emit_call(em, e);
+        return;
+    case N_TUPLE:
+        emit_text(em, "%s(", c_maker(e->type));
+        emit_args(em, &e->tuple.elts);
+        emit_text(em, ")");
+        return;
+    case N_SUBSCRIPT: {
+        const Node *base = e->subscript.value;
+        if (base->type->kind == TY_TUPLE) {
+            emit_operand(em, base);
+            emit_text(em, ".f%lld", (long long)e->subscript.index.items[0]->konst.v.i);
+            return;
+        }
+        /* a read: a bool's byte is compared with 0 */
+        if (base->type->elt->kind == TY_BOOL) {
+            emit_text(em, "(");
+            emit_element(em, base, &e->subscript.index);
+            emit_text(em, " != 0)");
+        } else
+            emit_element(em, base, &e->subscript.index);
+        return;
+    }
+    case N_ATTR:
+        emit_attr(em, e);
+        return;
+    default:
+        die("cannot emit a %s", node_kind_names[e->kind]);
+    }
+}
+

@@ -1,0 +1,213 @@
+/* memory.c - the simulator's memory and copies: device memory is host
+ * memory (256-byte aligned, filled with 0xA5 when allocated, so that
+ * uninitialised reads show), within each device's UFN_SIM_MEMORY; copies
+ * are queued on their stream (queue.c) with the driver's rules for pageable
+ * and page-locked host memory. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "simrt.h"
+
+/* ---- memory ------------------------------------------------------------------------- */
+
+CUresult sim_mem_alloc(CUdeviceptr *ptr, size_t bytes)
+{
+    REQUIRE_CONTEXT(dev);
+    if (!ptr || bytes == 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    INJECT("cuMemAlloc");
+    if (bytes > SIZE_MAX - SIM_ALIGN)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    size_t rounded = (bytes + SIM_ALIGN - 1) / SIM_ALIGN * SIM_ALIGN;
+    sim_device *sd = &ufn_sim.dev[dev];
+    pthread_mutex_lock(&ufn_sim.lock);
+    CUresult r = CUDA_ERROR_OUT_OF_MEMORY;
+    void *p = NULL;
+    if (sd->stats.mem_used <= sd->limit && rounded <= sd->limit - sd->stats.mem_used)
+        p = aligned_alloc(SIM_ALIGN, rounded);
+    if (p) {
+        r = sim_add_alloc(p, rounded, dev);
+        if (r == CUDA_SUCCESS) {
+            sd->stats.mem_used += rounded;
+            sd->stats.mem_allocs++;
+        } else {
+            free(p);
+        }
+    }
+    pthread_mutex_unlock(&ufn_sim.lock);
+    if (r != CUDA_SUCCESS)
+        return r;
+    memset(p, 0xA5, rounded);
+    *ptr = (CUdeviceptr)(uintptr_t)p;
+    return CUDA_SUCCESS;
+}
+
+CUresult sim_mem_free(CUdeviceptr ptr)
+{
+    REQUIRE_CONTEXT(dev);
+    if (ptr == 0)
+        return CUDA_SUCCESS;
+    sq_device_sync(dev);   /* as the driver's: queued work may still use it */
+    pthread_mutex_lock(&ufn_sim.lock);
+    sim_alloc *a = sim_take_alloc((void *)(uintptr_t)ptr, true);
+    if (a) {
+        ufn_sim.dev[a->device].stats.mem_used -= a->bytes;
+        ufn_sim.dev[a->device].stats.mem_frees++;
+    }
+    pthread_mutex_unlock(&ufn_sim.lock);
+    if (!a)
+        return CUDA_ERROR_INVALID_VALUE;
+    free(a->base);
+    free(a);
+    return CUDA_SUCCESS;
+}
+
+CUresult sim_mem_alloc_host(void **ptr, size_t bytes)
+{
+    REQUIRE_CONTEXT(dev);
+    (void)dev;
+    if (!ptr || bytes == 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    INJECT("cuMemAllocHost");
+    void *p = NULL;
+    if (posix_memalign(&p, 4096, bytes) != 0)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    pthread_mutex_lock(&ufn_sim.lock);
+    CUresult r = sim_add_alloc(p, bytes, -1);
+    if (r == CUDA_SUCCESS)
+        ufn_sim.host_allocs++;
+    pthread_mutex_unlock(&ufn_sim.lock);
+    if (r != CUDA_SUCCESS) {
+        free(p);
+        return r;
+    }
+    *ptr = p;
+    return CUDA_SUCCESS;
+}
+
+CUresult sim_mem_free_host(void *ptr)
+{
+    REQUIRE_INIT();
+    sq_device_sync(-1);
+    pthread_mutex_lock(&ufn_sim.lock);
+    sim_alloc *a = ptr ? sim_take_alloc(ptr, false) : NULL;
+    pthread_mutex_unlock(&ufn_sim.lock);
+    if (!a)
+        return CUDA_ERROR_INVALID_VALUE;
+    free(a->base);
+    free(a);
+    return CUDA_SUCCESS;
+}
+
+CUresult sim_mem_info(size_t *free_bytes, size_t *total_bytes)
+{
+    REQUIRE_CONTEXT(dev);
+    if (!free_bytes || !total_bytes)
+        return CUDA_ERROR_INVALID_VALUE;
+    pthread_mutex_lock(&ufn_sim.lock);
+    sim_device *sd = &ufn_sim.dev[dev];
+    *total_bytes = sd->limit;
+    *free_bytes = sd->stats.mem_used < sd->limit ? sd->limit - sd->stats.mem_used : 0;
+    pthread_mutex_unlock(&ufn_sim.lock);
+    return CUDA_SUCCESS;
+}
+
+CUresult sim_pointer_attribute(void *data, CUpointer_attribute attr, CUdeviceptr p)
+{
+    REQUIRE_INIT();
+    if (!data || attr != CU_POINTER_ATTRIBUTE_MEMORY_TYPE)
+        return CUDA_ERROR_INVALID_VALUE;
+    pthread_mutex_lock(&ufn_sim.lock);
+    unsigned type = sim_find_in(false, (uintptr_t)p, 1) ? CU_MEMORYTYPE_HOST
+                    : sim_find_range(p, 1)             ? CU_MEMORYTYPE_DEVICE
+                                                   : 0;
+    pthread_mutex_unlock(&ufn_sim.lock);
+    if (!type)
+        return CUDA_ERROR_INVALID_VALUE;   /* pageable memory: unknown to the driver */
+    *(unsigned *)data = type;
+    return CUDA_SUCCESS;
+}
+
+/* ---- copies ---------------------------------------------------------------------------- */
+
+enum copy_kind { H2D, D2H, D2D };
+
+typedef struct copy_work {
+    void *dst;
+    const void *src;
+    size_t bytes;
+} copy_work;
+
+static void run_copy(sim_op *op)
+{
+    copy_work *w = (copy_work *)op->data;
+    memmove(w->dst, w->src, w->bytes);
+}
+
+/* Queue a copy on s.  Host memory is read (H2D) when the copy runs if it is
+ * page-locked, else now, into a snapshot, as the driver stages it; a copy
+ * into pageable memory (D2H) returns when it has run. */
+static CUresult copy(enum copy_kind kind, void *dst, const void *src, size_t bytes, CUstream s)
+{
+    REQUIRE_CONTEXT(dev);
+    CUresult r = sim_check_stream(s, dev);
+    if (r != CUDA_SUCCESS)
+        return r;
+    INJECT(kind == H2D ? "cuMemcpyHtoDAsync" : kind == D2H ? "cuMemcpyDtoHAsync"
+                                                            : "cuMemcpyDtoDAsync");
+    if (bytes == 0)
+        return CUDA_SUCCESS;
+    if (!dst || !src)
+        return CUDA_ERROR_INVALID_VALUE;
+    pthread_mutex_lock(&ufn_sim.lock);
+    bool ok = (kind == D2H || sim_find_range((uintptr_t)dst, bytes)) &&
+              (kind == H2D || sim_find_range((uintptr_t)src, bytes));
+    bool pinned = kind != D2D && sim_find_in(false, (uintptr_t)(kind == H2D ? src : dst), bytes);
+    if (ok) {
+        ufn_sim_stats *st = &ufn_sim.dev[dev].stats;
+        switch (kind) {
+        case H2D: st->h2d++, st->h2d_bytes += bytes; break;
+        case D2H: st->d2h++, st->d2h_bytes += bytes; break;
+        case D2D: st->d2d++, st->d2d_bytes += bytes; break;
+        }
+    }
+    pthread_mutex_unlock(&ufn_sim.lock);
+    if (!ok)
+        return CUDA_ERROR_INVALID_VALUE;
+    sim_op *op = sq_op_new(sizeof(copy_work));
+    if (!op)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    op->run = run_copy;
+    *(copy_work *)op->data = (copy_work){ dst, src, bytes };
+    if (kind == H2D && !pinned) {
+        if (!(op->heap = malloc(bytes))) {
+            free(op);
+            return CUDA_ERROR_OUT_OF_MEMORY;
+        }
+        memcpy(op->heap, src, bytes);
+        ((copy_work *)op->data)->src = op->heap;
+    }
+    uint64_t seq;
+    r = sq_submit(s, dev, op, &seq);
+    if (r == CUDA_SUCCESS && kind == D2H && !pinned) {
+        sq_wait_op(s, dev, seq);
+        r = sim_fault_take(dev);   /* it waited: a kernel's fault shows here */
+    }
+    return r;
+}
+
+CUresult sim_copy_h2d(CUdeviceptr dst, const void *src, size_t bytes, CUstream s)
+{
+    return copy(H2D, (void *)(uintptr_t)dst, src, bytes, s);
+}
+
+CUresult sim_copy_d2h(void *dst, CUdeviceptr src, size_t bytes, CUstream s)
+{
+    return copy(D2H, dst, (const void *)(uintptr_t)src, bytes, s);
+}
+
+CUresult sim_copy_d2d(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream s)
+{
+    return copy(D2D, (void *)(uintptr_t)dst, (const void *)(uintptr_t)src, bytes, s);
+}
+
