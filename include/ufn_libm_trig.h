@@ -150,18 +150,6 @@ UFN_FN ufn_libm_red_f64 ufn_libm_reduce_ph_f64(double x)
     return a;
 }
 
-/* the reduction of any finite x */
-UFN_FN ufn_libm_red_f64 ufn_libm_reduce_f64(double x)
-{
-    ufn_libm_red_f64 cw = ufn_libm_reduce_cw_f64(x), ph = ufn_libm_reduce_ph_f64(x);
-    int small = ufn_libm_abs_f64(x) < 0x1p45;
-    /* field by field: clang does not vectorise a select of structs */
-    cw.r = small ? cw.r : ph.r;
-    cw.rl = small ? cw.rl : ph.rl;
-    cw.q = small ? cw.q : ph.q;
-    return cw;
-}
-
 /* ---- float32 reductions ------------------------------------------------------------------------ */
 
 UFN_FN ufn_libm_red_f32 ufn_libm_reduce_cw_f32(float x)
@@ -216,16 +204,6 @@ UFN_FN ufn_libm_red_f32 ufn_libm_reduce_ph_f32(float xf)
     return a;
 }
 
-UFN_FN ufn_libm_red_f32 ufn_libm_reduce_f32(float x)
-{
-    ufn_libm_red_f32 cw = ufn_libm_reduce_cw_f32(x), ph = ufn_libm_reduce_ph_f32(x);
-    int small = ufn_libm_abs_f32(x) < 0x1p17f;
-    cw.r = small ? cw.r : ph.r;
-    cw.rl = small ? cw.rl : ph.rl;
-    cw.q = small ? cw.q : ph.q;
-    return cw;
-}
-
 /* ---- kernels on |r| <= pi/4 (a little more: n may round the other way) ---------------------- */
 
 /* sin(r + rl) = r + (r^3 S(r^2) + rl (1 - r^2/2)), as hi + lo */
@@ -277,78 +255,131 @@ UFN_FN float ufn_libm_cos_kernel_f32(float r, float rl)
 
 /* ---- the functions ----------------------------------------------------------------------------- */
 
-/* sin(x) and cos(x) from the reduced argument: sin(x) = sin(r), cos(r),
- * -sin(r), -cos(r) for q = 0..3, and cos(x) = sin(x + pi/2).  inf gives
- * nan, and sin(-0.0) is -0.0. */
-UFN_FN double ufn_libm_sincos_f64(double x, int32_t shift)
+/* sin(x) (shift 0) or cos(x) (shift 1) from the reduced argument: sin(r),
+ * cos(r), -sin(r), -cos(r) for (q + shift) mod 4 = 0..3. */
+UFN_FN double ufn_libm_sincos_eval_f64(ufn_libm_red_f64 a, int32_t shift)
 {
-    ufn_libm_red_f64 a = ufn_libm_reduce_f64(ufn_libm_finite_or_zero_f64(x));
     int32_t q = a.q + shift;
     ufn_dd s = ufn_libm_sin_kernel_f64(a.r, a.rl), c = ufn_libm_cos_kernel_f64(a.r, a.rl);
     double y = (q & 1) ? c.hi + c.lo : s.hi + s.lo;
-    y = (q & 2) ? -y : y;
-    y = ufn_isinf_f64(x) ? UFN_LIBM_NAN_F64 : y;
-    return ufn_isnan_f64(x) ? x + x : y;
-}
-
-UFN_FN double ufn_sin_f64(double x)
-{
-    double y;
-    UFN_VENDOR(sin(x));
-    y = ufn_libm_sincos_f64(x, 0);          /* computed first: a loop vectorises */
-    return x == 0.0 ? x : y;
-}
-
-UFN_FN double ufn_cos_f64(double x)
-{
-    UFN_VENDOR(cos(x));
-    return ufn_libm_sincos_f64(x, 1);
+    return (q & 2) ? -y : y;
 }
 
 /* tan = sin/cos (q even) or -cos/sin (q odd), both as double words, the
  * quotient corrected once with its fma residual: one rounding at the end. */
-UFN_FN double ufn_tan_f64(double x)
+UFN_FN double ufn_libm_tan_eval_f64(ufn_libm_red_f64 a)
 {
-    ufn_libm_red_f64 a;
-    ufn_dd s, c, num, den;
-    double t, y;
-    UFN_VENDOR(tan(x));
-    a = ufn_libm_reduce_f64(ufn_libm_finite_or_zero_f64(x));
-    s = ufn_libm_sin_kernel_f64(a.r, a.rl);
-    c = ufn_libm_cos_kernel_f64(a.r, a.rl);
-    num = ufn_dd_select(a.q & 1, ufn_dd_make(-c.hi, -c.lo), s);
-    den = ufn_dd_select(a.q & 1, s, c);
-    t = num.hi / den.hi;
-    y = t + (fma(-t, den.hi, num.hi) + fma(-t, den.lo, num.lo)) / den.hi;
-    y = x == 0.0 ? x : y;
+    ufn_dd s = ufn_libm_sin_kernel_f64(a.r, a.rl), c = ufn_libm_cos_kernel_f64(a.r, a.rl);
+    ufn_dd num = ufn_dd_select(a.q & 1, ufn_dd_make(-c.hi, -c.lo), s);
+    ufn_dd den = ufn_dd_select(a.q & 1, s, c);
+    double t = num.hi / den.hi;
+    return t + (fma(-t, den.hi, num.hi) + fma(-t, den.lo, num.lo)) / den.hi;
+}
+
+UFN_FN float ufn_libm_sincos_eval_f32(ufn_libm_red_f32 a, int32_t shift)
+{
+    int32_t q = a.q + shift;
+    float s = ufn_libm_sin_kernel_f32(a.r, a.rl), c = ufn_libm_cos_kernel_f32(a.r, a.rl);
+    float y = (q & 1) ? c : s;
+    return (q & 2) ? -y : y;
+}
+
+/* Each function comes in three parts:
+ *   _fast  |x| below the Cody-Waite limit (2^45, 2^17), no special values;
+ *   _big   every other x: Payne-Hanek, and inf and nan;
+ *   the whole function, which branches between them.
+ * On the GPU the branch is a branch; where a host loop vectorises, gcc's
+ * if-conversion computes both parts for every element, which makes the
+ * rare part the expensive one, so ufn_libm_simd.h gives gcc vector
+ * variants that run _fast on all lanes and _big only on the lanes that
+ * need it (libmvec's design).  sin(-0.0) and tan(-0.0) are -0.0. */
+#define UFN_LIBM_CW_LIMIT_F64 0x1p45
+#define UFN_LIBM_CW_LIMIT_F32 0x1p17f
+
+UFN_FN double ufn_libm_sin_fast_f64(double x)
+{
+    double y = ufn_libm_sincos_eval_f64(ufn_libm_reduce_cw_f64(x), 0);
+    return x == 0.0 ? x : y;
+}
+
+UFN_FN double ufn_libm_cos_fast_f64(double x)
+{
+    return ufn_libm_sincos_eval_f64(ufn_libm_reduce_cw_f64(x), 1);
+}
+
+UFN_FN double ufn_libm_tan_fast_f64(double x)
+{
+    double y = ufn_libm_tan_eval_f64(ufn_libm_reduce_cw_f64(x));
+    return x == 0.0 ? x : y;
+}
+
+UFN_FN float ufn_libm_sin_fast_f32(float x)
+{
+    float y = ufn_libm_sincos_eval_f32(ufn_libm_reduce_cw_f32(x), 0);
+    return x == 0.0f ? x : y;
+}
+
+UFN_FN float ufn_libm_cos_fast_f32(float x)
+{
+    return ufn_libm_sincos_eval_f32(ufn_libm_reduce_cw_f32(x), 1);
+}
+
+/* inf gives nan, nan itself */
+UFN_FN double ufn_libm_trig_special_f64(double x, double y)
+{
     y = ufn_isinf_f64(x) ? UFN_LIBM_NAN_F64 : y;
     return ufn_isnan_f64(x) ? x + x : y;
 }
 
-UFN_FN float ufn_libm_sincos_f32(float x, int32_t shift)
+UFN_FN float ufn_libm_trig_special_f32(float x, float y)
 {
-    ufn_libm_red_f32 a = ufn_libm_reduce_f32(ufn_libm_finite_or_zero_f32(x));
-    int32_t q = a.q + shift;
-    float s = ufn_libm_sin_kernel_f32(a.r, a.rl), c = ufn_libm_cos_kernel_f32(a.r, a.rl);
-    float y = (q & 1) ? c : s;
-    y = (q & 2) ? -y : y;
     y = ufn_isinf_f32(x) ? UFN_LIBM_NAN_F32 : y;
     return ufn_isnan_f32(x) ? x + x : y;
 }
 
-UFN_FN float ufn_sin_f32(float x)
+UFN_FN double ufn_libm_sin_big_f64(double x)
 {
-    float y;
-    UFN_VENDOR(sinf(x));
-    y = ufn_libm_sincos_f32(x, 0);
-    return x == 0.0f ? x : y;
+    return ufn_libm_trig_special_f64(x, ufn_libm_sincos_eval_f64(ufn_libm_reduce_ph_f64(ufn_libm_finite_or_zero_f64(x)), 0));
 }
 
-UFN_FN float ufn_cos_f32(float x)
+UFN_FN double ufn_libm_cos_big_f64(double x)
 {
-    UFN_VENDOR(cosf(x));
-    return ufn_libm_sincos_f32(x, 1);
+    return ufn_libm_trig_special_f64(x, ufn_libm_sincos_eval_f64(ufn_libm_reduce_ph_f64(ufn_libm_finite_or_zero_f64(x)), 1));
 }
+
+UFN_FN double ufn_libm_tan_big_f64(double x)
+{
+    return ufn_libm_trig_special_f64(x, ufn_libm_tan_eval_f64(ufn_libm_reduce_ph_f64(ufn_libm_finite_or_zero_f64(x))));
+}
+
+UFN_FN float ufn_libm_sin_big_f32(float x)
+{
+    return ufn_libm_trig_special_f32(x, ufn_libm_sincos_eval_f32(ufn_libm_reduce_ph_f32(ufn_libm_finite_or_zero_f32(x)), 0));
+}
+
+UFN_FN float ufn_libm_cos_big_f32(float x)
+{
+    return ufn_libm_trig_special_f32(x, ufn_libm_sincos_eval_f32(ufn_libm_reduce_ph_f32(ufn_libm_finite_or_zero_f32(x)), 1));
+}
+
+UFN_FN int ufn_libm_cw_ok_f64(double x) { return ufn_libm_abs_f64(x) < UFN_LIBM_CW_LIMIT_F64; }
+UFN_FN int ufn_libm_cw_ok_f32(float x)  { return ufn_libm_abs_f32(x) < UFN_LIBM_CW_LIMIT_F32; }
+
+UFN_FN double ufn_libm_sin_f64(double x) { return ufn_libm_cw_ok_f64(x) ? ufn_libm_sin_fast_f64(x) : ufn_libm_sin_big_f64(x); }
+UFN_FN double ufn_libm_cos_f64(double x) { return ufn_libm_cw_ok_f64(x) ? ufn_libm_cos_fast_f64(x) : ufn_libm_cos_big_f64(x); }
+UFN_FN double ufn_libm_tan_f64(double x) { return ufn_libm_cw_ok_f64(x) ? ufn_libm_tan_fast_f64(x) : ufn_libm_tan_big_f64(x); }
+UFN_FN float  ufn_libm_sin_f32(float x)  { return ufn_libm_cw_ok_f32(x) ? ufn_libm_sin_fast_f32(x) : ufn_libm_sin_big_f32(x); }
+UFN_FN float  ufn_libm_cos_f32(float x)  { return ufn_libm_cw_ok_f32(x) ? ufn_libm_cos_fast_f32(x) : ufn_libm_cos_big_f32(x); }
+
+#include "ufn_libm_simd.h"
+
+#if !defined(UFN_LIBM_SIMD)
+UFN_FN double ufn_sin_f64(double x) { UFN_VENDOR(sin(x)); return ufn_libm_sin_f64(x); }
+UFN_FN double ufn_cos_f64(double x) { UFN_VENDOR(cos(x)); return ufn_libm_cos_f64(x); }
+UFN_FN double ufn_tan_f64(double x) { UFN_VENDOR(tan(x)); return ufn_libm_tan_f64(x); }
+UFN_FN float  ufn_sin_f32(float x)  { UFN_VENDOR(sinf(x)); return ufn_libm_sin_f32(x); }
+UFN_FN float  ufn_cos_f32(float x)  { UFN_VENDOR(cosf(x)); return ufn_libm_cos_f32(x); }
+#endif
 
 /* tan is not on a hot path: the double quotient, rounded once */
 UFN_FN float ufn_tan_f32(float x)
