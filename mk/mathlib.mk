@@ -8,8 +8,15 @@
 #                             the hexadecimal float constants need it), and by nvcc for
 #                             the device with ptxas warnings as errors; without nvcc
 #                             the nvcc part says "skipped: no nvcc" and passes
+#   make check-math           tests/math: every function of ufn_libm.h against MPFR
+#                             on sampled inputs and edge cases, within the bound of
+#                             ufn(7) (accuracy.c); vectorised host loops bit-identical
+#                             to the scalar functions on every ISA the CPU has (lanes.c)
+#   make math-exhaustive      every float32 input of every one-argument float32
+#                             function (exhaustive.c, hours on two cores; not in
+#                             make check): writes tests/math/RESULTS.md
 
-CHECK_SUITES += mathlib mathlib-nvcc
+CHECK_SUITES += mathlib mathlib-nvcc math
 
 MATHLIB_DIR   := $(BUILD)/tests/mathlib
 MATHLIB_TEST  := tests/unit/compiler/test_ufn_math.c
@@ -51,3 +58,41 @@ $(MATHLIB_DIR)/nvcc.ok: $(MATHLIB_DEV) $(MATHLIB_HDRS) $(NVCC) mk/mathlib.mk \
 	  $(NVCC) $(MATHLIB_NVCC) -Xptxas -warn-spills,-warn-lmem-usage -c $(MATHLIB_DEV) -o $(MATHLIB_DIR)/device.o && \
 	  echo "check-mathlib-nvcc: nvcc ok ($(MATHLIB_ARCH))"; fi
 	@touch $@
+
+# tests/math is compiled as ufnc compiles a host stub (compiler/build.c:
+# -O3, no contraction, no errno, no trapping math).
+MATH_DIR     := $(BUILD)/tests/math
+MATH_CFLAGS  := -std=c11 -O3 -Wall -Wextra -Werror -ffp-contract=off -fno-math-errno -fno-trapping-math \
+                -Iinclude -Itests/math
+MATH_HDRS    := $(filter-out compiler/math.def,$(MATHLIB_HDRS)) $(wildcard tests/math/*.h)
+# the samples per function in make check: seconds, every edge case included
+MATH_SAMPLES ?= 2000
+MATH_EXHAUSTIVE_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+
+$(MATH_DIR)/accuracy $(MATH_DIR)/exhaustive: $(MATH_DIR)/%: tests/math/%.c $(MATH_HDRS)
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)
+	$(Q)$(CC) $(MATH_CFLAGS) -o $@ $< -lmpfr -lgmp -lm -lpthread
+
+$(MATH_DIR)/lanes: tests/math/lanes.c $(MATH_HDRS)
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)
+	$(Q)$(CC) $(MATH_CFLAGS) -o $@ $< -lm
+
+.PHONY: check-math math-exhaustive
+check-math: $(MATH_DIR)/accuracy $(MATH_DIR)/lanes
+	$(Q)$(MATH_DIR)/lanes
+	$(Q)$(MATH_DIR)/accuracy -n $(MATH_SAMPLES) > $(MATH_DIR)/accuracy.txt; status=$$?; \
+	  grep -E 'OVER|WRONG' $(MATH_DIR)/accuracy.txt; \
+	  echo "check-math: $$(($$(wc -l < $(MATH_DIR)/accuracy.txt) - 1)) function/format pairs against MPFR," \
+	       "$$(grep -cE 'OVER|WRONG' $(MATH_DIR)/accuracy.txt) over their bound (table: $(MATH_DIR)/accuracy.txt)"; \
+	  exit $$status
+
+math-exhaustive: $(MATH_DIR)/exhaustive
+	$(Q){ echo "# Exhaustive float32 accuracy"; echo; \
+	  echo "\`make math-exhaustive\` (tests/math/exhaustive.c) on $$(date -u +%Y-%m-%dT%H:%MZ), $$(uname -m)," \
+	       "$$($(CC) --version | head -1): every float32 input of each function, error in ulp against"; \
+	  echo "the correctly rounded result (MPFR)."; echo; \
+	  $(MATH_DIR)/exhaustive -j $(MATH_EXHAUSTIVE_JOBS) $(MATH_FUNCTIONS); } > tests/math/RESULTS.md.tmp
+	$(Q)mv tests/math/RESULTS.md.tmp tests/math/RESULTS.md
+	@cat tests/math/RESULTS.md
