@@ -11,7 +11,8 @@
 #   make check-math           tests/math: every function of ufn_libm.h against MPFR
 #                             on sampled inputs and edge cases, within the bound of
 #                             ufn(7) (accuracy.c); vectorised host loops bit-identical
-#                             to the scalar functions on every ISA the CPU has (lanes.c)
+#                             to the scalar functions on every ISA the CPU has (lanes.c);
+#                             a module built by clang gives the gcc build's bits (clang.sh)
 #   make math-exhaustive      every float32 input of every one-argument float32
 #                             function (exhaustive.c, hours on two cores; not in
 #                             make check): writes tests/math/RESULTS.md
@@ -80,8 +81,11 @@ $(MATH_DIR)/lanes: tests/math/lanes.c $(MATH_HDRS)
 	$(Q)$(CC) $(MATH_CFLAGS) -o $@ $< -lm
 
 .PHONY: check-math math-exhaustive
-check-math: $(MATH_DIR)/accuracy $(MATH_DIR)/lanes
+check-math: $(MATH_DIR)/accuracy $(MATH_DIR)/lanes $(UFNC) $(LIBUFNRT_A) $(BUILD)/tests/e2e/cmpdump \
+            $(BUILD)/tests/e2e/mathbits
 	$(Q)$(MATH_DIR)/lanes
+	$(Q)tests/math/clang.sh $(UFNC) $(LIBUFNRT_A) $(BUILD)/tests/e2e/cmpdump $(BUILD)/tests/e2e/mathbits \
+	  $(MATH_DIR)/clang
 	$(Q)$(MATH_DIR)/accuracy -n $(MATH_SAMPLES) > $(MATH_DIR)/accuracy.txt; status=$$?; \
 	  grep -E 'OVER|WRONG' $(MATH_DIR)/accuracy.txt; \
 	  echo "check-math: $$(($$(wc -l < $(MATH_DIR)/accuracy.txt) - 1)) function/format pairs against MPFR," \
