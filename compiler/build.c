@@ -68,16 +68,23 @@ static int need_nvcc(Build *b)
         diag_fatal("%s; build without CUDA code with --target=host,sim", why);
         return EXIT_TOOL;
     }
-    if (b->opt->drv.arch) {
-        const char *err = NULL;
-        if (!(b->narchs = parse_archs(b->opt->drv.arch, b->archs, &err))) {
+    const char *arch = b->opt->drv.arch;
+    const char *err = NULL;
+    if (arch && !strcmp(arch, "native")) {
+        if (!(b->narchs = native_archs(b->archs, &err))) {
+            diag_fatal("--arch=native: %s; name the architectures instead, e.g. --arch=sm_90", err);
+            return EXIT_TOOL;
+        }
+    } else if (arch && strcmp(arch, "all") && strcmp(arch, "all-major")) {
+        if (!(b->narchs = parse_archs(arch, b->archs, &err))) {
             diag_fatal("%s", err);
             return EXIT_USAGE;
         }
     } else if (!(b->narchs = default_archs(&b->opt->drv, b->nvcc, b->archs))) {
         diag_fatal("'%s --list-gpu-code' failed: cannot tell which GPUs this nvcc supports", b->nvcc);
         return EXIT_TOOL;
-    }
+    } else if (arch && !strcmp(arch, "all-major"))
+        b->narchs = major_archs(b->archs, b->narchs);
     return 0;
 }
 
@@ -103,6 +110,8 @@ static void nvcc_common(Build *b, Argv *a, bool ptxas)
      * float64 code on sm_90 and later, issue 13).  -ptx runs no ptxas. */
     if (ptxas)
         arg(a, "--resource-usage");
+    if (d->debug)
+        arg(a, "-lineinfo");            /* not -G, which turns the optimiser off */
     /* No contraction of a*b+c into an fma unless the source asks
      * (DESIGN 9): the host and sim code are compiled with
      * -ffp-contract=off, and the GPU must give their bits.  Fast math
@@ -237,6 +246,12 @@ static void cc_common(Build *b, Argv *a)
     opt_flag(a, d->opt_level);
     arg(a, "-fPIC");
     arg(a, "-fvisibility=hidden");
+    if (d->debug) {
+        arg(a, "-g");
+        /* the private directory is the compilation directory: named as
+         * ".", so that two builds give the same bytes */
+        arg(a, arena_printf("-fdebug-prefix-map=%s=.", b->tmp));
+    }
     arg(a, "-fno-math-errno");
     /* no fused multiply-add: the host and the simulator compute bit for bit alike */
     arg(a, "-ffp-contract=off");

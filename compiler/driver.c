@@ -11,6 +11,7 @@
 #include "ufnc.h"
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -593,6 +594,76 @@ int parse_archs(const char *list, int *archs, const char **error)
     if (!count)
         *error = "--arch: empty architecture list";
     return count;
+}
+
+/* nvcc's all-major: the oldest architecture and every sm_X0 (with
+ * CUDA 13: sm_75, sm_80, sm_90, sm_100, sm_110, sm_120), as
+ * `nvcc --dryrun -arch=all-major` lists them. */
+int major_archs(int *archs, int n)
+{
+    int oldest = 0, k = 0;
+    for (int i = 0; i < n; i++)
+        if (!oldest || archs[i] < oldest)
+            oldest = archs[i];
+    for (int i = 0; i < n; i++)
+        if (archs[i] == oldest || archs[i] % 10 == 0)
+            archs[k++] = archs[i];
+    return k;
+}
+
+/* --arch=native: the compute capability of each GPU, asked of the CUDA
+ * driver (libcuda.so.1, or $UFN_CUDA_LIBRARY as for the runtime), loaded
+ * for the question only.  nvcc's own -arch=native falls back to sm_75
+ * without a GPU and says so in a warning (aot-anchors 5.1): a silent
+ * wrong target, so here no GPU is an error. */
+int native_archs(int *archs, const char **why)
+{
+    typedef int (*InitFn)(unsigned);
+    typedef int (*CountFn)(int *);
+    typedef int (*GetFn)(int *, int);
+    typedef int (*AttrFn)(int *, int, int);
+    const char *env = getenv("UFN_CUDA_LIBRARY");
+    const char *lib = env && *env ? env : "libcuda.so.1";
+    void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        *why = arena_printf("no CUDA driver to ask which GPUs this machine has (%s)", dlerror());
+        return 0;
+    }
+    InitFn init = (InitFn)dlsym(h, "cuInit");
+    CountFn count = (CountFn)dlsym(h, "cuDeviceGetCount");
+    GetFn get = (GetFn)dlsym(h, "cuDeviceGet");
+    AttrFn attr = (AttrFn)dlsym(h, "cuDeviceGetAttribute");
+    int n = 0, r;
+    if (!init || !count || !get || !attr)
+        *why = arena_printf("%s lacks cuInit, cuDeviceGetCount, cuDeviceGet or cuDeviceGetAttribute", lib);
+    else if ((r = init(0)) != 0)
+        *why = arena_printf("the CUDA driver found no usable GPU (cuInit: error %d)", r);
+    else if ((r = count(&n)) != 0 || n <= 0)
+        *why = r ? arena_printf("cuDeviceGetCount: error %d", r) : "the CUDA driver reports no GPU";
+    int k = 0;
+    for (int i = 0; i < n && !*why; i++) {
+        int dev, major = 0, minor = 0;
+        /* CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, _MINOR */
+        if (get(&dev, i) != 0 || attr(&major, 75, dev) != 0 || attr(&minor, 76, dev) != 0) {
+            *why = arena_printf("cannot read the compute capability of GPU %d", i);
+            break;
+        }
+        int v = major * 10 + minor;
+        if (v < 75) {
+            *why = arena_printf("GPU %d is sm_%d, older than sm_75, which CUDA 13 no longer supports", i, v);
+            break;
+        }
+        int at = 0;                     /* kept in order: the build does not depend on the GPUs' */
+        while (at < k && archs[at] < v)
+            at++;
+        if ((at < k && archs[at] == v) || k == MAX_ARCHS)
+            continue;
+        memmove(archs + at + 1, archs + at, sizeof *archs * (size_t)(k - at));
+        archs[at] = v;
+        k++;
+    }
+    dlclose(h);
+    return *why ? 0 : k;
 }
 
 /* ---- support headers ----------------------------------------------------------------------------- */

@@ -35,6 +35,12 @@ int main(int argc, char **argv)
     parse_options(argc, argv, &opt);
     diag_init(stderr, opt.color, opt.werror, opt.no_warnings);
     diag_set_error_limit(opt.max_errors, stop_after_errors);
+    /* The front end's diagnostics come out in source order (diag.c); the
+     * exit handler prints them on any early exit, and runs before the
+     * check of standard output. */
+    diag_hold();
+    atexit(diag_flush);
+    options_note_ignored(&opt);
     if (!opt.dump)
         claim_outputs(&opt);                            /* a failed run removes them */
 
@@ -65,6 +71,7 @@ int main(int argc, char **argv)
         infer_bodies(m);                                /* infer.c: typed bodies, type errors */
         name_module(m);                                 /* names.c: the C names */
     }
+    diag_flush();                                       /* the build's own messages come as they happen */
     if (diag_error_count()) {
         driver_discard_outputs();
         return EXIT_SOURCE;

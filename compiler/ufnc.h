@@ -126,7 +126,6 @@ Loc loc_join(Loc a, Loc b);                   /* from the start of a to the end 
  * caret line under the span.  Errors are counted; compilation continues to
  * report more, up to a limit (diag_set_error_limit). */
 void diag_error(Loc loc, const char *fmt, ...) PRINTF_LIKE(2, 3);
-void diag_warning(Loc loc, const char *fmt, ...) PRINTF_LIKE(2, 3);
 void diag_note(Loc loc, const char *fmt, ...) PRINTF_LIKE(2, 3);
 /* An error with no source position: "ufnc: error: message". */
 void diag_fatal(const char *fmt, ...) PRINTF_LIKE(1, 2);
@@ -136,11 +135,19 @@ int diag_warning_count(void);
 typedef enum ColorMode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER } ColorMode;
 void diag_init(FILE *out, ColorMode color, bool werror, bool no_warnings);
 void diag_reset(void);                       /* zero the counts (tests, fuzzing) */
-/* A warning of a named group ("spill"): its option ends the message,
- * [-Wspill], and -Wno-spill, -Werror=spill, -Wno-error=spill apply. */
+/* A warning, always of a named group ("spill", diag.c's table): its
+ * option ends the message, [-Wspill], and -Wno-spill, -Werror=spill,
+ * -Wno-error=spill apply. */
 void diag_warning_group(Loc loc, const char *group, const char *fmt, ...) PRINTF_LIKE(3, 4);
 /* Apply one of those options; false if it names no known group. */
 bool diag_warning_option(const char *opt);
+/* The names of the groups, "spill, implicit-signature, ...". */
+const char *diag_warning_names(void);
+/* Hold every diagnostic from now on, until diag_flush prints them sorted:
+ * by file (in the order they first appear), line and column, each with
+ * its notes; those without a place last, in the order they came. */
+void diag_hold(void);
+void diag_flush(void);
 /* After the n-th error (0: never), say so and call stop(), which must not
  * return (-fmax-errors). */
 void diag_set_error_limit(int n, void (*stop)(void));
@@ -1033,8 +1040,9 @@ typedef struct DriverOptions {
     const char **nvcc_extra;       /* -Xnvcc arguments */
     int nnvcc_extra;
     const char *arch;              /* --arch=sm_80,sm_90; NULL: the default list */
-    int opt_level;                 /* -O0..-O3 */
+    int opt_level;                 /* -O0..-O3 (-O: 1) */
     bool fast_math;
+    bool debug;                    /* -g: nvcc -lineinfo, cc -g */
     bool verbose;                  /* -v: print every tool command */
     bool keep;                     /* --keep: keep the temporary directory */
 } DriverOptions;
@@ -1071,6 +1079,11 @@ const char *find_nvcc(const DriverOptions *opt, const char **why);
 int default_archs(const DriverOptions *opt, const char *nvcc, int *archs);
 /* An --arch list ("sm_80,compute_90"): the count, or 0 with *error set. */
 int parse_archs(const char *list, int *archs, const char **error);
+/* nvcc's all-major: keep the oldest and each sm_X0 of archs; the count. */
+int major_archs(int *archs, int n);
+/* --arch=native: each GPU's architecture, asked of the CUDA driver; the
+ * count, or 0 with *why set (no driver, no GPU). */
+int native_archs(int *archs, const char **why);
 /* nvcc's -gencode arguments: SASS for each, and PTX of the newest. */
 const char **gencode_args(const int *archs, int n, int *nargs);
 /* Write the embedded support headers (ufn.h, ufn_abi.h, ...) into dir. */
@@ -1113,6 +1126,8 @@ typedef struct Options {
     const char *module_name;       /* --module-name (default: from the input) */
     const char **include_dirs;     /* -I */
     int ninclude_dirs;
+    const char **defines;          /* -D, ignored with a warning */
+    int ndefines;
     bool md, mp;                   /* -MD / -MMD, -MP */
     const char *mf;                /* -MF, or the output's name with .d (with -MD) */
     const char **mt;               /* -MT, repeatable: written as given */
@@ -1131,6 +1146,8 @@ typedef struct Options {
 /* Parse the command line; exits with EXIT_USAGE (after a message) on misuse
  * and with 0 for --help and --version. */
 void parse_options(int argc, char **argv, Options *opt);
+/* Warn of the options accepted and ignored (-D), once diagnostics work. */
+void options_note_ignored(const Options *opt);
 /* From the checked module to the requested output files. */
 /* Claim (driver_claim_output) every file the run will write: the output,
  * the header, the dependency file. */

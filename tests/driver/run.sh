@@ -521,6 +521,107 @@ if run module-name 0 mod.ufn --target=host --module-name=other -o x.c && has "$t
     ok "--module-name names the generated symbols"
 fi
 
+# ---- what a build system passes to a compiler (issue 19) --------------------------------
+
+fresh
+if run conv-c 0 -c -Wall -Wextra mod.ufn --target=host,sim && [ -s "$tmp/w/mod.o" ] && [ ! -s "$tmp/err" ]; then
+    ok "-c, -Wall and -Wextra are accepted and say nothing"
+elif [ "$st" -eq 0 ]; then bad conv-c "something printed"; fi
+fresh
+if run conv-O 0 mod.ufn --target=host,sim -O -v && [ "$(grep -c '^(cd .* && cc .* -O1 ' "$tmp/err")" -eq 2 ]; then
+    ok "-O is -O1, as in gcc"
+elif [ "$st" -eq 0 ]; then bad conv-O "cc not run with -O1"; fi
+fresh
+if run conv-g 0 mod.ufn --target=host,sim -g -v && [ "$(grep -c '^(cd .* && cc .* -g -fdebug-prefix-map=' "$tmp/err")" -eq 2 ] \
+   && readelf -S "$tmp/w/mod.o" | grep -q '\.debug_line' && readelf --debug-dump=line "$tmp/w/mod.o" | grep -q 'mod\.ufn'; then
+    ok "-g: host code with debug information, lines in mod.ufn"
+elif [ "$st" -eq 0 ]; then bad conv-g "no -g or no line table naming mod.ufn"; fi
+fresh
+if run conv-no-g 0 mod.ufn --target=host,sim && ! readelf -S "$tmp/w/mod.o" | grep -q '\.debug_line'; then
+    ok "without -g: no debug information"
+elif [ "$st" -eq 0 ]; then bad conv-no-g "debug information"; fi
+if [ -z "$have_nvcc" ]; then skipped conv-g-nvcc "no nvcc"
+else
+    fresh
+    if run conv-g-nvcc 0 mod.ufn --arch=sm_80 -g -o mod.ptx -v && has "$tmp/err" "nvcc .* -lineinfo " \
+       && has "$tmp/w/mod.ptx" '^[[:space:]]*\.loc' && ! has "$tmp/err" ' -G '; then
+        ok "-g: nvcc -lineinfo (line information, optimised code)"
+    elif [ "$st" -eq 0 ]; then bad conv-g-nvcc "no -lineinfo or no .loc in the PTX"; fi
+fi
+fresh
+cp "$tmp/w/mod.ufn" "$tmp/w/-x.ufn"
+if run conv-dashdash 0 --target=host -- -x.ufn && [ -s "$tmp/w/-x.o" ]; then
+    ok "--: an input whose name starts with '-'"
+fi
+usage conv-dash-without "unknown option '-x.ufn'" --target=host -x.ufn
+fresh
+if run conv-D 0 mod.ufn --target=host -DNDEBUG -D LEVEL=2 \
+   && has "$tmp/err" "^ufnc: warning: -DNDEBUG is ignored: a .ufn module has no preprocessor (set a constant in the module) \[-Wignored-define\]$" \
+   && has "$tmp/err" "^ufnc: warning: -DLEVEL=2 is ignored" && [ -s "$tmp/w/mod.o" ]; then
+    ok "-DNAME, -D NAME=V: accepted, with a warning that names -Wignored-define"
+elif [ "$st" -eq 0 ]; then bad conv-D "message"; fi
+fresh
+if run conv-D-quiet 0 mod.ufn --target=host -DNDEBUG -Wno-ignored-define && [ ! -s "$tmp/err" ]; then
+    ok "-Wno-ignored-define silences it"
+elif [ "$st" -eq 0 ]; then bad conv-D-quiet "something printed"; fi
+fresh
+if run conv-D-werror 1 mod.ufn --target=host -DNDEBUG -Werror && has "$tmp/err" "error: -DNDEBUG is ignored.*\[-Werror=ignored-define\]$" \
+   && [ ! -e "$tmp/w/mod.o" ]; then
+    ok "-D with -Werror: an error, no output"
+elif [ "$st" -eq 1 ]; then bad conv-D-werror "message"; fi
+usage conv-D-bad "-D1X=2: expected NAME or NAME=VALUE" mod.ufn -D1X=2
+usage conv-W-names "unknown warning option '-Wfrob' (the warnings are spill, .*ignored-define)" mod.ufn -Wfrob
+fresh
+if run conv-h-header 0 -h inc.h mod.ufn --target=host && [ -s "$tmp/w/inc.h" ] && [ ! -e "$tmp/w/mod.h" ] \
+   && [ ! -s "$tmp/out" ]; then
+    ok "-h FILE writes the header there, as ISPC's -h"
+elif [ "$st" -eq 0 ]; then bad conv-h-header "no inc.h, or help printed"; fi
+fresh
+if run conv-h-help 0 -h && has "$tmp/out" '^usage: ufnc'; then ok "-h alone prints the help"; fi
+usage conv-h-missing "option -h needs an argument" mod.ufn -h
+
+# Architectures: nvcc's -arch spelling, native (asked of the driver), all,
+# all-major.  fake-nvcc fails the build; -v shows what it was asked for.
+archs_of() {   # the -gencode architectures of the nvcc command -v printed
+    grep -o 'arch=compute_[0-9]*,code=[^ ]*' "$tmp/err" | tr -d "'[]" | sed 's/.*code=//; s/,compute_[0-9]*/+ptx/' | tr '\n' ' '
+}
+arch_case() {   # NAME WANT ARGS...
+    aname=$1 awant=$2
+    shift 2
+    fresh
+    if run "$aname" 3 mod.ufn --nvcc="$fake" -v "$@" && [ "$(archs_of)" = "$awant" ]; then
+        ok "$aname: $awant"
+    elif [ "$st" -eq 3 ]; then bad "$aname" "built for '$(archs_of)', expected '$awant'"; fi
+}
+fake=$top/tests/driver/fake-nvcc
+list="sm_75 sm_80 sm_86 sm_87 sm_89 sm_90 sm_90a sm_100 sm_103 sm_110 sm_120 sm_121"
+FAKE_GPU_CODE=$list arch_case arch-nvcc-spelling "sm_80 sm_90+ptx " -arch=sm_80,sm_90
+FAKE_GPU_CODE=$list arch_case arch-nvcc-spelling-space "sm_86+ptx " -arch sm_86
+FAKE_GPU_CODE=$list arch_case arch-all "sm_75 sm_80 sm_86 sm_87 sm_89 sm_90 sm_100 sm_103 sm_110 sm_120 sm_121+ptx " --arch=all
+FAKE_GPU_CODE=$list arch_case arch-all-major "sm_75 sm_80 sm_90 sm_100 sm_110 sm_120+ptx " --arch=all-major
+fresh
+if UFN_CUDA_LIBRARY=/nonexistent/libcuda.so.1 run arch-native-no-driver 3 mod.ufn --nvcc="$fake" --arch=native \
+   && has "$tmp/err" "^ufnc: error: --arch=native: no CUDA driver to ask which GPUs this machine has (/nonexistent/libcuda.so.1: .*); name the architectures instead, e.g. --arch=sm_90$" \
+   && [ ! -e "$tmp/w/mod.o" ]; then
+    ok "--arch=native without a driver: exit 3, a clear error (nvcc would build sm_75 and say little)"
+elif [ "$st" -eq 3 ]; then bad arch-native-no-driver "message"; fi
+if ! cc -shared -fPIC -o "$tmp/fakecuda.so" "$top/tests/driver/fake-cuda.c" 2>"$tmp/err"; then
+    bad arch-native "cannot build fake-cuda.c"
+else
+    UFN_CUDA_LIBRARY=$tmp/fakecuda.so FAKE_GPUS=90,80,90 arch_case arch-native "sm_80 sm_90+ptx " --arch=native
+    UFN_CUDA_LIBRARY=$tmp/fakecuda.so FAKE_GPUS=90,80,90 arch_case arch-native-nvcc-spelling "sm_80 sm_90+ptx " -arch=native
+    fresh
+    if UFN_CUDA_LIBRARY=$tmp/fakecuda.so FAKE_GPUS= run arch-native-none 3 mod.ufn --nvcc="$fake" --arch=native \
+       && has "$tmp/err" "^ufnc: error: --arch=native: the CUDA driver reports no GPU; name the architectures"; then
+        ok "--arch=native with no GPU: exit 3, a clear error"
+    elif [ "$st" -eq 3 ]; then bad arch-native-none "message"; fi
+    fresh
+    if UFN_CUDA_LIBRARY=$tmp/fakecuda.so FAKE_GPUS=70 run arch-native-old 3 mod.ufn --nvcc="$fake" --arch=native \
+       && has "$tmp/err" "GPU 0 is sm_70, older than sm_75"; then
+        ok "--arch=native with an sm_70: exit 3, CUDA 13 cannot build for it"
+    elif [ "$st" -eq 3 ]; then bad arch-native-old "message"; fi
+fi
+
 # ---- determinism ------------------------------------------------------------------------------
 
 # Two compilations of the same source with different temporary directories
@@ -543,6 +644,7 @@ same_outputs() {   # NAME ARGS...; $ext is the output kind
     ok "$n: byte-identical $(cd "$tmp/w/one" && echo *)"
 }
 for ext in o cu c h; do same_outputs "deterministic-$ext" --target=host,sim; done
+ext=o; same_outputs "deterministic-debug" --target=host,sim -g
 if [ -n "$have_nvcc" ]; then
     ext=o; same_outputs "deterministic-fatbin-sm_80" --arch=sm_80
     ext=o; same_outputs "deterministic-fatbin-default-archs"
