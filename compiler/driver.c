@@ -60,6 +60,7 @@ static void remove_tree(const char *path)
 
 static void cleanup(void)
 {
+    jobs_release();
     for (int i = 0; i < MAX_PENDING; i++)
         if (pending[i][0]) {
             unlink(pending[i]);
@@ -440,13 +441,15 @@ static char *capture(const DriverOptions *opt, const char *const *argv)
     posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
     posix_spawn_file_actions_addclose(&fa, fds[0]);
     pid_t pid;
-    int err = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
+    /* as every tool: TMPDIR the private directory, and ended on a signal */
+    int err = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv, tool_environment());
     posix_spawn_file_actions_destroy(&fa);
     close(fds[1]);
     if (err) {
         close(fds[0]);
         return NULL;
     }
+    child_pid = pid;
     Buf b = {0};
     char chunk[4096];
     ssize_t n;
@@ -456,6 +459,7 @@ static char *capture(const DriverOptions *opt, const char *const *argv)
     int status;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
+    child_pid = 0;
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         buf_free(&b);
         return NULL;
@@ -463,6 +467,34 @@ static char *capture(const DriverOptions *opt, const char *const *argv)
     char *s = arena_strndup(b.data ? b.data : "", b.len);
     buf_free(&b);
     return s;
+}
+
+/* A tool's `--version` text, once per tool in a run (the cache's key
+ * names the tool by it); NULL when the tool does not answer. */
+const char *tool_version(const DriverOptions *opt, const char *const *words)
+{
+    static struct {
+        char *tool;
+        const char *text;
+    } seen[4];
+    static int nseen;
+    for (int i = 0; i < nseen; i++)
+        if (!strcmp(seen[i].tool, words[0]))
+            return seen[i].text;
+    const char *argv[16];
+    int n = 0;
+    while (words[n] && n < 14) {
+        argv[n] = words[n];
+        n++;
+    }
+    argv[n++] = "--version";
+    argv[n] = NULL;
+    const char *text = capture(opt, argv);
+    if (nseen < 4 && text) {
+        seen[nseen].tool = strdup(words[0]);       /* outlives arena_reset(), as env does */
+        seen[nseen++].text = strdup(text);
+    }
+    return text;
 }
 
 /* ---- the CUDA toolkit ---------------------------------------------------------------------------- */

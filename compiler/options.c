@@ -39,7 +39,9 @@ static const char usage_text[] =
     "  -MT TARGET         ... with TARGET as the rule's target, as written (repeatable)\n"
     "  -MQ TARGET         ... the same, quoted for make ('$' and spaces)\n"
     "  -MP                ... with a phony target for each imported module\n"
-    "  -v                 print every tool command that is run\n"
+    "  -v                 print every tool command that is run, and each step's time\n"
+    "  --no-cache         build the device code even if the cache has it (the cache:\n"
+    "                     $UFN_CACHE_DIR, else $XDG_CACHE_HOME/ufnc or ~/.cache/ufnc)\n"
     "  --keep             keep the intermediate files (their directory is printed)\n"
     "  --nvcc=PATH        the CUDA compiler (also $NVCC, $CUDA_HOME/bin, PATH)\n"
     "  --cc=PATH          the C compiler (also $CC, default cc)\n"
@@ -275,6 +277,8 @@ void parse_options(int argc, char **argv, Options *opt)
             push(&opt->defines, &opt->ndefines, d);
         } else if (!strcmp(a, "-v")) {
             opt->drv.verbose = true;
+        } else if (!strcmp(a, "--no-cache")) {
+            opt->drv.no_cache = true;
         } else if (!strcmp(a, "--keep")) {
             opt->drv.keep = true;
         } else if (!strcmp(a, "--fast-math")) {

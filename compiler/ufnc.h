@@ -1045,6 +1045,7 @@ typedef struct DriverOptions {
     bool debug;                    /* -g: nvcc -lineinfo, cc -g */
     bool verbose;                  /* -v: print every tool command */
     bool keep;                     /* --keep: keep the temporary directory */
+    bool no_cache;                 /* --no-cache: no device-code cache (cache.c) */
 } DriverOptions;
 
 /* Exit statuses (DESIGN 1). */
@@ -1070,6 +1071,9 @@ int run_tool_in(const DriverOptions *opt, const char *dir, const char *const *ar
  * (for nvcc, whose report ufnc reads: nvcc_report.c).  Every tool runs with
  * TMPDIR set to the private directory, once there is one. */
 int run_tool_capture(const DriverOptions *opt, const char *dir, const char *const *argv, Buf *out);
+/* A tool's `--version` text (words: the command, as for CC="ccache cc"),
+ * asked once per run; NULL if it does not answer. */
+const char *tool_version(const DriverOptions *opt, const char *const *words);
 /* The nvcc to use, or NULL (with *why set) when there is none. */
 const char *find_nvcc(const DriverOptions *opt, const char **why);
 /* GPU architectures are numbers: 90 for sm_90. */
@@ -1095,6 +1099,34 @@ int write_support_headers(const char *dir);
 void depfile_text(Buf *out, const char *const *targets, int ntargets, const char *const *deps, int ndeps,
                   bool phony);
 const char *make_quote(const char *name);
+
+/* ==== cache.c ================================================================== */
+
+/* The cache directory: $UFN_CACHE_DIR, $XDG_CACHE_HOME/ufnc or
+ * ~/.cache/ufnc; NULL with --no-cache (or no home). */
+const char *cache_dir(const DriverOptions *opt);
+/* The key of a tool's run, as 64 hex digits: ufnc's version and support
+ * headers, the tool's version text, argv (with `tmp`, the private
+ * directory, written as one placeholder) and each input file (names in
+ * tmp, NULL-terminated).  false if an input cannot be read. */
+bool cache_key(char hex[65], const char *tool_version, const char *const *argv, const char *tmp,
+               const char *const *inputs);
+/* A hit writes the output to out_path and appends what the tool said to
+ * `report`; a missing or damaged entry is a miss (false). */
+bool cache_get(const char *dir, const char *hex, const char *out_path, Buf *report);
+/* Store an output and what the tool said, atomically; on any failure
+ * nothing is stored, and false (the build does not depend on the cache). */
+bool cache_put(const char *dir, const char *hex, const char *payload_path, const char *report, size_t rlen);
+void cache_sha256(const void *data, size_t len, unsigned char out[32]);
+
+/* ==== jobs.c =================================================================== */
+
+/* The threads nvcc may use for `want` architectures: 0 (every CPU)
+ * outside a parallel make; under make -jN, 1 plus the jobserver slots free
+ * now (taken until jobs_release), or 1 when make's jobserver cannot be
+ * reached (make 4.3 recipes without '+'). */
+int jobs_threads(int want);
+void jobs_release(void);                     /* async-signal-safe */
 
 /* ==== nvcc_report.c ============================================================ */
 

@@ -37,7 +37,12 @@ run() {
     return 0
 }
 has() { grep -q -- "$2" "$1"; }
-fresh() { rm -rf "$tmp/w" && mkdir -p "$tmp/w" && cp "$top/tests/driver/mod.ufn" "$top/tests/driver/bad.ufn" "$tmp/w/"; }
+# Each case starts with an empty device-code cache of its own (the cache's
+# cases below keep theirs), so that every tool runs as the case expects.
+export UFN_CACHE_DIR="$tmp/cache"
+fresh() {
+    rm -rf "$tmp/w" "$tmp/cache" && mkdir -p "$tmp/w" && cp "$top/tests/driver/mod.ufn" "$top/tests/driver/bad.ufn" "$tmp/w/"
+}
 
 # ---- exit statuses -------------------------------------------------------------------
 
@@ -455,7 +460,7 @@ if run verbose 0 mod.ufn --target=host,sim -v && [ "$(grep -c '^(cd .* && cc .* 
 elif [ "$st" -eq 0 ]; then bad verbose "tool commands not printed"; fi
 if [ -n "$have_nvcc" ]; then
     fresh
-    if run verbose-nvcc 0 mod.ufn --arch=sm_80,sm_86 -v && has "$tmp/err" "nvcc .* --fatbin --threads 0 -gencode arch=compute_80,code=sm_80 -gencode 'arch=compute_86,code=\[sm_86,compute_86\]'"; then
+    if run verbose-nvcc 0 mod.ufn --arch=sm_80,sm_86 -v && has "$tmp/err" "nvcc .* --fatbin -gencode arch=compute_80,code=sm_80 -gencode 'arch=compute_86,code=\[sm_86,compute_86\]' -o mod.fatbin mod.cu --threads 0)$"; then
         ok "-v prints the nvcc command, shell-quoted"
     fi
 else skipped verbose-nvcc "no nvcc"; fi
@@ -622,6 +627,92 @@ else
     elif [ "$st" -eq 3 ]; then bad arch-native-old "message"; fi
 fi
 
+# ---- the device-code cache (issue 19) -------------------------------------------------
+
+# host and sim code go through cc, cached as the fatbin is: these cases need
+# no nvcc.  cached NAME STATUS WANT-STORED WANT-HITS ARGS...: -v counts.
+cached() {
+    cn=$1 cst=$2 cstored=$3 chits=$4
+    shift 4
+    run "$cn" "$cst" mod.ufn --target=host,sim -v "$@" || return 1
+    s=$(grep -c '^ufnc: cc (.*): [0-9.]* s, stored in the cache$' "$tmp/err")
+    h=$(grep -c '^ufnc: cc (.*): [0-9.]* s, from the cache (' "$tmp/err")
+    if [ "$s" -ne "$cstored" ] || [ "$h" -ne "$chits" ]; then
+        bad "$cn" "$s stored and $h from the cache, expected $cstored and $chits"
+        return 1
+    fi
+}
+entries() { find "$tmp/cache" -type f 2>/dev/null | wc -l; }
+fresh
+if cached cache-miss 0 2 0 && cp "$tmp/w/mod.o" "$tmp/first.o" && [ "$(entries)" -eq 2 ]; then
+    ok "cache: a first build stores the host and simulator objects"
+fi
+if cached cache-hit 0 0 2 && ! has "$tmp/err" '^(cd .* && cc .* -c ' && cmp -s "$tmp/w/mod.o" "$tmp/first.o"; then
+    ok "cache: a rebuild takes both from the cache, runs no cc, same object"
+elif [ "$st" -eq 0 ]; then bad cache-hit "cc ran, or the object differs"; fi
+if cached cache-flags 0 2 0 -O2 && [ "$(entries)" -eq 4 ]; then
+    ok "cache: another flag (-O2) misses"
+fi
+if cached cache-no-cache 0 0 0 --no-cache && [ "$(grep -c '^(cd .* && cc .* -c ' "$tmp/err")" -eq 2 ] && [ "$(entries)" -eq 4 ]; then
+    ok "cache: --no-cache neither reads nor writes it"
+fi
+for f in "$tmp"/cache/*; do      # damage every entry: 8 bytes in the middle
+    size=$(wc -c <"$f")
+    printf 'damaged!' | dd of="$f" bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
+done
+if cached cache-corrupt 0 2 0 && cmp -s "$tmp/w/mod.o" "$tmp/first.o" && cached cache-repaired 0 0 2; then
+    ok "cache: a damaged entry is a miss, and is replaced"
+fi
+cp "$tmp/w/mod.ufn" "$tmp/w/mod.keep"
+{ echo '# a line more: every #line changes'; cat "$tmp/w/mod.keep"; } >"$tmp/w/mod.ufn"
+if cached cache-source 0 2 0; then ok "cache: a changed source misses"; fi
+cp "$tmp/w/mod.keep" "$tmp/w/mod.ufn"
+fresh
+if UFN_CACHE_SIZE=0 cached cache-bounded 0 2 0 && [ "$(entries)" -eq 0 ]; then
+    ok "cache: UFN_CACHE_SIZE bounds it (0 MiB: nothing kept)"
+fi
+fresh
+if UFN_CACHE_DIR=/proc/no/such/dir cached cache-unwritable 0 0 0 && [ -s "$tmp/w/mod.o" ]; then
+    ok "cache: a directory that cannot be made is no cache, not an error"
+fi
+fresh
+mkdir -p "$tmp/home" "$tmp/xdg"
+if (unset UFN_CACHE_DIR; XDG_CACHE_HOME="$tmp/xdg" run cache-xdg 0 mod.ufn --target=host,sim) \
+   && [ "$(find "$tmp/xdg/ufnc" -type f | wc -l)" -eq 2 ] \
+   && (unset UFN_CACHE_DIR XDG_CACHE_HOME; HOME="$tmp/home" run cache-home 0 mod.ufn --target=host,sim) \
+   && [ "$(find "$tmp/home/.cache/ufnc" -type f | wc -l)" -eq 2 ]; then
+    ok "cache: \$XDG_CACHE_HOME/ufnc, else ~/.cache/ufnc"
+elif [ "$st" -eq 0 ]; then bad cache-default-dir "no entries where expected"; fi
+# Concurrent builds of one module into one empty cache: every one works,
+# the objects are the same, no temporary is left.
+fresh
+for k in 1 2 3 4; do
+    (cd "$tmp/w" && "$ufnc" mod.ufn --target=host,sim -o "par$k.o" 2>"$tmp/err$k"; echo $? >"$tmp/st$k") &
+done
+wait
+why=
+for k in 1 2 3 4; do
+    [ "$(cat "$tmp/st$k")" = 0 ] || why="$why run $k: exit $(cat "$tmp/st$k")"
+    cmp -s "$tmp/w/par1.o" "$tmp/w/par$k.o" || why="$why par$k.o differs"
+done
+[ "$(entries)" -eq 2 ] || why="$why $(entries) files in the cache"
+if [ -z "$why" ]; then ok "cache: four concurrent builds, one cache: all work, same objects"
+else : >"$tmp/err"; bad cache-concurrent "$why"; fi
+if [ -z "$have_nvcc" ]; then skipped cache-nvcc "no nvcc"
+else
+    fresh
+    cp "$tmp/sp.ufn" "$tmp/w/"
+    if run cache-nvcc-miss 0 sp.ufn --arch=sm_90 -v && has "$tmp/err" '^ufnc: nvcc: .* s, stored in the cache$' \
+       && cp "$tmp/w/sp.o" "$tmp/first.o" \
+       && run cache-nvcc-hit 0 sp.ufn --arch=sm_90 -v && has "$tmp/err" '^ufnc: nvcc: .* s, from the cache (' \
+       && ! has "$tmp/err" ' --fatbin ' && has "$tmp/err" "$spill_msg" && cmp -s "$tmp/w/sp.o" "$tmp/first.o"; then
+        ok "cache: nvcc's fatbin from the cache, its spill warning said again, same object"
+    elif [ "$st" -eq 0 ]; then bad cache-nvcc "nvcc ran, no warning, or the object differs"; fi
+    if run cache-nvcc-flags 0 sp.ufn --arch=sm_90 -Xnvcc -DX -v && has "$tmp/err" '^ufnc: nvcc: .* s, stored in the cache$'; then
+        ok "cache: another nvcc flag misses"
+    fi
+fi
+
 # ---- determinism ------------------------------------------------------------------------------
 
 # Two compilations of the same source with different temporary directories
@@ -635,7 +726,7 @@ same_outputs() {   # NAME ARGS...; $ext is the output kind
         [ $k = one ] && t=$tmp/t1 || t=$tmp/t2
         out=mod.$ext
         [ "$ext" = o ] && out=$k/mod.o
-        (cd "$tmp/w" && TMPDIR=$t "$ufnc" mod.ufn "$@" -o "$out") 2>"$tmp/err" || { bad "$n" "compilation failed"; return; }
+        (cd "$tmp/w" && TMPDIR=$t "$ufnc" mod.ufn --no-cache "$@" -o "$out") 2>"$tmp/err" || { bad "$n" "compilation failed"; return; }
         [ "$ext" = o ] || mv "$tmp/w/mod.$ext" "$tmp/w/$k/"
     done
     for f in "$tmp"/w/one/*; do
