@@ -612,6 +612,11 @@ int parse_archs(const char *list, int *archs, const char **error)
         int v = arch_number(p, len);
         if (!v && len > 8 && strncmp(p, "compute_", 8) == 0)
             v = arch_number(arena_printf("sm_%.*s", (int)len - 8, p + 8), len - 5);
+        /* CMake's spelling (CUDA_ARCHITECTURES, UFN_ARCHITECTURES): 90, or
+         * 90-real (SASS; ufnc adds the newest one's PTX as always) */
+        size_t digits = strspn(p, "0123456789");
+        if (!v && digits && (digits == len || (len - digits == 5 && !strncmp(p + digits, "-real", 5))))
+            v = arch_number(arena_printf("sm_%.*s", (int)digits, p), digits + 3);
         if (!v || count == MAX_ARCHS) {
             *error = arena_printf("--arch: '%.*s' is not a GPU architecture such as sm_80", (int)len, p);
             return 0;

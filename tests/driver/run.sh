@@ -602,6 +602,7 @@ fake=$top/tests/driver/fake-nvcc
 list="sm_75 sm_80 sm_86 sm_87 sm_89 sm_90 sm_90a sm_100 sm_103 sm_110 sm_120 sm_121"
 FAKE_GPU_CODE=$list arch_case arch-nvcc-spelling "sm_80 sm_90+ptx " -arch=sm_80,sm_90
 FAKE_GPU_CODE=$list arch_case arch-nvcc-spelling-space "sm_86+ptx " -arch sm_86
+FAKE_GPU_CODE=$list arch_case arch-cmake-spelling "sm_80 sm_90+ptx " --arch=80,90-real
 FAKE_GPU_CODE=$list arch_case arch-all "sm_75 sm_80 sm_86 sm_87 sm_89 sm_90 sm_100 sm_103 sm_110 sm_120 sm_121+ptx " --arch=all
 FAKE_GPU_CODE=$list arch_case arch-all-major "sm_75 sm_80 sm_90 sm_100 sm_110 sm_120+ptx " --arch=all-major
 fresh
