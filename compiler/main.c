@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Standard output (-d, --help, --version) is checked when the process
@@ -72,6 +73,8 @@ int main(int argc, char **argv)
         name_module(m);                                 /* names.c: the C names */
     }
     diag_flush();                                       /* the build's own messages come as they happen */
+    if (opt.drv.verbose)
+        fprintf(stderr, "ufnc: front end: %.2f s\n", (double)clock() / CLOCKS_PER_SEC);
     if (diag_error_count()) {
         driver_discard_outputs();
         return EXIT_SOURCE;
