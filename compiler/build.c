@@ -261,6 +261,8 @@ static int build_fatbin(Build *b, const char *cu, const char *fatbin, size_t *si
         arg(&a, arena_printf("%d", threads));
         st = run_nvcc(b, a.items, &report);
         jobs_release();
+        if (st != 0)
+            step_end(b, &step, false, fatbin, &report);
     }
     const char *text = report.data ? report.data : "";
     if (st == 0) {

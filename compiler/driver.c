@@ -520,10 +520,20 @@ static const char *in_path(const char *name)
     return NULL;
 }
 
+/* nvcc runs inside the private directory: a relative path given here
+ * (--nvcc=./tools/nvcc) must name the same file from there. */
+static const char *absolute(const char *path)
+{
+    char cwd[4096];
+    if (!path || path[0] == '/' || !getcwd(cwd, sizeof cwd))
+        return path;
+    return arena_printf("%s/%s", cwd, path);
+}
+
 const char *find_nvcc(const DriverOptions *opt, const char **why)
 {
     if (opt->nvcc) {
-        const char *p = strchr(opt->nvcc, '/') ? opt->nvcc : in_path(opt->nvcc);
+        const char *p = strchr(opt->nvcc, '/') ? absolute(opt->nvcc) : in_path(opt->nvcc);
         if (executable(p))
             return p;
         *why = arena_printf("--nvcc=%s is not an executable", opt->nvcc);
@@ -531,7 +541,7 @@ const char *find_nvcc(const DriverOptions *opt, const char **why)
     }
     const char *env = getenv("NVCC");
     if (env && *env) {
-        const char *p = strchr(env, '/') ? env : in_path(env);
+        const char *p = strchr(env, '/') ? absolute(env) : in_path(env);
         if (executable(p))
             return p;
         *why = arena_printf("NVCC=%s is not an executable", env);

@@ -600,6 +600,12 @@ arch_case() {   # NAME WANT ARGS...
 }
 fake=$top/tests/driver/fake-nvcc
 list="sm_75 sm_80 sm_86 sm_87 sm_89 sm_90 sm_90a sm_100 sm_103 sm_110 sm_120 sm_121"
+fresh
+mkdir -p "$tmp/w/tools" && cp "$fake" "$tmp/w/tools/nvcc"
+if run nvcc-relative 3 mod.ufn --nvcc=tools/nvcc -v && has "$tmp/err" "^ufnc: error: nvcc exited with status 0 but wrote no fatbin" \
+   && ! has "$tmp/err" "cannot run"; then
+    ok "--nvcc=tools/nvcc: a relative path names the same file from ufnc's directory"
+elif [ "$st" -eq 3 ]; then bad nvcc-relative "message"; fi
 FAKE_GPU_CODE=$list arch_case arch-nvcc-spelling "sm_80 sm_90+ptx " -arch=sm_80,sm_90
 FAKE_GPU_CODE=$list arch_case arch-nvcc-spelling-space "sm_86+ptx " -arch sm_86
 FAKE_GPU_CODE=$list arch_case arch-cmake-spelling "sm_80 sm_90+ptx " --arch=80,90-real
