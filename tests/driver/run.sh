@@ -11,6 +11,9 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/ufn-driver.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
 export NO_COLOR=1
 unset NVCC CUDA_HOME
+# make -j's jobserver decides nvcc's threads (jobs.c): the cases say when
+# there is one, whatever make runs this script
+unset MAKEFLAGS MFLAGS
 have_nvcc=
 if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then have_nvcc=1; fi
 
@@ -462,7 +465,7 @@ if [ -n "$have_nvcc" ]; then
     fresh
     if run verbose-nvcc 0 mod.ufn --arch=sm_80,sm_86 -v && has "$tmp/err" "nvcc .* --fatbin -gencode arch=compute_80,code=sm_80 -gencode 'arch=compute_86,code=\[sm_86,compute_86\]' -o mod.fatbin mod.cu --threads 0)$"; then
         ok "-v prints the nvcc command, shell-quoted"
-    fi
+    elif [ "$st" -eq 0 ]; then bad verbose-nvcc "no such nvcc command"; fi
 else skipped verbose-nvcc "no nvcc"; fi
 for what in tokens ast types; do
     fresh
@@ -600,6 +603,24 @@ arch_case() {   # NAME WANT ARGS...
 }
 fake=$top/tests/driver/fake-nvcc
 list="sm_75 sm_80 sm_86 sm_87 sm_89 sm_90 sm_90a sm_100 sm_103 sm_110 sm_120 sm_121"
+# nvcc's threads: every CPU (0) outside make; under make -j3 one plus the
+# free jobserver slots, no more than the architectures (2 here); 1 when
+# make hid its jobserver (make 4.3, a recipe without '+').
+threads_of() { grep -o -- ' --threads [0-9]*)$' "$tmp/err" | grep -o '[0-9]*'; }
+fresh
+if run threads-alone 3 mod.ufn --nvcc="$fake" -v && [ "$(threads_of)" = 0 ]; then
+    ok "nvcc --threads 0 outside make"
+elif [ "$st" -eq 3 ]; then bad threads-alone "--threads $(threads_of)"; fi
+fresh
+if MAKEFLAGS=" -j3 --jobserver-auth=98,99" run threads-hidden 3 mod.ufn --nvcc="$fake" -v && [ "$(threads_of)" = 1 ]; then
+    ok "nvcc --threads 1 under make -j3 without its jobserver"
+elif [ "$st" -eq 3 ]; then bad threads-hidden "--threads $(threads_of)"; fi
+fresh
+printf 'all:\n\t+"$(UFNC)" mod.ufn --nvcc="$(FAKE)" -v 2>err; test $$? = 3\n' >"$tmp/w/Makefile"
+if (cd "$tmp/w" && make -s -j3 UFNC="$ufnc" FAKE="$fake") >"$tmp/out" 2>&1 && cp "$tmp/w/err" "$tmp/err" \
+   && [ "$(threads_of)" = 2 ]; then
+    ok "nvcc --threads 2 under make -j3 (+ recipe): its slot and one from the jobserver, for 2 architectures"
+else cat "$tmp/out" >>"$tmp/err"; bad threads-jobserver "--threads $(threads_of)"; fi
 fresh
 mkdir -p "$tmp/w/tools" && cp "$fake" "$tmp/w/tools/nvcc"
 if run nvcc-relative 3 mod.ufn --nvcc=tools/nvcc -v && has "$tmp/err" "^ufnc: error: nvcc exited with status 0 but wrote no fatbin" \
