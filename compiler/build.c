@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 typedef struct Build {
     const Options *opt;
@@ -35,6 +36,51 @@ static void arg(Argv *a, const char *s)
         die("too many tool arguments");
     a->items[a->n++] = s;
     a->items[a->n] = NULL;
+}
+
+/* ---- steps: timed for -v, and cached (cache.c) ---------------------------------- */
+
+static double seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* A tool's run that the cache may answer: the key is known once the
+ * inputs are written and the command is made. */
+typedef struct Step {
+    const char *what;              /* "nvcc", "cc (host)": for -v */
+    const char *dir;               /* the cache's; NULL: not cached */
+    char key[65];
+    double start;
+} Step;
+
+/* Look the step up; true on a hit (`output` written in the private
+ * directory, the tool's report appended to `report`). */
+static bool step_begin(Build *b, Step *s, const char *what, const char *version, const char *const *argv,
+                       const char *const *inputs, const char *output, Buf *report)
+{
+    s->what = what;
+    s->start = seconds();
+    s->dir = version ? cache_dir(&b->opt->drv) : NULL;
+    if (s->dir && !cache_key(s->key, version, argv, b->tmp, inputs))
+        s->dir = NULL;
+    if (!s->dir || !cache_get(s->dir, s->key, arena_printf("%s/%s", b->tmp, output), report))
+        return false;
+    if (b->opt->drv.verbose)
+        fprintf(stderr, "ufnc: %s: %.2f s, from the cache (%s/%s)\n", what, seconds() - s->start, s->dir, s->key);
+    return true;
+}
+
+/* After a run of the tool: store a good output, say how long it took. */
+static void step_end(Build *b, Step *s, bool good, const char *output, const Buf *report)
+{
+    bool stored = good && s->dir &&
+                  cache_put(s->dir, s->key, arena_printf("%s/%s", b->tmp, output),
+                            report && report->data ? report->data : "", report ? report->len : 0);
+    if (b->opt->drv.verbose)
+        fprintf(stderr, "ufnc: %s: %.2f s%s\n", s->what, seconds() - s->start, stored ? ", stored in the cache" : "");
 }
 
 static int write_temp(Build *b, const char *name, const Buf *text)
@@ -68,16 +114,23 @@ static int need_nvcc(Build *b)
         diag_fatal("%s; build without CUDA code with --target=host,sim", why);
         return EXIT_TOOL;
     }
-    if (b->opt->drv.arch) {
-        const char *err = NULL;
-        if (!(b->narchs = parse_archs(b->opt->drv.arch, b->archs, &err))) {
+    const char *arch = b->opt->drv.arch;
+    const char *err = NULL;
+    if (arch && !strcmp(arch, "native")) {
+        if (!(b->narchs = native_archs(b->archs, &err))) {
+            diag_fatal("--arch=native: %s; name the architectures instead, e.g. --arch=sm_90", err);
+            return EXIT_TOOL;
+        }
+    } else if (arch && strcmp(arch, "all") && strcmp(arch, "all-major")) {
+        if (!(b->narchs = parse_archs(arch, b->archs, &err))) {
             diag_fatal("%s", err);
             return EXIT_USAGE;
         }
     } else if (!(b->narchs = default_archs(&b->opt->drv, b->nvcc, b->archs))) {
         diag_fatal("'%s --list-gpu-code' failed: cannot tell which GPUs this nvcc supports", b->nvcc);
         return EXIT_TOOL;
-    }
+    } else if (arch && !strcmp(arch, "all-major"))
+        b->narchs = major_archs(b->archs, b->narchs);
     return 0;
 }
 
@@ -105,6 +158,8 @@ static void nvcc_common(Build *b, Argv *a, bool ptxas)
      * float64 code on sm_90 and later, issue 13).  -ptx runs no ptxas. */
     if (ptxas)
         arg(a, "--resource-usage");
+    if (d->debug)
+        arg(a, "-lineinfo");            /* not -G, which turns the optimiser off */
     /* No contraction of a*b+c into an fma unless the source asks
      * (DESIGN 9): the host and sim code are compiled with
      * -ffp-contract=off, and the GPU must give their bits.  Fast math
@@ -188,19 +243,38 @@ static int build_fatbin(Build *b, const char *cu, const char *fatbin, size_t *si
     Argv a = {0};
     nvcc_common(b, &a, true);
     arg(&a, "--fatbin");
-    arg(&a, "--threads");
-    arg(&a, "0");
     for (int i = 0; i < count; i++)
         arg(&a, gencode[i]);
     arg(&a, "-o");
     arg(&a, fatbin);
     arg(&a, cu);
     Buf report = {0};
-    int st = run_nvcc(b, a.items, &report);
+    Step step;
+    const char *nvcc_words[] = {b->nvcc, NULL};
+    const char *inputs[] = {cu, NULL};
+    bool hit = step_begin(b, &step, "nvcc", tool_version(&b->opt->drv, nvcc_words), a.items, inputs, fatbin,
+                          &report);
+    int st = 0;
+    if (!hit) {
+        /* the architectures in parallel, as many as make's jobserver (or
+         * the CPUs) allow; last, so that the cache's key leaves it out */
+        int threads = jobs_threads(b->narchs);
+        arg(&a, "--threads");
+        arg(&a, arena_printf("%d", threads));
+        st = run_nvcc(b, a.items, &report);
+        jobs_release();
+        if (st != 0)
+            step_end(b, &step, false, fatbin, &report);
+    }
     const char *text = report.data ? report.data : "";
     if (st == 0) {
-        nvcc_report_built(stderr, b->mod, text, user_wants_usage(&b->opt->drv));
-        st = diag_error_count() ? EXIT_SOURCE : check_fatbin(b, fatbin, size);    /* -Werror=spill */
+        st = check_fatbin(b, fatbin, size);
+        if (!hit)
+            step_end(b, &step, st == 0, fatbin, &report);
+        if (st == 0) {
+            nvcc_report_built(stderr, b->mod, text, user_wants_usage(&b->opt->drv));
+            st = diag_error_count() ? EXIT_SOURCE : 0;      /* -Werror=spill */
+        }
     } else if (st > 0) {
         int failed[MAX_ARCHS], nfailed = 0;
         if (b->narchs == 1)
@@ -239,6 +313,12 @@ static void cc_common(Build *b, Argv *a)
     opt_flag(a, d->opt_level);
     arg(a, "-fPIC");
     arg(a, "-fvisibility=hidden");
+    if (d->debug) {
+        arg(a, "-g");
+        /* the private directory is the compilation directory: named as
+         * ".", so that two builds give the same bytes */
+        arg(a, arena_printf("-fdebug-prefix-map=%s=.", b->tmp));
+    }
     arg(a, "-fno-math-errno");
     /* no fused multiply-add: the host and the simulator compute bit for bit alike */
     arg(a, "-ffp-contract=off");
@@ -252,9 +332,13 @@ static void cc_common(Build *b, Argv *a)
     arg(a, "-Iinclude");
 }
 
-static int compile_c(Build *b, const char *src, const char *obj, bool as_c, bool simd)
+/* cc -c src -o obj; `also` (NULL or a file) is read too: the fatbin
+ * that the host stub's .incbin embeds. */
+static int compile_c(Build *b, const char *src, const char *obj, bool as_c, bool simd, const char *also)
 {
     Argv a = {0};
+    Argv words = {0};
+    cc_words(&words, b->opt->drv.cc);
     cc_common(b, &a);
     if (simd)
         arg(&a, "-fopenmp-simd");
@@ -266,7 +350,13 @@ static int compile_c(Build *b, const char *src, const char *obj, bool as_c, bool
     arg(&a, src);
     arg(&a, "-o");
     arg(&a, obj);
+    Step step;
+    const char *inputs[] = {src, also, NULL};
+    const char *what = simd ? "cc (host code)" : "cc (simulator code)";
+    if (step_begin(b, &step, what, tool_version(&b->opt->drv, words.items), a.items, inputs, obj, NULL))
+        return 0;
     int st = run_in(b, a.items);
+    step_end(b, &step, st == 0, obj, NULL);
     return st == 0 ? 0 : tool_failed(b->opt->drv.cc, st);
 }
 
@@ -295,14 +385,14 @@ static int build_object(Build *b)
             return st;
         eo.fatbin_path = fatbin;
     }
-    if (opt->sim && (st = compile_c(b, cu, sim_o, true, false)))
+    if (opt->sim && (st = compile_c(b, cu, sim_o, true, false, NULL)))
         return st;
     eo.output_name = host_c;
     emit_host(&text, m, &eo);
     if (write_temp(b, host_c, &text))
         return EXIT_TOOL;
     buf_free(&text);
-    if ((st = compile_c(b, host_c, host_o, false, true)))
+    if ((st = compile_c(b, host_c, host_o, false, true, opt->cuda ? fatbin : NULL)))
         return st;
     if (opt->sim) {
         Argv a = {0};
@@ -313,7 +403,10 @@ static int build_object(Build *b)
         arg(&a, obj);
         arg(&a, host_o);
         arg(&a, sim_o);
+        Step step;
+        step_begin(b, &step, "ld -r", NULL, a.items, NULL, obj, NULL);
         st = run_in(b, a.items);
+        step_end(b, &step, false, obj, NULL);
         if (st)
             return tool_failed("the relocatable link", st);
     } else

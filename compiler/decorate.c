@@ -120,7 +120,7 @@ static void default_signatures(Func *f, Node *where)
         f->sigs[f->nsigs++] = sig;
     }
     f->default_sigs = true;
-    diag_warning(where->loc, "@vectorize without signatures: compiling %s for %s; list the signatures you need",
+    diag_warning_group(where->loc, "implicit-signature", "@vectorize without signatures: compiling %s for %s; list the signatures you need",
                  f->name, text.data);
     buf_free(&text);
 }
@@ -146,7 +146,7 @@ void decorate(Module *m, Func *f, Node *dec)
             check_keywords(dec, ok, "vectorize");
             read_target(f, dec, "vectorize");
             if (keyword(dec, "fastmath"))
-                diag_warning(keyword(dec, "fastmath")->loc, "fastmath= is ignored; compile with ufnc --fast-math");
+                diag_warning_group(keyword(dec, "fastmath")->loc, "ignored-keyword", "fastmath= is ignored; compile with ufnc --fast-math");
         }
         if (args->len > 1)
             diag_error(args->items[1]->loc, "@vectorize takes one positional argument, the list of signatures");
@@ -187,7 +187,7 @@ void decorate(Module *m, Func *f, Node *dec)
         check_keywords(dec, ok, "cuda.jit");
         f->kind = FK_DEVICE;
         if (args->len)
-            diag_warning(args->items[0]->loc, "the signature of device function '%s' is ignored: ufnc compiles it for the argument types of each call",
+            diag_warning_group(args->items[0]->loc, "ignored-signature", "the signature of device function '%s' is ignored: ufnc compiles it for the argument types of each call",
                          f->name);
         return;
     }
@@ -195,7 +195,7 @@ void decorate(Module *m, Func *f, Node *dec)
     case DEC_NJIT:
         f->kind = FK_JIT;
         if (args->len)
-            diag_warning(args->items[0]->loc, "the signature of '%s' is ignored: ufnc compiles it for the argument types of each call",
+            diag_warning_group(args->items[0]->loc, "ignored-signature", "the signature of '%s' is ignored: ufnc compiles it for the argument types of each call",
                          f->name);
         return;
     }

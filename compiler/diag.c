@@ -5,9 +5,15 @@
  *         |            ^~~~~~~~~
  *
  * Colour only on a terminal, never with NO_COLOR set or TERM=dumb; never
- * word-wrapped.  Internal errors go through die() instead. */
+ * word-wrapped.  Internal errors go through die() instead.
+ *
+ * While the front end runs (diag_hold), diagnostics are held and printed
+ * by diag_flush in source order: the passes find mistakes in their own
+ * order (a type error at 12:5 before a flow error at 6:5), and a reader,
+ * like gcc's output, goes down the file. */
 #include "ufnc.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -21,16 +27,24 @@ static int nerrors, nwarnings;
 static int max_errors;                  /* 0: no limit */
 static void (*on_max_errors)(void);
 
-/* Warnings that an option names, as gcc's -W<name> (DESIGN 1, ufnc(1)):
+/* Every warning has a name, as gcc's -W<name> (DESIGN 1, ufnc(1)):
  * -Wno-NAME silences, -Werror=NAME makes errors, -Wno-error=NAME keeps a
- * warning under -Werror.  Each message ends with its option, [-Wspill]. */
+ * warning under -Werror.  Each message ends with its option, [-Wspill].
+ * The table is the one place the names live (--help and ufnc(1) list them). */
 typedef enum { GROUP_ON, GROUP_OFF, GROUP_ERROR } GroupState;
 static struct {
     const char *name;
     GroupState state;
     bool not_error;                     /* -Wno-error=NAME */
 } groups[] = {
-    {"spill", GROUP_ON, false},         /* ptxas spills a kernel's registers (build.c) */
+    {"spill", GROUP_ON, false},         /* ptxas spills a kernel's registers (nvcc_report.c) */
+    {"implicit-signature", GROUP_ON, false},    /* @vectorize without signatures (decorate.c) */
+    {"ignored-signature", GROUP_ON, false},     /* a device function's signature (decorate.c) */
+    {"ignored-keyword", GROUP_ON, false},       /* fastmath= in a decorator (decorate.c) */
+    {"invalid-escape", GROUP_ON, false},        /* a backslash Python does not know (lex.c) */
+    {"sign-conversion", GROUP_ON, false},       /* a uint64 literal with a signed integer (infer_node.c) */
+    {"unused-function", GROUP_ON, false},       /* a @jit function no kernel calls (infer.c) */
+    {"ignored-define", GROUP_ON, false},        /* -DNAME on the command line (options.c) */
 };
 #define NGROUPS ((int)(sizeof groups / sizeof groups[0]))
 /* hashes of what was said (said_before) */
@@ -38,6 +52,21 @@ static struct {
 static uint64_t seen[SEEN_SLOTS];
 static int nseen;
 static bool last_dropped;
+
+/* Held diagnostics (diag_hold): each with its notes, formatted. */
+typedef struct Held {
+    char *text;
+    size_t len;
+    int file_rank;                      /* files in the order they first appear; INT_MAX: no place */
+    int line, col;
+    int seq;                            /* the order they were reported: ties keep it */
+} Held;
+static bool holding;
+static Held *held;
+static int nheld, held_cap;
+static int open_entry = -1;             /* the held entry the next notes belong to */
+static const SrcFile *ranked[64];
+static int nranked;
 
 #define C_BOLD "\033[1m"
 #define C_RED "\033[1;31m"
@@ -64,6 +93,12 @@ void diag_init(FILE *stream, ColorMode mode, bool as_errors, bool quiet)
 
 void diag_reset(void)
 {
+    for (int i = 0; i < nheld; i++)
+        free(held[i].text);
+    nheld = 0;
+    open_entry = -1;
+    nranked = 0;
+    holding = false;
     nerrors = nwarnings = 0;
     memset(seen, 0, sizeof seen);
     nseen = 0;
@@ -112,6 +147,16 @@ bool diag_warning_option(const char *opt)
         return true;
     }
     return false;
+}
+
+const char *diag_warning_names(void)
+{
+    Buf b = {0};
+    for (int i = 0; i < NGROUPS; i++)
+        buf_printf(&b, "%s%s", i ? ", " : "", groups[i].name);
+    const char *r = arena_strndup(b.data, b.len);
+    buf_free(&b);
+    return r;
 }
 
 int diag_error_count(void) { return nerrors; }
@@ -196,6 +241,76 @@ static bool said_before(DiagKind kind, Loc loc, const char *text)
     return last_dropped = false;
 }
 
+static int file_rank(const SrcFile *f)
+{
+    if (!f)
+        return INT_MAX;
+    for (int i = 0; i < nranked; i++)
+        if (ranked[i] == f)
+            return i;
+    if (nranked == (int)(sizeof ranked / sizeof ranked[0]))
+        return nranked;                 /* the rest tie, in the order reported */
+    ranked[nranked] = f;
+    return nranked++;
+}
+
+static void hold(Buf *b, DiagKind kind, Loc loc)
+{
+    if (kind == D_NOTE && open_entry >= 0) {
+        Held *h = &held[open_entry];
+        h->text = realloc(h->text, h->len + b->len);
+        if (!h->text)
+            die("out of memory");
+        memcpy(h->text + h->len, b->data, b->len);
+        h->len += b->len;
+        return;
+    }
+    if (nheld == held_cap) {
+        held_cap = held_cap ? 2 * held_cap : 64;
+        held = realloc(held, sizeof *held * (size_t)held_cap);
+        if (!held)
+            die("out of memory");
+    }
+    Held *h = &held[nheld];
+    *h = (Held){.text = malloc(b->len ? b->len : 1), .len = b->len, .file_rank = file_rank(loc.file),
+                .line = loc.line, .col = loc.col, .seq = nheld};
+    if (!h->text)
+        die("out of memory");
+    memcpy(h->text, b->data, b->len);
+    open_entry = kind == D_NOTE ? -1 : nheld;   /* a note with nothing held before it stands alone */
+    nheld++;
+}
+
+static int by_position(const void *pa, const void *pb)
+{
+    const Held *a = pa, *b = pb;
+    if (a->file_rank != b->file_rank)
+        return a->file_rank < b->file_rank ? -1 : 1;
+    if (a->line != b->line)
+        return a->line < b->line ? -1 : 1;
+    if (a->col != b->col)
+        return a->col < b->col ? -1 : 1;
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+void diag_hold(void)
+{
+    holding = true;
+}
+
+void diag_flush(void)
+{
+    if (nheld)
+        qsort(held, (size_t)nheld, sizeof *held, by_position);
+    for (int i = 0; i < nheld; i++) {
+        fwrite(held[i].text, 1, held[i].len, stream());
+        free(held[i].text);
+    }
+    nheld = 0;
+    open_entry = -1;
+    holding = false;
+}
+
 /* One diagnostic is formatted whole, then written with one call: a flood
  * of them is not a flood of system calls on unbuffered stderr, and
  * messages of parallel builds do not interleave within one.  (stderr
@@ -237,13 +352,18 @@ static void report(DiagKind kind, int group, Loc loc, const char *fmt, va_list a
     buf_putc(&b, '\n');
     if (loc.file)
         print_snippet(&b, loc);
-    if (kind == D_ERROR && max_errors > 0 && nerrors == max_errors)
-        buf_printf(&b, "ufnc: note: stopping after %d errors (-fmax-errors=%d; 0 for no limit)\n", nerrors,
-                   max_errors);
-    fwrite(b.data, 1, b.len, stream());
+    if (holding)
+        hold(&b, kind, loc);
+    else
+        fwrite(b.data, 1, b.len, stream());
     buf_free(&b);
-    if (kind == D_ERROR && max_errors > 0 && nerrors == max_errors && on_max_errors)
-        on_max_errors();
+    if (kind == D_ERROR && max_errors > 0 && nerrors == max_errors) {
+        diag_flush();
+        fprintf(stream(), "ufnc: note: stopping after %d errors (-fmax-errors=%d; 0 for no limit)\n", nerrors,
+                max_errors);
+        if (on_max_errors)
+            on_max_errors();
+    }
 }
 
 void diag_error(Loc loc, const char *fmt, ...)
@@ -251,14 +371,6 @@ void diag_error(Loc loc, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     report(D_ERROR, -1, loc, fmt, ap);
-    va_end(ap);
-}
-
-void diag_warning(Loc loc, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    report(D_WARNING, -1, loc, fmt, ap);
     va_end(ap);
 }
 

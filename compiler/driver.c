@@ -11,6 +11,7 @@
 #include "ufnc.h"
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -59,6 +60,7 @@ static void remove_tree(const char *path)
 
 static void cleanup(void)
 {
+    jobs_release();
     for (int i = 0; i < MAX_PENDING; i++)
         if (pending[i][0]) {
             unlink(pending[i]);
@@ -439,13 +441,15 @@ static char *capture(const DriverOptions *opt, const char *const *argv)
     posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
     posix_spawn_file_actions_addclose(&fa, fds[0]);
     pid_t pid;
-    int err = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
+    /* as every tool: TMPDIR the private directory, and ended on a signal */
+    int err = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv, tool_environment());
     posix_spawn_file_actions_destroy(&fa);
     close(fds[1]);
     if (err) {
         close(fds[0]);
         return NULL;
     }
+    child_pid = pid;
     Buf b = {0};
     char chunk[4096];
     ssize_t n;
@@ -455,6 +459,7 @@ static char *capture(const DriverOptions *opt, const char *const *argv)
     int status;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
+    child_pid = 0;
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         buf_free(&b);
         return NULL;
@@ -462,6 +467,34 @@ static char *capture(const DriverOptions *opt, const char *const *argv)
     char *s = arena_strndup(b.data ? b.data : "", b.len);
     buf_free(&b);
     return s;
+}
+
+/* A tool's `--version` text, once per tool in a run (the cache's key
+ * names the tool by it); NULL when the tool does not answer. */
+const char *tool_version(const DriverOptions *opt, const char *const *words)
+{
+    static struct {
+        char *tool;
+        const char *text;
+    } seen[4];
+    static int nseen;
+    for (int i = 0; i < nseen; i++)
+        if (!strcmp(seen[i].tool, words[0]))
+            return seen[i].text;
+    const char *argv[16];
+    int n = 0;
+    while (words[n] && n < 14) {
+        argv[n] = words[n];
+        n++;
+    }
+    argv[n++] = "--version";
+    argv[n] = NULL;
+    const char *text = capture(opt, argv);
+    if (nseen < 4 && text) {
+        seen[nseen].tool = strdup(words[0]);       /* outlives arena_reset(), as env does */
+        seen[nseen++].text = strdup(text);
+    }
+    return text;
 }
 
 /* ---- the CUDA toolkit ---------------------------------------------------------------------------- */
@@ -487,10 +520,20 @@ static const char *in_path(const char *name)
     return NULL;
 }
 
+/* nvcc runs inside the private directory: a relative path given here
+ * (--nvcc=./tools/nvcc) must name the same file from there. */
+static const char *absolute(const char *path)
+{
+    char cwd[4096];
+    if (!path || path[0] == '/' || !getcwd(cwd, sizeof cwd))
+        return path;
+    return arena_printf("%s/%s", cwd, path);
+}
+
 const char *find_nvcc(const DriverOptions *opt, const char **why)
 {
     if (opt->nvcc) {
-        const char *p = strchr(opt->nvcc, '/') ? opt->nvcc : in_path(opt->nvcc);
+        const char *p = strchr(opt->nvcc, '/') ? absolute(opt->nvcc) : in_path(opt->nvcc);
         if (executable(p))
             return p;
         *why = arena_printf("--nvcc=%s is not an executable", opt->nvcc);
@@ -498,7 +541,7 @@ const char *find_nvcc(const DriverOptions *opt, const char **why)
     }
     const char *env = getenv("NVCC");
     if (env && *env) {
-        const char *p = strchr(env, '/') ? env : in_path(env);
+        const char *p = strchr(env, '/') ? absolute(env) : in_path(env);
         if (executable(p))
             return p;
         *why = arena_printf("NVCC=%s is not an executable", env);
@@ -579,6 +622,11 @@ int parse_archs(const char *list, int *archs, const char **error)
         int v = arch_number(p, len);
         if (!v && len > 8 && strncmp(p, "compute_", 8) == 0)
             v = arch_number(arena_printf("sm_%.*s", (int)len - 8, p + 8), len - 5);
+        /* CMake's spelling (CUDA_ARCHITECTURES, UFN_ARCHITECTURES): 90, or
+         * 90-real (SASS; ufnc adds the newest one's PTX as always) */
+        size_t digits = strspn(p, "0123456789");
+        if (!v && digits && (digits == len || (len - digits == 5 && !strncmp(p + digits, "-real", 5))))
+            v = arch_number(arena_printf("sm_%.*s", (int)digits, p), digits + 3);
         if (!v || count == MAX_ARCHS) {
             *error = arena_printf("--arch: '%.*s' is not a GPU architecture such as sm_80", (int)len, p);
             return 0;
@@ -593,6 +641,76 @@ int parse_archs(const char *list, int *archs, const char **error)
     if (!count)
         *error = "--arch: empty architecture list";
     return count;
+}
+
+/* nvcc's all-major: the oldest architecture and every sm_X0 (with
+ * CUDA 13: sm_75, sm_80, sm_90, sm_100, sm_110, sm_120), as
+ * `nvcc --dryrun -arch=all-major` lists them. */
+int major_archs(int *archs, int n)
+{
+    int oldest = 0, k = 0;
+    for (int i = 0; i < n; i++)
+        if (!oldest || archs[i] < oldest)
+            oldest = archs[i];
+    for (int i = 0; i < n; i++)
+        if (archs[i] == oldest || archs[i] % 10 == 0)
+            archs[k++] = archs[i];
+    return k;
+}
+
+/* --arch=native: the compute capability of each GPU, asked of the CUDA
+ * driver (libcuda.so.1, or $UFN_CUDA_LIBRARY as for the runtime), loaded
+ * for the question only.  nvcc's own -arch=native falls back to sm_75
+ * without a GPU and says so in a warning (aot-anchors 5.1): a silent
+ * wrong target, so here no GPU is an error. */
+int native_archs(int *archs, const char **why)
+{
+    typedef int (*InitFn)(unsigned);
+    typedef int (*CountFn)(int *);
+    typedef int (*GetFn)(int *, int);
+    typedef int (*AttrFn)(int *, int, int);
+    const char *env = getenv("UFN_CUDA_LIBRARY");
+    const char *lib = env && *env ? env : "libcuda.so.1";
+    void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        *why = arena_printf("no CUDA driver to ask which GPUs this machine has (%s)", dlerror());
+        return 0;
+    }
+    InitFn init = (InitFn)dlsym(h, "cuInit");
+    CountFn count = (CountFn)dlsym(h, "cuDeviceGetCount");
+    GetFn get = (GetFn)dlsym(h, "cuDeviceGet");
+    AttrFn attr = (AttrFn)dlsym(h, "cuDeviceGetAttribute");
+    int n = 0, r;
+    if (!init || !count || !get || !attr)
+        *why = arena_printf("%s lacks cuInit, cuDeviceGetCount, cuDeviceGet or cuDeviceGetAttribute", lib);
+    else if ((r = init(0)) != 0)
+        *why = arena_printf("the CUDA driver found no usable GPU (cuInit: error %d)", r);
+    else if ((r = count(&n)) != 0 || n <= 0)
+        *why = r ? arena_printf("cuDeviceGetCount: error %d", r) : "the CUDA driver reports no GPU";
+    int k = 0;
+    for (int i = 0; i < n && !*why; i++) {
+        int dev, major = 0, minor = 0;
+        /* CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, _MINOR */
+        if (get(&dev, i) != 0 || attr(&major, 75, dev) != 0 || attr(&minor, 76, dev) != 0) {
+            *why = arena_printf("cannot read the compute capability of GPU %d", i);
+            break;
+        }
+        int v = major * 10 + minor;
+        if (v < 75) {
+            *why = arena_printf("GPU %d is sm_%d, older than sm_75, which CUDA 13 no longer supports", i, v);
+            break;
+        }
+        int at = 0;                     /* kept in order: the build does not depend on the GPUs' */
+        while (at < k && archs[at] < v)
+            at++;
+        if ((at < k && archs[at] == v) || k == MAX_ARCHS)
+            continue;
+        memmove(archs + at + 1, archs + at, sizeof *archs * (size_t)(k - at));
+        archs[at] = v;
+        k++;
+    }
+    dlclose(h);
+    return *why ? 0 : k;
 }
 
 /* ---- support headers ----------------------------------------------------------------------------- */

@@ -670,7 +670,7 @@ static void uncalled_helpers(const Module *m)
         for (int k = 0; k < f->ninstances; k++)
             typed = typed || f->instances[k]->state == I_DONE;
         if (!typed)
-            diag_warning(f->def->funcdef.name_loc.file ? f->def->funcdef.name_loc : f->def->loc,
+            diag_warning_group(f->def->funcdef.name_loc.file ? f->def->funcdef.name_loc : f->def->loc, "unused-function",
                          "'%s' is not compiled: no @vectorize or @guvectorize function calls it, and ufnc compiles a @jit function only for the calls kernels make (it is not a function of the object)",
                          f->name);
     }

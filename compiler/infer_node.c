@@ -180,7 +180,7 @@ static void warn_wrapping(Infer *cx, const Node *k, Type *t)
     if (!cx->final || k->kind != N_CONST || !k->konst.weak || k->type->kind != TY_UINT64
         || k->konst.v.u <= INT64_MAX || !ty_is_signed(t))
         return;
-    diag_warning(k->loc, "in %s: %llu is a uint64, and with a signed integer it computes in %s (as in Numba), where it is %lld; make the other operand unsigned or a float",
+    diag_warning_group(k->loc, "sign-conversion", "in %s: %llu is a uint64, and with a signed integer it computes in %s (as in Numba), where it is %lld; make the other operand unsigned or a float",
                  infer_fname(cx), (unsigned long long)k->konst.v.u, t->name, (long long)(int64_t)k->konst.v.u);
 }
 

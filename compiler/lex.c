@@ -292,7 +292,7 @@ static size_t escape(StrLit *s, size_t at, size_t end)
         return k;
     }
     /* Python keeps an unknown escape as written, and warns. */
-    diag_warning(loc_at(s, at, 2), "invalid escape sequence '\\%c'", c);
+    diag_warning_group(loc_at(s, at, 2), "invalid-escape", "invalid escape sequence '\\%c'", c);
     s->out[s->n++] = '\\';
     return 0;
 }

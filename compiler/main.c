@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Standard output (-d, --help, --version) is checked when the process
@@ -35,6 +36,12 @@ int main(int argc, char **argv)
     parse_options(argc, argv, &opt);
     diag_init(stderr, opt.color, opt.werror, opt.no_warnings);
     diag_set_error_limit(opt.max_errors, stop_after_errors);
+    /* The front end's diagnostics come out in source order (diag.c); the
+     * exit handler prints them on any early exit, and runs before the
+     * check of standard output. */
+    diag_hold();
+    atexit(diag_flush);
+    options_note_ignored(&opt);
     if (!opt.dump)
         claim_outputs(&opt);                            /* a failed run removes them */
 
@@ -65,6 +72,9 @@ int main(int argc, char **argv)
         infer_bodies(m);                                /* infer.c: typed bodies, type errors */
         name_module(m);                                 /* names.c: the C names */
     }
+    diag_flush();                                       /* the build's own messages come as they happen */
+    if (opt.drv.verbose)
+        fprintf(stderr, "ufnc: front end: %.2f s\n", (double)clock() / CLOCKS_PER_SEC);
     if (diag_error_count()) {
         driver_discard_outputs();
         return EXIT_SOURCE;

@@ -7,21 +7,29 @@
 #include <sys/stat.h>
 
 static const char usage_text[] =
-    "usage: ufnc [options] FILE.ufn\n"
+    "usage: ufnc [options] [--] FILE.ufn\n"
     "\n"
     "Compile a .ufn module (Numba-style @vectorize / @guvectorize kernels) into one\n"
     "object file and a C header; link the object with libufnrt.\n"
     "\n"
     "  -o FILE            output; the kind follows the extension: .o (default FILE.o),\n"
     "                     .cu device source, .c host stub, .h header, .ptx PTX\n"
-    "  -H FILE            also write the C header (default: next to the object)\n"
+    "  -H FILE, -h FILE   also write the C header (default: next to the object);\n"
+    "                     -h alone prints this help\n"
+    "  -c                 accepted and ignored: ufnc always compiles to an object\n"
     "  --target=LIST      code to put in the object: cuda,host,sim (default all three;\n"
     "                     host and sim need no CUDA toolkit)\n"
-    "  --arch=LIST        GPU generations, e.g. sm_80,sm_90 (default: every sm_75+ that\n"
-    "                     nvcc builds, plus PTX of the newest)\n"
-    "  -O0 .. -O3         optimisation level (default -O3)\n"
+    "  --arch=LIST        GPU generations, e.g. sm_80,sm_90, or native (the GPUs of\n"
+    "                     this machine), all (the default: every sm_75+ that nvcc\n"
+    "                     builds), all-major (sm_75 and each sm_X0); PTX of the\n"
+    "                     newest is added.  nvcc's -arch=LIST is the same\n"
+    "  -O0 .. -O3, -O     optimisation level (default -O3); -O is -O1, as in gcc\n"
+    "  -g                 line information in the GPU code (nvcc -lineinfo) and debug\n"
+    "                     information in the host code (cc -g)\n"
     "  --fast-math        approximate division and transcendentals, flush-to-zero\n"
     "  -I DIR             search DIR for imported .ufn modules\n"
+    "  -D NAME[=VALUE]    accepted and ignored, with a warning (-Wignored-define): a\n"
+    "                     module has no preprocessor; use a constant in the module\n"
     "  --prefix=P         prepend P to every public C name\n"
     "  --literals=numba|numpy  how Python numbers type next to float32: numba (the\n"
     "                     default) computes f32 * 2.0 in float64; numpy keeps float32\n"
@@ -31,7 +39,9 @@ static const char usage_text[] =
     "  -MT TARGET         ... with TARGET as the rule's target, as written (repeatable)\n"
     "  -MQ TARGET         ... the same, quoted for make ('$' and spaces)\n"
     "  -MP                ... with a phony target for each imported module\n"
-    "  -v                 print every tool command that is run\n"
+    "  -v                 print every tool command that is run, and each step's time\n"
+    "  --no-cache         build the device code even if the cache has it (the cache:\n"
+    "                     $UFN_CACHE_DIR, else $XDG_CACHE_HOME/ufnc or ~/.cache/ufnc)\n"
     "  --keep             keep the intermediate files (their directory is printed)\n"
     "  --nvcc=PATH        the CUDA compiler (also $NVCC, $CUDA_HOME/bin, PATH)\n"
     "  --cc=PATH          the C compiler (also $CC, default cc)\n"
@@ -39,9 +49,13 @@ static const char usage_text[] =
     "  -d tokens|ast|types  dump a compiler pass to standard output and stop\n"
     "  --color=WHEN       auto (default), always or never; NO_COLOR disables auto\n"
     "  -Werror, -w        warnings are errors / no warnings\n"
-    "  -Wno-spill, -Werror=spill  no warning / an error when ptxas spills registers\n"
+    "  -Wall, -Wextra     accepted: every warning is on unless -Wno-NAME turns it off\n"
+    "  -Wno-NAME, -Werror=NAME, -Wno-error=NAME, -WNAME  one warning off, an error,\n"
+    "                     not an error under -Werror, or on; each warning ends with\n"
+    "                     its name: [-Wspill]\n"
     "  -fmax-errors=N     stop after N errors (default 50; 0: no limit)\n"
     "  --no-line          no #line directives in the generated C\n"
+    "  --                 the next argument is the input, even if it starts with '-'\n"
     "  --version, --help\n"
     "\n"
     "Exit status: 0 success, 1 errors in the source, 2 bad usage, 3 a tool (nvcc,\n"
@@ -231,16 +245,40 @@ void parse_options(int argc, char **argv, Options *opt)
     opt->line_directives = true;
     opt->drv.opt_level = 3;
     opt->max_errors = 50;               /* clang stops at 20, gcc never; ufnc(1) */
+    bool options_end = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+        if (options_end || a[0] != '-' || !a[1]) {
+            if (opt->input)
+                usage_error("more than one input file ('%s')", a);
+            opt->input = a;
+        } else if (!strcmp(a, "--")) {
+            options_end = true;
+        } else if (!strcmp(a, "--help") || (!strcmp(a, "-h") && argc == 2)) {
             fputs(usage_text, stdout);
             exit(0);
         } else if (!strcmp(a, "--version")) {
             printf("ufnc %s\n", UFNC_VERSION);
             exit(0);
+        } else if (!strcmp(a, "-c")) {
+            /* what a build system passes to every compiler: ufnc has no
+             * other mode (no linking), so nothing to do */
+        } else if (!strcmp(a, "-g")) {
+            opt->drv.debug = true;
+        } else if (!strcmp(a, "-O")) {
+            opt->drv.opt_level = 1;         /* gcc's -O */
+        } else if (!strcmp(a, "-Wall") || !strcmp(a, "-Wextra")) {
+            /* every warning is on by default: nothing to turn on */
+        } else if (is(a, "-D")) {
+            const char *d = value(argc, argv, &i, "-D");
+            const char *name = arena_strndup(d, strcspn(d, "="));
+            if (!is_c_identifier(name))
+                usage_error("-D%s: expected NAME or NAME=VALUE", d);
+            push(&opt->defines, &opt->ndefines, d);
         } else if (!strcmp(a, "-v")) {
             opt->drv.verbose = true;
+        } else if (!strcmp(a, "--no-cache")) {
+            opt->drv.no_cache = true;
         } else if (!strcmp(a, "--keep")) {
             opt->drv.keep = true;
         } else if (!strcmp(a, "--fast-math")) {
@@ -263,7 +301,8 @@ void parse_options(int argc, char **argv, Options *opt)
             opt->no_warnings = true;
         } else if (!strncmp(a, "-W", 2) && a[2]) {
             if (!diag_warning_option(a))
-                usage_error("unknown warning option '%s' (the group is spill: -Wno-spill, -Werror=spill)", a);
+                usage_error("%s", arena_printf("unknown warning option '%s' (the warnings are %s)", a,
+                                               diag_warning_names()));
         } else if (!strncmp(a, "-fmax-errors=", 13)) {
             const char *v = a + 13;
             char *end;
@@ -281,8 +320,9 @@ void parse_options(int argc, char **argv, Options *opt)
             if (opt->output)
                 usage_error("more than one -o option%s", "");
             opt->output = value(argc, argv, &i, "-o");
-        } else if (is(a, "-H")) {
-            opt->header = value(argc, argv, &i, "-H");
+        } else if (is(a, "-H") || is(a, "-h")) {
+            /* -h is ISPC's spelling of the header (issue 19) */
+            opt->header = value(argc, argv, &i, a[1] == 'h' ? "-h" : "-H");
         } else if (is(a, "-I")) {
             push(&opt->include_dirs, &opt->ninclude_dirs, value(argc, argv, &i, "-I"));
         } else if (is(a, "-d")) {
@@ -291,8 +331,8 @@ void parse_options(int argc, char **argv, Options *opt)
                 usage_error("-d: expected tokens, ast or types, not '%s'", opt->dump);
         } else if (is(a, "--target")) {
             parse_targets(opt, value(argc, argv, &i, "--target"));
-        } else if (is(a, "--arch")) {
-            opt->drv.arch = value(argc, argv, &i, "--arch");
+        } else if (is(a, "--arch") || is(a, "-arch")) {
+            opt->drv.arch = value(argc, argv, &i, a[1] == '-' ? "--arch" : "-arch");
         } else if (is(a, "--prefix")) {
             opt->prefix = value(argc, argv, &i, "--prefix");
         } else if (is(a, "--literals")) {
@@ -312,12 +352,8 @@ void parse_options(int argc, char **argv, Options *opt)
             else if (!strcmp(v, "always")) opt->color = COLOR_ALWAYS;
             else if (!strcmp(v, "never")) opt->color = COLOR_NEVER;
             else usage_error("--color: expected auto, always or never, not '%s'", v);
-        } else if (a[0] == '-' && a[1]) {
-            usage_error("unknown option '%s'", a);
         } else {
-            if (opt->input)
-                usage_error("more than one input file ('%s')", a);
-            opt->input = a;
+            usage_error("unknown option '%s'", a);
         }
     }
     if (!opt->input)
@@ -363,4 +399,16 @@ void parse_options(int argc, char **argv, Options *opt)
             name = arena_printf("m_%s", name);
         opt->module_name = name;
     }
+}
+
+/* -D has no meaning for a module (it has no preprocessor; its constants
+ * are Python assignments): a build system's defines are accepted, and
+ * each is said to be ignored, as a warning that -Wno-ignored-define
+ * silences.  Called once the diagnostics are set up. */
+void options_note_ignored(const Options *opt)
+{
+    for (int i = 0; i < opt->ndefines; i++)
+        diag_warning_group((Loc){0}, "ignored-define",
+                           "-D%s is ignored: a .ufn module has no preprocessor (set a constant in the module)",
+                           opt->defines[i]);
 }

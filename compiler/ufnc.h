@@ -126,7 +126,6 @@ Loc loc_join(Loc a, Loc b);                   /* from the start of a to the end 
  * caret line under the span.  Errors are counted; compilation continues to
  * report more, up to a limit (diag_set_error_limit). */
 void diag_error(Loc loc, const char *fmt, ...) PRINTF_LIKE(2, 3);
-void diag_warning(Loc loc, const char *fmt, ...) PRINTF_LIKE(2, 3);
 void diag_note(Loc loc, const char *fmt, ...) PRINTF_LIKE(2, 3);
 /* An error with no source position: "ufnc: error: message". */
 void diag_fatal(const char *fmt, ...) PRINTF_LIKE(1, 2);
@@ -136,11 +135,19 @@ int diag_warning_count(void);
 typedef enum ColorMode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER } ColorMode;
 void diag_init(FILE *out, ColorMode color, bool werror, bool no_warnings);
 void diag_reset(void);                       /* zero the counts (tests, fuzzing) */
-/* A warning of a named group ("spill"): its option ends the message,
- * [-Wspill], and -Wno-spill, -Werror=spill, -Wno-error=spill apply. */
+/* A warning, always of a named group ("spill", diag.c's table): its
+ * option ends the message, [-Wspill], and -Wno-spill, -Werror=spill,
+ * -Wno-error=spill apply. */
 void diag_warning_group(Loc loc, const char *group, const char *fmt, ...) PRINTF_LIKE(3, 4);
 /* Apply one of those options; false if it names no known group. */
 bool diag_warning_option(const char *opt);
+/* The names of the groups, "spill, implicit-signature, ...". */
+const char *diag_warning_names(void);
+/* Hold every diagnostic from now on, until diag_flush prints them sorted:
+ * by file (in the order they first appear), line and column, each with
+ * its notes; those without a place last, in the order they came. */
+void diag_hold(void);
+void diag_flush(void);
 /* After the n-th error (0: never), say so and call stop(), which must not
  * return (-fmax-errors). */
 void diag_set_error_limit(int n, void (*stop)(void));
@@ -1033,10 +1040,12 @@ typedef struct DriverOptions {
     const char **nvcc_extra;       /* -Xnvcc arguments */
     int nnvcc_extra;
     const char *arch;              /* --arch=sm_80,sm_90; NULL: the default list */
-    int opt_level;                 /* -O0..-O3 */
+    int opt_level;                 /* -O0..-O3 (-O: 1) */
     bool fast_math;
+    bool debug;                    /* -g: nvcc -lineinfo, cc -g */
     bool verbose;                  /* -v: print every tool command */
     bool keep;                     /* --keep: keep the temporary directory */
+    bool no_cache;                 /* --no-cache: no device-code cache (cache.c) */
 } DriverOptions;
 
 /* Exit statuses (DESIGN 1). */
@@ -1062,6 +1071,9 @@ int run_tool_in(const DriverOptions *opt, const char *dir, const char *const *ar
  * (for nvcc, whose report ufnc reads: nvcc_report.c).  Every tool runs with
  * TMPDIR set to the private directory, once there is one. */
 int run_tool_capture(const DriverOptions *opt, const char *dir, const char *const *argv, Buf *out);
+/* A tool's `--version` text (words: the command, as for CC="ccache cc"),
+ * asked once per run; NULL if it does not answer. */
+const char *tool_version(const DriverOptions *opt, const char *const *words);
 /* The nvcc to use, or NULL (with *why set) when there is none. */
 const char *find_nvcc(const DriverOptions *opt, const char **why);
 /* GPU architectures are numbers: 90 for sm_90. */
@@ -1071,6 +1083,11 @@ const char *find_nvcc(const DriverOptions *opt, const char **why);
 int default_archs(const DriverOptions *opt, const char *nvcc, int *archs);
 /* An --arch list ("sm_80,compute_90"): the count, or 0 with *error set. */
 int parse_archs(const char *list, int *archs, const char **error);
+/* nvcc's all-major: keep the oldest and each sm_X0 of archs; the count. */
+int major_archs(int *archs, int n);
+/* --arch=native: each GPU's architecture, asked of the CUDA driver; the
+ * count, or 0 with *why set (no driver, no GPU). */
+int native_archs(int *archs, const char **why);
 /* nvcc's -gencode arguments: SASS for each, and PTX of the newest. */
 const char **gencode_args(const int *archs, int n, int *nargs);
 /* Write the embedded support headers (ufn.h, ufn_abi.h, ...) into dir. */
@@ -1082,6 +1099,34 @@ int write_support_headers(const char *dir);
 void depfile_text(Buf *out, const char *const *targets, int ntargets, const char *const *deps, int ndeps,
                   bool phony);
 const char *make_quote(const char *name);
+
+/* ==== cache.c ================================================================== */
+
+/* The cache directory: $UFN_CACHE_DIR, $XDG_CACHE_HOME/ufnc or
+ * ~/.cache/ufnc; NULL with --no-cache (or no home). */
+const char *cache_dir(const DriverOptions *opt);
+/* The key of a tool's run, as 64 hex digits: ufnc's version and support
+ * headers, the tool's version text, argv (with `tmp`, the private
+ * directory, written as one placeholder) and each input file (names in
+ * tmp, NULL-terminated).  false if an input cannot be read. */
+bool cache_key(char hex[65], const char *tool_version, const char *const *argv, const char *tmp,
+               const char *const *inputs);
+/* A hit writes the output to out_path and appends what the tool said to
+ * `report`; a missing or damaged entry is a miss (false). */
+bool cache_get(const char *dir, const char *hex, const char *out_path, Buf *report);
+/* Store an output and what the tool said, atomically; on any failure
+ * nothing is stored, and false (the build does not depend on the cache). */
+bool cache_put(const char *dir, const char *hex, const char *payload_path, const char *report, size_t rlen);
+void cache_sha256(const void *data, size_t len, unsigned char out[32]);
+
+/* ==== jobs.c =================================================================== */
+
+/* The threads nvcc may use for `want` architectures: 0 (every CPU)
+ * outside a parallel make; under make -jN, 1 plus the jobserver slots free
+ * now (taken until jobs_release), or 1 when make's jobserver cannot be
+ * reached (make 4.3 recipes without '+'). */
+int jobs_threads(int want);
+void jobs_release(void);                     /* async-signal-safe */
 
 /* ==== nvcc_report.c ============================================================ */
 
@@ -1113,6 +1158,8 @@ typedef struct Options {
     const char *module_name;       /* --module-name (default: from the input) */
     const char **include_dirs;     /* -I */
     int ninclude_dirs;
+    const char **defines;          /* -D, ignored with a warning */
+    int ndefines;
     bool md, mp;                   /* -MD / -MMD, -MP */
     const char *mf;                /* -MF, or the output's name with .d (with -MD) */
     const char **mt;               /* -MT, repeatable: written as given */
@@ -1131,6 +1178,8 @@ typedef struct Options {
 /* Parse the command line; exits with EXIT_USAGE (after a message) on misuse
  * and with 0 for --help and --version. */
 void parse_options(int argc, char **argv, Options *opt);
+/* Warn of the options accepted and ignored (-D), once diagnostics work. */
+void options_note_ignored(const Options *opt);
 /* From the checked module to the requested output files. */
 /* Claim (driver_claim_output) every file the run will write: the output,
  * the header, the dependency file. */

@@ -7,6 +7,10 @@
 
 CHECK_SUITES += unit
 
+# ufnc's device-code cache (ufnc(1)): the suites' modules go into the
+# build tree, not the user's ~/.cache/ufnc.  tests/driver uses its own.
+export UFN_CACHE_DIR ?= $(abspath $(BUILD))/cache
+
 UNIT_C_SRC := $(wildcard tests/unit/compiler/test_*.c)
 UNIT_R_SRC := $(wildcard tests/unit/runtime/test_*.c)
 UNIT_C_BIN := $(UNIT_C_SRC:tests/unit/%.c=$(BUILD)/tests/%)

@@ -96,7 +96,7 @@ def sample(ufnc, src, tmp, arch, runs):
 
 def sample_once(ufnc, src, tmp, arch):
     mod = os.path.splitext(os.path.basename(src))[0]
-    cmd = [ufnc, '-w', '-v', '--keep', src, '-o', os.path.join(tmp, mod + '.o')]
+    cmd = [ufnc, '-w', '-v', '--keep', '--no-cache', src, '-o', os.path.join(tmp, mod + '.o')]
     if arch:
         cmd.insert(1, '--arch=' + arch)
     t0 = time.perf_counter()

@@ -10,7 +10,8 @@ spread of ufnc's medians across rounds is reported as the noise.  A timing
 counts only if its implementation passed the cross-check (check.py).
 The analysis section comes verbatim from bench/analysis.md, the thread
 engine's section from bench/engine.md (make bench-engine), the model of
-several GPUs from bench/scaling.md (bench/python/scaling.py)."""
+several GPUs from bench/scaling.md (bench/python/scaling.py), the compile
+time of the architectures from bench/compile-time.md (compile-time.sh)."""
 import datetime
 import json
 import os
@@ -415,7 +416,12 @@ def main(work, bench):
     if have_plot:
         lines += ['![throughput against size](throughput.png)', '']
     lines += check_section(run) + [''] + sweep_section(run) + gpu_section(run) + transfer_section(run)
-    lines += compile_section(run) + noise_section(run) + machine_section(run) + ['']
+    lines += compile_section(run)
+    ctime = os.path.join(bench, 'compile-time.md')    # bench/compile-time.sh (issue 19)
+    if os.path.exists(ctime):
+        with open(ctime) as f:
+            lines += [f.read().rstrip(), '']
+    lines += noise_section(run) + machine_section(run) + ['']
     with open(os.path.join(bench, 'RESULTS.md'), 'w') as f:
         f.write('\n'.join(lines))
 

@@ -13,9 +13,10 @@ mkdir -p "$tmp" || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
 # "  -MD, -MMD          write ..." -> -MD -MMD; "--arch=LIST" -> --arch;
-# "-O0 .. -O3" is four options.  -h, the short --help, is not in --help.
+# "-O0 .. -O3" is four options; "-Wno-NAME" is -Wno- (the page writes
+# -Wno-\fIname\fP).  -h, the short --help, is not in --help.
 { "$ufnc" --help | awk '/^  -/ { sub(/^  /, ""); sub(/   .*/, ""); print }' |
-    sed 's/-O0 \.\. -O3/-O0 -O1 -O2 -O3/' | grep -o -- '-[-A-Za-z0-9]*'; echo -h; } |
+    sed 's/-O0 \.\. -O3/-O0 -O1 -O2 -O3/; s/NAME//g' | grep -o -- '-[-A-Za-z0-9]*'; echo -h; } |
     sort -u >"$tmp/help"
 
 # The line after each .TP between .SH OPTIONS and the next .SH, unescaped.

@@ -11,6 +11,9 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/ufn-driver.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
 export NO_COLOR=1
 unset NVCC CUDA_HOME
+# make -j's jobserver decides nvcc's threads (jobs.c): the cases say when
+# there is one, whatever make runs this script
+unset MAKEFLAGS MFLAGS
 have_nvcc=
 if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then have_nvcc=1; fi
 
@@ -37,7 +40,12 @@ run() {
     return 0
 }
 has() { grep -q -- "$2" "$1"; }
-fresh() { rm -rf "$tmp/w" && mkdir -p "$tmp/w" && cp "$top/tests/driver/mod.ufn" "$top/tests/driver/bad.ufn" "$tmp/w/"; }
+# Each case starts with an empty device-code cache of its own (the cache's
+# cases below keep theirs), so that every tool runs as the case expects.
+export UFN_CACHE_DIR="$tmp/cache"
+fresh() {
+    rm -rf "$tmp/w" "$tmp/cache" && mkdir -p "$tmp/w" && cp "$top/tests/driver/mod.ufn" "$top/tests/driver/bad.ufn" "$tmp/w/"
+}
 
 # ---- exit statuses -------------------------------------------------------------------
 
@@ -456,9 +464,9 @@ if run verbose 0 mod.ufn --target=host,sim -v && [ "$(grep -c '^(cd .* && cc .* 
 elif [ "$st" -eq 0 ]; then bad verbose "tool commands not printed"; fi
 if [ -n "$have_nvcc" ]; then
     fresh
-    if run verbose-nvcc 0 mod.ufn --arch=sm_80,sm_86 -v && has "$tmp/err" "nvcc .* --fatbin --threads 0 -gencode arch=compute_80,code=sm_80 -gencode 'arch=compute_86,code=\[sm_86,compute_86\]'"; then
+    if run verbose-nvcc 0 mod.ufn --arch=sm_80,sm_86 -v && has "$tmp/err" "nvcc .* --fatbin -gencode arch=compute_80,code=sm_80 -gencode 'arch=compute_86,code=\[sm_86,compute_86\]' -o mod.fatbin mod.cu --threads 0)$"; then
         ok "-v prints the nvcc command, shell-quoted"
-    fi
+    elif [ "$st" -eq 0 ]; then bad verbose-nvcc "no such nvcc command"; fi
 else skipped verbose-nvcc "no nvcc"; fi
 for what in tokens ast types; do
     fresh
@@ -522,6 +530,218 @@ if run module-name 0 mod.ufn --target=host --module-name=other -o x.c && has "$t
     ok "--module-name names the generated symbols"
 fi
 
+# ---- what a build system passes to a compiler (issue 19) --------------------------------
+
+fresh
+if run conv-c 0 -c -Wall -Wextra mod.ufn --target=host,sim && [ -s "$tmp/w/mod.o" ] && [ ! -s "$tmp/err" ]; then
+    ok "-c, -Wall and -Wextra are accepted and say nothing"
+elif [ "$st" -eq 0 ]; then bad conv-c "something printed"; fi
+fresh
+if run conv-O 0 mod.ufn --target=host,sim -O -v && [ "$(grep -c '^(cd .* && cc .* -O1 ' "$tmp/err")" -eq 2 ]; then
+    ok "-O is -O1, as in gcc"
+elif [ "$st" -eq 0 ]; then bad conv-O "cc not run with -O1"; fi
+fresh
+if run conv-g 0 mod.ufn --target=host,sim -g -v && [ "$(grep -c '^(cd .* && cc .* -g -fdebug-prefix-map=' "$tmp/err")" -eq 2 ] \
+   && readelf -S "$tmp/w/mod.o" | grep -q '\.debug_line' && readelf --debug-dump=line "$tmp/w/mod.o" | grep -q 'mod\.ufn'; then
+    ok "-g: host code with debug information, lines in mod.ufn"
+elif [ "$st" -eq 0 ]; then bad conv-g "no -g or no line table naming mod.ufn"; fi
+fresh
+if run conv-no-g 0 mod.ufn --target=host,sim && ! readelf -S "$tmp/w/mod.o" | grep -q '\.debug_line'; then
+    ok "without -g: no debug information"
+elif [ "$st" -eq 0 ]; then bad conv-no-g "debug information"; fi
+if [ -z "$have_nvcc" ]; then skipped conv-g-nvcc "no nvcc"
+else
+    fresh
+    if run conv-g-nvcc 0 mod.ufn --arch=sm_80 -g -o mod.ptx -v && has "$tmp/err" "nvcc .* -lineinfo " \
+       && has "$tmp/w/mod.ptx" '^[[:space:]]*\.loc' && ! has "$tmp/err" ' -G '; then
+        ok "-g: nvcc -lineinfo (line information, optimised code)"
+    elif [ "$st" -eq 0 ]; then bad conv-g-nvcc "no -lineinfo or no .loc in the PTX"; fi
+fi
+fresh
+cp "$tmp/w/mod.ufn" "$tmp/w/-x.ufn"
+if run conv-dashdash 0 --target=host -- -x.ufn && [ -s "$tmp/w/-x.o" ]; then
+    ok "--: an input whose name starts with '-'"
+fi
+usage conv-dash-without "unknown option '-x.ufn'" --target=host -x.ufn
+fresh
+if run conv-D 0 mod.ufn --target=host -DNDEBUG -D LEVEL=2 \
+   && has "$tmp/err" "^ufnc: warning: -DNDEBUG is ignored: a .ufn module has no preprocessor (set a constant in the module) \[-Wignored-define\]$" \
+   && has "$tmp/err" "^ufnc: warning: -DLEVEL=2 is ignored" && [ -s "$tmp/w/mod.o" ]; then
+    ok "-DNAME, -D NAME=V: accepted, with a warning that names -Wignored-define"
+elif [ "$st" -eq 0 ]; then bad conv-D "message"; fi
+fresh
+if run conv-D-quiet 0 mod.ufn --target=host -DNDEBUG -Wno-ignored-define && [ ! -s "$tmp/err" ]; then
+    ok "-Wno-ignored-define silences it"
+elif [ "$st" -eq 0 ]; then bad conv-D-quiet "something printed"; fi
+fresh
+if run conv-D-werror 1 mod.ufn --target=host -DNDEBUG -Werror && has "$tmp/err" "error: -DNDEBUG is ignored.*\[-Werror=ignored-define\]$" \
+   && [ ! -e "$tmp/w/mod.o" ]; then
+    ok "-D with -Werror: an error, no output"
+elif [ "$st" -eq 1 ]; then bad conv-D-werror "message"; fi
+usage conv-D-bad "-D1X=2: expected NAME or NAME=VALUE" mod.ufn -D1X=2
+usage conv-W-names "unknown warning option '-Wfrob' (the warnings are spill, .*ignored-define)" mod.ufn -Wfrob
+fresh
+if run conv-h-header 0 -h inc.h mod.ufn --target=host && [ -s "$tmp/w/inc.h" ] && [ ! -e "$tmp/w/mod.h" ] \
+   && [ ! -s "$tmp/out" ]; then
+    ok "-h FILE writes the header there, as ISPC's -h"
+elif [ "$st" -eq 0 ]; then bad conv-h-header "no inc.h, or help printed"; fi
+fresh
+if run conv-h-help 0 -h && has "$tmp/out" '^usage: ufnc'; then ok "-h alone prints the help"; fi
+usage conv-h-missing "option -h needs an argument" mod.ufn -h
+
+# Architectures: nvcc's -arch spelling, native (asked of the driver), all,
+# all-major.  fake-nvcc fails the build; -v shows what it was asked for.
+archs_of() {   # the -gencode architectures of the nvcc command -v printed
+    grep -o 'arch=compute_[0-9]*,code=[^ ]*' "$tmp/err" | tr -d "'[]" | sed 's/.*code=//; s/,compute_[0-9]*/+ptx/' | tr '\n' ' '
+}
+arch_case() {   # NAME WANT ARGS...
+    aname=$1 awant=$2
+    shift 2
+    fresh
+    if run "$aname" 3 mod.ufn --nvcc="$fake" -v "$@" && [ "$(archs_of)" = "$awant" ]; then
+        ok "$aname: $awant"
+    elif [ "$st" -eq 3 ]; then bad "$aname" "built for '$(archs_of)', expected '$awant'"; fi
+}
+fake=$top/tests/driver/fake-nvcc
+list="sm_75 sm_80 sm_86 sm_87 sm_89 sm_90 sm_90a sm_100 sm_103 sm_110 sm_120 sm_121"
+# nvcc's threads: every CPU (0) outside make; under make -j3 one plus the
+# free jobserver slots, no more than the architectures (2 here); 1 when
+# make hid its jobserver (make 4.3, a recipe without '+').
+threads_of() { grep -o -- ' --threads [0-9]*)$' "$tmp/err" | grep -o '[0-9]*'; }
+fresh
+if run threads-alone 3 mod.ufn --nvcc="$fake" -v && [ "$(threads_of)" = 0 ]; then
+    ok "nvcc --threads 0 outside make"
+elif [ "$st" -eq 3 ]; then bad threads-alone "--threads $(threads_of)"; fi
+fresh
+if MAKEFLAGS=" -j3 --jobserver-auth=98,99" run threads-hidden 3 mod.ufn --nvcc="$fake" -v && [ "$(threads_of)" = 1 ]; then
+    ok "nvcc --threads 1 under make -j3 without its jobserver"
+elif [ "$st" -eq 3 ]; then bad threads-hidden "--threads $(threads_of)"; fi
+fresh
+printf 'all:\n\t+"$(UFNC)" mod.ufn --nvcc="$(FAKE)" -v 2>err; test $$? = 3\n' >"$tmp/w/Makefile"
+if (cd "$tmp/w" && make -s -j3 UFNC="$ufnc" FAKE="$fake") >"$tmp/out" 2>&1 && cp "$tmp/w/err" "$tmp/err" \
+   && [ "$(threads_of)" = 2 ]; then
+    ok "nvcc --threads 2 under make -j3 (+ recipe): its slot and one from the jobserver, for 2 architectures"
+else cat "$tmp/out" >>"$tmp/err"; bad threads-jobserver "--threads $(threads_of)"; fi
+fresh
+mkdir -p "$tmp/w/tools" && cp "$fake" "$tmp/w/tools/nvcc"
+if run nvcc-relative 3 mod.ufn --nvcc=tools/nvcc -v && has "$tmp/err" "^ufnc: error: nvcc exited with status 0 but wrote no fatbin" \
+   && ! has "$tmp/err" "cannot run"; then
+    ok "--nvcc=tools/nvcc: a relative path names the same file from ufnc's directory"
+elif [ "$st" -eq 3 ]; then bad nvcc-relative "message"; fi
+FAKE_GPU_CODE=$list arch_case arch-nvcc-spelling "sm_80 sm_90+ptx " -arch=sm_80,sm_90
+FAKE_GPU_CODE=$list arch_case arch-nvcc-spelling-space "sm_86+ptx " -arch sm_86
+FAKE_GPU_CODE=$list arch_case arch-cmake-spelling "sm_80 sm_90+ptx " --arch=80,90-real
+FAKE_GPU_CODE=$list arch_case arch-all "sm_75 sm_80 sm_86 sm_87 sm_89 sm_90 sm_100 sm_103 sm_110 sm_120 sm_121+ptx " --arch=all
+FAKE_GPU_CODE=$list arch_case arch-all-major "sm_75 sm_80 sm_90 sm_100 sm_110 sm_120+ptx " --arch=all-major
+fresh
+if UFN_CUDA_LIBRARY=/nonexistent/libcuda.so.1 run arch-native-no-driver 3 mod.ufn --nvcc="$fake" --arch=native \
+   && has "$tmp/err" "^ufnc: error: --arch=native: no CUDA driver to ask which GPUs this machine has (/nonexistent/libcuda.so.1: .*); name the architectures instead, e.g. --arch=sm_90$" \
+   && [ ! -e "$tmp/w/mod.o" ]; then
+    ok "--arch=native without a driver: exit 3, a clear error (nvcc would build sm_75 and say little)"
+elif [ "$st" -eq 3 ]; then bad arch-native-no-driver "message"; fi
+if ! cc -shared -fPIC -o "$tmp/fakecuda.so" "$top/tests/driver/fake-cuda.c" 2>"$tmp/err"; then
+    bad arch-native "cannot build fake-cuda.c"
+else
+    UFN_CUDA_LIBRARY=$tmp/fakecuda.so FAKE_GPUS=90,80,90 arch_case arch-native "sm_80 sm_90+ptx " --arch=native
+    UFN_CUDA_LIBRARY=$tmp/fakecuda.so FAKE_GPUS=90,80,90 arch_case arch-native-nvcc-spelling "sm_80 sm_90+ptx " -arch=native
+    fresh
+    if UFN_CUDA_LIBRARY=$tmp/fakecuda.so FAKE_GPUS= run arch-native-none 3 mod.ufn --nvcc="$fake" --arch=native \
+       && has "$tmp/err" "^ufnc: error: --arch=native: the CUDA driver reports no GPU; name the architectures"; then
+        ok "--arch=native with no GPU: exit 3, a clear error"
+    elif [ "$st" -eq 3 ]; then bad arch-native-none "message"; fi
+    fresh
+    if UFN_CUDA_LIBRARY=$tmp/fakecuda.so FAKE_GPUS=70 run arch-native-old 3 mod.ufn --nvcc="$fake" --arch=native \
+       && has "$tmp/err" "GPU 0 is sm_70, older than sm_75"; then
+        ok "--arch=native with an sm_70: exit 3, CUDA 13 cannot build for it"
+    elif [ "$st" -eq 3 ]; then bad arch-native-old "message"; fi
+fi
+
+# ---- the device-code cache (issue 19) -------------------------------------------------
+
+# host and sim code go through cc, cached as the fatbin is: these cases need
+# no nvcc.  cached NAME STATUS WANT-STORED WANT-HITS ARGS...: -v counts.
+cached() {
+    cn=$1 cst=$2 cstored=$3 chits=$4
+    shift 4
+    run "$cn" "$cst" mod.ufn --target=host,sim -v "$@" || return 1
+    s=$(grep -c '^ufnc: cc (.*): [0-9.]* s, stored in the cache$' "$tmp/err")
+    h=$(grep -c '^ufnc: cc (.*): [0-9.]* s, from the cache (' "$tmp/err")
+    if [ "$s" -ne "$cstored" ] || [ "$h" -ne "$chits" ]; then
+        bad "$cn" "$s stored and $h from the cache, expected $cstored and $chits"
+        return 1
+    fi
+}
+entries() { find "$tmp/cache" -type f 2>/dev/null | wc -l; }
+fresh
+if cached cache-miss 0 2 0 && cp "$tmp/w/mod.o" "$tmp/first.o" && [ "$(entries)" -eq 2 ]; then
+    ok "cache: a first build stores the host and simulator objects"
+fi
+if cached cache-hit 0 0 2 && ! has "$tmp/err" '^(cd .* && cc .* -c ' && cmp -s "$tmp/w/mod.o" "$tmp/first.o"; then
+    ok "cache: a rebuild takes both from the cache, runs no cc, same object"
+elif [ "$st" -eq 0 ]; then bad cache-hit "cc ran, or the object differs"; fi
+if cached cache-flags 0 2 0 -O2 && [ "$(entries)" -eq 4 ]; then
+    ok "cache: another flag (-O2) misses"
+fi
+if cached cache-no-cache 0 0 0 --no-cache && [ "$(grep -c '^(cd .* && cc .* -c ' "$tmp/err")" -eq 2 ] && [ "$(entries)" -eq 4 ]; then
+    ok "cache: --no-cache neither reads nor writes it"
+fi
+for f in "$tmp"/cache/*; do      # damage every entry: 8 bytes in the middle
+    size=$(wc -c <"$f")
+    printf 'damaged!' | dd of="$f" bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
+done
+if cached cache-corrupt 0 2 0 && cmp -s "$tmp/w/mod.o" "$tmp/first.o" && cached cache-repaired 0 0 2; then
+    ok "cache: a damaged entry is a miss, and is replaced"
+fi
+cp "$tmp/w/mod.ufn" "$tmp/w/mod.keep"
+{ echo '# a line more: every #line changes'; cat "$tmp/w/mod.keep"; } >"$tmp/w/mod.ufn"
+if cached cache-source 0 2 0; then ok "cache: a changed source misses"; fi
+cp "$tmp/w/mod.keep" "$tmp/w/mod.ufn"
+fresh
+if UFN_CACHE_SIZE=0 cached cache-bounded 0 2 0 && [ "$(entries)" -eq 0 ]; then
+    ok "cache: UFN_CACHE_SIZE bounds it (0 MiB: nothing kept)"
+fi
+fresh
+if UFN_CACHE_DIR=/proc/no/such/dir cached cache-unwritable 0 0 0 && [ -s "$tmp/w/mod.o" ]; then
+    ok "cache: a directory that cannot be made is no cache, not an error"
+fi
+fresh
+mkdir -p "$tmp/home" "$tmp/xdg"
+if (unset UFN_CACHE_DIR; XDG_CACHE_HOME="$tmp/xdg" run cache-xdg 0 mod.ufn --target=host,sim) \
+   && [ "$(find "$tmp/xdg/ufnc" -type f | wc -l)" -eq 2 ] \
+   && (unset UFN_CACHE_DIR XDG_CACHE_HOME; HOME="$tmp/home" run cache-home 0 mod.ufn --target=host,sim) \
+   && [ "$(find "$tmp/home/.cache/ufnc" -type f | wc -l)" -eq 2 ]; then
+    ok "cache: \$XDG_CACHE_HOME/ufnc, else ~/.cache/ufnc"
+elif [ "$st" -eq 0 ]; then bad cache-default-dir "no entries where expected"; fi
+# Concurrent builds of one module into one empty cache: every one works,
+# the objects are the same, no temporary is left.
+fresh
+for k in 1 2 3 4; do
+    (cd "$tmp/w" && "$ufnc" mod.ufn --target=host,sim -o "par$k.o" 2>"$tmp/err$k"; echo $? >"$tmp/st$k") &
+done
+wait
+why=
+for k in 1 2 3 4; do
+    [ "$(cat "$tmp/st$k")" = 0 ] || why="$why run $k: exit $(cat "$tmp/st$k")"
+    cmp -s "$tmp/w/par1.o" "$tmp/w/par$k.o" || why="$why par$k.o differs"
+done
+[ "$(entries)" -eq 2 ] || why="$why $(entries) files in the cache"
+if [ -z "$why" ]; then ok "cache: four concurrent builds, one cache: all work, same objects"
+else : >"$tmp/err"; bad cache-concurrent "$why"; fi
+if [ -z "$have_nvcc" ]; then skipped cache-nvcc "no nvcc"
+else
+    fresh
+    cp "$tmp/sp.ufn" "$tmp/w/"
+    if run cache-nvcc-miss 0 sp.ufn --arch=sm_90 -v && has "$tmp/err" '^ufnc: nvcc: .* s, stored in the cache$' \
+       && cp "$tmp/w/sp.o" "$tmp/first.o" \
+       && run cache-nvcc-hit 0 sp.ufn --arch=sm_90 -v && has "$tmp/err" '^ufnc: nvcc: .* s, from the cache (' \
+       && ! has "$tmp/err" ' --fatbin ' && has "$tmp/err" "$spill_msg" && cmp -s "$tmp/w/sp.o" "$tmp/first.o"; then
+        ok "cache: nvcc's fatbin from the cache, its spill warning said again, same object"
+    elif [ "$st" -eq 0 ]; then bad cache-nvcc "nvcc ran, no warning, or the object differs"; fi
+    if run cache-nvcc-flags 0 sp.ufn --arch=sm_90 -Xnvcc -DX -v && has "$tmp/err" '^ufnc: nvcc: .* s, stored in the cache$'; then
+        ok "cache: another nvcc flag misses"
+    fi
+fi
+
 # ---- determinism ------------------------------------------------------------------------------
 
 # Two compilations of the same source with different temporary directories
@@ -535,7 +755,7 @@ same_outputs() {   # NAME ARGS...; $ext is the output kind
         [ $k = one ] && t=$tmp/t1 || t=$tmp/t2
         out=mod.$ext
         [ "$ext" = o ] && out=$k/mod.o
-        (cd "$tmp/w" && TMPDIR=$t "$ufnc" mod.ufn "$@" -o "$out") 2>"$tmp/err" || { bad "$n" "compilation failed"; return; }
+        (cd "$tmp/w" && TMPDIR=$t "$ufnc" mod.ufn --no-cache "$@" -o "$out") 2>"$tmp/err" || { bad "$n" "compilation failed"; return; }
         [ "$ext" = o ] || mv "$tmp/w/mod.$ext" "$tmp/w/$k/"
     done
     for f in "$tmp"/w/one/*; do
@@ -544,6 +764,7 @@ same_outputs() {   # NAME ARGS...; $ext is the output kind
     ok "$n: byte-identical $(cd "$tmp/w/one" && echo *)"
 }
 for ext in o cu c h; do same_outputs "deterministic-$ext" --target=host,sim; done
+ext=o; same_outputs "deterministic-debug" --target=host,sim -g
 if [ -n "$have_nvcc" ]; then
     ext=o; same_outputs "deterministic-fatbin-sm_80" --arch=sm_80
     ext=o; same_outputs "deterministic-fatbin-default-archs"

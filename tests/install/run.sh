@@ -149,7 +149,8 @@ rm -f ./*.o ./*.h ./*.d prog
 # --- CMake ----------------------------------------------------------------------------------
 
 cm() {
-    keep "$log.cmake" cmake -S . -B cbuild -DCMAKE_PREFIX_PATH="$root" -DUFNFLAGS="$ufnflags" &&
+    keep "$log.cmake" cmake -S . -B cbuild -DCMAKE_PREFIX_PATH="$root" -DUFNFLAGS="$ufnflags" \
+        -DUFN_ARCHITECTURES="80;90" &&
     grep "ufn $version, ufnc: $root/bin/ufnc" "$log.cmake" &&
     cmake --build cbuild &&
     run ./cbuild/prog && run ./cbuild/prog_static &&
@@ -157,6 +158,16 @@ cm() {
     ! ldd ./cbuild/prog_static | grep libufnrt
 }
 step "the staged CMake package: ufn::ufnrt (shared, RPATH) and ufn::ufnrt_static, run" cm
+
+cm_archs() {
+    grep -q -- "ufnc --arch=80,90 .*polar.ufn" cbuild/CMakeFiles/prog.dir/build.make &&
+    grep -q -- "ufnc --arch=86 .*polar.ufn" cbuild/CMakeFiles/prog_arch.dir/build.make &&
+    run ./cbuild/prog_arch &&
+    cmake -S . -B coff -DCMAKE_PREFIX_PATH="$root" -DUFNFLAGS="$ufnflags" -DUFN_ARCHITECTURES=OFF >/dev/null &&
+    ! grep -q -- "--arch=" coff/CMakeFiles/prog.dir/build.make &&
+    grep -q -- "ufnc --arch=86 " coff/CMakeFiles/prog_arch.dir/build.make
+}
+step "CMake: UFN_ARCHITECTURES (80;90) for every target, a target's property (86) wins, OFF: ufnc's default" cm_archs
 
 cm_depfile() {
     cmake --build cbuild > "$log.1" && ! grep "Compiling" "$log.1" &&
