@@ -319,6 +319,13 @@ static void func_tables(Emitter *em, Func *f)
                   func_c_symbol(f, "core_fixed"));
         emit_line(em, "    .core_ndim = %s, .core_dims = %s,", func_c_symbol(f, "core_ndim"), func_c_symbol(f, "core_dims"));
     }
+    if (f->method_cnames[M_REDUCE]) {
+        static const char *const identity[] = {
+            [ID_NONE] = "UFN_IDENTITY_NONE", [ID_ZERO] = "UFN_IDENTITY_ZERO",
+            [ID_ONE] = "UFN_IDENTITY_ONE", [ID_REORDERABLE] = "UFN_IDENTITY_REORDERABLE",
+        };
+        emit_line(em, "    .identity = %s, .sum = %s,", identity[f->identity], is_sum_body(f) ? "true" : "false");
+    }
     emit_line(em, "};");
     emit_line(em, "%s", "");
 }
@@ -368,6 +375,8 @@ static void entry_points(Emitter *em, Func *f)
         buf_free(&ptrs);
         buf_free(&core);
     }
+    if (f->method_cnames[M_REDUCE])
+        method_entries(em, f);
 }
 
 void emit_host(Buf *out, Module *m, const EmitOptions *opt)

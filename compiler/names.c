@@ -434,7 +434,7 @@ static void name_public(Module *m, Taken *t)
     const char *prefix = m->opt->prefix ? m->opt->prefix : "";
     int cap = 1, n = 0;
     for (int i = 0; i < m->nkernels; i++)
-        cap += 1 + m->kernels[i]->ninstances;
+        cap += 1 + m->kernels[i]->ninstances + NUM_METHODS;
     Public *pubs = arena_alloc(sizeof(Public) * (size_t)cap);
     for (int i = 0; i < m->nkernels; i++) {
         Func *f = m->kernels[i];
@@ -460,6 +460,11 @@ static void name_public(Module *m, Taken *t)
             Instance *inst = f->instances[k];
             inst->entry_cname = intern_cstr(arena_printf("%s_%s", f->public_name, typed_entry_suffix(f, inst->sig)));
             pubs[n++] = (Public){inst->entry_cname, inst->sig->loc};
+        }
+        /* a binary ufunc's methods: NAME_reduce, NAME_accumulate, NAME_outer */
+        for (int k = 0; k < NUM_METHODS && has_methods(f); k++) {
+            f->method_cnames[k] = intern_cstr(arena_printf("%s_%s", f->public_name, method_word((Method)k)));
+            pubs[n++] = (Public){f->method_cnames[k], loc};
         }
         for (int k = first; k < n; k++) {
             if (!is_taken(t, pubs[k].name)) {

@@ -713,6 +713,17 @@ typedef enum FuncKind {
 typedef struct Module Module;
 typedef struct CheckOptions CheckOptions;
 
+/* @vectorize(..., identity=...), as Numba reads it. */
+typedef enum Identity {
+    ID_NONE,                   /* None, the default */
+    ID_ZERO,                   /* 0 (or False) */
+    ID_ONE,                    /* 1 (or True) */
+    ID_REORDERABLE             /* 'reorderable' */
+} Identity;
+
+/* The methods of a binary ufunc with T(T, T) signatures (DESIGN 7). */
+typedef enum Method { M_REDUCE, M_ACCUMULATE, M_OUTER, NUM_METHODS } Method;
+
 struct Func {
     Node *def;
     const char *name;          /* the Python name */
@@ -729,6 +740,8 @@ struct Func {
     const char *public_name;   /* the C name in the header (with --prefix) */
     const char **param_cnames; /* kernels: the entry points' operand parameters (names.c) */
     const char **core_cnames;  /* gufuncs: the typed entries' core dimension parameters */
+    Identity identity;         /* ufuncs */
+    const char *method_cnames[NUM_METHODS];  /* NAME_reduce, ...; NULL: no methods (names.c) */
 };
 
 /* Where an instance is in its typing. */
@@ -1001,6 +1014,12 @@ const char *c_declaration(const char *type, const char *name);       /* "float *
 const char *kernel_operand(const Instance *inst, int k);            /* operand k's pointer in a kernel */
 /* Public prototypes (without ';'), shared by the header and the host stub. */
 void entry_general_proto(Buf *b, const Func *f);
+/* emit_methods.c: reduce, accumulate and outer of binary ufuncs. */
+bool has_methods(const Func *f);
+const char *method_word(Method m);
+bool is_sum_body(const Func *f);
+void method_protos(Buf *b, const Func *f);
+void method_entries(Emitter *em, const Func *f);
 void entry_typed_proto(Buf *b, const Func *f, const Instance *inst);
 const char *describe_kernel(const Func *f);     /* "@vectorize([...]) def f(x)" */
 
