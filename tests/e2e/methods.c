@@ -5,6 +5,7 @@
  * strides and offset, calls the method with the case's arguments, and
  * compares the result with NumPy's bit for bit, or the refusal with
  * NumPy's words.  The results are dumped for the backend comparison. */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -146,9 +147,49 @@ static void check(const methods_case *c)
             E2E_CHECK(e2e_same_f64(got, want), "[%lld] = %a, NumPy %a", (long long)i, got, want);
         }
     }
-    if (n > 0)
-        sample_dump_exact(c->name, c->dtype, res.data, (size_t)n);
+    if (n > 0) {
+        char tag[96];   /* the dump's names are one word */
+        snprintf(tag, sizeof tag, "%s", c->name);
+        for (char *p = tag; *p; p++)
+            if (!isalnum((unsigned char)*p))
+                *p = '_';
+        sample_dump_exact(tag, c->dtype, res.data, (size_t)n);
+    }
     ufn_free(&res);
+    e2e_end();
+}
+
+/* The methods on device arrays: the result stays on the input's device
+ * (on sim and cuda: device memory), with the host's bits. */
+static void check_device(void)
+{
+    e2e_begin("methods of device arrays");
+    int64_t shape[2] = {37, 300}, vshape[1] = {7};
+    ufn_array a = ufn_host(base_f32, UFN_FLOAT32, 2, shape), v = ufn_host(base_f32, UFN_FLOAT32, 1, vshape);
+    ufn_array d = {0}, dv = {0}, dev[3] = {{0}}, host[3] = {{0}}, back[3] = {{0}};
+    ufn_reduce_opts axis1 = {.naxes = 1, .axes = {1}};
+    E2E_CALL(ufn_to_device(&a, &d));
+    E2E_CALL(ufn_to_device(&v, &dv));
+    E2E_CALL(add_reduce(&d, &axis1, &dev[0]));
+    E2E_CALL(add_reduce(&a, &axis1, &host[0]));
+    E2E_CALL(sub_accumulate(&d, 0, &dev[1]));
+    E2E_CALL(sub_accumulate(&a, 0, &host[1]));
+    E2E_CALL(add_outer(&dv, &dv, &dev[2]));
+    E2E_CALL(add_outer(&v, &v, &host[2]));
+    for (int k = 0; k < 3; k++) {
+        E2E_CHECK(dev[k].memory == d.memory, "result %d in memory %d, the input's is %d", k,
+                  (int)dev[k].memory, (int)d.memory);
+        E2E_CALL(ufn_copy_to_host(&dev[k], &back[k]));
+        int64_t n = ufn_size(&host[k]);
+        E2E_CHECK(back[k].data && ufn_size(&back[k]) == n
+                  && memcmp(back[k].data, host[k].data, (size_t)n * sizeof(float)) == 0,
+                  "result %d differs from the host array's", k);
+        ufn_free(&dev[k]);
+        ufn_free(&host[k]);
+        ufn_free(&back[k]);
+    }
+    ufn_free(&d);
+    ufn_free(&dv);
     e2e_end();
 }
 
@@ -158,5 +199,6 @@ int main(int argc, char **argv)
     values();
     for (size_t i = 0; i < sizeof methods_cases / sizeof methods_cases[0]; i++)
         check(&methods_cases[i]);
+    check_device();
     return e2e_finish();
 }
