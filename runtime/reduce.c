@@ -4,7 +4,8 @@
  * T(T, T) signature for a's dtype, with NumPy's arguments (ufn_reduce_opts:
  * axes, keepdims, initial, where) and NumPy's errors, word for word.
  *
- * The order (DESIGN 7: NumPy 2's, the reference for every backend).  The
+ * The order (DESIGN 7: NumPy 2.4's, the reference for every backend; NumPy
+ * 1.x summed a contiguous axis in chunks of its 8192-element buffer).  The
  * axes are visited as NumPy's iterator visits them: size-1 axes dropped,
  * the rest sorted by the input's stride, largest outermost (ties keep C
  * order; negative strides are not flipped).  Each result starts from
@@ -222,10 +223,35 @@ static void gather(const block *b, const char *p, int64_t start, int64_t n, size
 }
 
 /* NumPy's pairwise_sum for one type: over n elements at p, `s` bytes apart;
- * and over elements [start, start + n) of a block of several axes. */
+ * and over elements [start, start + n) of a block of several axes.  The
+ * eight accumulators of a contiguous leaf are one vector (GCC's vector
+ * extension: the same eight additions in the same order, lane by lane). */
 #define PAIRWISE(T, NAME)                                                                        \
+    typedef T NAME##_v __attribute__((vector_size(16)));                                         \
+    enum { NAME##_K = 8 / (16 / (int)sizeof(T)) };   /* 16-byte vectors in eight lanes */       \
+    static T NAME##_leaf(const char *p, int64_t n)                                               \
+    {                                                                                            \
+        NAME##_v r[NAME##_K], x;                                                                 \
+        _Pragma("GCC unroll 4") for (int k = 0; k < NAME##_K; k++)                               \
+            memcpy(&r[k], p + 16 * k, 16);                                                       \
+        int64_t i;                                                                               \
+        for (i = 8; i < n - (n % 8); i += 8) {                                                   \
+            _Pragma("GCC unroll 4") for (int k = 0; k < NAME##_K; k++) {                         \
+                memcpy(&x, p + i * (int64_t)sizeof(T) + 16 * k, 16);                             \
+                r[k] += x;                                                                       \
+            }                                                                                    \
+        }                                                                                        \
+        T a[8];                                                                                  \
+        memcpy(a, r, sizeof a);                                                                  \
+        T res = ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]));              \
+        for (; i < n; i++)                                                                       \
+            res += *(const T *)(p + i * (int64_t)sizeof(T));                                     \
+        return res;                                                                              \
+    }                                                                                            \
     static T NAME(const char *p, int64_t n, int64_t s)                                           \
     {                                                                                            \
+        if (n >= 8 && n <= PW_BLOCK && s == (int64_t)sizeof(T))                                  \
+            return NAME##_leaf(p, n);                                                            \
         if (n < 8) {                                                                             \
             T res = 0.;                                                                          \
             for (int64_t i = 0; i < n; i++)                                                      \
