@@ -1,0 +1,67 @@
+/* methods.c - `make bench-methods`: the methods of binary ufuncs against the
+ * memory floor (issue 17).  add_ufunc.reduce (samples/pulses.ufn, a body
+ * `x + y`, so NumPy's pairwise order) over n float32 on the host backend,
+ * interleaved with the harness's floor for reading the same bytes (a
+ * threaded read-only sum, floor.c).  Prints one line per measurement:
+ *
+ *     NAME N MEDIAN_SECONDS MIN_SECONDS RESULT_HEX
+ *
+ * which bench/methods/report.sh turns into bench/methods.md with NumPy's
+ * time for np.add.reduce on the same values (numpy_reduce.py). */
+#include "bench.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "pulses.h"
+
+typedef struct ctx {
+    ufn_array a, out;
+    ufn_reduce_opts opts;
+    const float *data;
+    size_t n;
+    float floor_sum;
+} ctx;
+
+static int run_reduce(void *p)
+{
+    ctx *c = p;
+    return add_ufunc_reduce(&c->a, &c->opts, &c->out);
+}
+
+static int run_floor(void *p)
+{
+    ctx *c = p;
+    return floor_read(c->data, c->n, &c->floor_sum);
+}
+
+int main(int argc, char **argv)
+{
+    int64_t n = argc > 1 ? atoll(argv[1]) : 100000000;
+    float *x = bench_alloc((size_t)n * sizeof *x);
+    if (!x)
+        return 1;
+    /* numpy_reduce.py makes the same values */
+    for (int64_t i = 0; i < n; i++)
+        x[i] = (float)((i * 7919) % 1999 - 999) / 7.0f;
+    float result = 0;
+    static const float zero = 0;
+    int64_t none = 0;
+    /* add_ufunc has no identity=, so it would start from the first element;
+     * initial=0 starts from np.add's identity, as np.add.reduce does */
+    ctx c = {.a = ufn_host(x, UFN_FLOAT32, 1, &n), .out = ufn_host(&result, UFN_FLOAT32, 0, &none),
+             .opts = {.initial = &zero}, .data = x, .n = (size_t)n};
+    bench_impl impls[2] = {{"ufnc", run_reduce, &c}, {"floor", run_floor, &c}};
+    bench_stats st[2];
+    bench_policy p = bench_default_policy;
+    p.min_reps = 7;
+    int rc = bench_measure(2, impls, &p, st);
+    if (rc) {
+        fprintf(stderr, "add_ufunc_reduce: %s\n", ufn_error());
+        return 1;
+    }
+    for (int i = 0; i < 2; i++)
+        printf("%s %lld %.6f %.6f %a\n", impls[i].name, (long long)n, st[i].median, st[i].min,
+               i == 0 ? (double)result : (double)c.floor_sum);
+    return 0;
+}
