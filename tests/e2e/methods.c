@@ -193,6 +193,34 @@ static void check_device(void)
     e2e_end();
 }
 
+/* row_sum: a core loop, run on 16 rows at a time by the host; each row's
+ * sum in the body's order (float64, element after element), for row
+ * counts around the lane count and strided, reversed rows. */
+static void check_row_sum(void)
+{
+    e2e_begin("row_sum '(i)->()': rows in lanes");
+    int64_t counts[] = {0, 1, 15, 16, 17, 37};
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+        int64_t rows = counts[c];
+        /* every other row of a (2 rows, 50) grid, its columns reversed */
+        int64_t shape[2] = {rows, 50}, strides[2] = {100, -1};
+        ufn_array x = ufn_host_strided(base_f32 + 49, UFN_FLOAT32, 2, shape, strides), out = {0};
+        E2E_CALL(row_sum(&x, &out));
+        for (int64_t r = 0; r < rows && out.data; r++) {
+            double acc = 0.0;
+            for (int64_t k = 0; k < 50; k++)
+                acc += (double)base_f32[49 + r * 100 - k];
+            double got = ((const double *)out.data)[r];
+            E2E_CHECK(e2e_same_f64(got, acc), "%lld rows: row %lld = %a, expected %a", (long long)rows,
+                      (long long)r, got, acc);
+        }
+        if (rows == 37)
+            sample_dump_exact("row_sum", UFN_FLOAT64, out.data, (size_t)rows);
+        ufn_free(&out);
+    }
+    e2e_end();
+}
+
 int main(int argc, char **argv)
 {
     e2e_start(argc, argv, "methods");
@@ -200,5 +228,6 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof methods_cases / sizeof methods_cases[0]; i++)
         check(&methods_cases[i]);
     check_device();
+    check_row_sum();
     return e2e_finish();
 }
