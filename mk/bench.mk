@@ -61,10 +61,12 @@ bench: bench-build
 BENCH_METHODS := $(BENCH_DIR)/bench-methods
 
 $(BENCH_METHODS): bench/methods/methods.c bench/harness/floor.c bench/harness/timing.c \
-                  bench/harness/data.c bench/harness/bench.h $(BENCH_DIR)/mod/pulses.o $(LIBUFNRT_A)
+                  bench/harness/data.c bench/harness/bench.h $(BENCH_DIR)/mod/pulses.o \
+                  $(BENCH_DIR)/mod/l2_norm.o $(LIBUFNRT_A)
 	$(call say,CC,$@)
 	$(Q)$(CC) $(CPPFLAGS) $(BENCH_CFLAGS) -o $@ bench/methods/methods.c bench/harness/floor.c \
-	    bench/harness/timing.c bench/harness/data.c $(BENCH_DIR)/mod/pulses.o $(LIBUFNRT_A) $(LDLIBS_RT)
+	    bench/harness/timing.c bench/harness/data.c $(BENCH_DIR)/mod/pulses.o \
+	    $(BENCH_DIR)/mod/l2_norm.o $(LIBUFNRT_A) $(LDLIBS_RT)
 
 .PHONY: bench-methods
 bench-methods: $(BENCH_METHODS)

@@ -2,7 +2,9 @@
  * memory floor (issue 17).  add_ufunc.reduce (samples/pulses.ufn, a body
  * `x + y`, so NumPy's pairwise order) over n float32 on the host backend,
  * interleaved with the harness's floor for reading the same bytes (a
- * threaded read-only sum, floor.c).  Prints one line per measurement:
+ * threaded read-only sum, floor.c); and l2_norm '(i)->()' over n/100 rows of
+ * 16 float32 (a gufunc whose core is a loop: 16 rows at a time, emit_lanes.c)
+ * against the floor reading its input.  Prints one line per measurement:
  *
  *     NAME N MEDIAN_SECONDS MIN_SECONDS RESULT_HEX
  *
@@ -13,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "l2_norm.h"
 #include "pulses.h"
 
 typedef struct ctx {
@@ -33,6 +36,25 @@ static int run_floor(void *p)
 {
     ctx *c = p;
     return floor_read(c->data, c->n, &c->floor_sum);
+}
+
+typedef struct l2ctx {
+    const float *in;
+    float *out;
+    size_t rows;
+    float floor_sum;
+} l2ctx;
+
+static int run_l2(void *p)
+{
+    l2ctx *c = p;
+    return l2_norm_float32(c->rows, 16, c->in, c->out);
+}
+
+static int run_l2_floor(void *p)
+{
+    l2ctx *c = p;
+    return floor_read(c->in, 16 * c->rows, &c->floor_sum);
 }
 
 int main(int argc, char **argv)
@@ -63,5 +85,16 @@ int main(int argc, char **argv)
     for (int i = 0; i < 2; i++)
         printf("%s %lld %.6f %.6f %a\n", impls[i].name, (long long)n, st[i].median, st[i].min,
                i == 0 ? (double)result : (double)c.floor_sum);
+    /* l2_norm over the same floats, as n/100 rows of 16 (1e6 at n = 1e8) */
+    l2ctx l = {.in = x, .out = bench_alloc((size_t)(n / 100) * sizeof(float)), .rows = (size_t)(n / 100)};
+    if (!l.out || (size_t)n < 16 * l.rows)
+        return 1;
+    bench_impl l2[2] = {{"l2_norm", run_l2, &l}, {"l2_floor", run_l2_floor, &l}};
+    if (bench_measure(2, l2, &p, st)) {
+        fprintf(stderr, "l2_norm_float32: %s\n", ufn_error());
+        return 1;
+    }
+    for (int i = 0; i < 2; i++)
+        printf("%s %lld %.6f %.6f -\n", l2[i].name, (long long)l.rows, st[i].median, st[i].min);
     return 0;
 }
