@@ -2,32 +2,11 @@
  * @vectorize function of two parameters with a T(T, T) signature, the
  * entries NAME_reduce, NAME_accumulate and NAME_outer, which hand the
  * ufunc's table to libufnrt's ufn_reduce, ufn_accumulate and ufn_outer
- * (runtime/reduce.c, methods.c).  Their names are names.c's. */
+ * (runtime/reduce.c, methods.c).  Which ufuncs have them, and their names,
+ * are names.c's (has_methods, method_word). */
 #include "ufnc.h"
 
 #include <string.h>
-
-static const char *const words[NUM_METHODS] = {
-    [M_REDUCE] = "reduce", [M_ACCUMULATE] = "accumulate", [M_OUTER] = "outer",
-};
-
-const char *method_word(Method m)
-{
-    return words[m];
-}
-
-/* A binary @vectorize ufunc with some signature T(T, T). */
-bool has_methods(const Func *f)
-{
-    if (f->kind != FK_VECTORIZE || kernel_nin(f) != 2)
-        return false;
-    for (int k = 0; k < f->ninstances; k++) {
-        const Instance *inst = f->instances[k];
-        if (inst->args[0] == inst->args[1] && inst->args[0] == inst->ret)
-            return true;
-    }
-    return false;
-}
 
 static bool is_param(const Node *e, const Node *param)
 {

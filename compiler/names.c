@@ -365,6 +365,31 @@ static void name_params(Func *f)
     }
 }
 
+/* ---- methods ----------------------------------------------------------------------------- */
+
+static const char *const method_words[NUM_METHODS] = {
+    [M_REDUCE] = "reduce", [M_ACCUMULATE] = "accumulate", [M_OUTER] = "outer",
+};
+
+const char *method_word(Method m)
+{
+    return method_words[m];
+}
+
+/* A binary @vectorize ufunc with some signature T(T, T) has the methods
+ * (DESIGN 7; emit_methods.c writes them). */
+bool has_methods(const Func *f)
+{
+    if (f->kind != FK_VECTORIZE || kernel_nin(f) != 2)
+        return false;
+    for (int k = 0; k < f->ninstances; k++) {
+        const Instance *inst = f->instances[k];
+        if (inst->args[0] == inst->args[1] && inst->args[0] == inst->ret)
+            return true;
+    }
+    return false;
+}
+
 /* ---- the pass ------------------------------------------------------------------------- */
 
 /* The C names given so far to things of file scope (functions, tables). */

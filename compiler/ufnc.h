@@ -1019,7 +1019,8 @@ const char *c_declaration(const char *type, const char *name);       /* "float *
 const char *kernel_operand(const Instance *inst, int k);            /* operand k's pointer in a kernel */
 /* Public prototypes (without ';'), shared by the header and the host stub. */
 void entry_general_proto(Buf *b, const Func *f);
-/* emit_methods.c: reduce, accumulate and outer of binary ufuncs. */
+/* emit_methods.c: reduce, accumulate and outer of binary ufuncs (which
+ * have them, and their words: names.c). */
 bool has_methods(const Func *f);
 const char *method_word(Method m);
 bool is_sum_body(const Func *f);

@@ -12,7 +12,8 @@
  * `initial`, else the identity (0 or 1), else the first element of its
  * reduced elements (which is then skipped).  Then:
  *
- *   sequential   every ufunc but NumPy's add: acc = f(acc, x) over the
+ *   sequential   every ufunc but NumPy's add (and its complex sums, which
+ *                NumPy sums pairwise: not reproduced): acc = f(acc, x) over the
  *                reduced elements in that order.  Vectorised across the
  *                results (one call of the ufunc's host loop per reduced
  *                position for up to CHUNK results at once), so each result
