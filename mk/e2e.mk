@@ -6,7 +6,8 @@
 #   check-e2e-features  tests/e2e/NAME.ufn + NAME.c: integer semantics,
 #                       typing, tuples, gufunc layouts, dispatch,
 #                       broadcasting and views, complex, stdlib imports,
-#                       device pipelines; the same three runs and comparisons
+#                       device pipelines, several devices (multigpu); the
+#                       same three runs and comparisons
 #   check-e2e-trace     the seeds' device pipelines on sim: the exact
 #                       allocations, copies and launches (trace.sh)
 #   check-e2e-nodriver  no GPU, no driver: host by default, UFN_BACKEND=cuda

@@ -35,6 +35,8 @@ groff                   groff-base      man pages: groff -ww in make check, and 
 c++                     g++             the C++ compile of the math header
 clang                   clang           the fuzz harness (libFuzzer)
 /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a libclang-rt-dev libFuzzer's runtime
+mpicc                   libopenmpi-dev  libufnmpi (ufn_mpi.h): MPI's headers and compiler
+mpirun                  openmpi-bin     make check-mpi runs its tests under mpirun
 EOF
 }
 

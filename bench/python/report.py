@@ -9,7 +9,8 @@ noise, the best median of several rounds discards the worst of it); the
 spread of ufnc's medians across rounds is reported as the noise.  A timing
 counts only if its implementation passed the cross-check (check.py).
 The analysis section comes verbatim from bench/analysis.md, the thread
-engine's section from bench/engine.md (make bench-engine)."""
+engine's section from bench/engine.md (make bench-engine), the model of
+several GPUs from bench/scaling.md (bench/python/scaling.py)."""
 import datetime
 import json
 import os
@@ -400,8 +401,8 @@ def main(work, bench):
     if os.path.exists(analysis):
         with open(analysis) as f:
             lines += [f.read().rstrip(), '']
-    for part in ('engine.md', 'methods.md'):      # make bench-engine, bench-methods (make bench)
-        path = os.path.join(bench, part)
+    for part in ('engine.md', 'methods.md', 'scaling.md'):   # make bench-engine, bench-methods (make
+        path = os.path.join(bench, part)                      # bench); scaling.py (a model)
         if os.path.exists(path):
             with open(path) as f:
                 lines += [f.read().rstrip(), '']
