@@ -27,6 +27,7 @@ make                    make            the build
 flex                    flex            the scanner generator (grammar/ufn.l)
 bison                   bison           the parser generator (grammar/ufn.y)
 /usr/include/cmocka.h   libcmocka-dev   the unit tests
+/usr/include/mpfr.h     libmpfr-dev     the accuracy tests of the math functions (tests/math)
 /usr/include/dlpack/dlpack.h libdlpack-dev DLPack import/export in libufnrt
 pkg-config              pkgconf         ufn.pc, tested by check-install
 cmake                   cmake           the CMake package, tested by check-install
