@@ -246,7 +246,7 @@ UFN_LOOP_INLINE void gufuncs__matmul__a2_f64_a2_f64_a2_f64__lanes(ufn_view_f64_2
             }
         }
     }
-#line 244 "gufuncs.host.c"
+#line 250 "gufuncs.host.c"
 }
 
 /* host loop of matmul '(float64[:, :], float64[:, :], float64[:, :])', layout '(m,n),(n,p)->(m,p)' */
@@ -309,7 +309,7 @@ UFN_LOOP_INLINE void gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__lanes(ufn_view_i32
 #line 28 "gufuncs.ufn"
         v_mean[ufn_l].data[0 * v_mean[ufn_l].stride[0]] = (v_x[ufn_l].shape[0] > 0) ? (((double)v_s[ufn_l]) / ((double)v_x[ufn_l].shape[0])) : 0.0;
     }
-#line 307 "gufuncs.host.c"
+#line 313 "gufuncs.host.c"
 }
 
 /* host loop of sum_mean '(int32[:], int64[:], float64[:])', layout '(n)->(),()' */
@@ -358,7 +358,7 @@ UFN_LOOP_INLINE void gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__lanes(ufn_view_f32
 #line 28 "gufuncs.ufn"
         v_mean[ufn_l].data[0 * v_mean[ufn_l].stride[0]] = (float)((v_x[ufn_l].shape[0] > 0) ? (v_s[ufn_l] / ((double)v_x[ufn_l].shape[0])) : 0.0);
     }
-#line 356 "gufuncs.host.c"
+#line 362 "gufuncs.host.c"
 }
 
 /* host loop of sum_mean '(float32[:], float32[:], float32[:])', layout '(n)->(),()' */
@@ -394,7 +394,7 @@ UFN_LOOP_INLINE void gufuncs__axpy__f32_a1_f32_a1_f32__lanes(float *v_alpha, ufn
             v_out[ufn_l].data[v_i[ufn_l] * v_out[ufn_l].stride[0]] = (float)((v_i[ufn_l] > 0) ? (((double)(v_alpha[ufn_l] * v_x[ufn_l].data[v_i[ufn_l] * v_x[ufn_l].stride[0]])) + (((double)v_out[ufn_l].data[ufn_wrap_index(ufn_sub_i64(v_i[ufn_l], 1), v_out[ufn_l].shape[0]) * v_out[ufn_l].stride[0]]) * 0.0)) : ((double)(v_alpha[ufn_l] * v_x[ufn_l].data[v_i[ufn_l] * v_x[ufn_l].stride[0]])));
         }
     }
-#line 392 "gufuncs.host.c"
+#line 398 "gufuncs.host.c"
 }
 
 /* host loop of axpy '(float32, float32[:], float32[:])', layout '(),(n)->(n)' */
