@@ -125,6 +125,23 @@ static void default_signatures(Func *f, Node *where)
     buf_free(&text);
 }
 
+/* identity= of @vectorize: what Numba's parse_identity takes. */
+static void read_identity(Func *f, Node *call)
+{
+    Node *v = keyword(call, "identity");
+    f->identity = ID_NONE;
+    if (!v || v->kind == N_NONE)
+        return;
+    if (v->kind == N_INT && !v->intlit.too_big && v->intlit.value <= 1)
+        f->identity = v->intlit.value ? ID_ONE : ID_ZERO;
+    else if (v->kind == N_FALSE || v->kind == N_TRUE)
+        f->identity = v->kind == N_TRUE ? ID_ONE : ID_ZERO;
+    else if (v->kind == N_STR && strcmp(str_value(v), "reorderable") == 0)
+        f->identity = ID_REORDERABLE;
+    else
+        diag_error(v->loc, "invalid identity value: @vectorize takes identity=0, 1, None or 'reorderable', as Numba does");
+}
+
 void decorate(Module *m, Func *f, Node *dec)
 {
     Node *callee = dec->kind == N_CALL ? dec->call.func : dec;
@@ -145,6 +162,7 @@ void decorate(Module *m, Func *f, Node *dec)
         if (called) {
             check_keywords(dec, ok, "vectorize");
             read_target(f, dec, "vectorize");
+            read_identity(f, dec);
             if (keyword(dec, "fastmath"))
                 diag_warning_group(keyword(dec, "fastmath")->loc, "ignored-keyword", "fastmath= is ignored; compile with ufnc --fast-math");
         }

@@ -77,6 +77,11 @@ void begin_line(Emitter *em)
         buf_puts(em->out, "    ");
 }
 
+const char *var_ref(const Emitter *em, const Var *v)
+{
+    return em->lane ? arena_printf("%s%s", v->cname, em->lane) : v->cname;
+}
+
 const char *c_load(const Type *t, const char *lvalue)
 {
     return t->kind == TY_BOOL ? arena_printf("(%s != 0)", lvalue) : lvalue;

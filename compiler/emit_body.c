@@ -395,6 +395,12 @@ static void emit_stmt(Emitter *em, const Node *s)
     }
 }
 
+/* An assignment or expression statement, for the lane bodies (emit_lanes.c). */
+void emit_simple_stmt(Emitter *em, const Node *s)
+{
+    emit_stmt(em, s);
+}
+
 static void emit_block(Emitter *em, const NodeList *b)
 {
     for (int i = 0; i < b->len; i++)

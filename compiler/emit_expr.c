@@ -284,13 +284,13 @@ static void emit_compare(Emitter *em, const Node *e)
         if (e->compare.tmps) {
             Var *va = i > 0 ? e->compare.tmps[i - 1] : NULL;
             Var *vb = i + 1 < n ? e->compare.tmps[i] : NULL;
-            ta = va ? va->cname : NULL;
+            ta = va ? var_ref(em, va) : NULL;
             if (vb) {
                 /* first use of a middle operand: evaluate it into its temporary */
-                emit_text(em, "(%s = ", vb->cname);
+                emit_text(em, "(%s = ", var_ref(em, vb));
                 emit_expr(em, e->compare.operands[i + 1]);
                 emit_text(em, ", ");
-                tb = vb->cname;
+                tb = var_ref(em, vb);
             }
         }
         emit_link(em, e->compare.ops[i], e->compare.operands[i], ta, e->compare.operands[i + 1], tb,
@@ -316,10 +316,10 @@ static void emit_boolop(Emitter *em, const Node *e)
     const Node *a = e->boolop.lhs;
     emit_text(em, "(");
     if (e->boolop.tmp) {
-        emit_text(em, "%s = ", e->boolop.tmp->cname);
+        emit_text(em, "%s = ", var_ref(em, e->boolop.tmp));
         emit_expr(em, a);
         emit_text(em, ", ");
-        tmp.name.id = e->boolop.tmp->cname;
+        tmp.name.id = var_ref(em, e->boolop.tmp);
         a = &tmp;
     }
     emit_text(em, "(");
@@ -570,7 +570,7 @@ void emit_expr(Emitter *em, const Node *e)
 {
     switch (e->kind) {
     case N_NAME:
-        emit_text(em, "%s", e->name.sym && e->name.sym->kind == SYM_LOCAL ? e->name.sym->var->cname : e->name.id);
+        emit_text(em, "%s", e->name.sym && e->name.sym->kind == SYM_LOCAL ? var_ref(em, e->name.sym->var) : e->name.id);
         return;
     case N_CONST:
         emit_const(em, e);

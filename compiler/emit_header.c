@@ -29,6 +29,8 @@ void emit_header(Buf *out, Module *m, const EmitOptions *opt)
             entry_typed_proto(out, f, f->instances[k]);
             buf_puts(out, ";\n");
         }
+        if (f->method_cnames[M_REDUCE])
+            method_protos(out, f);
     }
     buf_puts(out, "\n#ifdef __cplusplus\n}\n#endif\n");
     buf_printf(out, "#endif /* %s */\n", guard);

@@ -114,6 +114,9 @@ static void gufunc_loop(Emitter *em, const Instance *inst)
     Layout *l = f->layout;
     int nops = inst->nargs;
     const char *name = host_loop_c_name(inst);
+    const char **views = arena_alloc(sizeof(char *) * (size_t)(nops ? nops : 1));
+    if (lanes_apply(inst))
+        emit_lane_function(em, inst);
     emit_line(em, "/* host loop of %s '%s', layout '%s' */", f->name, inst->sig->text, l->text);
     emit_line(em, "UFN_LOOP_INLINE void %s(char *const *args, const ufn_index *dims, const ufn_index *steps)", name);
     emit_line(em, "{");
@@ -136,14 +139,36 @@ static void gufunc_loop(Emitter *em, const Instance *inst)
             buf_free(&sb);
             core_step += l->ndim[k];
         }
-        buf_printf(&call, "%s%s", k ? ", " : "", gufunc_view(inst, k, ptr, dims, strides));
+        views[k] = gufunc_view(inst, k, ptr, dims, strides);
+        buf_printf(&call, "%s%s", k ? ", " : "", views[k]);
     }
-    /* Iterations are independent: each writes only its own output cores, and
-     * the runtime never lets a gufunc's output overlap an input.  Saying so
-     * lets gcc vectorise across loop items (polar: 16 atan2f at a time). */
-    emit_line(em, "#pragma omp simd");
-    emit_line(em, "for (ufn_index t = 0; t < dims[0]; t++)");
-    emit_line(em, "    %s(%s);", inst->cname, call.data);
+    if (lanes_apply(inst)) {
+        /* a core loop: HOST_LANES rows at a time through the lane body */
+        emit_line(em, "for (ufn_index ufn_t = 0; ufn_t < dims[0]; ufn_t += %d) {", HOST_LANES);
+        em->indent++;
+        emit_line(em, "int ufn_nl = dims[0] - ufn_t < %d ? (int)(dims[0] - ufn_t) : %d;", HOST_LANES, HOST_LANES);
+        Buf lanes = {0};
+        for (int k = 0; k < nops; k++) {
+            emit_line(em, "%s ufn_a%d[%d];", c_type(inst->args[k]), k, HOST_LANES);
+            buf_printf(&lanes, "ufn_a%d, ", k);
+        }
+        emit_line(em, "for (int ufn_l = 0; ufn_l < ufn_nl; ufn_l++) {");
+        emit_line(em, "    ufn_index t = ufn_t + ufn_l;");
+        for (int k = 0; k < nops; k++)
+            emit_line(em, "    ufn_a%d[ufn_l] = %s;", k, views[k]);
+        emit_line(em, "}");
+        emit_line(em, "%s(%sufn_nl);", lanes_c_name(inst), lanes.data);
+        buf_free(&lanes);
+        em->indent--;
+        emit_line(em, "}");
+    } else {
+        /* Iterations are independent: each writes only its own output cores, and
+         * the runtime never lets a gufunc's output overlap an input.  Saying so
+         * lets gcc vectorise across loop items (polar: 16 atan2f at a time). */
+        emit_line(em, "#pragma omp simd");
+        emit_line(em, "for (ufn_index t = 0; t < dims[0]; t++)");
+        emit_line(em, "    %s(%s);", inst->cname, call.data);
+    }
     buf_free(&call);
     em->indent--;
     emit_line(em, "}");
@@ -319,6 +344,13 @@ static void func_tables(Emitter *em, Func *f)
                   func_c_symbol(f, "core_fixed"));
         emit_line(em, "    .core_ndim = %s, .core_dims = %s,", func_c_symbol(f, "core_ndim"), func_c_symbol(f, "core_dims"));
     }
+    if (f->method_cnames[M_REDUCE]) {
+        static const char *const identity[] = {
+            [ID_NONE] = "UFN_IDENTITY_NONE", [ID_ZERO] = "UFN_IDENTITY_ZERO",
+            [ID_ONE] = "UFN_IDENTITY_ONE", [ID_REORDERABLE] = "UFN_IDENTITY_REORDERABLE",
+        };
+        emit_line(em, "    .identity = %s, .sum = %s,", identity[f->identity], is_sum_body(f) ? "true" : "false");
+    }
     emit_line(em, "};");
     emit_line(em, "%s", "");
 }
@@ -368,6 +400,8 @@ static void entry_points(Emitter *em, Func *f)
         buf_free(&ptrs);
         buf_free(&core);
     }
+    if (f->method_cnames[M_REDUCE])
+        method_entries(em, f);
 }
 
 void emit_host(Buf *out, Module *m, const EmitOptions *opt)

@@ -372,6 +372,31 @@ static void name_params(Func *f)
     }
 }
 
+/* ---- methods ----------------------------------------------------------------------------- */
+
+static const char *const method_words[NUM_METHODS] = {
+    [M_REDUCE] = "reduce", [M_ACCUMULATE] = "accumulate", [M_OUTER] = "outer",
+};
+
+const char *method_word(Method m)
+{
+    return method_words[m];
+}
+
+/* A binary @vectorize ufunc with some signature T(T, T) has the methods
+ * (DESIGN 7; emit_methods.c writes them). */
+bool has_methods(const Func *f)
+{
+    if (f->kind != FK_VECTORIZE || kernel_nin(f) != 2)
+        return false;
+    for (int k = 0; k < f->ninstances; k++) {
+        const Instance *inst = f->instances[k];
+        if (inst->args[0] == inst->args[1] && inst->args[0] == inst->ret)
+            return true;
+    }
+    return false;
+}
+
 /* ---- the pass ------------------------------------------------------------------------- */
 
 /* The C names given so far to things of file scope (functions, tables). */
@@ -441,7 +466,7 @@ static void name_public(Module *m, Taken *t)
     const char *prefix = m->opt->prefix ? m->opt->prefix : "";
     int cap = 1, n = 0;
     for (int i = 0; i < m->nkernels; i++)
-        cap += 1 + m->kernels[i]->ninstances;
+        cap += 1 + m->kernels[i]->ninstances + NUM_METHODS;
     Public *pubs = arena_alloc(sizeof(Public) * (size_t)cap);
     for (int i = 0; i < m->nkernels; i++) {
         Func *f = m->kernels[i];
@@ -467,6 +492,11 @@ static void name_public(Module *m, Taken *t)
             Instance *inst = f->instances[k];
             inst->entry_cname = intern_cstr(arena_printf("%s_%s", f->public_name, typed_entry_suffix(f, inst->sig)));
             pubs[n++] = (Public){inst->entry_cname, inst->sig->loc};
+        }
+        /* a binary ufunc's methods: NAME_reduce, NAME_accumulate, NAME_outer */
+        for (int k = 0; k < NUM_METHODS && has_methods(f); k++) {
+            f->method_cnames[k] = intern_cstr(arena_printf("%s_%s", f->public_name, method_word((Method)k)));
+            pubs[n++] = (Public){f->method_cnames[k], loc};
         }
         for (int k = first; k < n; k++) {
             if (!is_taken(t, pubs[k].name)) {

@@ -720,6 +720,17 @@ typedef enum FuncKind {
 typedef struct Module Module;
 typedef struct CheckOptions CheckOptions;
 
+/* @vectorize(..., identity=...), as Numba reads it. */
+typedef enum Identity {
+    ID_NONE,                   /* None, the default */
+    ID_ZERO,                   /* 0 (or False) */
+    ID_ONE,                    /* 1 (or True) */
+    ID_REORDERABLE             /* 'reorderable' */
+} Identity;
+
+/* The methods of a binary ufunc with T(T, T) signatures (DESIGN 7). */
+typedef enum Method { M_REDUCE, M_ACCUMULATE, M_OUTER, NUM_METHODS } Method;
+
 struct Func {
     Node *def;
     const char *name;          /* the Python name */
@@ -736,6 +747,8 @@ struct Func {
     const char *public_name;   /* the C name in the header (with --prefix) */
     const char **param_cnames; /* kernels: the entry points' operand parameters (names.c) */
     const char **core_cnames;  /* gufuncs: the typed entries' core dimension parameters */
+    Identity identity;         /* ufuncs */
+    const char *method_cnames[NUM_METHODS];  /* NAME_reduce, ...; NULL: no methods (names.c) */
 };
 
 /* Where an instance is in its typing. */
@@ -970,6 +983,8 @@ typedef struct Emitter {
     int loop_depth;                /* for unique loop counters */
     const char *depth_cname;       /* emitting a recursive helper: its depth parameter */
     const char *file_name;         /* of the generated file, for #line resets */
+    const char *lane;              /* a lane body (emit_lanes.c): the index every variable
+                                      takes, "[ufn_l]" or "[0]"; NULL otherwise */
 } Emitter;
 
 /* emit.c: the base every generated file is written with. */
@@ -984,6 +999,9 @@ const char *c_string_literal(const char *s);
 /* The value of scalar `lvalue` of type t read from memory: a bool's byte
  * compared with 0, so that every bool in a body is 0 or 1. */
 const char *c_load(const Type *t, const char *lvalue);
+/* A variable of a body as the code reads it: its C name, with the lane's
+ * index in a lane body. */
+const char *var_ref(const Emitter *em, const Var *v);
 /* Operand k of a kernel instance: an input, or an output (a ufunc's
  * return value). */
 Type *operand_type(const Instance *inst, int k);
@@ -1008,6 +1026,19 @@ const char *c_declaration(const char *type, const char *name);       /* "float *
 const char *kernel_operand(const Instance *inst, int k);            /* operand k's pointer in a kernel */
 /* Public prototypes (without ';'), shared by the header and the host stub. */
 void entry_general_proto(Buf *b, const Func *f);
+/* emit_methods.c: reduce, accumulate and outer of binary ufuncs (which
+ * have them, and their words: names.c). */
+bool has_methods(const Func *f);
+const char *method_word(Method m);
+bool is_sum_body(const Func *f);
+void method_protos(Buf *b, const Func *f);
+void method_entries(Emitter *em, const Func *f);
+/* emit_lanes.c: a gufunc body run on several rows at once, lane by lane. */
+#define HOST_LANES 16
+bool lanes_apply(const Instance *inst);
+void emit_simple_stmt(Emitter *em, const Node *s);   /* emit_body.c */
+void emit_lane_function(Emitter *em, const Instance *inst);
+const char *lanes_c_name(const Instance *inst);
 void entry_typed_proto(Buf *b, const Func *f, const Instance *inst);
 const char *describe_kernel(const Func *f);     /* "@vectorize([...]) def f(x)" */
 

@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdbool.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -171,6 +172,20 @@ int ufn_copy_to_host(const ufn_array *dev, ufn_array *host);
  * reused only after the work queued so far on the current stream (see
  * ufn(3), STREAMS). */
 void ufn_free(ufn_array *a);
+
+/* --- ufunc methods ----------------------------------------------------------
+ * The arguments of NumPy's ufunc.reduce, for the generated NAME_reduce entries
+ * (ufn(3), METHODS).  A zeroed struct, like a NULL one, means axis=0. */
+#define UFN_AXES_ALL (-1)        /* naxes: every axis (NumPy's axis=None) */
+
+typedef struct ufn_reduce_opts {
+    int naxes;                   /* 0: axis 0; UFN_AXES_ALL: every axis; else axes[0..naxes) */
+    int axes[UFN_MAXDIMS];       /* negative ones count from the end, as in NumPy */
+    bool keepdims;               /* keep the reduced axes, with length 1 */
+    const void *initial;         /* NULL: none; else one value of the array's dtype */
+    const ufn_array *where;      /* NULL: every element; else a bool host array that
+                                    broadcasts to the input's shape */
+} ufn_reduce_opts;
 
 /* --- kernel launches ----------------------------------------------------------- */
 

@@ -23,7 +23,7 @@ extern "C" {
 #pragma GCC visibility push(default)
 #endif
 
-#define UFN_ABI_VERSION 2
+#define UFN_ABI_VERSION 3
 
 typedef int64_t ufn_index;
 
@@ -261,6 +261,15 @@ typedef struct ufn_loop {
     const char *kernel_strided;     /* the strided ufunc kernel, or the gufunc kernel */
 } ufn_loop;
 
+/* A ufunc's identity, from @vectorize(..., identity=...) as in Numba:
+ * what reduce starts from, and whether it may reduce several axes at once. */
+typedef enum ufn_identity {
+    UFN_IDENTITY_NONE = 0,          /* None (the default): one axis at a time */
+    UFN_IDENTITY_ZERO = 1,          /* 0 */
+    UFN_IDENTITY_ONE = 2,           /* 1 */
+    UFN_IDENTITY_REORDERABLE = 3    /* 'reorderable': no value, but several axes */
+} ufn_identity;
+
 /* A ufunc (@vectorize) or gufunc (@guvectorize). */
 typedef struct ufn_func {
     const char *name;               /* the public C name */
@@ -275,6 +284,10 @@ typedef struct ufn_func {
     const int64_t *core_fixed;      /* fixed size of each name, or -1 */
     const int *core_ndim;           /* per operand: number of core dimensions */
     const int *core_dims;           /* per operand, concatenated: index into the names */
+    /* the methods of a binary ufunc (reduce, accumulate, outer) */
+    ufn_identity identity;
+    bool sum;                       /* its body is `return x + y`: NumPy's add, whose
+                                       float reduce sums pairwise (reduce.c) */
 } ufn_func;
 
 /* A compiled .ufn module: one per object file. */
@@ -306,6 +319,13 @@ int ufn_launch_kernel(const ufn_kernel *k, const ufn_launch *launch, ufn_array *
  * operand in signature order. */
 int ufn_call_typed(const ufn_func *f, int loop, size_t n, const size_t *core,
                    void *const *ptrs);
+
+/* The methods of a binary ufunc with T(T, T) signatures (DESIGN 7): the
+ * generated NAME_reduce, NAME_accumulate and NAME_outer call these. */
+int ufn_reduce(const ufn_func *f, const ufn_array *a, const ufn_reduce_opts *opts,
+               ufn_array *out);
+int ufn_accumulate(const ufn_func *f, const ufn_array *a, int axis, ufn_array *out);
+int ufn_outer(const ufn_func *f, const ufn_array *a, const ufn_array *b, ufn_array *out);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

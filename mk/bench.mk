@@ -55,3 +55,21 @@ bench-build: $(UFNC) $(LIBUFNRT_A) $(BENCH_BIN) $(BENCH_XFER)
 bench: bench-build
 	$(Q)BUILD=$(BUILD) UFNC=$(UFNC) NVCC=$(NVCC) BENCH_ROUNDS=$(BENCH_ROUNDS) \
 	    BENCH_LONG=$(BENCH_LONG) BENCH_ONLY=$(BENCH_ONLY) bench/run.sh
+
+# ---- make bench-methods: add.reduce against the floor and NumPy, into bench/methods.md ------
+# (run by make bench; report.py puts bench/methods.md into bench/RESULTS.md)
+BENCH_METHODS := $(BENCH_DIR)/bench-methods
+
+$(BENCH_METHODS): bench/methods/methods.c bench/harness/floor.c bench/harness/timing.c \
+                  bench/harness/data.c bench/harness/bench.h $(BENCH_DIR)/mod/pulses.o \
+                  $(BENCH_DIR)/mod/l2_norm.o $(LIBUFNRT_A)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS) $(BENCH_CFLAGS) -o $@ bench/methods/methods.c bench/harness/floor.c \
+	    bench/harness/timing.c bench/harness/data.c $(BENCH_DIR)/mod/pulses.o \
+	    $(BENCH_DIR)/mod/l2_norm.o $(LIBUFNRT_A) $(LDLIBS_RT)
+
+.PHONY: bench-methods
+bench-methods: $(BENCH_METHODS)
+	$(Q)bench/methods/report.sh $(BENCH_METHODS) $(BENCH_METHODS_N)
+
+bench: bench-methods

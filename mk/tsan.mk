@@ -4,7 +4,7 @@
 #   make check-tsan   libufnrt, the CUDA backend's test kernels and the tests
 #                     that run threads, rebuilt into $(TSAN_DIR) with
 #                     -fsanitize=thread: the host backend's pool (test_host,
-#                     test_backend), the cuda backend over the simulator,
+#                     test_backend, test_reduce: reduce's threads), the cuda backend over the simulator,
 #                     whose streams are threads (test_cuda_backend,
 #                     test_cuda_hardening, test_sim_driver), calls split
 #                     over several devices, a thread each (test_multi), @cuda.jit
@@ -24,8 +24,8 @@ TSAN_DIR     := $(BUILD)/tsan
 TSAN_SAN     := -fsanitize=thread -fno-omit-frame-pointer
 TSAN_RT_OBJ  := $(RUNTIME_SRC:runtime/%.c=$(TSAN_DIR)/rt/%.o)
 TSAN_RT      := $(TSAN_DIR)/libufnrt-tsan.a
-TSAN_UNIT    := test_host test_backend test_cuda_backend test_cuda_hardening test_sim_driver \
-                test_multi
+TSAN_UNIT    := test_host test_backend test_reduce test_cuda_backend test_cuda_hardening \
+                test_sim_driver test_multi
 TSAN_KUNIT   := test_kernel_launch test_kernel_driver
 TSAN_BINS    := $(TSAN_UNIT:%=$(TSAN_DIR)/%) $(TSAN_KUNIT:%=$(TSAN_DIR)/%) $(TSAN_DIR)/hostile
 TSAN_SIM     := $(TSAN_DIR)/sim_kernels.o $(TSAN_DIR)/sim_module.o

@@ -490,6 +490,11 @@ void *ufn_registry_remove(uint64_t id, ufn_memory *memory, int *device);
 size_t ufn_registry_count(void);
 void ufn_registry_fork(ufn_fork_phase phase);
 
+/* ==== reduce.c, methods.c: the methods of binary ufuncs ================================ */
+
+/* f's T(T, T) signature for dtype t, or fail naming "NAME.method". */
+int ufn_method_loop(const ufn_func *f, ufn_dtype t, const char *method, const ufn_loop **out);
+
 /* ==== host backend ====================================================================== */
 
 /* The ISA the host loops run with: the best the CPU supports, or the one

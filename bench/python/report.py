@@ -402,14 +402,11 @@ def main(work, bench):
     if os.path.exists(analysis):
         with open(analysis) as f:
             lines += [f.read().rstrip(), '']
-    engine = os.path.join(bench, 'engine.md')     # make bench-engine, run by make bench
-    if os.path.exists(engine):
-        with open(engine) as f:
-            lines += [f.read().rstrip(), '']
-    scaling = os.path.join(bench, 'scaling.md')   # python3 bench/python/scaling.py (a model)
-    if os.path.exists(scaling):
-        with open(scaling) as f:
-            lines += [f.read().rstrip(), '']
+    for part in ('engine.md', 'methods.md', 'scaling.md'):   # make bench-engine, bench-methods (make
+        path = os.path.join(bench, part)                      # bench); scaling.py (a model)
+        if os.path.exists(path):
+            with open(path) as f:
+                lines += [f.read().rstrip(), '']
     for n, label in ((10 ** 7, '1e7'), (10 ** 8, '1e8'), (10 ** 6, '1e6')):
         if any(run.t(w, 'ufnc', n) for w in WORKLOADS):
             lines += ['## At n = %s' % label, ''] + headline(run, n) + ['']

@@ -19,11 +19,17 @@ extern "C" {
 /* ints.ufn:9: @vectorize(['int16(int16, int16)']) def zero_suppress(waveform_value, threshold) */
 int zero_suppress(const ufn_array *waveform_value, const ufn_array *threshold, ufn_array *out);
 int zero_suppress_int16(size_t n, const int16_t *waveform_value, const int16_t *threshold, int16_t *out);
+int zero_suppress_reduce(const ufn_array *a, const ufn_reduce_opts *opts, ufn_array *out);
+int zero_suppress_accumulate(const ufn_array *a, int axis, ufn_array *out);
+int zero_suppress_outer(const ufn_array *a, const ufn_array *b, ufn_array *out);
 
 /* ints.ufn:18: @vectorize(['uint8(uint8, uint8)', 'int8(int8, int8)']) def wrapping_add(a, b) */
 int wrapping_add(const ufn_array *a, const ufn_array *b, ufn_array *out);
 int wrapping_add_uint8(size_t n, const uint8_t *a, const uint8_t *b, uint8_t *out);
 int wrapping_add_int8(size_t n, const int8_t *a, const int8_t *b, int8_t *out);
+int wrapping_add_reduce(const ufn_array *a, const ufn_reduce_opts *opts, ufn_array *out);
+int wrapping_add_accumulate(const ufn_array *a, int axis, ufn_array *out);
+int wrapping_add_outer(const ufn_array *a, const ufn_array *b, ufn_array *out);
 
 /* ints.ufn:23: @vectorize(['boolean(int32)']) def is_even(n) */
 int is_even(const ufn_array *n_, ufn_array *out);

@@ -345,6 +345,7 @@ static const ufn_loop ints__zero_suppress__loops[] = {
 static const ufn_func ints__zero_suppress__func = {
     .name = "zero_suppress", .module = &ints__module,
     .nin = 2, .nout = 1, .nloops = 1, .loops = ints__zero_suppress__loops,
+    .identity = UFN_IDENTITY_NONE, .sum = false,
 };
 
 static const ufn_dtype ints__wrapping_add__types0[] = {UFN_UINT8, UFN_UINT8, UFN_UINT8};
@@ -364,6 +365,7 @@ static const ufn_loop ints__wrapping_add__loops[] = {
 static const ufn_func ints__wrapping_add__func = {
     .name = "wrapping_add", .module = &ints__module,
     .nin = 2, .nout = 1, .nloops = 2, .loops = ints__wrapping_add__loops,
+    .identity = UFN_IDENTITY_NONE, .sum = false,
 };
 
 static const ufn_dtype ints__is_even__types0[] = {UFN_INT32, UFN_BOOL};
@@ -416,6 +418,21 @@ int zero_suppress_int16(size_t n, const int16_t *waveform_value, const int16_t *
     return ufn_call_typed(&ints__zero_suppress__func, 0, n, NULL, ufn_ptrs);
 }
 
+int zero_suppress_reduce(const ufn_array *a, const ufn_reduce_opts *opts, ufn_array *out)
+{
+    return ufn_reduce(&ints__zero_suppress__func, a, opts, out);
+}
+
+int zero_suppress_accumulate(const ufn_array *a, int axis, ufn_array *out)
+{
+    return ufn_accumulate(&ints__zero_suppress__func, a, axis, out);
+}
+
+int zero_suppress_outer(const ufn_array *a, const ufn_array *b, ufn_array *out)
+{
+    return ufn_outer(&ints__zero_suppress__func, a, b, out);
+}
+
 int wrapping_add(const ufn_array *a, const ufn_array *b, ufn_array *out)
 {
     const ufn_array *ufn_in[] = {a, b};
@@ -433,6 +450,21 @@ int wrapping_add_int8(size_t n, const int8_t *a, const int8_t *b, int8_t *out)
 {
     void *const ufn_ptrs[] = {(void *)a, (void *)b, (void *)out};
     return ufn_call_typed(&ints__wrapping_add__func, 1, n, NULL, ufn_ptrs);
+}
+
+int wrapping_add_reduce(const ufn_array *a, const ufn_reduce_opts *opts, ufn_array *out)
+{
+    return ufn_reduce(&ints__wrapping_add__func, a, opts, out);
+}
+
+int wrapping_add_accumulate(const ufn_array *a, int axis, ufn_array *out)
+{
+    return ufn_accumulate(&ints__wrapping_add__func, a, axis, out);
+}
+
+int wrapping_add_outer(const ufn_array *a, const ufn_array *b, ufn_array *out)
+{
+    return ufn_outer(&ints__wrapping_add__func, a, b, out);
 }
 
 int is_even(const ufn_array *n_, ufn_array *out)

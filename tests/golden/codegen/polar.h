@@ -19,6 +19,9 @@ extern "C" {
 /* polar.ufn:8: @vectorize(['float32(float32, float32)']) def gpu_arctan2(y, x) */
 int gpu_arctan2(const ufn_array *y, const ufn_array *x, ufn_array *out);
 int gpu_arctan2_float32(size_t n, const float *y, const float *x, float *out);
+int gpu_arctan2_reduce(const ufn_array *a, const ufn_reduce_opts *opts, ufn_array *out);
+int gpu_arctan2_accumulate(const ufn_array *a, int axis, ufn_array *out);
+int gpu_arctan2_outer(const ufn_array *a, const ufn_array *b, ufn_array *out);
 
 /* polar.ufn:14: @guvectorize(['(float32[:], float32[:])'], '(i)->(i)') def gpu_polar(vec, out) */
 int gpu_polar(const ufn_array *vec, ufn_array *out);

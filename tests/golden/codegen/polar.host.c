@@ -193,6 +193,7 @@ static const ufn_loop polar__gpu_arctan2__loops[] = {
 static const ufn_func polar__gpu_arctan2__func = {
     .name = "gpu_arctan2", .module = &polar__module,
     .nin = 2, .nout = 1, .nloops = 1, .loops = polar__gpu_arctan2__loops,
+    .identity = UFN_IDENTITY_NONE, .sum = false,
 };
 
 static const ufn_dtype polar__gpu_polar__types0[] = {UFN_FLOAT32, UFN_FLOAT32};
@@ -230,6 +231,21 @@ int gpu_arctan2_float32(size_t n, const float *y, const float *x, float *out)
 {
     void *const ufn_ptrs[] = {(void *)y, (void *)x, (void *)out};
     return ufn_call_typed(&polar__gpu_arctan2__func, 0, n, NULL, ufn_ptrs);
+}
+
+int gpu_arctan2_reduce(const ufn_array *a, const ufn_reduce_opts *opts, ufn_array *out)
+{
+    return ufn_reduce(&polar__gpu_arctan2__func, a, opts, out);
+}
+
+int gpu_arctan2_accumulate(const ufn_array *a, int axis, ufn_array *out)
+{
+    return ufn_accumulate(&polar__gpu_arctan2__func, a, axis, out);
+}
+
+int gpu_arctan2_outer(const ufn_array *a, const ufn_array *b, ufn_array *out)
+{
+    return ufn_outer(&polar__gpu_arctan2__func, a, b, out);
 }
 
 int gpu_polar(const ufn_array *vec, ufn_array *out)

@@ -19,6 +19,9 @@ extern "C" {
 /* statements.ufn:7: @vectorize(['int64(int64, int64)']) def collatz(n, limit) */
 int collatz(const ufn_array *n_, const ufn_array *limit, ufn_array *out);
 int collatz_int64(size_t n, const int64_t *n_, const int64_t *limit, int64_t *out);
+int collatz_reduce(const ufn_array *a, const ufn_reduce_opts *opts, ufn_array *out);
+int collatz_accumulate(const ufn_array *a, int axis, ufn_array *out);
+int collatz_outer(const ufn_array *a, const ufn_array *b, ufn_array *out);
 
 /* statements.ufn:21: @vectorize(['float32(float32, float32, float32)']) def clamp(x, lo, hi) */
 int clamp(const ufn_array *x, const ufn_array *lo, const ufn_array *hi, ufn_array *out);
@@ -35,10 +38,16 @@ int between_float32(size_t n, const float *x, const float *lo, const float *hi, 
 /* statements.ufn:46: @vectorize(['int32(int32, int32)']) def bits(a, b) */
 int bits(const ufn_array *a, const ufn_array *b, ufn_array *out);
 int bits_int32(size_t n, const int32_t *a, const int32_t *b, int32_t *out);
+int bits_reduce(const ufn_array *a, const ufn_reduce_opts *opts, ufn_array *out);
+int bits_accumulate(const ufn_array *a, int axis, ufn_array *out);
+int bits_outer(const ufn_array *a, const ufn_array *b, ufn_array *out);
 
 /* statements.ufn:52: @vectorize(['float32(float32, float32)']) def mixed(x, y) */
 int mixed(const ufn_array *x, const ufn_array *y, ufn_array *out);
 int mixed_float32(size_t n, const float *x, const float *y, float *out);
+int mixed_reduce(const ufn_array *a, const ufn_reduce_opts *opts, ufn_array *out);
+int mixed_accumulate(const ufn_array *a, int axis, ufn_array *out);
+int mixed_outer(const ufn_array *a, const ufn_array *b, ufn_array *out);
 
 #ifdef __cplusplus
 }

@@ -405,6 +405,7 @@ static const ufn_loop statements__collatz__loops[] = {
 static const ufn_func statements__collatz__func = {
     .name = "collatz", .module = &statements__module,
     .nin = 2, .nout = 1, .nloops = 1, .loops = statements__collatz__loops,
+    .identity = UFN_IDENTITY_NONE, .sum = false,
 };
 
 static const ufn_dtype statements__clamp__types0[] = {UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32};
@@ -457,6 +458,7 @@ static const ufn_loop statements__bits__loops[] = {
 static const ufn_func statements__bits__func = {
     .name = "bits", .module = &statements__module,
     .nin = 2, .nout = 1, .nloops = 1, .loops = statements__bits__loops,
+    .identity = UFN_IDENTITY_NONE, .sum = false,
 };
 
 static const ufn_dtype statements__mixed__types0[] = {UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32};
@@ -470,6 +472,7 @@ static const ufn_loop statements__mixed__loops[] = {
 static const ufn_func statements__mixed__func = {
     .name = "mixed", .module = &statements__module,
     .nin = 2, .nout = 1, .nloops = 1, .loops = statements__mixed__loops,
+    .identity = UFN_IDENTITY_NONE, .sum = false,
 };
 
 /* ---- entry points (declared in statements.h) ---- */
@@ -488,6 +491,21 @@ int collatz_int64(size_t n, const int64_t *n_, const int64_t *limit, int64_t *ou
 {
     void *const ufn_ptrs[] = {(void *)n_, (void *)limit, (void *)out};
     return ufn_call_typed(&statements__collatz__func, 0, n, NULL, ufn_ptrs);
+}
+
+int collatz_reduce(const ufn_array *a, const ufn_reduce_opts *opts, ufn_array *out)
+{
+    return ufn_reduce(&statements__collatz__func, a, opts, out);
+}
+
+int collatz_accumulate(const ufn_array *a, int axis, ufn_array *out)
+{
+    return ufn_accumulate(&statements__collatz__func, a, axis, out);
+}
+
+int collatz_outer(const ufn_array *a, const ufn_array *b, ufn_array *out)
+{
+    return ufn_outer(&statements__collatz__func, a, b, out);
 }
 
 int clamp(const ufn_array *x, const ufn_array *lo, const ufn_array *hi, ufn_array *out)
@@ -542,6 +560,21 @@ int bits_int32(size_t n, const int32_t *a, const int32_t *b, int32_t *out)
     return ufn_call_typed(&statements__bits__func, 0, n, NULL, ufn_ptrs);
 }
 
+int bits_reduce(const ufn_array *a, const ufn_reduce_opts *opts, ufn_array *out)
+{
+    return ufn_reduce(&statements__bits__func, a, opts, out);
+}
+
+int bits_accumulate(const ufn_array *a, int axis, ufn_array *out)
+{
+    return ufn_accumulate(&statements__bits__func, a, axis, out);
+}
+
+int bits_outer(const ufn_array *a, const ufn_array *b, ufn_array *out)
+{
+    return ufn_outer(&statements__bits__func, a, b, out);
+}
+
 int mixed(const ufn_array *x, const ufn_array *y, ufn_array *out)
 {
     const ufn_array *ufn_in[] = {x, y};
@@ -553,6 +586,21 @@ int mixed_float32(size_t n, const float *x, const float *y, float *out)
 {
     void *const ufn_ptrs[] = {(void *)x, (void *)y, (void *)out};
     return ufn_call_typed(&statements__mixed__func, 0, n, NULL, ufn_ptrs);
+}
+
+int mixed_reduce(const ufn_array *a, const ufn_reduce_opts *opts, ufn_array *out)
+{
+    return ufn_reduce(&statements__mixed__func, a, opts, out);
+}
+
+int mixed_accumulate(const ufn_array *a, int axis, ufn_array *out)
+{
+    return ufn_accumulate(&statements__mixed__func, a, axis, out);
+}
+
+int mixed_outer(const ufn_array *a, const ufn_array *b, ufn_array *out)
+{
+    return ufn_outer(&statements__mixed__func, a, b, out);
 }
 
 #if defined(__GNUC__)

@@ -124,15 +124,15 @@ static const ufn_loop add_loops[] = {
       "ufn_test_add_f32_strided" },
 };
 const ufn_func test_add = { "add", &test_module, 2, 1, 1, add_loops,
-                            NULL, 0, NULL, NULL, NULL, NULL };
+                            NULL, 0, NULL, NULL, NULL, NULL, UFN_IDENTITY_NONE, false };
 const ufn_func test_add_host_only = { "add", &test_module_host_only, 2, 1, 1, add_loops,
-                                      NULL, 0, NULL, NULL, NULL, NULL };
+                                      NULL, 0, NULL, NULL, NULL, NULL, UFN_IDENTITY_NONE, false };
 
 static const ufn_loop missing_loops[] = {
     { "float32(float32, float32)", add_types, { NULL }, "no_such_contig", "no_such_strided" },
 };
 const ufn_func test_missing = { "missing", &test_module, 2, 1, 1, missing_loops,
-                                NULL, 0, NULL, NULL, NULL, NULL };
+                                NULL, 0, NULL, NULL, NULL, NULL, UFN_IDENTITY_NONE, false };
 
 static const ufn_dtype half_types[] = { UFN_INT16, UFN_FLOAT64 };
 static const ufn_loop half_loops[] = {
@@ -140,7 +140,7 @@ static const ufn_loop half_loops[] = {
       "ufn_test_half_i16_strided" },
 };
 const ufn_func test_half = { "half", &test_module, 1, 1, 1, half_loops,
-                             NULL, 0, NULL, NULL, NULL, NULL };
+                             NULL, 0, NULL, NULL, NULL, NULL, UFN_IDENTITY_NONE, false };
 
 static const ufn_dtype divmod_types[] = { UFN_INT32, UFN_INT32, UFN_INT32, UFN_INT32 };
 static const ufn_loop divmod_loops[] = {
@@ -148,7 +148,7 @@ static const ufn_loop divmod_loops[] = {
       "ufn_test_divmod_i32_strided" },
 };
 const ufn_func test_divmod = { "divmod", &test_module, 2, 2, 1, divmod_loops,
-                               NULL, 0, NULL, NULL, NULL, NULL };
+                               NULL, 0, NULL, NULL, NULL, NULL, UFN_IDENTITY_NONE, false };
 
 static const char *const core_i[] = { "i" };
 static const char *const core_n[] = { "n" };
@@ -161,7 +161,7 @@ static const ufn_loop l2_loops[] = {
 static const int l2_core_ndim[] = { 1, 0 };
 static const int l2_core_dims[] = { 0 };
 const ufn_func test_l2_norm = { "l2_norm", &test_module, 1, 1, 1, l2_loops,
-                                "(i)->()", 1, core_i, core_free, l2_core_ndim, l2_core_dims };
+                                "(i)->()", 1, core_i, core_free, l2_core_ndim, l2_core_dims, UFN_IDENTITY_NONE, false };
 
 static const ufn_dtype cumsum_types[] = { UFN_FLOAT64, UFN_FLOAT64 };
 static const ufn_loop cumsum_loops[] = {
@@ -171,4 +171,4 @@ static const int cumsum_core_ndim[] = { 1, 1 };
 static const int cumsum_core_dims[] = { 0, 0 };
 const ufn_func test_cumsum = { "cumsum", &test_module, 1, 1, 1, cumsum_loops,
                                "(n)->(n)", 1, core_n, core_free, cumsum_core_ndim,
-                               cumsum_core_dims };
+                               cumsum_core_dims, UFN_IDENTITY_NONE, false };

@@ -66,7 +66,7 @@ static const ufn_loop count_loops[] = {
     {"float64(float64, float64)", T_DDD, {counting_add, NULL, NULL}, NULL, NULL},
 };
 static const ufn_func count_func = {"counting_add", &test_module, 2, 1, 1, count_loops,
-                                    NULL, 0, NULL, NULL, NULL, NULL};
+                                    NULL, 0, NULL, NULL, NULL, NULL, UFN_IDENTITY_NONE, false};
 
 /* ---- ISA ------------------------------------------------------------------------------------ */
 
@@ -342,7 +342,7 @@ static const ufn_loop nested_loops[] = {
     {"float64(float64, float64)", T_DDD, {nested_loop, NULL, NULL}, NULL, NULL},
 };
 static const ufn_func nested_func = {"nested", &test_module, 2, 1, 1, nested_loops,
-                                     NULL, 0, NULL, NULL, NULL, NULL};
+                                     NULL, 0, NULL, NULL, NULL, NULL, UFN_IDENTITY_NONE, false};
 
 static void test_call_from_inside_a_loop(void **state)
 {

@@ -1,0 +1,278 @@
+/* emit_lanes.c - a gufunc body run on HOST_LANES rows at once (issue 17):
+ * the host loop of a gufunc whose core is a loop (l2_norm's `for value in
+ * vec: acc += value ** 2`) cannot be vectorised across rows as the scalar
+ * body is written, and the loop inside it is a reduction that must keep its
+ * order.  The lane body keeps every row's order and vectorises across rows:
+ * each variable becomes an array of one value per row (lane), each run of
+ * assignments becomes one `#pragma omp simd` loop over the lanes, and the
+ * loops of the body stay loops around them.  A row computes exactly the
+ * operations of the scalar body in the same order, so its bits are the
+ * scalar body's (and the simulator's: tests/e2e compares them).
+ *
+ * That needs every row to take the same path: the body may hold assignments,
+ * expression statements and `for` loops whose bounds are the same for every
+ * row (built from constants, the core dimensions of the array parameters,
+ * and variables assigned only such values); no if, while, break, continue
+ * or return, no arrays but the parameters, no widened parameters.  Bodies
+ * without a loop keep the scalar host loop, which gcc vectorises already. */
+#include "ufnc.h"
+
+#include <string.h>
+
+const char *lanes_c_name(const Instance *inst)
+{
+    return arena_printf("%s__lanes", inst->cname);
+}
+
+/* ---- which bodies ------------------------------------------------------------------------ */
+
+typedef struct Uniform {
+    const Instance *inst;
+    bool *var;                  /* per variable of inst: the same in every lane */
+} Uniform;
+
+static int var_index(const Instance *inst, const Var *v)
+{
+    for (int i = 0; i < inst->nvars; i++)
+        if (inst->vars[i] == v)
+            return i;
+    return -1;
+}
+
+static const Var *local_of(const Node *e)
+{
+    return e && e->kind == N_NAME && e->name.sym && e->name.sym->kind == SYM_LOCAL ? e->name.sym->var : NULL;
+}
+
+/* An array parameter: its extents are the core dimensions, the same in
+ * every row. */
+static bool is_array_param(const Node *e)
+{
+    const Var *v = local_of(e);
+    return v && v->param && v->type && v->type->kind == TY_ARRAY;
+}
+
+static bool uniform_expr(const Uniform *u, const Node *e)
+{
+    switch (e->kind) {
+    case N_CONST:
+    case N_INT:
+    case N_FLOAT:
+    case N_TRUE:
+    case N_FALSE:
+        return true;
+    case N_NAME: {
+        const Var *v = local_of(e);
+        int i = v ? var_index(u->inst, v) : -1;
+        return i >= 0 && !v->param && u->var[i];
+    }
+    case N_CAST:
+    case N_UNARY:
+        return uniform_expr(u, e->kind == N_CAST ? e->cast.operand : e->unary.operand);
+    case N_BINARY:
+        return uniform_expr(u, e->binary.lhs) && uniform_expr(u, e->binary.rhs);
+    case N_ATTR:
+        return (e->attr.which == ATTR_SHAPE || e->attr.which == ATTR_SIZE || e->attr.which == ATTR_EXTENT
+                || e->attr.which == ATTR_STRIDES) && is_array_param(e->attr.value);
+    case N_CALL:
+        return e->call.builtin == B_LEN && e->call.args.len == 1 && is_array_param(e->call.args.items[0]);
+    default:
+        return false;
+    }
+}
+
+/* Clear the uniformity of what a block assigns non-uniform values; is the
+ * block made only of what a lane body runs?  Sets *changed. */
+static bool scan_block(Uniform *u, const NodeList *b, bool *changed, bool *has_loop)
+{
+    for (int i = 0; i < b->len; i++) {
+        const Node *s = b->items[i];
+        const Var *v = NULL;
+        bool uniform = false;
+        switch (s->kind) {
+        case N_EXPRSTMT:
+            continue;
+        case N_ASSIGN: {
+            const Node *t = s->assign.targets.items[0];
+            if (s->assign.targets.len != 1 || (t->kind != N_NAME && t->kind != N_SUBSCRIPT))
+                return false;
+            v = local_of(t);
+            uniform = v && uniform_expr(u, s->assign.value);
+            break;
+        }
+        case N_FOR: {
+            const Node *it = s->forstmt.iter;
+            *has_loop = true;
+            if (s->forstmt.orelse.len)
+                return false;
+            if (it->kind == N_CALL && it->call.builtin == B_RANGE) {
+                uniform = true;
+                for (int k = 0; k < it->call.args.len; k++)
+                    uniform = uniform && uniform_expr(u, it->call.args.items[k]);
+                if (!uniform)
+                    return false;      /* the loop's trip count differs between rows */
+            } else if (!is_array_param(it) || it->type->ndim != 1) {
+                return false;
+            }
+            v = local_of(s->forstmt.target);
+            if (!v || !scan_block(u, &s->forstmt.body, changed, has_loop))
+                return false;
+            break;
+        }
+        default:
+            return false;              /* control flow that may differ between rows */
+        }
+        int k = v ? var_index(u->inst, v) : -1;
+        if (k >= 0 && !uniform && u->var[k]) {
+            u->var[k] = false;
+            *changed = true;
+        }
+    }
+    return true;
+}
+
+bool lanes_apply(const Instance *inst)
+{
+    if (inst->func->kind != FK_GUVECTORIZE || inst->depth_cname)
+        return false;
+    for (int i = 0; i < inst->nvars; i++) {
+        const Var *v = inst->vars[i];
+        if (v->arg_cname || (!v->param && v->type && v->type->kind == TY_ARRAY))
+            return false;
+    }
+    Uniform u = {inst, arena_alloc(sizeof(bool) * (size_t)(inst->nvars ? inst->nvars : 1))};
+    for (int i = 0; i < inst->nvars; i++)
+        u.var[i] = !inst->vars[i]->param;
+    bool changed = true, has_loop = false;
+    while (changed) {                  /* uniformity only ever goes away: a fixpoint */
+        changed = false;
+        if (!scan_block(&u, &inst->body, &changed, &has_loop))
+            return false;
+    }
+    return has_loop;
+}
+
+/* ---- the lane body ---------------------------------------------------------------------- */
+
+static void open_lanes(Emitter *em, bool *open)
+{
+    if (*open)
+        return;
+    emit_line(em, "#pragma omp simd");
+    emit_line(em, "for (int ufn_l = 0; ufn_l < ufn_nl; ufn_l++) {");
+    em->indent++;
+    em->lane = "[ufn_l]";
+    *open = true;
+}
+
+static void close_lanes(Emitter *em, bool *open)
+{
+    if (!*open)
+        return;
+    em->indent--;
+    emit_line(em, "}");
+    em->lane = "[0]";
+    *open = false;
+}
+
+/* An expression as a string, read in lane `lane`. */
+static const char *expr_text(Emitter *em, const Node *e, const char *lane, bool operand)
+{
+    Buf b = {0};
+    Buf *saved = em->out;
+    const char *saved_lane = em->lane;
+    em->out = &b;
+    em->lane = lane;
+    if (operand)
+        emit_operand(em, e);
+    else
+        emit_expr(em, e);
+    em->out = saved;
+    em->lane = saved_lane;
+    const char *s = arena_strndup(b.data ? b.data : "", b.len);
+    buf_free(&b);
+    return s;
+}
+
+static void lane_block(Emitter *em, const NodeList *b, bool *open);
+
+/* A loop: its header read in lane 0 (the same in every lane), the target
+ * bound in each lane, then the body. */
+static void lane_for(Emitter *em, const Node *s)
+{
+    const Node *target = s->forstmt.target, *iter = s->forstmt.iter;
+    int d = ++em->loop_depth;
+    bool open = false;
+    line_directive(em, s->loc);
+    if (iter->kind == N_CALL) {
+        const NodeList *a = &iter->call.args;
+        Type *ct = a->items[0]->type;
+        const Node *lo = a->len >= 2 ? a->items[0] : NULL, *hi = a->len >= 2 ? a->items[1] : a->items[0];
+        const Node *st = a->len == 3 ? a->items[2] : NULL;
+        const char *start = lo ? expr_text(em, lo, "[0]", false) : "0";
+        const char *stop = expr_text(em, hi, "[0]", false), *step = st ? expr_text(em, st, "[0]", false) : "1";
+        emit_line(em, "for (%s ufn_i%d = %s, ufn_end%d = %s, ufn_step%d = %s; ufn_step%d > 0 ? ufn_i%d < ufn_end%d : ufn_step%d < 0 && ufn_i%d > ufn_end%d; ufn_i%d += ufn_step%d) {",
+                  c_type(ct), d, start, d, stop, d, step, d, d, d, d, d, d, d, d);
+        em->indent++;
+        open_lanes(em, &open);
+        emit_line(em, "%s = (%s)ufn_i%d;", var_ref(em, target->name.sym->var), c_type(target->type), d);
+    } else {
+        const char *arr0 = expr_text(em, iter, "[0]", true);
+        emit_line(em, "for (int64_t ufn_i%d = 0; ufn_i%d < %s.shape[0]; ufn_i%d++) {", d, d, arr0, d);
+        em->indent++;
+        open_lanes(em, &open);
+        const char *arr = expr_text(em, iter, "[ufn_l]", true);
+        const char *elem = c_load(iter->type->elt, arena_printf("%s.data[ufn_i%d * %s.stride[0]]", arr, d, arr));
+        emit_line(em, "%s = (%s)%s;", var_ref(em, target->name.sym->var), c_type(target->type), elem);
+    }
+    lane_block(em, &s->forstmt.body, &open);   /* the body's first run joins the binding's */
+    close_lanes(em, &open);
+    em->indent--;
+    emit_line(em, "}");
+    em->loop_depth--;
+}
+
+/* Runs of assignments in one loop over the lanes each (*open: one is open
+ * already, and stays open at the end); loops between them. */
+static void lane_block(Emitter *em, const NodeList *b, bool *open)
+{
+    for (int i = 0; i < b->len; i++) {
+        const Node *s = b->items[i];
+        if (s->kind == N_FOR) {
+            close_lanes(em, open);
+            lane_for(em, s);
+            continue;
+        }
+        open_lanes(em, open);
+        emit_simple_stmt(em, s);
+    }
+}
+
+/* NAME__lanes(views of each operand, one per lane, ufn_nl lanes): the body
+ * for ufn_nl <= HOST_LANES rows. */
+void emit_lane_function(Emitter *em, const Instance *inst)
+{
+    emit_line(em, "/* %s '%s' on up to %d rows at once, each row in the scalar body's order */",
+              inst->func->name, inst->sig->text, HOST_LANES);
+    Buf params = {0};
+    for (int i = 0; i < inst->nargs; i++)
+        buf_printf(&params, "%s%s *%s", i ? ", " : "", c_type(inst->args[i]), inst->vars[i]->cname);
+    emit_line(em, "UFN_LOOP_INLINE void %s(%s, int ufn_nl)", lanes_c_name(inst), params.data);
+    buf_free(&params);
+    emit_line(em, "{");
+    em->indent++;
+    for (int i = inst->nargs; i < inst->nvars; i++) {
+        Var *v = inst->vars[i];
+        if (v->type)   /* every local starts at zero, as in the scalar body */
+            emit_line(em, "%s %s[%d] = {0};", c_type(v->type), v->cname, HOST_LANES);
+    }
+    em->lane = "[0]";
+    bool open = false;
+    lane_block(em, &inst->body, &open);
+    close_lanes(em, &open);
+    em->lane = NULL;
+    em->indent--;
+    line_reset(em);
+    emit_line(em, "}");
+    emit_line(em, "%s", "");
+}
