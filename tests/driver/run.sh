@@ -731,15 +731,16 @@ if [ -z "$have_nvcc" ]; then skipped cache-nvcc "no nvcc"
 else
     fresh
     cp "$tmp/sp.ufn" "$tmp/w/"
-    if run cache-nvcc-miss 0 sp.ufn --arch=sm_90 -v && has "$tmp/err" '^ufnc: nvcc: .* s, stored in the cache$' \
+    if run cache-nvcc-miss 0 sp.ufn --fast-math --arch=sm_90 -v && has "$tmp/err" '^ufnc: nvcc: .* s, stored in the cache$' \
        && cp "$tmp/w/sp.o" "$tmp/first.o" \
-       && run cache-nvcc-hit 0 sp.ufn --arch=sm_90 -v && has "$tmp/err" '^ufnc: nvcc: .* s, from the cache (' \
+       && run cache-nvcc-hit 0 sp.ufn --fast-math --arch=sm_90 -v && has "$tmp/err" '^ufnc: nvcc: .* s, from the cache (' \
        && ! has "$tmp/err" ' --fatbin ' && has "$tmp/err" "$spill_msg" && cmp -s "$tmp/w/sp.o" "$tmp/first.o"; then
         ok "cache: nvcc's fatbin from the cache, its spill warning said again, same object"
     elif [ "$st" -eq 0 ]; then bad cache-nvcc "nvcc ran, no warning, or the object differs"; fi
-    if run cache-nvcc-flags 0 sp.ufn --arch=sm_90 -Xnvcc -DX -v && has "$tmp/err" '^ufnc: nvcc: .* s, stored in the cache$'; then
+    if run cache-nvcc-flags 0 sp.ufn --fast-math --arch=sm_90 -Xnvcc -DX -v \
+       && has "$tmp/err" '^ufnc: nvcc: .* s, stored in the cache$'; then
         ok "cache: another nvcc flag misses"
-    fi
+    elif [ "$st" -eq 0 ]; then bad cache-nvcc-flags "another nvcc flag did not miss the cache"; fi
 fi
 
 # ---- determinism ------------------------------------------------------------------------------
