@@ -245,6 +245,25 @@ static void cc_common(Build *b, Argv *a)
     arg(a, "-Iinclude");
 }
 
+/* polar.cu as C with a macro defined: the host backend's build of the
+ * @cuda.jit kernels (-DUFN_HOST_ENTRY), at -O3 for the block runners'
+ * loops. */
+static int compile_c_defined(Build *b, const char *src, const char *obj, const char *define)
+{
+    Argv a = {0};
+    cc_common(b, &a);
+    arg(&a, "-O3");
+    arg(&a, define);
+    arg(&a, "-x");
+    arg(&a, "c");
+    arg(&a, "-c");
+    arg(&a, src);
+    arg(&a, "-o");
+    arg(&a, obj);
+    int st = run_in(b, a.items);
+    return st == 0 ? 0 : tool_failed(b->opt->drv.cc, st);
+}
+
 static int compile_c(Build *b, const char *src, const char *obj, bool as_c, bool simd)
 {
     Argv a = {0};
@@ -272,12 +291,14 @@ static int build_object(Build *b)
     const char *sim_o = arena_printf("%s.sim.o", m->name);
     const char *host_c = arena_printf("%s.host.c", m->name);
     const char *host_o = arena_printf("%s.host.o", m->name);
+    const char *threads_o = arena_printf("%s.threads.o", m->name);
+    bool jit_host = opt->host && module_has_jit(m);   /* the .cu's host build (emit_kernel.c) */
     const char *obj = arena_printf("%s.o", m->name);
     int st;
     EmitOptions eo = {.cuda = opt->cuda, .host = opt->host, .sim = opt->sim,
                       .line_directives = opt->line_directives, .output_name = cu};
     Buf text = {0};
-    if (opt->cuda || opt->sim) {
+    if (opt->cuda || opt->sim || jit_host) {
         emit_cuda(&text, m, &eo);
         if (write_temp(b, cu, &text))
             return EXIT_TOOL;
@@ -290,6 +311,8 @@ static int build_object(Build *b)
     }
     if (opt->sim && (st = compile_c(b, cu, sim_o, true, false)))
         return st;
+    if (jit_host && (st = compile_c_defined(b, cu, threads_o, "-DUFN_HOST_ENTRY")))
+        return st;
     eo.output_name = host_c;
     emit_host(&text, m, &eo);
     if (write_temp(b, host_c, &text))
@@ -297,7 +320,7 @@ static int build_object(Build *b)
     buf_free(&text);
     if ((st = compile_c(b, host_c, host_o, false, true)))
         return st;
-    if (opt->sim) {
+    if (opt->sim || jit_host) {
         Argv a = {0};
         cc_words(&a, opt->drv.cc);
         arg(&a, "-r");
@@ -305,7 +328,10 @@ static int build_object(Build *b)
         arg(&a, "-o");
         arg(&a, obj);
         arg(&a, host_o);
-        arg(&a, sim_o);
+        if (opt->sim)
+            arg(&a, sim_o);
+        if (jit_host)
+            arg(&a, threads_o);
         st = run_in(b, a.items);
         if (st)
             return tool_failed("the relocatable link", st);

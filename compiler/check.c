@@ -256,7 +256,7 @@ static void list_kernels(Module *m)
     m->kernels = arena_alloc(sizeof(Func *) * (size_t)(m->nfuncs ? m->nfuncs : 1));
     for (int i = 0; i < m->nfuncs; i++) {
         Func *f = m->funcs[i];
-        if (f->kind == FK_VECTORIZE || (f->kind == FK_GUVECTORIZE && f->layout))
+        if (f->kind == FK_VECTORIZE || f->kind == FK_CUDA_KERNEL || (f->kind == FK_GUVECTORIZE && f->layout))
             m->kernels[m->nkernels++] = f;
     }
 }

@@ -356,6 +356,9 @@ static void emit_call(Emitter *em, const Node *e)
     const Node *a0 = args->len ? args->items[0] : NULL;
     Type *t = e->type;
     switch (e->call.builtin) {
+    case B_CUDA:
+        emit_cuda_call(em, e);     /* emit_kernel.c */
+        return;
     case B_MATH:
     case B_CMATH: {
         const MathFn *m = e->call.math;
@@ -492,6 +495,12 @@ void emit_cast_to(Emitter *em, const Node *e, Type *to)
     emit_operand(em, e);
 }
 
+/* The name an out-of-bounds report gives an array. */
+static const char *array_name(const Node *base)
+{
+    return c_string_literal(base->kind == N_NAME ? base->name.id : "array");
+}
+
 void emit_element(Emitter *em, const Node *base, const NodeList *idx)
 {
     emit_operand(em, base);
@@ -500,6 +509,8 @@ void emit_element(Emitter *em, const Node *base, const NodeList *idx)
         const Node *ix = idx->items[i];
         if (i)
             emit_text(em, " + ");
+        if (em->checks)   /* the simulator checks every index (ufn_kernel.h) */
+            emit_text(em, "UFN_BOUNDS(");
         /* a constant or a range() counter cannot be negative: no wrap-around */
         const Node *v = ix->kind == N_CAST ? ix->cast.operand : ix;
         bool nonneg = (ix->kind == N_CONST && ix->konst.v.i >= 0)
@@ -513,6 +524,11 @@ void emit_element(Emitter *em, const Node *base, const NodeList *idx)
             emit_text(em, ", ");
             emit_operand(em, base);
             emit_text(em, ".shape[%d])", i);
+        }
+        if (em->checks) {
+            emit_text(em, ", ");
+            emit_operand(em, base);
+            emit_text(em, ".shape[%d], %d, %s)", i, i, array_name(base));
         }
         emit_text(em, " * ");
         emit_operand(em, base);
@@ -645,7 +661,12 @@ void emit_expr(Emitter *em, const Node *e)
             return;
         }
         /* a read: a bool's byte is compared with 0 */
-        if (base->type->elt->kind == TY_BOOL) {
+        if (em->checks) {
+            emit_text(em, "%sUFN_LOAD(%s, &", base->type->elt->kind == TY_BOOL ? "(" : "",
+                      c_elem_type(base->type->elt));
+            emit_element(em, base, &e->subscript.index);
+            emit_text(em, ")%s", base->type->elt->kind == TY_BOOL ? " != 0)" : "");
+        } else if (base->type->elt->kind == TY_BOOL) {
             emit_text(em, "(");
             emit_element(em, base, &e->subscript.index);
             emit_text(em, " != 0)");

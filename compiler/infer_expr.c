@@ -110,8 +110,11 @@ Node *infer_name(Infer *cx, Node *e)
                 return infer_name(cx, v);     /* math.sqrt without 'import math': name 'math' */
             const char *what = dotted_name(e);
             if (base.kind == SYM_MODULE && base.module == MOD_NUMPY && numpy_allocator(e->attr.attr))
-                return infer_fail(cx, e->loc, "in %s: %s() makes an array, and kernels cannot allocate; pass the array in as a @guvectorize argument",
-                               infer_fname(cx), what ? what : e->attr.attr), infer_unknown(e);
+                return infer_fail(cx, e->loc, "in %s: %s() makes an array, and kernels cannot allocate; %s",
+                               infer_fname(cx), what ? what : e->attr.attr,
+                               cx->inst->func->kind == FK_CUDA_KERNEL
+                                   ? "pass the array in as a kernel argument, or use cuda.local.array"
+                                   : "pass the array in as a @guvectorize argument"), infer_unknown(e);
             if (base.kind == SYM_MODULE)
                 return infer_fail(cx, e->loc, "in %s: '%s' is not supported in ufn ('%s' has no attribute '%s' that ufn knows)",
                                infer_fname(cx), what ? what : e->attr.attr, module_name(base.module), e->attr.attr),
@@ -147,6 +150,10 @@ Node *infer_name(Infer *cx, Node *e)
     case SYM_MODULE:
         return infer_fail(cx, e->loc, "in %s: module '%s' is not a value", infer_fname(cx),
                        module_name(s.module)), infer_unknown(e);
+    case SYM_BUILTIN:
+        if (s.builtin.id == B_CUDA && cuda_fns[s.builtin.cuda].min < 0)
+            return infer_cuda_value(cx, e, s.builtin.cuda);     /* cuda.threadIdx.x */
+        return infer_fail(cx, e->loc, "in %s: '%s' can only be called", infer_fname(cx), s.name), infer_unknown(e);
     default:
         return infer_fail(cx, e->loc, "in %s: '%s' can only be called", infer_fname(cx), s.name), infer_unknown(e);
     }
@@ -485,6 +492,8 @@ static Node *call(Infer *cx, Node *e)
             return infer_name(cx, fn);    /* reports the unknown name */
         return infer_fail(cx, e->loc, "in %s: only named functions can be called", infer_fname(cx)), infer_unknown(e);
     }
+    if (s.kind == SYM_BUILTIN && s.builtin.id == B_CUDA)
+        return infer_cuda_call(cx, e, s.builtin.cuda);     /* infer_cuda.c types the arguments */
     if (e->call.kwargs.len)
         return infer_fail(cx, e->call.kwargs.items[0]->loc, "in %s: keyword argument '%s=' is not supported in calls; pass it by position",
                        infer_fname(cx), e->call.kwargs.items[0]->keyword.name), infer_unknown(e);

@@ -370,6 +370,9 @@ struct Node {
             int builtin;            /* a Builtin, or B_NONE for a helper */
             const MathFn *math;     /* B_MATH, B_CMATH: the math.def row for these arguments */
             Instance *callee;       /* a helper instance, or NULL */
+            int cuda;               /* B_CUDA: the CudaFn */
+            int slot;               /* cuda.shared/local.array: its storage, numbered per
+                                       function in source order (infer_cuda.c) */
         } call;
         struct { const char *name; Node *value; } keyword;
         struct {
@@ -552,6 +555,8 @@ typedef struct Signature {
     Type *ret;             /* NULL when the return type is omitted */
     int nargs;
     Type **args;           /* scalars, or arrays for gufuncs */
+    bool lazy;             /* a lazy kernel's default signature: dropped, not an error,
+                              when the kernel does not type for it (jit.c) */
 } Signature;
 
 /* A NumPy gufunc layout: '(m,n),(n,p)->(m,p)', '(i)->()', '(3)->(3)'. */
@@ -590,7 +595,14 @@ const char *token_name(int kind);
 
 /* ==== builtins.c ============================================================== */
 
-typedef enum ModuleId { MOD_MATH, MOD_CMATH, MOD_NUMPY, MOD_NUMBA, MOD_CUDA } ModuleId;
+typedef enum ModuleId {
+    MOD_MATH, MOD_CMATH, MOD_NUMPY, MOD_NUMBA, MOD_CUDA,
+    /* the namespaces inside numba.cuda: cuda.atomic, cuda.shared,
+     * cuda.local, and the four dim3 values threadIdx, blockIdx, blockDim,
+     * gridDim, whose .x .y .z are values (CudaFn) */
+    MOD_CUDA_ATOMIC, MOD_CUDA_SHARED, MOD_CUDA_LOCAL,
+    MOD_CUDA_TID, MOD_CUDA_BID, MOD_CUDA_BDIM, MOD_CUDA_GDIM
+} ModuleId;
 typedef enum DecoratorId { DEC_VECTORIZE, DEC_GUVECTORIZE, DEC_JIT, DEC_NJIT, DEC_CUDA_JIT } DecoratorId;
 
 /* How a math function types its result (compiler/math.def explains each). */
@@ -620,16 +632,82 @@ typedef enum Builtin {
     B_CAST,                   /* np.float32(x), numba.int64(x): BuiltinRef.cast */
     B_MATH,                   /* math.sqrt, np.sqrt: BuiltinRef.fn is a row of math_fns */
     B_CMATH,                  /* cmath.exp: a row of cmath_fns */
+    B_CUDA,                   /* cuda.grid, cuda.threadIdx.x, ...: BuiltinRef.cuda */
     B_UNSUPPORTED             /* print, enumerate, zip, sum, ...: named in the error */
 } Builtin;
 
 /* What a builtin name refers to: the builtin, and for a math function its
  * row (the first of its name: the checker picks the row for the number of
  * arguments), for a cast the type. */
+/* What @cuda.jit kernels use of numba.cuda (infer_cuda.c types them,
+ * emit_kernel.c spells them): X(id, Python name, namespace, arguments:
+ * -1 for a value such as threadIdx.x, else the fewest, the most). */
+#define CUDA_FNS(X)                                                              \
+    X(CU_TID_X, "x", MOD_CUDA_TID, -1, -1) X(CU_TID_Y, "y", MOD_CUDA_TID, -1, -1)   \
+    X(CU_TID_Z, "z", MOD_CUDA_TID, -1, -1)                                       \
+    X(CU_BID_X, "x", MOD_CUDA_BID, -1, -1) X(CU_BID_Y, "y", MOD_CUDA_BID, -1, -1)   \
+    X(CU_BID_Z, "z", MOD_CUDA_BID, -1, -1)                                       \
+    X(CU_BDIM_X, "x", MOD_CUDA_BDIM, -1, -1) X(CU_BDIM_Y, "y", MOD_CUDA_BDIM, -1, -1) \
+    X(CU_BDIM_Z, "z", MOD_CUDA_BDIM, -1, -1)                                     \
+    X(CU_GDIM_X, "x", MOD_CUDA_GDIM, -1, -1) X(CU_GDIM_Y, "y", MOD_CUDA_GDIM, -1, -1) \
+    X(CU_GDIM_Z, "z", MOD_CUDA_GDIM, -1, -1)                                     \
+    X(CU_LANEID, "laneid", MOD_CUDA, -1, -1)                                     \
+    X(CU_WARPSIZE, "warpsize", MOD_CUDA, -1, -1)                                 \
+    X(CU_GRID, "grid", MOD_CUDA, 1, 1)                                           \
+    X(CU_GRIDSIZE, "gridsize", MOD_CUDA, 1, 1)                                   \
+    X(CU_SYNCTHREADS, "syncthreads", MOD_CUDA, 0, 0)                             \
+    X(CU_SYNCTHREADS_COUNT, "syncthreads_count", MOD_CUDA, 1, 1)                 \
+    X(CU_SYNCTHREADS_AND, "syncthreads_and", MOD_CUDA, 1, 1)                     \
+    X(CU_SYNCTHREADS_OR, "syncthreads_or", MOD_CUDA, 1, 1)                       \
+    X(CU_SYNCWARP, "syncwarp", MOD_CUDA, 0, 1)                                   \
+    X(CU_THREADFENCE, "threadfence", MOD_CUDA, 0, 0)                             \
+    X(CU_THREADFENCE_BLOCK, "threadfence_block", MOD_CUDA, 0, 0)                 \
+    X(CU_THREADFENCE_SYSTEM, "threadfence_system", MOD_CUDA, 0, 0)               \
+    X(CU_SHFL, "shfl_sync", MOD_CUDA, 3, 3)                                      \
+    X(CU_SHFL_UP, "shfl_up_sync", MOD_CUDA, 3, 3)                                \
+    X(CU_SHFL_DOWN, "shfl_down_sync", MOD_CUDA, 3, 3)                            \
+    X(CU_SHFL_XOR, "shfl_xor_sync", MOD_CUDA, 3, 3)                              \
+    X(CU_BALLOT, "ballot_sync", MOD_CUDA, 2, 2)                                  \
+    X(CU_ALL, "all_sync", MOD_CUDA, 2, 2)                                        \
+    X(CU_ANY, "any_sync", MOD_CUDA, 2, 2)                                        \
+    X(CU_ACTIVEMASK, "activemask", MOD_CUDA, 0, 0)                               \
+    X(CU_LANEMASK_LT, "lanemask_lt", MOD_CUDA, 0, 0)                             \
+    X(CU_ATOMIC_ADD, "add", MOD_CUDA_ATOMIC, 3, 3)                               \
+    X(CU_ATOMIC_SUB, "sub", MOD_CUDA_ATOMIC, 3, 3)                               \
+    X(CU_ATOMIC_MAX, "max", MOD_CUDA_ATOMIC, 3, 3)                               \
+    X(CU_ATOMIC_MIN, "min", MOD_CUDA_ATOMIC, 3, 3)                               \
+    X(CU_ATOMIC_NANMAX, "nanmax", MOD_CUDA_ATOMIC, 3, 3)                         \
+    X(CU_ATOMIC_NANMIN, "nanmin", MOD_CUDA_ATOMIC, 3, 3)                         \
+    X(CU_ATOMIC_EXCH, "exch", MOD_CUDA_ATOMIC, 3, 3)                             \
+    X(CU_ATOMIC_AND, "and_", MOD_CUDA_ATOMIC, 3, 3)                              \
+    X(CU_ATOMIC_OR, "or_", MOD_CUDA_ATOMIC, 3, 3)                                \
+    X(CU_ATOMIC_XOR, "xor", MOD_CUDA_ATOMIC, 3, 3)                               \
+    X(CU_ATOMIC_INC, "inc", MOD_CUDA_ATOMIC, 3, 3)                               \
+    X(CU_ATOMIC_DEC, "dec", MOD_CUDA_ATOMIC, 3, 3)                               \
+    X(CU_ATOMIC_CAS, "cas", MOD_CUDA_ATOMIC, 4, 4)                               \
+    X(CU_ATOMIC_COMPARE_AND_SWAP, "compare_and_swap", MOD_CUDA_ATOMIC, 3, 3)     \
+    X(CU_SHARED_ARRAY, "array", MOD_CUDA_SHARED, 1, 2)                           \
+    X(CU_LOCAL_ARRAY, "array", MOD_CUDA_LOCAL, 1, 2)
+
+typedef enum CudaFn {
+#define X(id, name, ns, min, max) id,
+    CUDA_FNS(X)
+#undef X
+    NUM_CUDA_FNS
+} CudaFn;
+
+typedef struct CudaFnInfo {
+    const char *name;
+    ModuleId ns;
+    int min, max;             /* arguments; -1: a value, not a call */
+} CudaFnInfo;
+extern const CudaFnInfo cuda_fns[];
+
 typedef struct BuiltinRef {
     Builtin id;
     const MathFn *fn;
     Type *cast;
+    CudaFn cuda;              /* B_CUDA */
 } BuiltinRef;
 
 /* The row of math function `name` (B_MATH: math_fns, B_CMATH: cmath_fns)
@@ -707,7 +785,7 @@ typedef enum FuncKind {
     FK_GUVECTORIZE,        /* a gufunc */
     FK_DEVICE,             /* @cuda.jit(device=True) */
     FK_JIT,                /* @jit / @njit helper, callable from kernels */
-    FK_CUDA_KERNEL         /* @cuda.jit kernel: outside the subset */
+    FK_CUDA_KERNEL         /* @cuda.jit kernel, launched explicitly (jit.c) */
 } FuncKind;
 
 typedef struct Module Module;
@@ -722,6 +800,7 @@ struct Func {
     Signature **sigs;          /* ufuncs and gufuncs */
     int nsigs;
     bool default_sigs;         /* @vectorize without signatures: ufnc chose them */
+    bool lazy;                 /* @cuda.jit without signatures: the default set (jit.c) */
     Layout *layout;            /* gufuncs */
     Instance **instances;      /* kernels: one per usable signature; helpers: per argument types */
     int ninstances;
@@ -768,6 +847,9 @@ struct Instance {
     InstanceState state;
     bool failed;
     bool recursive;            /* calls itself, directly or not */
+    bool probe_failed;         /* the last silent pass met an error (lazy kernels drop such
+                                  a candidate signature instead of reporting it) */
+    int nslots;                /* cuda.shared/local.array calls in the body */
     /* instance.c's */
     bool dirty;                /* to be typed (again) */
     Call *calls;               /* helper calls of the last silent typing, in order */
@@ -812,6 +894,8 @@ struct CheckOptions {
     int ninclude_dirs;
     bool numpy_literals;       /* --literals=numpy: a Python number meeting a float32
                                   takes float32 (NEP 50) instead of promoting (Numba) */
+    const char **signatures;   /* --signature KERNEL=SIG, repeatable (jit.c) */
+    int nsignatures;
 };
 
 /* scope.c: a module's names */
@@ -838,6 +922,8 @@ void import_names(Module *m, Node *s, const Module *other);
 
 /* decorate.c: a function's decorator; a kernel's usable signatures */
 void decorate(Module *m, Func *f, Node *dec);
+/* The signature strings of a decorator's argument (a list, a tuple, one string) into f->sigs. */
+void read_signatures(Func *f, Node *arg);
 /* The signatures of kernel f that fit its def and layout and take input
  * types no earlier one takes (the others are reported): their number, in
  * usable[] (room for f->nsigs). */
@@ -846,6 +932,15 @@ int kernel_signatures(const Func *f, Signature **usable);
  * its decorator says. */
 int kernel_nin(const Func *f);
 int kernel_nops(const Func *f);
+
+/* jit.c: a @cuda.jit kernel's signatures - those its decorator lists,
+ * those --signature adds, and for a lazy kernel (no signature) the default
+ * set: each parameter's ndim read from the body, one signature per dtype of
+ * JIT_DEFAULT_DTYPES with every parameter of that dtype. */
+void decorate_cuda_kernel(Module *m, Func *f, Node *dec);
+bool jit_signature_ok(const Func *f, const Signature *sig);
+/* The text of a signature as Numba writes it: "void(float32[:], int64)". */
+const char *jit_signature_text(const Signature *sig);
 
 /* check.c: the module level - names, imports, constants, decorators - and
  * the list of kernels.  Errors go through diag; the passes below run only
@@ -861,6 +956,11 @@ void make_instances(Module *m);
  * make_instances reached. */
 void check_flow(Module *m);
 
+/* infer_cuda.c: numba.cuda inside a @cuda.jit kernel or device function */
+typedef struct Infer Infer;
+Node *infer_cuda_value(Infer *cx, Node *e, CudaFn fn);    /* cuda.threadIdx.x, cuda.laneid */
+Node *infer_cuda_call(Infer *cx, Node *e, CudaFn fn);     /* cuda.grid(1), cuda.atomic.add(...) */
+
 /* infer.c, infer_expr.c, infer_call.c, infer_node.c: typing instances.
  * infer_silent types one instance's variables and return type (the
  * instance pass runs it until nothing changes); infer_bodies then types
@@ -873,14 +973,14 @@ bool can_fall_off_end(const Func *f);          /* the end of its body can be rea
 Instance *find_instance(const Func *f, Type *const *args, int nargs);
 
 /* The state of one pass over a body, and the functions the typing files share. */
-typedef struct Infer {
+struct Infer {
     Instance *inst;
     Module *mod;            /* the module the function is defined in */
     bool final;             /* report errors and build the typed body */
     bool changed;           /* a variable or the return type widened */
     int loops;              /* nesting of loops, for break/continue */
     int ntemps;
-} Infer;
+};
 
 const char *infer_fname(Infer *cx);
 Node *infer_fail(Infer *cx, Loc loc, const char *fmt, ...) PRINTF_LIKE(3, 4);
@@ -963,6 +1063,10 @@ typedef struct Emitter {
     int loop_depth;                /* for unique loop counters */
     const char *depth_cname;       /* emitting a recursive helper: its depth parameter */
     const char *file_name;         /* of the generated file, for #line resets */
+    bool host_stub;                /* writing the host stub, not polar.cu */
+    const char *coords;            /* in a @cuda.jit body: the thread's coordinates (ufn_t) */
+    bool checks;                   /* a @cuda.jit body: UFN_BOUNDS, UFN_LOAD, UFN_STORE around
+                                      every element access (ufn_kernel.h) */
 } Emitter;
 
 /* emit.c: the base every generated file is written with. */
@@ -985,7 +1089,7 @@ Type *operand_type(const Instance *inst, int k);
  * be one more form here, with its parameters below: polar.cu defines each
  * kernel and the host stub declares it for the simulator from this one
  * description.) */
-typedef enum KernelForm { KF_CONTIG, KF_STRIDED, KF_GUFUNC } KernelForm;
+typedef enum KernelForm { KF_CONTIG, KF_STRIDED, KF_GUFUNC, KF_JIT } KernelForm;
 #define MAX_KERNEL_FORMS 2
 #define MAX_KERNEL_PARAMS (2 + 3 * UFN_MAX_OPERANDS)
 typedef struct KernelParam {
@@ -1015,10 +1119,28 @@ void emit_cast_to(Emitter *em, const Node *e, Type *to);
  * the scalar bodies shared by polar.cu and the host stub. */
 void emit_body_types(Emitter *em);
 void emit_bodies(Emitter *em);
+/* An instance's locals (each starting at zero) and its statements. */
+void emit_function_body(Emitter *em, const Instance *inst);
 /* The argument expression of operand k of a gufunc body: a view built from
  * `ptr`, the core dimension sizes (by name index) and core strides. */
 const char *gufunc_view(const Instance *inst, int k, const char *ptr, const char *const *core_dims,
                         const char *core_strides);
+
+/* emit_kernel.c: @cuda.jit kernels in polar.cu - per signature a body
+ * (the thread's code, its coordinates a parameter), the kernel calling it,
+ * and for the host backend a block runner where the kernel allows one. */
+bool module_has_jit(const Module *m);
+bool instance_uses_cuda(const Instance *inst);                /* or a helper it calls does */
+void emit_jit_kernels(Emitter *em);
+void emit_cuda_call(Emitter *em, const Node *e);             /* a B_CUDA node */
+void emit_array_storage(Emitter *em, const Instance *inst);   /* of its shared and local arrays */
+unsigned jit_flags(const Instance *inst);                     /* UFN_KF_* */
+unsigned jit_static_shared(const Instance *inst);             /* bytes */
+bool jit_has_block_runner(const Instance *inst);              /* form (a) */
+/* emit_kernel_host.c: their host side in the host stub - prototypes,
+ * the host thread entries, the tables and the launch entry points. */
+void emit_jit_tables(Emitter *em);
+void emit_jit_entries(Emitter *em);
 
 /* emit_cuda.c, emit_host.c, emit_header.c: polar.cu, the host stub, polar.h */
 void emit_cuda(Buf *out, Module *m, const EmitOptions *opt);
