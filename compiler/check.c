@@ -261,10 +261,27 @@ static void list_kernels(Module *m)
     }
 }
 
+/* --signature KERNEL=SIG names a @cuda.jit kernel of the module (jit.c
+ * reads the signature where it decorates the kernel). */
+static void check_signature_options(const Module *m)
+{
+    for (int i = 0; i < m->opt->nsignatures; i++) {
+        const char *s = m->opt->signatures[i];
+        size_t len = strcspn(s, "=");
+        bool found = false;
+        for (int k = 0; k < m->nkernels && !found; k++)
+            found = m->kernels[k]->kind == FK_CUDA_KERNEL && strlen(m->kernels[k]->name) == len
+                    && !strncmp(m->kernels[k]->name, s, len);
+        if (!found)
+            diag_fatal("--signature %s: %s has no @cuda.jit kernel '%.*s'", s, m->src->name, (int)len, s);
+    }
+}
+
 Module *check_module(Node *ast, const SrcFile *src, const CheckOptions *opt)
 {
     Checker ck = {.opt = opt};
     Module *m = check_one(&ck, ast, src, opt->module_name);
     list_kernels(m);
+    check_signature_options(m);
     return m;
 }

@@ -210,6 +210,8 @@ static void option_signatures(Func *f, Node *dec, int cap)
         Signature *sig = sig_parse(str);
         if (sig)
             push_sig(f, sig, cap);
+        else
+            diag_note(dec->loc, "the signature is --signature %s", s);
     }
 }
 

@@ -1247,6 +1247,8 @@ typedef struct Options {
     int max_errors;                /* -fmax-errors (0: no limit) */
     bool line_directives;
     bool numpy_literals;           /* --literals=numpy */
+    const char **signatures;       /* --signature KERNEL=SIG, repeatable */
+    int nsignatures;
     DriverOptions drv;
 } Options;
 
