@@ -428,6 +428,11 @@ static void emit_block(Emitter *em, const NodeList *b)
         emit_stmt(em, b->items[i]);
 }
 
+void emit_statement(Emitter *em, const Node *s)
+{
+    emit_stmt(em, s);
+}
+
 /* ---- functions ------------------------------------------------------------------------------ */
 
 static void prototype(Emitter *em, const Instance *inst, bool decl)

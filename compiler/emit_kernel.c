@@ -21,9 +21,10 @@
  * A kernel gets a block runner when its code (helpers included) has no
  * barrier, warp function or lane id and no shared memory, and no helper
  * reads the thread coordinates: then its threads are independent and may
- * run one after another.  Every other kernel runs as form (b): threads as
- * fibers where there are barriers or warp functions, else one after
- * another. */
+ * run one after another.  A kernel whose barriers stand where every thread
+ * meets them (below, "splitting at barriers") gets a block runner split
+ * into regions.  Every other kernel runs as form (b): threads as fibers
+ * where there are barriers or warp functions, else one after another. */
 #include "ufnc.h"
 
 #include <string.h>
@@ -171,9 +172,150 @@ unsigned jit_static_shared(const Instance *inst)
     return uses_of(inst).shared;
 }
 
+typedef enum StorageFor { FOR_KERNEL, FOR_RUNNER } StorageFor;
+static void storage_list(Emitter *em, const NodeList *l, unsigned *offset, StorageFor what);
+
+/* ---- splitting at barriers ------------------------------------------------------------------ *
+ * A kernel whose plain syncthreads() stand at the top of its body, or at
+ * the top of for-range loops whose bounds are the same for every thread of
+ * a block (built from parameters, constants, blockIdx, blockDim, gridDim),
+ * themselves so placed, splits into regions between its barriers
+ * (kernels.md 3.1, 3.2): the block runner runs each region for every
+ * thread before the next, and every local lives per thread in a context
+ * (NAME__ctx, one per thread in ufn_kblocks.ctx).  Not split: barriers
+ * anywhere else, the vote barriers, returns, a break or continue of a
+ * barrier loop, local arrays, parameters assigned in the body. */
+
+static bool is_barrier(const Node *s)
+{
+    return s->kind == N_EXPRSTMT && s->exprstmt.expr->kind == N_CALL && s->exprstmt.expr->call.builtin == B_CUDA
+           && s->exprstmt.expr->call.cuda == CU_SYNCTHREADS;
+}
+
+static bool uniform(const Node *e)
+{
+    if (!e)
+        return true;
+    switch (e->kind) {
+    case N_CONST: return true;
+    case N_NAME: return e->name.sym && e->name.sym->kind == SYM_LOCAL && e->name.sym->var->param;
+    case N_ATTR: return uniform(e->attr.value);
+    case N_CAST: return uniform(e->cast.operand);
+    case N_UNARY: return uniform(e->unary.operand);
+    case N_BINARY: return uniform(e->binary.lhs) && uniform(e->binary.rhs);
+    case N_CALL:
+        if (e->call.builtin == B_CUDA)
+            return e->call.cuda >= CU_BID_X && e->call.cuda <= CU_GDIM_Z;
+        if (e->call.callee || e->call.builtin == B_NONE)
+            return false;
+        for (int i = 0; i < e->call.args.len; i++)
+            if (!uniform(e->call.args.items[i]))
+                return false;
+        return true;
+    default: return false;
+    }
+}
+
+/* A barrier, or anything that holds one (counting helpers' too). */
+static bool has_barrier(const Node *s)
+{
+    Uses u = {.depth = 0};
+    uses_node(&u, s);
+    return (u.flags & UFN_KF_BARRIER) != 0;
+}
+
+/* A break or continue of the loop whose body this is (not of a loop inside). */
+static bool escapes(const NodeList *b)
+{
+    for (int i = 0; i < b->len; i++) {
+        const Node *s = b->items[i];
+        if (s->kind == N_BREAK || s->kind == N_CONTINUE || s->kind == N_RETURN)
+            return true;
+        if (s->kind == N_IF && (escapes(&s->ifstmt.then) || escapes(&s->ifstmt.orelse)))
+            return true;
+    }
+    return false;
+}
+
+static bool has_return(const NodeList *b)
+{
+    for (int i = 0; i < b->len; i++) {
+        const Node *s = b->items[i];
+        if (s->kind == N_RETURN)
+            return true;
+        if ((s->kind == N_IF && (has_return(&s->ifstmt.then) || has_return(&s->ifstmt.orelse)))
+            || (s->kind == N_FOR && has_return(&s->forstmt.body))
+            || (s->kind == N_WHILE && has_return(&s->whilestmt.body)))
+            return true;
+    }
+    return false;
+}
+
+static bool splittable(const NodeList *b)
+{
+    for (int i = 0; i < b->len; i++) {
+        const Node *s = b->items[i];
+        if (is_barrier(s) || !has_barrier(s))
+            continue;
+        if (s->kind != N_FOR || s->forstmt.iter->kind != N_CALL || s->forstmt.iter->call.builtin != B_RANGE)
+            return false;
+        const NodeList *a = &s->forstmt.iter->call.args;
+        for (int k = 0; k < a->len; k++)
+            if (!uniform(a->items[k]))
+                return false;
+        if (a->len == 3 && a->items[2]->kind != N_CONST)
+            return false;
+        if (escapes(&s->forstmt.body) || !splittable(&s->forstmt.body))
+            return false;
+    }
+    return true;
+}
+
+static bool split_ok(const Instance *inst, const Uses *u)
+{
+    if (!(u->flags & UFN_KF_BARRIER) || (u->flags & (UFN_KF_WARP | UFN_KF_DYN_SHARED)) || u->lane)
+        return false;
+    for (int i = 0; i < inst->nvars; i++)
+        if (inst->vars[i]->param && (inst->vars[i]->ndefs || inst->vars[i]->type != inst->args[i]))
+            return false;
+    Uses votes = {.depth = 0};
+    for (int i = 0; i < inst->body.len; i++)
+        uses_node(&votes, inst->body.items[i]);
+    if (has_return(&inst->body))
+        return false;
+    /* no local arrays: their storage would have to be per thread */
+    Buf scratch = {0};
+    Emitter probe = {.out = &scratch};
+    unsigned offset = 0;
+    storage_list(&probe, &inst->body, &offset, FOR_KERNEL);
+    bool locals = scratch.data && strstr(scratch.data, "ufn_local");
+    buf_free(&scratch);
+    return !locals && splittable(&inst->body);
+}
+
+const char *jit_context(const Instance *inst)
+{
+    Uses u = uses_of(inst);
+    return split_ok(inst, &u) ? sim_c_symbol(kernel_name(inst, KF_JIT), "ctx") : NULL;
+}
+
+void emit_jit_context(Emitter *em, const Instance *inst)
+{
+    Buf fields = {0};
+    for (int i = 0; i < inst->nvars; i++) {
+        const Var *v = inst->vars[i];
+        if (!v->param && v->type)
+            buf_printf(&fields, " %s;", c_declaration(c_type(v->type), v->cname));
+    }
+    emit_line(em, "typedef struct {%s } %s;", fields.data ? fields.data : " char ufn_none;", jit_context(inst));
+    buf_free(&fields);
+}
+
 bool jit_has_block_runner(const Instance *inst)
 {
     Uses u = uses_of(inst);
+    if (split_ok(inst, &u))
+        return true;
     return !(u.flags & (UFN_KF_BARRIER | UFN_KF_WARP | UFN_KF_DYN_SHARED)) && !u.lane && !u.shared;
 }
 
@@ -329,24 +471,24 @@ void emit_cuda_call(Emitter *em, const Node *e)
 /* ---- the kernels ---------------------------------------------------------------------------- */
 
 /* The storage of the body's shared and local arrays, by slot. */
-static void storage_of(Emitter *em, const Node *n, unsigned *offset);
+static void storage_of(Emitter *em, const Node *n, unsigned *offset, StorageFor what);
 
-static void storage_list(Emitter *em, const NodeList *l, unsigned *offset)
+static void storage_list(Emitter *em, const NodeList *l, unsigned *offset, StorageFor what)
 {
     for (int i = 0; i < l->len; i++)
-        storage_of(em, l->items[i], offset);
+        storage_of(em, l->items[i], offset, what);
 }
 
-static void storage_of(Emitter *em, const Node *n, unsigned *offset)
+static void storage_of(Emitter *em, const Node *n, unsigned *offset, StorageFor what)
 {
     if (!n)
         return;
     switch (n->kind) {
-    case N_ASSIGN: storage_list(em, &n->assign.targets, offset); storage_of(em, n->assign.value, offset); break;
-    case N_EXPRSTMT: storage_of(em, n->exprstmt.expr, offset); break;
-    case N_IF: storage_list(em, &n->ifstmt.then, offset); storage_list(em, &n->ifstmt.orelse, offset); break;
-    case N_WHILE: storage_list(em, &n->whilestmt.body, offset); break;
-    case N_FOR: storage_list(em, &n->forstmt.body, offset); break;
+    case N_ASSIGN: storage_list(em, &n->assign.targets, offset, what); storage_of(em, n->assign.value, offset, what); break;
+    case N_EXPRSTMT: storage_of(em, n->exprstmt.expr, offset, what); break;
+    case N_IF: storage_list(em, &n->ifstmt.then, offset, what); storage_list(em, &n->ifstmt.orelse, offset, what); break;
+    case N_WHILE: storage_list(em, &n->whilestmt.body, offset, what); break;
+    case N_FOR: storage_list(em, &n->forstmt.body, offset, what); break;
     case N_CALL: {
         CudaFn fn = (CudaFn)n->call.cuda;
         if (n->call.builtin != B_CUDA || (fn != CU_SHARED_ARRAY && fn != CU_LOCAL_ARRAY))
@@ -359,7 +501,10 @@ static void storage_of(Emitter *em, const Node *n, unsigned *offset)
         if (fn == CU_LOCAL_ARRAY)
             emit_line(em, "%s %s[%lld];", elt, storage(n), count);
         else if (count) {
-            emit_line(em, "UFN_SHARED_ARRAY(%s, %s, %lld, %u);", elt, storage(n), count, *offset);
+            if (what == FOR_RUNNER)   /* the block's shared memory, which the runtime hands over */
+                emit_line(em, "%s *%s = (%s *)(ufn_b->shared + %u);", elt, storage(n), elt, *offset);
+            else
+                emit_line(em, "UFN_SHARED_ARRAY(%s, %s, %lld, %u);", elt, storage(n), count, *offset);
             *offset += (unsigned)(((unsigned long long)count * (unsigned)n->type->elt->size + 15) & ~15ull);
         }
         break;
@@ -371,7 +516,122 @@ static void storage_of(Emitter *em, const Node *n, unsigned *offset)
 void emit_array_storage(Emitter *em, const Instance *inst)
 {
     unsigned offset = 0;
-    storage_list(em, &inst->body, &offset);
+    storage_list(em, &inst->body, &offset, FOR_KERNEL);
+}
+
+/* The statements of a split kernel, region by region: each run of
+ * statements without a barrier becomes a loop over the block's threads;
+ * `loops` are the enclosing barrier loops' variables (their counters). */
+typedef struct Split {
+    const Instance *inst;
+    const Var *vars[16];
+    int depth;
+} Split;
+
+static void split_region(Emitter *em, Split *sp, const NodeList *b, int from, int to)
+{
+    emit_line(em, "for (uint32_t ufn_l = 0; ufn_l < ufn_nt; ufn_l++) {");
+    em->indent++;
+    emit_line(em, "ufn_t.tid = make_uint3(ufn_l %% ufn_t.bdim.x, ufn_l / ufn_t.bdim.x %% ufn_t.bdim.y, ufn_l / (ufn_t.bdim.x * ufn_t.bdim.y));");
+    /* the thread's locals from its context, and back after the region:
+     * plain locals in between, which the C compiler keeps in registers */
+    const Instance *inst = sp->inst;
+    for (int i = 0; i < inst->nvars; i++)
+        if (!inst->vars[i]->param && inst->vars[i]->type)
+            emit_line(em, "%s = ufn_ctx[ufn_l].%s;", c_declaration(c_type(inst->vars[i]->type), inst->vars[i]->cname),
+                      inst->vars[i]->cname);
+    for (int d = 0; d < sp->depth; d++)
+        emit_line(em, "%s = (%s)ufn_u%d;", sp->vars[d]->cname, c_type(sp->vars[d]->type), d);
+    for (int i = from; i < to; i++)
+        emit_statement(em, b->items[i]);
+    line_reset(em);
+    for (int i = 0; i < inst->nvars; i++)
+        if (!inst->vars[i]->param && inst->vars[i]->type)
+            emit_line(em, "ufn_ctx[ufn_l].%s = %s;", inst->vars[i]->cname, inst->vars[i]->cname);
+    em->indent--;
+    emit_line(em, "}");
+}
+
+static void split_block(Emitter *em, Split *sp, const NodeList *b)
+{
+    int start = 0;
+    for (int i = 0; i <= b->len; i++) {
+        const Node *s = i < b->len ? b->items[i] : NULL;
+        if (s && !is_barrier(s) && !has_barrier(s))
+            continue;
+        if (start < i)
+            split_region(em, sp, b, start, i);
+        start = i + 1;
+        if (!s)
+            break;
+        if (is_barrier(s)) {
+            line_directive(em, s->loc);
+            emit_line(em, "/* syncthreads(): every thread has run the region above */");
+            continue;
+        }
+        /* a barrier loop: its counter is the block's, its body split again */
+        const NodeList *a = &s->forstmt.iter->call.args;
+        int d = sp->depth;
+        if (d >= 16)
+            die("barrier loops nested too deeply");
+        Buf lo = {0}, hi = {0}, step = {0};
+        Buf *saved = em->out;
+        em->out = &lo;
+        if (a->len >= 2) emit_expr(em, a->items[0]); else emit_text(em, "0");
+        em->out = &hi;
+        emit_expr(em, a->len >= 2 ? a->items[1] : a->items[0]);
+        em->out = &step;
+        if (a->len == 3) emit_expr(em, a->items[2]); else emit_text(em, "1");
+        em->out = saved;
+        bool down = a->len == 3 && a->items[2]->konst.v.i < 0;
+        line_directive(em, s->loc);
+        emit_line(em, "for (int64_t ufn_u%d = %s, ufn_uend%d = %s; ufn_u%d %s ufn_uend%d; ufn_u%d += %s) {", d, lo.data, d,
+                  hi.data, d, down ? ">" : "<", d, d, step.data);
+        buf_free(&lo);
+        buf_free(&hi);
+        buf_free(&step);
+        em->indent++;
+        sp->vars[sp->depth++] = s->forstmt.target->name.sym->var;
+        split_block(em, sp, &s->forstmt.body);
+        sp->depth--;
+        em->indent--;
+        emit_line(em, "}");
+    }
+}
+
+/* Form (a) with regions: the locals per thread in the context. */
+static void split_runner(Emitter *em, const Instance *inst, const char *kname, const KernelParam *params, int n)
+{
+    const char *ctx = jit_context(inst);
+    emit_line(em, "#if defined(UFN_HOST_ENTRY)");
+    emit_jit_context(em, inst);
+    emit_line(em, "/* the host's block runner, split at the barriers: each region for every thread in turn */");
+    emit_line(em, "void %s(void **ufn_p, const ufn_kblocks *ufn_b)", sim_c_symbol(kname, "blocks"));
+    emit_line(em, "{");
+    em->indent++;
+    for (int i = 0; i < n; i++)
+        emit_line(em, "%s = *(%s *)ufn_p[%d];", c_declaration(params[i].type, params[i].name), params[i].type, i);
+    emit_line(em, "%s *ufn_ctx = (%s *)ufn_b->ctx;", ctx, ctx);
+    /* static shared arrays at the offsets the kernel itself uses */
+    unsigned offset = 0;
+    storage_list(em, &inst->body, &offset, FOR_RUNNER);
+    emit_line(em, "ufn_kthread ufn_t;");
+    emit_line(em, "ufn_t.gdim = make_uint3(ufn_b->grid[0], ufn_b->grid[1], ufn_b->grid[2]);");
+    emit_line(em, "ufn_t.bdim = make_uint3(ufn_b->block[0], ufn_b->block[1], ufn_b->block[2]);");
+    emit_line(em, "uint32_t ufn_nt = ufn_t.bdim.x * ufn_t.bdim.y * ufn_t.bdim.z;");
+    emit_line(em, "for (uint64_t ufn_blk = ufn_b->first; ufn_blk < ufn_b->end; ufn_blk++) {");
+    em->indent++;
+    emit_line(em, "ufn_t.bid = make_uint3((unsigned)(ufn_blk %% ufn_b->grid[0]), (unsigned)(ufn_blk / ufn_b->grid[0] %% ufn_b->grid[1]),");
+    emit_line(em, "                       (unsigned)(ufn_blk / ufn_b->grid[0] / ufn_b->grid[1]));");
+    emit_line(em, "memset(ufn_ctx, 0, sizeof *ufn_ctx * ufn_nt);   /* every local starts at zero */");
+    Split sp = {.inst = inst};
+    split_block(em, &sp, &inst->body);
+    em->indent--;
+    emit_line(em, "}");
+    em->indent--;
+    line_reset(em);
+    emit_line(em, "}");
+    emit_line(em, "#endif");
 }
 
 static void emit_params(Buf *b, const Instance *inst, const char *first)
@@ -398,7 +658,9 @@ static void emit_kernel(Emitter *em, const Instance *inst)
         buf_printf(&call, ", %s", params[i].name);
     emit_line(em, "/* %s:%d: @cuda.jit def %s, '%s'%s */", f->def->loc.file ? f->def->loc.file->name : "?",
               f->def->loc.line, f->name, jit_signature_text(inst->sig),
-              jit_has_block_runner(inst) ? "" : " (host: the thread entry on the runtime's engine)");
+              jit_context(inst)           ? " (host: a block runner split at its barriers)"
+              : jit_has_block_runner(inst) ? " (host: a block runner)"
+                                           : " (host: the thread entry on the runtime's engine)");
     emit_line(em, "UFN_KBODY void %s(%s)", body, decl.data);
     emit_line(em, "{");
     em->indent++;
@@ -416,7 +678,11 @@ static void emit_kernel(Emitter *em, const Instance *inst)
     emit_line(em, "{");
     emit_line(em, "    %s(ufn_kthis()%s);", body, call.data ? call.data : "");
     emit_line(em, "}");
-    if (jit_has_block_runner(inst)) {
+    if (jit_context(inst)) {
+        em->coords = "ufn_t";
+        split_runner(em, inst, kname, params, n);
+        em->coords = NULL;
+    } else if (jit_has_block_runner(inst)) {
         emit_line(em, "#if defined(UFN_HOST_ENTRY)");
         emit_line(em, "/* the host's block runner: the threads of each block in turn */");
         emit_line(em, "void %s(void **ufn_p, const ufn_kblocks *ufn_b)", sim_c_symbol(kname, "blocks"));

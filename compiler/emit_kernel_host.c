@@ -52,6 +52,8 @@ static void host_entries(Emitter *em, const Instance *inst)
     emit_line(em, "void %s(%s);", sim_c_symbol(kname, "host"), n ? decl.data : "void");
     emit_line(em, "static void %s(void **p) { %s%s(%s); }", sim_c_symbol(kname, "thread"), n ? "" : "(void)p; ",
               sim_c_symbol(kname, "host"), n ? call.data : "");
+    if (jit_context(inst))
+        emit_jit_context(em, inst);
     if (jit_has_block_runner(inst))
         emit_line(em, "void %s(void **, const ufn_kblocks *);", sim_c_symbol(kname, "blocks"));
     buf_free(&decl);
@@ -86,6 +88,8 @@ static void kernel_tables(Emitter *em, const Func *f)
         if (em->opt->host) {
             if (jit_has_block_runner(inst))
                 emit_line(em, "     .host_blocks = {%s},", sim_c_symbol(kname, "blocks"));
+            if (jit_context(inst))
+                emit_line(em, "     .host_ctx_bytes = sizeof(%s),", jit_context(inst));
             emit_line(em, "     .host_thread = %s,", sim_c_symbol(kname, "thread"));
         }
         emit_line(em, "    },");

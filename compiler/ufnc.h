@@ -1121,6 +1121,7 @@ void emit_body_types(Emitter *em);
 void emit_bodies(Emitter *em);
 /* An instance's locals (each starting at zero) and its statements. */
 void emit_function_body(Emitter *em, const Instance *inst);
+void emit_statement(Emitter *em, const Node *s);             /* one typed statement */
 /* The argument expression of operand k of a gufunc body: a view built from
  * `ptr`, the core dimension sizes (by name index) and core strides. */
 const char *gufunc_view(const Instance *inst, int k, const char *ptr, const char *const *core_dims,
@@ -1137,6 +1138,10 @@ void emit_array_storage(Emitter *em, const Instance *inst);   /* of its shared a
 unsigned jit_flags(const Instance *inst);                     /* UFN_KF_* */
 unsigned jit_static_shared(const Instance *inst);             /* bytes */
 bool jit_has_block_runner(const Instance *inst);              /* form (a) */
+/* Form (a) split at barriers: its per-thread context struct, "NAME__ctx"
+ * (polar.cu's host build and the host stub both declare it), or NULL. */
+const char *jit_context(const Instance *inst);
+void emit_jit_context(Emitter *em, const Instance *inst);
 /* emit_kernel_host.c: their host side in the host stub - prototypes,
  * the host thread entries, the tables and the launch entry points. */
 void emit_jit_tables(Emitter *em);
