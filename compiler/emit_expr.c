@@ -357,6 +357,7 @@ static void emit_call(Emitter *em, const Node *e)
     Type *t = e->type;
     switch (e->call.builtin) {
     case B_CUDA:
+    case B_PRINT:
         emit_cuda_call(em, e);     /* emit_kernel.c */
         return;
     case B_MATH:

@@ -138,6 +138,10 @@ static void uses_node(Uses *u, const Node *n)
     case N_CALL:
         if (n->call.builtin == B_CUDA)
             uses_cuda_fn(u, n);
+        if (n->call.builtin == B_PRINT) {
+            u->flags |= UFN_KF_PRINT;
+            u->cuda = true;
+        }
         if (n->call.callee)
             uses_instance(u, n->call.callee);
         uses_list(u, &n->call.args);
@@ -422,8 +426,47 @@ static void emit_args_of(Emitter *em, const char *fn, const NodeList *args, cons
     emit_text(em, ")");
 }
 
+/* print(a, b): one printf, Numba's formats (%lld, %llu, %f after a
+ * conversion to double, %s), items joined by spaces. */
+static void emit_print(Emitter *em, const Node *e)
+{
+    const NodeList *a = &e->call.args;
+    Buf fmt = {0};
+    for (int i = 0; i < a->len; i++) {
+        const Node *x = a->items[i];
+        const char *f = x->kind == N_STR || ty_is_bool(x->type) ? "%s"
+                        : ty_is_float(x->type)                  ? "%f"
+                        : ty_is_unsigned(x->type)               ? "%llu"
+                                                                : "%lld";
+        buf_printf(&fmt, "%s%s", i ? " " : "", f);
+    }
+    buf_puts(&fmt, "\n");
+    emit_text(em, "printf(%s", c_string_literal(fmt.data));
+    buf_free(&fmt);
+    for (int i = 0; i < a->len; i++) {
+        const Node *x = a->items[i];
+        emit_text(em, ", ");
+        if (x->kind == N_STR) {
+            emit_text(em, "%s", c_string_literal(x->str.value));
+            continue;
+        }
+        if (ty_is_bool(x->type)) {
+            emit_operand(em, x);
+            emit_text(em, " ? \"True\" : \"False\"");
+            continue;
+        }
+        emit_text(em, "(%s)", ty_is_float(x->type) ? "double" : ty_is_unsigned(x->type) ? "unsigned long long" : "long long");
+        emit_operand(em, x);
+    }
+    emit_text(em, ")");
+}
+
 void emit_cuda_call(Emitter *em, const Node *e)
 {
+    if (e->call.builtin == B_PRINT) {
+        emit_print(em, e);
+        return;
+    }
     CudaFn fn = (CudaFn)e->call.cuda;
     const NodeList *a = &e->call.args;
     static const struct { const char *field, *cuda; } dims[] = {

@@ -227,6 +227,36 @@ static Node *array(Infer *cx, Node *e, CudaFn fn)
     return n;
 }
 
+/* ---- print ------------------------------------------------------------------------------------------ */
+
+/* print(...) in a kernel: string literals and scalars (not complex), as
+ * Numba prints them (emit_kernel.c: one printf). */
+Node *infer_print(Infer *cx, Node *e)
+{
+    if (e->call.kwargs.len)
+        return infer_fail(cx, e->call.kwargs.items[0]->loc, "in %s: print() takes no keyword arguments in a kernel",
+                          infer_fname(cx)), infer_unknown(e);
+    if (e->call.args.len > 32)
+        return infer_fail(cx, e->loc, "in %s: print() in a kernel prints at most 32 items", infer_fname(cx)),
+               infer_unknown(e);
+    NodeList args = {0};
+    for (int i = 0; i < e->call.args.len; i++) {
+        Node *a = e->call.args.items[i];
+        if (a->kind == N_STR && !a->str.bytes) {
+            list_push(&args, a);
+            continue;
+        }
+        Node *t = infer_expr(cx, a);
+        if (!t->type)
+            return infer_unknown(e);
+        if (!ty_is_scalar(t->type) || ty_is_complex(t->type))
+            return infer_fail(cx, a->loc, "in %s: print() in a kernel prints strings and real scalars, not %s",
+                              infer_fname(cx), t->type->name), infer_unknown(e);
+        list_push(&args, t);
+    }
+    return infer_mkcall(e, B_PRINT, &args, ty_none());
+}
+
 /* ---- calls -------------------------------------------------------------------------------------- */
 
 Node *infer_cuda_call(Infer *cx, Node *e, CudaFn fn)

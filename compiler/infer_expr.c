@@ -494,6 +494,9 @@ static Node *call(Infer *cx, Node *e)
     }
     if (s.kind == SYM_BUILTIN && s.builtin.id == B_CUDA)
         return infer_cuda_call(cx, e, s.builtin.cuda);     /* infer_cuda.c types the arguments */
+    if (s.kind == SYM_BUILTIN && s.builtin.id == B_UNSUPPORTED && !strcmp(s.name, "print")
+        && cx->inst->func->kind == FK_CUDA_KERNEL)
+        return infer_print(cx, e);
     if (e->call.kwargs.len)
         return infer_fail(cx, e->call.kwargs.items[0]->loc, "in %s: keyword argument '%s=' is not supported in calls; pass it by position",
                        infer_fname(cx), e->call.kwargs.items[0]->keyword.name), infer_unknown(e);

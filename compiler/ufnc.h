@@ -633,6 +633,7 @@ typedef enum Builtin {
     B_MATH,                   /* math.sqrt, np.sqrt: BuiltinRef.fn is a row of math_fns */
     B_CMATH,                  /* cmath.exp: a row of cmath_fns */
     B_CUDA,                   /* cuda.grid, cuda.threadIdx.x, ...: BuiltinRef.cuda */
+    B_PRINT,                  /* print() in a @cuda.jit kernel: strings and scalars */
     B_UNSUPPORTED             /* print, enumerate, zip, sum, ...: named in the error */
 } Builtin;
 
@@ -960,6 +961,7 @@ void check_flow(Module *m);
 typedef struct Infer Infer;
 Node *infer_cuda_value(Infer *cx, Node *e, CudaFn fn);    /* cuda.threadIdx.x, cuda.laneid */
 Node *infer_cuda_call(Infer *cx, Node *e, CudaFn fn);     /* cuda.grid(1), cuda.atomic.add(...) */
+Node *infer_print(Infer *cx, Node *e);                    /* print() in a kernel */
 
 /* infer.c, infer_expr.c, infer_call.c, infer_node.c: typing instances.
  * infer_silent types one instance's variables and return type (the

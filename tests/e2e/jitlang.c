@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 200809L
 /* jitlang - the @cuda.jit language beyond the seeds (jitlang.ufn): a
  * shared-memory tiled matmul, a histogram with atomics, a block reduction
  * with barriers, dynamic shared memory and warp shuffles, device functions
@@ -8,6 +9,8 @@
  * shared-memory race, a divergent barrier - and each report names the
  * .ufn line.
  */
+#include <unistd.h>
+
 #include "e2e.h"
 #include "jitlang.h"
 
@@ -193,6 +196,35 @@ static void atomics_case(void)
     e2e_end();
 }
 
+/* print() in a kernel, as Numba formats it: what the kernel writes to
+ * standard output is caught in a file (one block: its threads in order on
+ * the host and the simulator). */
+static void print_case(void)
+{
+    fflush(stdout);
+    FILE *tmp = tmpfile();
+    int saved = dup(1);
+    dup2(fileno(tmp), 1);
+    ufn_array N = ufn_scalar_int64(2), X = ufn_scalar_float32(1.5f), U = ufn_scalar_uint32(7);
+    ufn_array B = ufn_scalar_bool(1);
+    int status = hello(ufn_launch_1d(1, 4), &N, &X, &U, &B);
+    if (status == 0)    /* no host arrays: the launch does not wait for the kernel */
+        status = ufn_synchronize();
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    char text[256] = {0};
+    rewind(tmp);
+    size_t got = fread(text, 1, sizeof text - 1, tmp);
+    fclose(tmp);
+    (void)got;
+    e2e_begin("hello: print() of strings, int64, float32, uint32 and bool");
+    E2E_CHECK(status == 0, "hello: %s", ufn_error());
+    const char *want = "thread 0 of 2 1.500000 7 True\nthread 1 of 2 1.500000 7 True\n";
+    E2E_CHECK(!strcmp(text, want), "printed \"%s\", expected \"%s\"", text, want);
+    e2e_end();
+}
+
 /* The simulator's checks, each at its .ufn line. */
 static void checks_case(void)
 {
@@ -220,6 +252,7 @@ int main(int argc, char **argv)
     votes_case();
     warps_case();
     atomics_case();
+    print_case();
     if (!strcmp(ufn_backend(), "sim"))
         checks_case();
     return e2e_finish();
