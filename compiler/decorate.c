@@ -69,7 +69,7 @@ static const char *one_line_text(Loc loc)
 }
 
 /* The list of signature strings: a list or tuple of strings, or one string. */
-void read_signatures(Func *f, Node *arg)
+static void read_signatures(Func *f, Node *arg)
 {
     NodeList strs = {0};
     if (arg->kind == N_LIST || arg->kind == N_TUPLE) {
@@ -178,7 +178,11 @@ void decorate(Module *m, Func *f, Node *dec)
     case DEC_CUDA_JIT: {
         Node *device = called ? keyword(dec, "device") : NULL;
         if (!device || device->kind != N_TRUE) {
-            decorate_cuda_kernel(m, f, dec);     /* jit.c */
+            if (args->len > 1)
+                diag_error(args->items[1]->loc, "@cuda.jit takes one positional argument, the signature or a list of signatures");
+            if (args->len >= 1)
+                read_signatures(f, args->items[0]);
+            decorate_cuda_kernel(m, f, dec);     /* jit.c: the rest of its signatures */
             return;
         }
         static const char *const ok[] = {"device", "inline", "debug", "opt", "lineinfo", "fastmath", "cache", "forceinline", NULL};

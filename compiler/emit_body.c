@@ -484,9 +484,62 @@ static void emit_function(Emitter *em, const Instance *inst)
     emit_line(em, "%s", "");
 }
 
+/* ---- shared and local arrays ---- */
+
+typedef enum StorageFor { FOR_KERNEL, FOR_RUNNER } StorageFor;
+
+/* The storage of the body's shared and local arrays, by slot. */
+static void storage_of(Emitter *em, const Node *n, unsigned *offset, StorageFor what);
+
+static void storage_list(Emitter *em, const NodeList *l, unsigned *offset, StorageFor what)
+{
+    for (int i = 0; i < l->len; i++)
+        storage_of(em, l->items[i], offset, what);
+}
+
+static void storage_of(Emitter *em, const Node *n, unsigned *offset, StorageFor what)
+{
+    if (!n)
+        return;
+    switch (n->kind) {
+    case N_ASSIGN: storage_list(em, &n->assign.targets, offset, what); storage_of(em, n->assign.value, offset, what); break;
+    case N_EXPRSTMT: storage_of(em, n->exprstmt.expr, offset, what); break;
+    case N_IF: storage_list(em, &n->ifstmt.then, offset, what); storage_list(em, &n->ifstmt.orelse, offset, what); break;
+    case N_WHILE: storage_list(em, &n->whilestmt.body, offset, what); break;
+    case N_FOR: storage_list(em, &n->forstmt.body, offset, what); break;
+    case N_CALL: {
+        CudaFn fn = (CudaFn)n->call.cuda;
+        if (n->call.builtin != B_CUDA || (fn != CU_SHARED_ARRAY && fn != CU_LOCAL_ARRAY))
+            break;
+        const NodeList *d = &n->call.args;
+        long long count = 1;
+        for (int i = 0; i < d->len; i++)
+            count *= d->items[i]->konst.v.i;
+        const char *elt = c_elem_type(n->type->elt);
+        if (fn == CU_LOCAL_ARRAY)
+            emit_line(em, "%s %s[%lld];", elt, storage_c_name(n), count);
+        else if (count) {
+            if (what == FOR_RUNNER)   /* the block's shared memory, which the runtime hands over */
+                emit_line(em, "%s *%s = (%s *)(ufn_b->shared + %u);", elt, storage_c_name(n), elt, *offset);
+            else
+                emit_line(em, "UFN_SHARED_ARRAY(%s, %s, %lld, %u);", elt, storage_c_name(n), count, *offset);
+            *offset += (unsigned)(((unsigned long long)count * (unsigned)n->type->elt->size + 15) & ~15ull);
+        }
+        break;
+    }
+    default: break;
+    }
+}
+
+void emit_array_storage(Emitter *em, const Instance *inst, bool runner)
+{
+    unsigned offset = 0;
+    storage_list(em, &inst->body, &offset, runner ? FOR_RUNNER : FOR_KERNEL);
+}
+
 void emit_function_body(Emitter *em, const Instance *inst)
 {
-    emit_array_storage(em, inst);
+    emit_array_storage(em, inst, false);
     em->depth_cname = inst->depth_cname;
     if (inst->depth_cname && inst->ret)   /* too deep: zero, and the call fails (ufn_abi.h) */
         emit_line(em, "UFN_DEPTH_CHECK(%s, %s)", inst->depth_cname, c_type(inst->ret));

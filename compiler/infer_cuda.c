@@ -43,9 +43,9 @@ Node *infer_cuda_value(Infer *cx, Node *e, CudaFn fn)
 
 /* ---- arguments ------------------------------------------------------------------------- */
 
-static Node *scalar_arg(Infer *cx, Node *a, CudaFn fn)
+static Node *scalar_arg(Infer *cx, Node *t, CudaFn fn)
 {
-    Node *t = infer_expr(cx, a);
+    Node *a = t;
     if (t->type && !ty_is_scalar(t->type))
         return infer_fail(cx, a->loc, "in %s: %s() takes scalars, not %s", infer_fname(cx), cuda_name(fn),
                           t->type->name), infer_unknown(a);
@@ -65,13 +65,15 @@ static Node *int_arg(Infer *cx, Node *a, CudaFn fn, TypeKind to)
 }
 
 /* grid(n), gridsize(n): n is a literal 1, 2 or 3. */
-static Node *grid(Infer *cx, Node *e, CudaFn fn)
+static Node *grid(Infer *cx, Node *e, CudaFn fn, const NodeList *src)
 {
-    Node *a = e->call.args.items[0];
-    if (a->kind != N_INT || a->intlit.value < 1 || a->intlit.value > 3)
+    Node *a = src->items[0];
+    if (!a->type)
+        return infer_unknown(e);
+    if (a->kind != N_CONST || !ty_is_int(a->type) || a->konst.v.i < 1 || a->konst.v.i > 3)
         return infer_fail(cx, a->loc, "in %s: the argument of %s() must be the literal 1, 2 or 3", infer_fname(cx),
                           cuda_name(fn)), infer_unknown(e);
-    int n = (int)a->intlit.value;
+    int n = (int)a->konst.v.i;
     NodeList args = list1(infer_const(a->loc, (Value){.type = ty_scalar(TY_INT64), .i = n}));
     Type *i64 = ty_scalar(TY_INT64), *elts[3] = {i64, i64, i64};
     return node(e, fn, &args, n == 1 ? i64 : ty_tuple(n, elts));
@@ -113,9 +115,9 @@ static bool atomic_dtype_ok(CudaFn fn, const Type *t)
 
 /* The element an atomic works on: ary[idx] with idx an integer or a tuple
  * of them, as an N_SUBSCRIPT the emitter takes the address of. */
-static Node *atomic_element(Infer *cx, Node *e, Node *ary_src, Node *idx_src, CudaFn fn)
+static Node *atomic_element(Infer *cx, Node *e, Node *ary, Node *idx_src, CudaFn fn)
 {
-    Node *ary = infer_expr(cx, ary_src);
+    Node *ary_src = ary;
     if (!ary->type)
         return infer_unknown(e);
     Type *at = ary->type;
@@ -130,9 +132,9 @@ static Node *atomic_element(Infer *cx, Node *e, Node *ary_src, Node *idx_src, Cu
         list_push(&idx, infer_const(e->loc, (Value){.type = ty_scalar(TY_INT64), .i = 0}));
     else if (idx_src->kind == N_TUPLE)
         for (int i = 0; i < idx_src->tuple.elts.len; i++)
-            list_push(&idx, infer_expr(cx, idx_src->tuple.elts.items[i]));
+            list_push(&idx, idx_src->tuple.elts.items[i]);
     else
-        list_push(&idx, infer_expr(cx, idx_src));
+        list_push(&idx, idx_src);
     for (int i = 0; i < idx.len; i++) {
         Type *it = idx.items[i]->type;
         if (!it)
@@ -148,9 +150,8 @@ static Node *atomic_element(Infer *cx, Node *e, Node *ary_src, Node *idx_src, Cu
     return infer_typed(new_subscript(e->loc, ary, idx), at->elt);
 }
 
-static Node *atomic(Infer *cx, Node *e, CudaFn fn)
+static Node *atomic(Infer *cx, Node *e, CudaFn fn, NodeList *src)
 {
-    NodeList *src = &e->call.args;
     bool cas = fn == CU_ATOMIC_CAS, cas1 = fn == CU_ATOMIC_COMPARE_AND_SWAP;
     Node *elem = atomic_element(cx, e, src->items[0], cas1 ? NULL : src->items[1], fn);
     if (!elem->type)
@@ -174,25 +175,25 @@ static Node *atomic(Infer *cx, Node *e, CudaFn fn)
 
 /* ---- shared and local arrays ------------------------------------------------------------------ */
 
-static Node *kwarg(Node *e, const char *name)
+static Node *kwarg(const NodeList *kwargs, const char *name)
 {
-    for (int i = 0; i < e->call.kwargs.len; i++)
-        if (!strcmp(e->call.kwargs.items[i]->keyword.name, name))
-            return e->call.kwargs.items[i]->keyword.value;
+    for (int i = 0; i < kwargs->len; i++)
+        if (!strcmp(kwargs->items[i]->keyword.name, name))
+            return kwargs->items[i]->keyword.value;
     return NULL;
 }
 
 /* cuda.shared.array(shape, dtype), cuda.local.array(shape, dtype): the
  * shape a constant integer or tuple of them (module constants too), 0 for
  * dynamic shared memory; the array is C-contiguous. */
-static Node *array(Infer *cx, Node *e, CudaFn fn)
+static Node *array(Infer *cx, Node *e, CudaFn fn, const NodeList *args, const NodeList *kwargs)
 {
-    Node *shape = e->call.args.len > 0 ? e->call.args.items[0] : kwarg(e, "shape");
-    Node *dtype = e->call.args.len > 1 ? e->call.args.items[1] : kwarg(e, "dtype");
-    for (int i = 0; i < e->call.kwargs.len; i++) {
-        const char *k = e->call.kwargs.items[i]->keyword.name;
+    Node *shape = args->len > 0 ? args->items[0] : kwarg(kwargs, "shape");
+    Node *dtype = args->len > 1 ? args->items[1] : kwarg(kwargs, "dtype");
+    for (int i = 0; i < kwargs->len; i++) {
+        const char *k = kwargs->items[i]->keyword.name;
         if (strcmp(k, "shape") && strcmp(k, "dtype") && strcmp(k, "alignment"))
-            return infer_fail(cx, e->call.kwargs.items[i]->loc, "in %s: %s() has no argument '%s'", infer_fname(cx),
+            return infer_fail(cx, kwargs->items[i]->loc, "in %s: %s() has no argument '%s'", infer_fname(cx),
                               cuda_name(fn), k), infer_unknown(e);
     }
     if (!shape || !dtype)
@@ -205,7 +206,7 @@ static Node *array(Infer *cx, Node *e, CudaFn fn)
     NodeList dims = {0};
     NodeList srcs = shape->kind == N_TUPLE ? shape->tuple.elts : list1(shape);
     for (int i = 0; i < srcs.len; i++) {
-        Node *d = infer_expr(cx, srcs.items[i]);
+        Node *d = srcs.items[i];
         if (!d->type)
             return infer_unknown(e);
         if (d->kind != N_CONST || !ty_is_int(d->type))
@@ -231,22 +232,21 @@ static Node *array(Infer *cx, Node *e, CudaFn fn)
 
 /* print(...) in a kernel: string literals and scalars (not complex), as
  * Numba prints them (emit_kernel.c: one printf). */
-Node *infer_print(Infer *cx, Node *e)
+Node *infer_print(Infer *cx, Node *e, NodeList *src)
 {
     if (e->call.kwargs.len)
         return infer_fail(cx, e->call.kwargs.items[0]->loc, "in %s: print() takes no keyword arguments in a kernel",
                           infer_fname(cx)), infer_unknown(e);
-    if (e->call.args.len > 32)
+    if (src->len > 32)
         return infer_fail(cx, e->loc, "in %s: print() in a kernel prints at most 32 items", infer_fname(cx)),
                infer_unknown(e);
     NodeList args = {0};
-    for (int i = 0; i < e->call.args.len; i++) {
-        Node *a = e->call.args.items[i];
+    for (int i = 0; i < src->len; i++) {
+        Node *a = src->items[i], *t = a;
         if (a->kind == N_STR && !a->str.bytes) {
             list_push(&args, a);
             continue;
         }
-        Node *t = infer_expr(cx, a);
         if (!t->type)
             return infer_unknown(e);
         if (!ty_is_scalar(t->type) || ty_is_complex(t->type))
@@ -259,7 +259,7 @@ Node *infer_print(Infer *cx, Node *e)
 
 /* ---- calls -------------------------------------------------------------------------------------- */
 
-Node *infer_cuda_call(Infer *cx, Node *e, CudaFn fn)
+Node *infer_cuda_call(Infer *cx, Node *e, CudaFn fn, NodeList *src, NodeList *kwargs)
 {
     const CudaFnInfo *info = &cuda_fns[fn];
     if (!in_kernel_code(cx, e, fn))
@@ -271,11 +271,22 @@ Node *infer_cuda_call(Infer *cx, Node *e, CudaFn fn)
         return infer_fail(cx, e->loc, "in %s: declare shared arrays in the kernel and pass them to the device function (ufnc lays out a kernel's shared memory itself)",
                           infer_fname(cx)), infer_unknown(e);
     if (fn == CU_SHARED_ARRAY || fn == CU_LOCAL_ARRAY)
-        return array(cx, e, fn);
-    if (e->call.kwargs.len)
-        return infer_fail(cx, e->call.kwargs.items[0]->loc, "in %s: keyword argument '%s=' is not supported in calls; pass it by position",
-                          infer_fname(cx), e->call.kwargs.items[0]->keyword.name), infer_unknown(e);
-    NodeList *src = &e->call.args;
+        return array(cx, e, fn, src, kwargs);
+    if (kwargs->len)
+        return infer_fail(cx, kwargs->items[0]->loc, "in %s: keyword argument '%s=' is not supported in calls; pass it by position",
+                          infer_fname(cx), kwargs->items[0]->keyword.name), infer_unknown(e);
+    for (int i = 0; i < src->len; i++) {
+        Node *a = src->items[i];
+        Sym sym;
+        if (a->kind == N_STR)
+            return infer_fail(cx, a->loc, "in %s: strings are not supported in expressions", infer_fname(cx)),
+                   infer_unknown(e);
+        if (!a->type && infer_resolve(cx, a, &sym) && sym.kind == SYM_BUILTIN && sym.builtin.id == B_CAST)
+            return infer_fail(cx, a->loc, "in %s: '%s' is a type, not a value", infer_fname(cx), sym.name),
+                   infer_unknown(e);
+        if (!a->type)
+            return infer_unknown(e);    /* reported where it was typed */
+    }
     Node *bad = infer_arity(cx, e, cuda_name(fn), info->min, info->max, src->len);
     if (bad)
         return bad;
@@ -283,7 +294,7 @@ Node *infer_cuda_call(Infer *cx, Node *e, CudaFn fn)
     switch (fn) {
     case CU_GRID:
     case CU_GRIDSIZE:
-        return grid(cx, e, fn);
+        return grid(cx, e, fn, src);
     case CU_SYNCTHREADS:
     case CU_THREADFENCE:
     case CU_THREADFENCE_BLOCK:
@@ -321,6 +332,6 @@ Node *infer_cuda_call(Infer *cx, Node *e, CudaFn fn)
             return infer_unknown(e);
         return node(e, fn, &args, ty_scalar(fn == CU_BALLOT ? TY_INT32 : TY_BOOL));
     default:
-        return atomic(cx, e, fn);
+        return atomic(cx, e, fn, src);
     }
 }

@@ -463,6 +463,16 @@ static Node *attribute(Infer *cx, Node *e)
 
 /* ---- calls ---- */
 
+/* An argument of a numba.cuda function or of print in a kernel: typed,
+ * but a string literal or a dtype name (float32, np.int64) as written. */
+static Node *cuda_argument(Infer *cx, Node *a)
+{
+    Sym s;
+    if (a->kind == N_STR || (infer_resolve(cx, a, &s) && s.kind == SYM_BUILTIN && s.builtin.id == B_CAST))
+        return a;
+    return infer_expr(cx, a);
+}
+
 /* The callee is resolved and the arguments typed here; infer_call.c types
  * the call itself. */
 static Node *call(Infer *cx, Node *e)
@@ -492,11 +502,19 @@ static Node *call(Infer *cx, Node *e)
             return infer_name(cx, fn);    /* reports the unknown name */
         return infer_fail(cx, e->loc, "in %s: only named functions can be called", infer_fname(cx)), infer_unknown(e);
     }
-    if (s.kind == SYM_BUILTIN && s.builtin.id == B_CUDA)
-        return infer_cuda_call(cx, e, s.builtin.cuda);     /* infer_cuda.c types the arguments */
-    if (s.kind == SYM_BUILTIN && s.builtin.id == B_UNSUPPORTED && !strcmp(s.name, "print")
-        && cx->inst->func->kind == FK_CUDA_KERNEL)
-        return infer_print(cx, e);
+    bool print = s.kind == SYM_BUILTIN && s.builtin.id == B_UNSUPPORTED && !strcmp(s.name, "print")
+                 && cx->inst->func->kind == FK_CUDA_KERNEL;
+    if ((s.kind == SYM_BUILTIN && s.builtin.id == B_CUDA) || print) {
+        /* infer_cuda.c: string literals and dtype names as written */
+        NodeList cargs = {0}, ckw = {0};
+        for (int i = 0; i < e->call.args.len; i++)
+            list_push(&cargs, cuda_argument(cx, e->call.args.items[i]));
+        for (int i = 0; i < e->call.kwargs.len; i++) {
+            Node *kw = e->call.kwargs.items[i];
+            list_push(&ckw, new_keyword(kw->loc, kw->keyword.name, cuda_argument(cx, kw->keyword.value)));
+        }
+        return print ? infer_print(cx, e, &cargs) : infer_cuda_call(cx, e, s.builtin.cuda, &cargs, &ckw);
+    }
     if (e->call.kwargs.len)
         return infer_fail(cx, e->call.kwargs.items[0]->loc, "in %s: keyword argument '%s=' is not supported in calls; pass it by position",
                        infer_fname(cx), e->call.kwargs.items[0]->keyword.name), infer_unknown(e);

@@ -238,10 +238,6 @@ void decorate_cuda_kernel(Module *m, Func *f, Node *dec)
     boundscheck(dec);
     NodeList none = {0};
     NodeList *args = dec->kind == N_CALL ? &dec->call.args : &none;
-    if (args->len > 1)
-        diag_error(args->items[1]->loc, "@cuda.jit takes one positional argument, the signature or a list of signatures");
-    if (args->len >= 1)
-        read_signatures(f, args->items[0]);
     int declared = f->nsigs;
     int cap = declared + f->module->opt->nsignatures + NUM_DEFAULT_DTYPES;
     Signature **sigs = arena_alloc(sizeof(Signature *) * (size_t)(cap ? cap : 1));

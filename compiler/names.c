@@ -215,6 +215,11 @@ const char *kernel_c_name(const Instance *inst, const char *variant)
     return arena_printf("%s__%s", inst->cname, variant);
 }
 
+const char *storage_c_name(const Node *call)
+{
+    return arena_printf("ufn_%s%d", call->call.cuda == CU_SHARED_ARRAY ? "shared" : "local", call->call.slot);
+}
+
 const char *host_loop_c_name(const Instance *inst)
 {
     return arena_printf("%s__host", inst->cname);

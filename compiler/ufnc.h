@@ -923,8 +923,6 @@ void import_names(Module *m, Node *s, const Module *other);
 
 /* decorate.c: a function's decorator; a kernel's usable signatures */
 void decorate(Module *m, Func *f, Node *dec);
-/* The signature strings of a decorator's argument (a list, a tuple, one string) into f->sigs. */
-void read_signatures(Func *f, Node *arg);
 /* The signatures of kernel f that fit its def and layout and take input
  * types no earlier one takes (the others are reported): their number, in
  * usable[] (room for f->nsigs). */
@@ -938,6 +936,7 @@ int kernel_nops(const Func *f);
  * those --signature adds, and for a lazy kernel (no signature) the default
  * set: each parameter's ndim read from the body, one signature per dtype of
  * JIT_DEFAULT_DTYPES with every parameter of that dtype. */
+/* After decorate.c read the decorator's signature strings into f->sigs. */
 void decorate_cuda_kernel(Module *m, Func *f, Node *dec);
 bool jit_signature_ok(const Func *f, const Signature *sig);
 /* The text of a signature as Numba writes it: "void(float32[:], int64)". */
@@ -960,8 +959,11 @@ void check_flow(Module *m);
 /* infer_cuda.c: numba.cuda inside a @cuda.jit kernel or device function */
 typedef struct Infer Infer;
 Node *infer_cuda_value(Infer *cx, Node *e, CudaFn fn);    /* cuda.threadIdx.x, cuda.laneid */
-Node *infer_cuda_call(Infer *cx, Node *e, CudaFn fn);     /* cuda.grid(1), cuda.atomic.add(...) */
-Node *infer_print(Infer *cx, Node *e);                    /* print() in a kernel */
+/* cuda.grid(1), cuda.atomic.add(...), print(...) in a kernel: the
+ * arguments typed by infer_expr.c, but for string literals and dtype names
+ * (float32), which come as written; keyword arguments as N_KEYWORDs. */
+Node *infer_cuda_call(Infer *cx, Node *e, CudaFn fn, NodeList *args, NodeList *kwargs);
+Node *infer_print(Infer *cx, Node *e, NodeList *args);
 
 /* infer.c, infer_expr.c, infer_call.c, infer_node.c: typing instances.
  * infer_silent types one instance's variables and return type (the
@@ -1028,6 +1030,8 @@ const char *c_elem_type(const Type *t);
  * for variant "contig") and a host loop ("polar__f__f32__host"). */
 const char *kernel_c_name(const Instance *inst, const char *variant);
 const char *host_loop_c_name(const Instance *inst);
+/* The storage of a cuda.shared/local.array call: "ufn_shared0", "ufn_local1". */
+const char *storage_c_name(const Node *call);
 /* The simulator's symbols of a kernel: its trampoline (what "sim",
  * "polar__f__f32__contig__sim") and the sizes of its parameters ("sizes"). */
 const char *sim_c_symbol(const char *kernel, const char *what);
@@ -1123,26 +1127,31 @@ void emit_body_types(Emitter *em);
 void emit_bodies(Emitter *em);
 /* An instance's locals (each starting at zero) and its statements. */
 void emit_function_body(Emitter *em, const Instance *inst);
+/* The storage of its shared and local arrays: declarations in a kernel
+ * body, or (runner) pointers into a block runner's shared memory. */
+void emit_array_storage(Emitter *em, const Instance *inst, bool runner);
 void emit_statement(Emitter *em, const Node *s);             /* one typed statement */
 /* The argument expression of operand k of a gufunc body: a view built from
  * `ptr`, the core dimension sizes (by name index) and core strides. */
 const char *gufunc_view(const Instance *inst, int k, const char *ptr, const char *const *core_dims,
                         const char *core_strides);
 
-/* emit_kernel.c: @cuda.jit kernels in polar.cu - per signature a body
- * (the thread's code, its coordinates a parameter), the kernel calling it,
- * and for the host backend a block runner where the kernel allows one. */
+/* kernel_uses.c: what a @cuda.jit kernel's typed code uses (and its
+ * helpers'), read by the emitters. */
 bool module_has_jit(const Module *m);
 bool instance_uses_cuda(const Instance *inst);                /* or a helper it calls does */
-void emit_jit_kernels(Emitter *em);
-void emit_cuda_call(Emitter *em, const Node *e);             /* a B_CUDA node */
-void emit_array_storage(Emitter *em, const Instance *inst);   /* of its shared and local arrays */
 unsigned jit_flags(const Instance *inst);                     /* UFN_KF_* */
 unsigned jit_static_shared(const Instance *inst);             /* bytes */
 bool jit_has_block_runner(const Instance *inst);              /* form (a) */
 /* Form (a) split at barriers: its per-thread context struct, "NAME__ctx"
  * (polar.cu's host build and the host stub both declare it), or NULL. */
 const char *jit_context(const Instance *inst);
+bool jit_is_barrier(const Node *s);                           /* a plain syncthreads() statement */
+bool jit_has_barrier(const Node *s);                          /* one, or a statement holding one */
+/* emit_kernel.c: @cuda.jit kernels in polar.cu - per signature a body
+ * (the thread's code, its coordinates a parameter), the kernel calling it,
+ * and for the host backend a block runner where the kernel allows one. */
+void emit_jit_kernels(Emitter *em);
 void emit_jit_context(Emitter *em, const Instance *inst);
 /* emit_kernel_host.c: their host side in the host stub - prototypes,
  * the host thread entries, the tables and the launch entry points. */

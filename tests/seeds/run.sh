@@ -6,7 +6,7 @@
 # architecture of each GPU family, in check-e2e-nvcc.)  With nvcc and
 # SEEDS_ARCH set (an --arch list, or "default": ufnc's whole default list,
 # as make check-gpu does), their GPU code is built here too.  The seeds'
-# kernels outside the subset are cases of tests/errors/.  One line per
+# constructs outside the subset are cases of tests/errors/.  One line per
 # module, a summary.
 set -u
 ufnc=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -19,7 +19,8 @@ if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then nvcc
 
 pass=0 fail=0 failed=
 for f in "$top"/samples/*.ufn "$top"/tests/golden/ast/seed_000_intro.ufn \
-         "$top"/tests/golden/ast/seed_001_nvidia.ufn "$top"/tests/golden/ast/seed_002_course.ufn; do
+         "$top"/tests/golden/ast/seed_001_nvidia.ufn "$top"/tests/golden/ast/seed_002_course.ufn \
+         "$top"/tests/golden/ast/seed_003_kernels.ufn "$top"/tests/golden/ast/seed_004_seven.ufn; do
     name=$(basename "$f" .ufn)
     why=
     "$ufnc" "$f" --target=host,sim -o "$tmp/$name.o" 2>"$tmp/err" || why="host,sim"
