@@ -16,18 +16,22 @@
  *   scope.c   the names of a module
  *   imports.c what an import statement names; finding other .ufn modules
  *   decorate.c  decorators, signature lists, a kernel's usable signatures
+ *   jit.c     a @cuda.jit kernel's signatures: eager, --signature, lazy defaults
  *   check.c   the module level: statements, imported modules, the kernels
  *   instance.c  the instances to compile, typed (silently) to a fixpoint
  *   flow.c    locals used before they are assigned
  *   infer.c   typing one instance (typed clones per signature): statements
  *             here, infer_expr.c expressions, infer_call.c calls,
- *             infer_node.c what the three share
+ *             infer_node.c what the three share, infer_cuda.c numba.cuda
+ *             in kernels and device functions
  *   names.c   the C names of the generated code
  *   dump.c    -d types
  *   emit.c    the emitters' base: writing, #line, entry-point prototypes
  *   emit_expr.c, emit_body.c  the scalar bodies shared by polar.cu and the
  *             host stub: expressions, and types, statements, functions
+ *   kernel_uses.c  what a @cuda.jit kernel's code uses; its host form
  *   emit_cuda.c, emit_host.c, emit_header.c  polar.cu, the host stub, polar.h
+ *   emit_kernel.c, emit_kernel_host.c  @cuda.jit kernels in both
  *   options.c the command line
  *   build.c   from the checked module to the output files
  *   driver.c  running tools, temporary files, atomic outputs, -MD
