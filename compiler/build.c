@@ -95,6 +95,8 @@ static void nvcc_common(Build *b, Argv *a, bool ptxas)
     const DriverOptions *d = &b->opt->drv;
     arg(a, b->nvcc);
     arg(a, "-Iinclude");
+    if (d->fast_math)
+        arg(a, "-DUFN_FAST_MATH");      /* ufn_libm.h: the vendor's math functions */
     opt_flag(a, d->opt_level);
     arg(a, arena_printf("-Xptxas=-O%d", d->opt_level));
     /* ptxas's report of each function's registers, stack and spills, read
@@ -240,8 +242,13 @@ static void cc_common(Build *b, Argv *a)
     arg(a, "-fno-math-errno");
     /* no fused multiply-add: the host and the simulator compute bit for bit alike */
     arg(a, "-ffp-contract=off");
-    if (d->fast_math)
+    /* values unchanged; lets gcc if-convert the selects of ufn_libm.h's
+     * functions (and of the bodies) so that the host loops vectorise */
+    arg(a, "-fno-trapping-math");
+    if (d->fast_math) {
         arg(a, "-ffast-math");
+        arg(a, "-DUFN_FAST_MATH");      /* ufn_libm.h: the vendor's math functions */
+    }
     arg(a, "-Iinclude");
 }
 

@@ -161,7 +161,13 @@ void emit_body_types(Emitter *em)
     emit_line(em, "#define UFN_LOOP _Pragma(\"unroll 4\")");
     emit_line(em, "#define UFN_LOOP_OUTER _Pragma(\"unroll 1\")");
     emit_line(em, "#else");
+    emit_line(em, "#if defined(__GNUC__) && defined(__OPTIMIZE__)");
+    emit_line(em, "/* a host loop vectorises only with its body inlined, whatever gcc's");
+    emit_line(em, " * inlining limits think of a body with several math functions */");
+    emit_line(em, "#define UFN_BODY static inline __attribute__((always_inline))");
+    emit_line(em, "#else");
     emit_line(em, "#define UFN_BODY static inline");
+    emit_line(em, "#endif");
     emit_line(em, "#define UFN_RECURSIVE static");
     if (jit)
         emit_line(em, "#define UFN_KBODY static inline");

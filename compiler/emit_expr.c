@@ -211,7 +211,7 @@ static void emit_binary(Emitter *em, const Node *e)
         else if (ty_is_int(r->type))
             call2(em, arena_printf("ufn_powi_%s", type_tag(t)), l, r);
         else
-            call2(em, t->kind == TY_FLOAT32 ? "powf" : "pow", l, r);
+            call2(em, arena_printf("ufn_pow_%s", type_tag(t)), l, r);
         return;
     case OP_LSHIFT:
     case OP_RSHIFT:

@@ -67,6 +67,10 @@ static const char *const complex_h[] = {
     "ctan", "ctanh", "I", "CMPLX",
 };
 
+/* <math.h>'s name of a math.def function where it is not the Python one
+ * (the host stub includes <math.h>; math.def names ufn_libm.h's functions). */
+static const char *const math_h_only[] = {"tgamma"};
+
 /* A C library function of <math.h> or <complex.h> spelt `name`, with or
  * without the f / l suffix of its float and long double versions. */
 static bool is_libm_name(const char *name)
@@ -79,8 +83,11 @@ static bool is_libm_name(const char *name)
         for (size_t i = 0; i < sizeof complex_h / sizeof complex_h[0]; i++)
             if (strlen(complex_h[i]) == n && strncmp(complex_h[i], name, n) == 0)
                 return true;
+        for (size_t i = 0; i < sizeof math_h_only / sizeof math_h_only[0]; i++)
+            if (strlen(math_h_only[i]) == n && strncmp(math_h_only[i], name, n) == 0)
+                return true;
         for (int i = 0; i < num_math_fns; i++)
-            if (strlen(math_fns[i].cname[1]) == n && strncmp(math_fns[i].cname[1], name, n) == 0)
+            if (strlen(math_fns[i].name) == n && strncmp(math_fns[i].name, name, n) == 0)
                 return true;
     }
     return false;

@@ -70,8 +70,9 @@ typedef enum ufn_status {
     UFN_ERR_RECURSION = -18,     /* a recursive helper went deeper than UFN_MAX_DEPTH calls */
     UFN_ERR_LAUNCH = -19,        /* a kernel launch the device cannot run: a zero or too
                                     large dimension, too much shared memory */
-    UFN_ERR_KERNEL = -20         /* a kernel failed while running: a check of the simulator
+    UFN_ERR_KERNEL = -20,        /* a kernel failed while running: a check of the simulator
                                     (bounds, race, barrier) or a fault the GPU reported */
+    UFN_ERR_MPI = -21            /* an MPI call failed (ufn_mpi.h); the message names it */
 } ufn_status;
 
 /* Complex elements, as stored in UFN_COMPLEX64 / UFN_COMPLEX128 arrays (the
@@ -83,11 +84,15 @@ typedef struct ufn_complex128 { double re, im; } ufn_complex128;
 #define UFN_MAXDIMS 32
 
 /* Where an array's elements live.  UFN_MEM_NONE is the zero value: an array
- * declared `ufn_array out = {0};` is empty and an entry point allocates it. */
+ * declared `ufn_array out = {0};` is empty and an entry point allocates it.
+ * A sharded array (ufn_device_array_sharded) has its rows spread over
+ * several devices; its `data` is the runtime's record of the parts, not an
+ * element, and it is used whole, never as a view. */
 typedef enum ufn_memory {
     UFN_MEM_NONE = 0,
     UFN_MEM_HOST = 1,
-    UFN_MEM_DEVICE = 2
+    UFN_MEM_DEVICE = 2,
+    UFN_MEM_SHARDED = 3
 } ufn_memory;
 
 /* Flags of an array descriptor. */
@@ -209,6 +214,14 @@ int ufn_synchronize(void);
 const char *ufn_error(void);
 /* A short name for a status: "UFN_ERR_SHAPE". */
 const char *ufn_status_name(int status);
+/* Record a failure for ufn_error() on this thread, printf-style, and return
+ * `status`: for libraries built on libufnrt (libufnmpi), so that a program
+ * reads every failure in one place. */
+int ufn_set_error(int status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 
 /* The backend in use: "cuda", "host" or "sim".  The first call chooses it
  * (UFN_BACKEND=auto|cuda|host|sim); NULL if UFN_BACKEND was invalid. */
@@ -217,6 +230,60 @@ const char *ufn_backend(void);
 int ufn_init(const char *backend);
 /* The number of devices of the backend (1 for host). */
 int ufn_device_count(void);
+
+/* --- reductions with any binary ufunc ------------------------------------------ */
+
+/* The general entry of a binary ufunc (two inputs, one output), as ufnc
+ * generates it: gpu_weigh, add_ufunc. */
+typedef int (*ufn_binary_ufunc)(const ufn_array *a, const ufn_array *b, ufn_array *out);
+
+/* Reduce `a` along its first dimension with f: out (passed empty) gets
+ * a's shape without its first dimension (0-d for a 1-d a), in the memory
+ * a lives in (a sharded array's result is on its first device).  f needs
+ * a signature T(T, T) for a's dtype and must be associative; it need not
+ * be commutative.  Neighbouring rows are combined pairwise, level by
+ * level, each level one call of f; a sharded array's devices fold their
+ * rows at once, then their results are combined in device order.  No
+ * identity: reducing 0 rows is UFN_ERR_SHAPE.  See ufn(3). */
+int ufn_fold(ufn_binary_ufunc f, const ufn_array *a, ufn_array *out);
+/* inout[i] = f(in[i], inout[i]) for n elements of dtype in host memory,
+ * by f's host loop whatever the backend (MPI_Reduce_local's contract:
+ * what an MPI reduction operator made from f calls, see ufn_mpi.h).  With
+ * n == 0 it only says whether it could: a T(T, T) signature, host code. */
+int ufn_combine_host(ufn_binary_ufunc f, ufn_dtype dtype, const void *in, void *inout,
+                     size_t n);
+
+/* --- several devices ------------------------------------------------------------ */
+
+/* The devices calls spread over (UFN_DEVICES=all, or a list such as 0,2):
+ * a call on host arrays is split into one slab per device, all running at
+ * once, and new sharded arrays are spread over them.  n == 0 goes back to
+ * the default device alone.  Ordinals are below 64.  The host backend has
+ * one device: there any ordinals are accepted and the set stays {0}. */
+int ufn_set_devices(const int *ordinals, int n);
+/* The set in ascending order: stores up to `max` ordinals and returns how
+ * many there are (1 and the default device when none was set). */
+int ufn_get_devices(int *ordinals, int max);
+/* The block distribution that splits calls, shards arrays and (ufn_mpi.h)
+ * assigns rows to ranks: n rows in `parts` parts, the first n % parts of
+ * them one row longer.  Part `part` (0-based) holds `count` rows from row
+ * `first`.  (A part or count out of range gives 0 rows.) */
+void ufn_block_range(int64_t n, int parts, int part, int64_t *first, int64_t *count);
+
+/* Sharded arrays: the first dimension spread over the device set (or the
+ * default device alone), one part per device in ufn_block_range's
+ * distribution, each part in its device's memory.  A call whose operands
+ * are sharded runs part by part, each on its own device, so a pipeline of
+ * calls on sharded arrays moves no data between devices; ufn_copy_to_host
+ * gathers one, ufn_free frees it.  Used whole: not as a view, not by a
+ * kernel launch (launch on its parts). */
+int ufn_device_array_sharded(ufn_dtype dtype, int ndim, const int64_t *shape, ufn_array *dev);
+int ufn_to_device_sharded(const ufn_array *host, ufn_array *dev);
+/* The number of parts, or a negative status when `a` is not sharded. */
+int ufn_shard_count(const ufn_array *a);
+/* Part `part` as an array of its device (a view: valid while `a` lives,
+ * never freed itself) and the row of `a` it starts at. */
+int ufn_shard_part(const ufn_array *a, int part, int64_t *first_row, ufn_array *view);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

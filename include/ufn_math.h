@@ -20,9 +20,10 @@
  *   degrees, radians, log(x, b), ldexp with an int64 exponent
  *   complex numbers ....... ufn_complex.h (included at the end)
  *
- * The standard math functions (sqrtf/sqrt, atan2f/atan2, ...) are called by
- * their C names: CUDA provides all of them in device code and they mean what
- * Python's math module means.  compiler/math.def maps each Python name to them.
+ * The math functions (ufn_sqrt_f32, ufn_atan2_f64, ...) are ufn_libm.h's:
+ * one implementation for the GPU, the simulator and the host loops, so that
+ * all three compute the same bits (DESIGN.md section 9).  compiler/math.def
+ * maps each Python name to them.
  *
  * No helper has undefined behaviour for any argument: signed overflow is done
  * in unsigned arithmetic, out-of-range shifts and conversions are tested for
@@ -48,6 +49,11 @@
  * __host__ __device__: callable from kernels and from host code under nvcc. */
 #if defined(__CUDACC__)
 #define UFN_FN static __host__ __device__ __forceinline__
+#elif defined(__GNUC__) && defined(__OPTIMIZE__)
+/* always inlined: a host loop vectorises only if every call in its body is
+ * gone, and gcc's inliner stops at its unit-growth limit in modules with
+ * many kernels (a math function is up to a few hundred operations) */
+#define UFN_FN static inline __attribute__((always_inline))
 #else
 #define UFN_FN static inline
 #endif
@@ -113,6 +119,10 @@ UFN_FN int ufn_isfinite_f64(double x)
     return (ufn_bits_f64(x) & 0x7fffffffffffffffull) < 0x7ff0000000000000ull;
 }
 
+/* ---- the math functions (one implementation for every backend) ------------------- */
+
+#include "ufn_libm.h"
+
 /* ---- wrapping integer arithmetic ----------------------------------------------------- */
 
 /* Numba's integers wrap on overflow (they are LLVM's add/sub/mul).  In C a
@@ -125,8 +135,8 @@ UFN_FN int64_t ufn_neg_i64(int64_t a)            { return (int64_t)(0u - (uint64
 
 /* abs(INT64_MIN) == INT64_MIN, as in Numba and NumPy. */
 UFN_FN int64_t ufn_abs_i64(int64_t a) { return a < 0 ? ufn_neg_i64(a) : a; }
-UFN_FN float   ufn_abs_f32(float x)   { return fabsf(x); }
-UFN_FN double  ufn_abs_f64(double x)  { return fabs(x); }
+UFN_FN float   ufn_abs_f32(float x)   { return ufn_fabs_f32(x); }
+UFN_FN double  ufn_abs_f64(double x)  { return ufn_fabs_f64(x); }
 
 /* An array index: a negative one counts from the end, as in Python (Numba
  * wraps them too; neither checks bounds). */
@@ -177,7 +187,7 @@ UFN_FN uint64_t ufn_mod_u64(uint64_t a, uint64_t b)      { return b == 0 ? 0 : a
  * The float32 versions compute in float, like NumPy's float32 loops. */
 UFN_FN double ufn_divmod_f64(double a, double b, double *modulus)
 {
-    double mod = fmod(a, b), div, floordiv;
+    double mod = ufn_fmod_f64(a, b), div, floordiv;
     if (b == 0.0) {
         *modulus = mod;
         return a / b;
@@ -191,15 +201,15 @@ UFN_FN double ufn_divmod_f64(double a, double b, double *modulus)
             div -= 1.0;
         }
     } else {
-        mod = copysign(0.0, b);
+        mod = ufn_copysign_f64(0.0, b);
     }
     if (div != 0.0) {
         /* snap the quotient to the nearest integer */
-        floordiv = floor(div);
+        floordiv = ufn_floor_f64(div);
         if (div - floordiv > 0.5)
             floordiv += 1.0;
     } else {
-        floordiv = copysign(0.0, a / b);
+        floordiv = ufn_copysign_f64(0.0, a / b);
     }
     *modulus = mod;
     return floordiv;
@@ -207,7 +217,7 @@ UFN_FN double ufn_divmod_f64(double a, double b, double *modulus)
 
 UFN_FN float ufn_divmod_f32(float a, float b, float *modulus)
 {
-    float mod = fmodf(a, b), div, floordiv;
+    float mod = ufn_fmod_f32(a, b), div, floordiv;
     if (b == 0.0f) {
         *modulus = mod;
         return a / b;
@@ -219,14 +229,14 @@ UFN_FN float ufn_divmod_f32(float a, float b, float *modulus)
             div -= 1.0f;
         }
     } else {
-        mod = copysignf(0.0f, b);
+        mod = ufn_copysign_f32(0.0f, b);
     }
     if (div != 0.0f) {
-        floordiv = floorf(div);
+        floordiv = ufn_floor_f32(div);
         if (div - floordiv > 0.5f)
             floordiv += 1.0f;
     } else {
-        floordiv = copysignf(0.0f, a / b);
+        floordiv = ufn_copysign_f32(0.0f, a / b);
     }
     *modulus = mod;
     return floordiv;
@@ -303,7 +313,7 @@ UFN_FN double ufn_powi_f64(double x, int64_t e)
     uint64_t n = e < 0 ? 0u - (uint64_t)e : (uint64_t)e;
     double r = 1.0;
     if (n > 0x10000u)
-        return pow(x, (double)e);
+        return ufn_pow_f64(x, (double)e);
     while (n != 0) {
         if (n & 1)
             r *= x;
@@ -328,7 +338,7 @@ UFN_FN float ufn_powi_f32(float x, int64_t e)
     uint64_t n = e < 0 ? 0u - (uint64_t)e : (uint64_t)e;
     float r = 1.0f;
     if (n > 0x10000u)
-        return (float)pow((double)x, (double)e);
+        return (float)ufn_pow_f64((double)x, (double)e);
     while (n != 0) {
         if (n & 1)
             r *= x;
@@ -338,10 +348,8 @@ UFN_FN float ufn_powi_f32(float x, int64_t e)
     return e < 0 ? 1.0f / r : r;
 }
 
-/* float ** float is C's pow (libdevice's on the GPU): a negative base with a
+/* float ** float is ufn_pow_f32/f64 (ufn_libm_pow.h): a negative base with a
  * fractional exponent gives nan, 0 ** -1 gives inf, as in Numba. */
-UFN_FN double ufn_pow_f64(double x, double y) { return pow(x, y); }
-UFN_FN float  ufn_pow_f32(float x, float y)    { return powf(x, y); }
 
 /* ---- << and >> ------------------------------------------------------------------------ */
 
@@ -437,26 +445,26 @@ UFN_FN double   ufn_max_f64(double a, double b)     { return b > a ? b : a; }
  * makes a - r exact: r = floor(a) is at least a/2 or 0 (Sterbenz). */
 UFN_FN double ufn_round_f64(double x)
 {
-    double a = fabs(x), r, d;
+    double a = ufn_fabs_f64(x), r, d;
     if (!(a < 4503599627370496.0))      /* 2^52: already an integer, or inf/nan */
         return x;
-    r = floor(a);
+    r = ufn_floor_f64(a);
     d = a - r;
-    if (d > 0.5 || (d == 0.5 && floor(0.5 * r) != 0.5 * r))
+    if (d > 0.5 || (d == 0.5 && ufn_floor_f64(0.5 * r) != 0.5 * r))
         r += 1.0;
-    return copysign(r, x);
+    return ufn_copysign_f64(r, x);
 }
 
 UFN_FN float ufn_round_f32(float x)
 {
-    float a = fabsf(x), r, d;
+    float a = ufn_fabs_f32(x), r, d;
     if (!(a < 8388608.0f))              /* 2^23 */
         return x;
-    r = floorf(a);
+    r = ufn_floor_f32(a);
     d = a - r;
-    if (d > 0.5f || (d == 0.5f && floorf(0.5f * r) != 0.5f * r))
+    if (d > 0.5f || (d == 0.5f && ufn_floor_f32(0.5f * r) != 0.5f * r))
         r += 1.0f;
-    return copysignf(r, x);
+    return ufn_copysign_f32(r, x);
 }
 
 /* round(x, n): scale by 10**n, round half to even, scale back -- NumPy's
@@ -491,7 +499,7 @@ UFN_FN double ufn_round_ndigits_f64(double x, int64_t n)
     }
     p1 = ufn_powi_f64(10.0, ufn_neg_i64(n));
     if (ufn_isinf_f64(p1))
-        return copysign(0.0, x);
+        return ufn_copysign_f64(0.0, x);
     return ufn_round_f64(x / p1) * p1;
 }
 
@@ -509,7 +517,7 @@ UFN_FN float ufn_round_ndigits_f32(float x, int64_t n)
     }
     p = (float)ufn_powi_f64(10.0, ufn_neg_i64(n));
     if (ufn_isinf_f32(p))
-        return copysignf(0.0f, x);
+        return ufn_copysign_f32(0.0f, x);
     return ufn_round_f32(x / p) * p;
 }
 
@@ -523,20 +531,14 @@ UFN_FN double ufn_radians_f64(double x) { return x * (UFN_PI / 180.0); }
 UFN_FN float  ufn_radians_f32(float x)  { return x * (float)(UFN_PI / 180.0); }
 
 /* math.log(x, base) == log(x) / log(base), as CPython and Numba compute it. */
-UFN_FN double ufn_log_base_f64(double x, double base) { return log(x) / log(base); }
-UFN_FN float  ufn_log_base_f32(float x, float base)   { return logf(x) / logf(base); }
+UFN_FN double ufn_log_base_f64(double x, double base) { return ufn_log_f64(x) / ufn_log_f64(base); }
+UFN_FN float  ufn_log_base_f32(float x, float base)   { return ufn_log_f32(x) / ufn_log_f32(base); }
 
-/* math.ldexp(x, i) with Numba's int64 i: C's ldexp takes an int, so clamp
- * first.  Any |i| above 2200 already over- or underflows every double, so the
- * clamp changes no result (and 1.0 * 2**(2**32) is inf, not 1.0). */
-UFN_FN double ufn_ldexp_f64(double x, int64_t i)
-{
-    return ldexp(x, (int)(i < -100000 ? -100000 : i > 100000 ? 100000 : i));
-}
-UFN_FN float ufn_ldexp_f32(float x, int64_t i)
-{
-    return ldexpf(x, (int)(i < -100000 ? -100000 : i > 100000 ? 100000 : i));
-}
+/* math.ldexp(x, i) with Numba's int64 i, rounded once (ufn_libm_exact.h;
+ * any |i| above 2200 over- or underflows every double, so 1.0 * 2**(2**32)
+ * is inf, not 1.0). */
+UFN_FN double ufn_ldexp_f64(double x, int64_t i) { return ufn_libm_ldexp_f64(x, i); }
+UFN_FN float  ufn_ldexp_f32(float x, int64_t i)   { return ufn_libm_ldexp_f32(x, i); }
 
 #include "ufn_complex.h"
 

@@ -1,12 +1,15 @@
 # mk/e2e.mk - `make check-e2e`: programs that compile .ufn modules with the
 # in-tree ufnc, link them with libufnrt and run them (tests/e2e/).
 #
-#   check-e2e-samples   every samples/NAME program on host, host with the
-#                       baseline ISA, and sim; the results compared (run.sh)
+#   check-e2e-samples   every samples/NAME program on host (each ISA, one
+#                       thread and several) and sim; the results compared
+#                       bit for bit (run.sh)
 #   check-e2e-features  tests/e2e/NAME.ufn + NAME.c: integer semantics,
 #                       typing, tuples, gufunc layouts, dispatch,
 #                       broadcasting and views, complex, stdlib imports,
-#                       device pipelines; the same three runs and comparisons
+#                       device pipelines, several devices (multigpu), math
+#                       functions bit for bit (mathbits); the same runs and
+#                       comparisons
 #   check-e2e-trace     the seeds' device pipelines on sim: the exact
 #                       allocations, copies and launches (trace.sh)
 #   check-e2e-nodriver  no GPU, no driver: host by default, UFN_BACKEND=cuda

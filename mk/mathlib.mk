@@ -4,20 +4,28 @@
 #   make check-mathlib        test_ufn_math.c under -fsanitize=address,undefined:
 #                             the helpers exist to have no UB, so UBSan must stay quiet
 #   make check-mathlib-nvcc   ufn_math_device.cu compiled as C11 (how the simulator
-#                             builds generated .cu files), as C++11, and by nvcc for
+#                             builds generated .cu files), as C++17 (nvcc's dialect;
+#                             the hexadecimal float constants need it), and by nvcc for
 #                             the device with ptxas warnings as errors; without nvcc
 #                             the nvcc part says "skipped: no nvcc" and passes
+#   make check-math           tests/math: every function of ufn_libm.h against MPFR
+#                             on sampled inputs and edge cases, within the bound of
+#                             ufn(7) (accuracy.c); vectorised host loops bit-identical
+#                             to the scalar functions on every ISA the CPU has (lanes.c);
+#                             a module built by clang gives the gcc build's bits (clang.sh)
+#   make math-exhaustive      every float32 input of every one-argument float32
+#                             function (exhaustive.c, hours on two cores; not in
+#                             make check): writes tests/math/RESULTS.md
 
-CHECK_SUITES += mathlib mathlib-nvcc
+CHECK_SUITES += mathlib mathlib-nvcc math
 
 MATHLIB_DIR   := $(BUILD)/tests/mathlib
 MATHLIB_TEST  := tests/unit/compiler/test_ufn_math.c
 MATHLIB_DEV   := tests/unit/compiler/ufn_math_device.cu
-MATHLIB_HDRS  := include/ufn_math.h include/ufn_complex.h compiler/math.def $(wildcard tests/unit/compiler/ufn_math_*.h)
+MATHLIB_HDRS  := include/ufn_math.h include/ufn_complex.h $(wildcard include/ufn_libm*.h) compiler/math.def $(wildcard tests/unit/compiler/ufn_math_*.h)
 MATHLIB_INC   := -Iinclude -Icompiler -Itests/unit/compiler
 MATHLIB_SAN   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-# ptxas: spills and local memory are errors.  -warn-lmem-usage only where no
-# sin/cos is called: CUDA's own slow trig path keeps a small local array.
+# ptxas: spills and local memory are errors, for every function.
 MATHLIB_ARCH  ?= sm_90
 MATHLIB_NVCC  := -arch=$(MATHLIB_ARCH) -Werror all-warnings $(MATHLIB_INC)
 
@@ -44,12 +52,51 @@ $(MATHLIB_DIR)/nvcc.ok: $(MATHLIB_DEV) $(MATHLIB_HDRS) $(NVCC) mk/mathlib.mk \
 	$(Q)$(CC) -std=c11 -Wall -Wextra -Werror $(MATHLIB_INC) -x c -c $(MATHLIB_DEV) -o $(MATHLIB_DIR)/device_as_c.o
 	$(Q)if command -v $(CXX) >/dev/null 2>&1; then \
 	  printf '  %-7s %s\n' CXX $(MATHLIB_DEV); \
-	  $(CXX) -std=c++11 -Wall -Wextra -Werror $(MATHLIB_INC) -x c++ -c $(MATHLIB_DEV) -o $(MATHLIB_DIR)/device_as_cxx.o; \
+	  $(CXX) -std=c++17 -Wall -Wextra -Werror $(MATHLIB_INC) -x c++ -c $(MATHLIB_DEV) -o $(MATHLIB_DIR)/device_as_cxx.o; \
 	else echo "check-mathlib-nvcc: C++ skipped: no $(CXX)"; fi
 	$(Q)if [ -z "$(NVCC)" ]; then echo "check-mathlib-nvcc: skipped: no nvcc"; else \
 	  printf '  %-7s %s\n' NVCC $(MATHLIB_DEV); \
-	  $(NVCC) $(MATHLIB_NVCC) -Xptxas -warn-spills -c $(MATHLIB_DEV) -o $(MATHLIB_DIR)/device.o && \
-	  $(NVCC) $(MATHLIB_NVCC) -DUFN_TEST_NO_TRIG -Xptxas -warn-spills,-warn-lmem-usage \
-	    -c $(MATHLIB_DEV) -o $(MATHLIB_DIR)/device_nolmem.o && \
+	  $(NVCC) $(MATHLIB_NVCC) -Xptxas -warn-spills,-warn-lmem-usage -c $(MATHLIB_DEV) -o $(MATHLIB_DIR)/device.o && \
 	  echo "check-mathlib-nvcc: nvcc ok ($(MATHLIB_ARCH))"; fi
 	@touch $@
+
+# tests/math is compiled as ufnc compiles a host stub (compiler/build.c:
+# -O3, no contraction, no errno, no trapping math).
+MATH_DIR     := $(BUILD)/tests/math
+MATH_CFLAGS  := -std=c11 -O3 -Wall -Wextra -Werror -ffp-contract=off -fno-math-errno -fno-trapping-math \
+                -Iinclude -Itests/math
+MATH_HDRS    := $(filter-out compiler/math.def,$(MATHLIB_HDRS)) $(wildcard tests/math/*.h)
+# the samples per function in make check: seconds, every edge case included
+MATH_SAMPLES ?= 2000
+MATH_EXHAUSTIVE_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+
+$(MATH_DIR)/accuracy $(MATH_DIR)/exhaustive: $(MATH_DIR)/%: tests/math/%.c $(MATH_HDRS)
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)
+	$(Q)$(CC) $(MATH_CFLAGS) -o $@ $< -lmpfr -lgmp -lm -lpthread
+
+$(MATH_DIR)/lanes: tests/math/lanes.c $(MATH_HDRS)
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)
+	$(Q)$(CC) $(MATH_CFLAGS) -o $@ $< -lm
+
+.PHONY: check-math math-exhaustive
+check-math: $(MATH_DIR)/accuracy $(MATH_DIR)/lanes $(UFNC) $(LIBUFNRT_A) $(BUILD)/tests/e2e/cmpdump \
+            $(BUILD)/tests/e2e/mathbits
+	$(Q)$(MATH_DIR)/lanes
+	$(Q)tests/math/clang.sh $(UFNC) $(LIBUFNRT_A) $(BUILD)/tests/e2e/cmpdump $(BUILD)/tests/e2e/mathbits \
+	  $(MATH_DIR)/clang
+	$(Q)$(MATH_DIR)/accuracy -n $(MATH_SAMPLES) > $(MATH_DIR)/accuracy.txt; status=$$?; \
+	  grep -E 'OVER|WRONG' $(MATH_DIR)/accuracy.txt; \
+	  echo "check-math: $$(($$(wc -l < $(MATH_DIR)/accuracy.txt) - 1)) function/format pairs against MPFR," \
+	       "$$(grep -cE 'OVER|WRONG' $(MATH_DIR)/accuracy.txt) over their bound (table: $(MATH_DIR)/accuracy.txt)"; \
+	  exit $$status
+
+math-exhaustive: $(MATH_DIR)/exhaustive
+	$(Q){ echo "# Exhaustive float32 accuracy"; echo; \
+	  echo "\`make math-exhaustive\` (tests/math/exhaustive.c) on $$(date -u +%Y-%m-%dT%H:%MZ), $$(uname -m)," \
+	       "$$($(CC) --version | head -1): every float32 input of each function, error in ulp against"; \
+	  echo "the correctly rounded result (MPFR)."; echo; \
+	  $(MATH_DIR)/exhaustive -j $(MATH_EXHAUSTIVE_JOBS) $(MATH_FUNCTIONS); } > tests/math/RESULTS.md.tmp
+	$(Q)mv tests/math/RESULTS.md.tmp tests/math/RESULTS.md
+	@cat tests/math/RESULTS.md

@@ -6,7 +6,8 @@
 #                     -fsanitize=thread: the host backend's pool (test_host,
 #                     test_backend), the cuda backend over the simulator,
 #                     whose streams are threads (test_cuda_backend,
-#                     test_cuda_hardening, test_sim_driver), @cuda.jit
+#                     test_cuda_hardening, test_sim_driver), calls split
+#                     over several devices, a thread each (test_multi), @cuda.jit
 #                     kernels on the host pool and on the simulator's stream
 #                     threads, both running fibers (test_kernel_launch,
 #                     test_kernel_driver, with the hand-written kernels of
@@ -23,7 +24,8 @@ TSAN_DIR     := $(BUILD)/tsan
 TSAN_SAN     := -fsanitize=thread -fno-omit-frame-pointer
 TSAN_RT_OBJ  := $(RUNTIME_SRC:runtime/%.c=$(TSAN_DIR)/rt/%.o)
 TSAN_RT      := $(TSAN_DIR)/libufnrt-tsan.a
-TSAN_UNIT    := test_host test_backend test_cuda_backend test_cuda_hardening test_sim_driver
+TSAN_UNIT    := test_host test_backend test_cuda_backend test_cuda_hardening test_sim_driver \
+                test_multi
 TSAN_KUNIT   := test_kernel_launch test_kernel_driver
 TSAN_BINS    := $(TSAN_UNIT:%=$(TSAN_DIR)/%) $(TSAN_KUNIT:%=$(TSAN_DIR)/%) $(TSAN_DIR)/hostile
 TSAN_SIM     := $(TSAN_DIR)/sim_kernels.o $(TSAN_DIR)/sim_module.o

@@ -9,7 +9,8 @@
  *
  * `memory` records which allocator to give the memory back to:
  * UFN_MEM_DEVICE for the backend's alloc/free (on the host backend that is
- * also host memory), UFN_MEM_HOST for malloc/free.
+ * also host memory), UFN_MEM_HOST for malloc/free, UFN_MEM_SHARDED for the
+ * record of a sharded array (ufn_shards_free gives back its parts too).
  */
 #include <pthread.h>
 #include <stdlib.h>

@@ -1,5 +1,6 @@
 /* array.c - array descriptors and transfers: ufn_host*, ufn_scalar_*,
- * ufn_size, ufn_to_device, ufn_device_array, ufn_copy_to_host, ufn_free.
+ * ufn_size, ufn_to_device, ufn_device_array, ufn_copy_to_host, ufn_free
+ * (of sharded arrays too: multi_array.c gathers them, multi_shard.c frees).
  *
  * Device memory comes from the active backend (on the host backend it is
  * host memory, and the descriptors say UFN_MEM_HOST).  Every allocation is
@@ -193,7 +194,7 @@ int ufn_device_array(ufn_dtype dtype, int ndim, const int64_t *shape, ufn_array 
 int ufn_copy_to_host(const ufn_array *dev, ufn_array *host)
 {
     static const char fn[] = "ufn_copy_to_host";
-    int st = ufn_check_array(dev, "ufn_copy_to_host: the device array");
+    int st = ufn_check_whole(dev, "ufn_copy_to_host: the device array");
     if (st < 0)
         return st;
     if (!host)
@@ -226,6 +227,17 @@ int ufn_copy_to_host(const ufn_array *dev, ufn_array *host)
             return ufn_fail_prefix(st, fn);
     } else {
         h = *host;
+    }
+    if (dev->memory == UFN_MEM_SHARDED) {   /* part by part, from each device */
+        st = ufn_shards_gather(dev, &h);
+        if (st < 0) {
+            if (empty)
+                ufn_free(&h);
+            return ufn_fail_prefix(st, fn);
+        }
+        if (empty)
+            ufn_hand_over(host, &h);
+        return UFN_OK;
     }
     size_t bytes = ufn_array_bytes(dev);
     /* The source's bytes as they lie, then (if either side is strided) an
@@ -292,6 +304,8 @@ void ufn_release(uint64_t id)
         return;
     if (owner == UFN_MEM_HOST) {
         free(base);
+    } else if (owner == UFN_MEM_SHARDED) {
+        ufn_shards_free(base);
     } else {
         const ufn_backend_ops *be = ufn_active_backend();
         if (be)

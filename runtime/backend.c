@@ -131,6 +131,9 @@ static int choose(const char *name, const char *origin, const ufn_module *m)
                             count, count == 1 ? "" : "s");
         device = (int)v;
     }
+    int st = ufn_devices_configure(be);
+    if (st < 0)
+        return st;
     device_ordinal = device;
     atomic_store(&chosen, be);
     return UFN_OK;
@@ -226,6 +229,31 @@ int ufn_device_count(void)
     const ufn_backend_ops *be;
     int st = ufn_get_backend(&be);
     return st < 0 ? st : be->device_count(be);
+}
+
+int ufn_set_devices(const int *ordinals, int n)
+{
+    const ufn_backend_ops *be;
+    int st = ufn_get_backend(&be);
+    return st < 0 ? st : ufn_devices_set(be, ordinals, n);
+}
+
+int ufn_get_devices(int *ordinals, int max)
+{
+    const ufn_backend_ops *be;
+    int st = ufn_get_backend(&be);
+    if (st < 0)
+        return st;
+    if (max < 0 || (max > 0 && !ordinals))
+        return ufn_fail(UFN_ERR_INVALID, "ufn_get_devices: %s", max < 0 ? "max is negative"
+                                                                : "the ordinal buffer is NULL");
+    int set[UFN_MAX_SET];
+    int n = ufn_mask_devices(ufn_device_mask(), set);
+    if (n == 0)
+        set[n++] = ufn_current_device();
+    for (int i = 0; i < n && i < max; i++)
+        ordinals[i] = set[i];
+    return n;
 }
 
 int ufn_synchronize(void)

@@ -6,7 +6,9 @@
  *
  *   1. check the ufunc's tables and every descriptor (check.c);
  *   2. decide where the call runs: on the device when any operand is a
- *      device array (all on one device), else on the host;
+ *      device array (all on one device), else on the host (staged through
+ *      the default device on a device backend); with sharded operands,
+ *      once per device that holds their rows, after step 4 (see 8.);
  *   3. bind core dimensions and broadcast (broadcast.c);
  *   4. choose the signature (dispatch.c), then check dtypes the loop cannot
  *      take: device inputs must match exactly (weak scalars excepted), given
@@ -22,7 +24,8 @@
  *   6. copy inputs an output overlaps, unless (for ufuncs) they are the
  *      same elements in the same order - NumPy's semantics;
  *   7. build the plan, merge dimensions (plan.c), execute it on the current
- *      stream, copy results back, give back the temporaries (device ones
+ *      stream (or, host operands over a device set, one slab per device:
+ *      multi_split.c), copy results back, give back the temporaries (device ones
  *      stream-ordered: the call does not wait for its kernels).
  */
 #include <stdio.h>
@@ -52,7 +55,8 @@ typedef struct call {
     int nin, nargs;
     const ufn_backend_ops *be;
     ufn_stream_impl *stream;        /* the thread's current stream: the call's work goes there */
-    ufn_memory memory;              /* where the plan's operands live */
+    bool part;                      /* one device's part of a sharded call: its default stream */
+    ufn_memory memory;              /* where the plan's operands live (SHARDED: see 8.) */
     int device;
     const ufn_loop *loop;
     ufn_shapes sh;
@@ -138,8 +142,17 @@ static int choose_memory(call *c)
     c->device = 0;
     for (int k = 0; k < c->nargs; k++) {
         const ufn_array *a = c->op[k].user;
-        if (!a || a->memory != UFN_MEM_DEVICE)
+        if (!a || a->memory == UFN_MEM_HOST)
             continue;
+        if ((a->memory == UFN_MEM_SHARDED) != (c->memory == UFN_MEM_SHARDED) &&
+            c->memory != UFN_MEM_HOST)
+            return ufn_fail(UFN_ERR_WRONG_MEMORY, "a sharded array and an array of one device "
+                            "cannot meet in a call: shard the other too "
+                            "(ufn_to_device_sharded), or pass one part (ufn_shard_part)");
+        if (a->memory == UFN_MEM_SHARDED) {
+            c->memory = UFN_MEM_SHARDED;
+            continue;
+        }
         if (c->memory == UFN_MEM_DEVICE && a->device != c->device)
             return ufn_fail(UFN_ERR_WRONG_MEMORY, "operands are on different devices (%d and %d)",
                             c->device, a->device);
@@ -156,7 +169,7 @@ static int check_dtypes(call *c)
     const ufn_dtype *types = c->loop->types;
     for (int k = 0; k < c->nin; k++) {
         const ufn_array *a = c->op[k].user;
-        if (a->memory == UFN_MEM_DEVICE && a->dtype != types[k])
+        if (a->memory != UFN_MEM_HOST && a->dtype != types[k])
             return ufn_fail(UFN_ERR_DTYPE, "input %d is a device array of %s, but the signature "
                             "%s takes %s; device arrays are not converted", k,
                             ufn_dtype_name(a->dtype), c->loop->signature,
@@ -167,7 +180,7 @@ static int check_dtypes(call *c)
         ufn_dtype t = types[k];
         if (!a || a->dtype == t)
             continue;
-        if (a->memory == UFN_MEM_DEVICE)
+        if (a->memory != UFN_MEM_HOST)
             return ufn_fail(UFN_ERR_OUTPUT, "output %d is a device array of %s, but the "
                             "signature %s writes %s; device outputs must match exactly",
                             k - c->nin, ufn_dtype_name(a->dtype), c->loop->signature,
@@ -362,6 +375,8 @@ static bool same_elements(const call *c, int k, int j)
 
 static bool overlaps(const ufn_array *a, const ufn_array *b)
 {
+    if (a->memory == UFN_MEM_SHARDED || b->memory == UFN_MEM_SHARDED)
+        return a->data == b->data;   /* the same record, or none of the same memory */
     int64_t alo, ahi, blo, bhi;
     ufn_array_extent(a, &alo, &ahi);
     ufn_array_extent(b, &blo, &bhi);
@@ -497,15 +512,184 @@ static void release_temps(call *c, bool failed, ufn_array *const *out)
     }
 }
 
+static void init_call(call *c, const ufn_func *f, operand *ops);
+static int run(call *c, const ufn_array *const *in, ufn_array *const *out, int forced_loop);
+
+/* ---- 8. sharded operands ---------------------------------------------------------------------
+ *
+ * A call with sharded operands is one call per part of their distribution,
+ * each an ordinary call (steps 1 to 7) on its device's default stream:
+ * sharded operands give that device's part, host operands that span the
+ * first loop dimension give the part's rows (a view: staged per device as
+ * usual), other host operands (broadcast along it, scalars) come whole,
+ * and empty outputs become sharded arrays distributed alike.  Every
+ * sharded operand must be distributed alike and span the first loop
+ * dimension, not broadcast along it: its first dimension is the one the
+ * devices share, never a gufunc's core dimension.  The parts run one
+ * after another from this thread, but what they queue on their devices
+ * runs at once. */
+
+/* Does operand k's array span the call's first loop dimension (no
+ * broadcasting along it)? */
+static bool spans_rows(const call *c, int k, const ufn_array *a)
+{
+    return c->sh.ndim >= 1 && a->ndim - core_ndim(c->f, k) == c->sh.ndim &&
+           a->shape[0] == c->sh.shape[0] && (a->shape[0] != 1 || a->memory == UFN_MEM_SHARDED);
+}
+
+static const char *operand_kind(const call *c, int k, int *index)
+{
+    *index = k < c->nin ? k : k - c->nin;
+    return k < c->nin ? "input" : "output";
+}
+
+/* The distribution the call follows, after checking every sharded operand
+ * against it. */
+static int shard_layout(const call *c, const ufn_shards **layout)
+{
+    *layout = NULL;
+    for (int k = 0; k < c->nargs; k++) {
+        const ufn_array *a = c->op[k].user;
+        if (!a || a->memory != UFN_MEM_SHARDED)
+            continue;
+        int index;
+        const char *kind = operand_kind(c, k, &index);
+        const ufn_shards *t = ufn_shards_of(a);
+        if (!spans_rows(c, k, a))
+            return ufn_fail(UFN_ERR_SHAPE, "%s %d: a sharded array must span the call's first "
+                            "loop dimension, whose rows its devices share (not broadcast "
+                            "along it, not a core dimension)", kind, index);
+        if (*layout && !ufn_shards_alike(*layout, t))
+            return ufn_fail(UFN_ERR_SHAPE, "%s %d: its rows are spread over other devices "
+                            "than the first sharded operand's", kind, index);
+        *layout = t;
+    }
+    return UFN_OK;
+}
+
+/* A host input an output overlaps, not element for element, is read by
+ * every part while another writes: read a copy instead. */
+static int unshare_host_inputs(call *c)
+{
+    for (int k = 0; k < c->nin; k++) {
+        const ufn_array *a = c->op[k].user;
+        if (a->memory != UFN_MEM_HOST || !a->data)
+            continue;
+        for (int j = c->nin; j < c->nargs; j++) {
+            const ufn_array *o = c->op[j].user;
+            if (!o || o->memory != UFN_MEM_HOST || !overlaps(a, o) ||
+                (a->data == o->data && a->ndim == o->ndim &&
+                 !memcmp(a->strides, o->strides, (size_t)a->ndim * sizeof a->strides[0])))
+                continue;
+            ufn_array copy;
+            int st = ufn_alloc_array(a->dtype, a->ndim, a->shape, UFN_MEM_HOST, 0, &copy);
+            if (st < 0)
+                return st;
+            pack(&copy, a);
+            c->op[k].arr = copy;
+            c->op[k].temp = copy.alloc_id;
+            break;
+        }
+    }
+    return UFN_OK;
+}
+
+/* Operand k of part p: its part, its rows, or itself. */
+static void part_operand(const call *c, int k, const ufn_array *a, int p, const ufn_shards *t,
+                         ufn_array *view)
+{
+    if (a->memory == UFN_MEM_SHARDED) {
+        ufn_shards_part(ufn_shards_of(a), p, view);
+        return;
+    }
+    *view = *a;
+    if (!a->data || !spans_rows(c, k, a))
+        return;
+    view->data = (char *)a->data + t->first[p] * a->strides[0] * ufn_dtype_size(a->dtype);
+    view->shape[0] = t->rows[p];
+    view->alloc_id = 0;
+}
+
+static int run_part(call *c, int p, const ufn_shards *t, const ufn_array *all)
+{
+    ufn_array view[UFN_MAXARGS];
+    const ufn_array *in[UFN_MAXARGS];
+    ufn_array *out[UFN_MAXARGS];
+    for (int k = 0; k < c->nargs; k++) {
+        part_operand(c, k, &all[k], p, t, &view[k]);
+        if (k < c->nin)
+            in[k] = &view[k];
+        else
+            out[k - c->nin] = &view[k];
+    }
+    operand ops[c->nargs];
+    call sub;
+    init_call(&sub, c->f, ops);
+    sub.part = true;
+    int st = run(&sub, in, out, (int)(c->loop - c->f->loops));
+    if (st < 0) {
+        char where[32];
+        snprintf(where, sizeof where, "device %d", t->device[p]);
+        ufn_fail_prefix(st, where);
+    }
+    return st;
+}
+
+static int run_sharded(call *c, ufn_array *const *out)
+{
+    const ufn_shards *t;
+    int st = shard_layout(c, &t);
+    if (st < 0)
+        return st;
+    /* What each operand is for the parts: the caller's array, a copy of an
+     * overlapped host input, or a new sharded output. */
+    ufn_array all[UFN_MAXARGS];
+    for (int k = c->nin; k < c->nargs && st == UFN_OK; k++) {
+        operand *op = &c->op[k];
+        if (op->user) {
+            all[k] = *op->user;
+            continue;
+        }
+        int64_t shape[UFN_MAXDIMS];
+        int nd = output_shape(c, k, shape);
+        if (nd < 0)
+            st = ufn_fail(UFN_ERR_NDIM, "output %d would have more than %d dimensions",
+                          k - c->nin, UFN_MAXDIMS);
+        else
+            st = ufn_shards_new(c->be, c->loop->types[k], nd, shape, t->nparts, t->device,
+                                &op->arr);
+        if (st == UFN_OK) {
+            op->route = ROUTE_NEW;
+            all[k] = op->arr;
+        }
+    }
+    if (st == UFN_OK)
+        st = unshare_host_inputs(c);
+    for (int k = 0; k < c->nin; k++)
+        all[k] = c->op[k].temp ? c->op[k].arr : *c->op[k].user;
+    for (int p = 0; p < t->nparts && st == UFN_OK; p++)
+        if (t->rows[p] > 0)
+            st = run_part(c, p, t, all);
+    release_temps(c, st < 0, out);
+    return st;
+}
+
 static int run(call *c, const ufn_array *const *in, ufn_array *const *out, int forced_loop)
 {
     const ufn_func *f = c->f;
     int st;
     if ((st = check_operands(c, in, out)) < 0 || (st = choose_memory(c)) < 0)
         return st;
-    if ((st = ufn_get_backend_for(f->module, &c->be)) < 0 ||
-        (st = ufn_current_stream(&c->stream)) < 0)
+    if ((st = ufn_get_backend_for(f->module, &c->be)) < 0)
         return st;
+    if (c->part)
+        c->stream = NULL;
+    else if ((st = ufn_current_stream(&c->stream)) < 0)
+        return st;
+    /* Host operands only: a device backend stages them through its default
+     * device (UFN_DEVICE), known once the backend is. */
+    if (c->memory == UFN_MEM_HOST)
+        c->device = ufn_current_device();
     for (int k = 0; k < c->nargs; k++)
         c->sh.arg[k] = c->op[k].user;
     if ((st = ufn_broadcast(f, &c->sh)) < 0)
@@ -518,6 +702,8 @@ static int run(call *c, const ufn_array *const *in, ufn_array *const *out, int f
         return ufn_fail(UFN_ERR_INVALID, "signature %d has no types", loop);
     if ((st = check_dtypes(c)) < 0 || (st = check_distinct_outputs(c)) < 0)
         return st;
+    if (c->memory == UFN_MEM_SHARDED)
+        return run_sharded(c, out);
 
     /* Every argument is accepted: from here on only resources can fail. */
     st = route_outputs(c);
@@ -525,7 +711,7 @@ static int run(call *c, const ufn_array *const *in, ufn_array *const *out, int f
         if ((st = route_inputs(c)) == UFN_OK && (st = resolve_overlap(c)) == UFN_OK) {
             ufn_plan plan;
             build_plan(c, &plan);
-            st = c->be->execute(c->be, &plan, c->stream);
+            st = ufn_multi_execute(c->be, &plan, c->stream);
             if (st == UFN_OK)
                 st = copy_back(c);
         }
@@ -537,6 +723,7 @@ static int run(call *c, const ufn_array *const *in, ufn_array *const *out, int f
 static void init_call(call *c, const ufn_func *f, operand *ops)
 {
     c->f = f;
+    c->part = false;
     c->op = ops;
     c->name = f->name ? f->name : "ufunc";
     c->nin = f->nin;
@@ -549,8 +736,26 @@ static void init_call(call *c, const ufn_func *f, operand *ops)
     }
 }
 
+/* ufn_func_of: while set, the next ufn_call on this thread only says which
+ * ufunc it is for (a generated general entry's whole body is that call). */
+static _Thread_local const ufn_func **describing;
+
+const ufn_func *ufn_func_of(ufn_binary_ufunc entry)
+{
+    const ufn_func *f = NULL;
+    describing = &f;
+    entry(NULL, NULL, NULL);   /* the entry only collects its arguments' addresses */
+    describing = NULL;
+    return f;
+}
+
 int ufn_call(const ufn_func *f, const ufn_array *const *in, ufn_array *const *out)
 {
+    if (describing) {
+        *describing = f;
+        describing = NULL;
+        return UFN_OK;
+    }
     int st = check_func(f);
     if (st < 0)
         return st;

@@ -7,7 +7,9 @@
  * (UFN_ERR_SHAPE), sizes that overflow (UFN_ERR_OVERFLOW), a NULL data
  * pointer, misalignment (UFN_ERR_ALIGN), stale runtime allocations
  * (UFN_ERR_FREED), device arrays this backend cannot use
- * (UFN_ERR_WRONG_MEMORY).
+ * (UFN_ERR_WRONG_MEMORY).  A sharded array is accepted only where the
+ * caller can take one whole (the calls of ufuncs, copies to the host);
+ * anywhere else (a kernel launch, DLPack) it is UFN_ERR_WRONG_MEMORY.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,11 +121,16 @@ void ufn_array_extent(const ufn_array *a, int64_t *lo, int64_t *hi)
 #define FAIL(status, ...) \
     (ufn_fail((status), __VA_ARGS__), what ? ufn_fail_prefix((status), what) : (status))
 
-int ufn_check_array(const ufn_array *a, const char *what)
+/* The checks; a sharded array passes them only where `sharded` allows it. */
+static int check(const ufn_array *a, const char *what, bool sharded)
 {
     if (!a)
         return FAIL(UFN_ERR_INVALID, "the array pointer is NULL");
-    if (a->memory != UFN_MEM_HOST && a->memory != UFN_MEM_DEVICE) {
+    if (a->memory == UFN_MEM_SHARDED && !sharded)
+        return FAIL(UFN_ERR_WRONG_MEMORY, "a sharded array cannot be used here: pass one "
+                    "device's part of it (ufn_shard_part)");
+    if (a->memory != UFN_MEM_HOST && a->memory != UFN_MEM_DEVICE &&
+        a->memory != UFN_MEM_SHARDED) {
         if (a->memory == UFN_MEM_NONE)
             return FAIL(UFN_ERR_INVALID, "the array is empty (no memory)");
         return FAIL(UFN_ERR_INVALID, "invalid memory kind %d", (int)a->memory);
@@ -145,6 +152,8 @@ int ufn_check_array(const ufn_array *a, const char *what)
     int64_t bytes;
     if (__builtin_mul_overflow(size, elsize, &bytes) || (uint64_t)bytes > SIZE_MAX)
         return FAIL(UFN_ERR_OVERFLOW, "the array's size in bytes overflows");
+    if (a->memory == UFN_MEM_SHARDED)
+        return ufn_shards_check(a, what);   /* its data is its record, not an element */
     if (size > 0) {
         /* The byte span of the strides must be representable too. */
         int64_t span = 0;
@@ -186,9 +195,19 @@ int ufn_check_array(const ufn_array *a, const char *what)
     return UFN_OK;
 }
 
+int ufn_check_array(const ufn_array *a, const char *what)
+{
+    return check(a, what, false);
+}
+
+int ufn_check_whole(const ufn_array *a, const char *what)
+{
+    return check(a, what, true);
+}
+
 int ufn_check_operand(const ufn_array *a, const char *kind, int index)
 {
-    int st = ufn_check_array(a, NULL);
+    int st = check(a, NULL, true);
     if (st < 0) {
         char what[32];
         snprintf(what, sizeof what, "%s %d", kind, index);

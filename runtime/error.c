@@ -51,6 +51,15 @@ int ufn_fail(int status, const char *fmt, ...)
     return status;
 }
 
+int ufn_set_error(int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    ufn_vfail(status, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
 int ufn_fail_prefix(int status, const char *prefix)
 {
     size_t n = strlen(prefix);
@@ -100,6 +109,7 @@ const char *ufn_status_name(int status)
     case UFN_ERR_RECURSION: return "UFN_ERR_RECURSION";
     case UFN_ERR_LAUNCH: return "UFN_ERR_LAUNCH";
     case UFN_ERR_KERNEL: return "UFN_ERR_KERNEL";
+    case UFN_ERR_MPI: return "UFN_ERR_MPI";
     }
     return "UFN_ERR_UNKNOWN";
 }

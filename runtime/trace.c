@@ -65,6 +65,7 @@ const char *ufn_event_name(ufn_event_kind kind)
     case UFN_EV_SYNC: return "sync";
     case UFN_EV_CHOICE: return "choice";
     case UFN_EV_KERNEL: return "kernel";
+    case UFN_EV_PEER: return "P2P";
     }
     return "?";
 }
@@ -81,6 +82,10 @@ void ufn_trace(const ufn_event *ev)
         if (ev->kind == UFN_EV_SYNC)
             fprintf(stderr, "ufn: %-4s %-9s device %d\n", ev->backend ? ev->backend : "?",
                     ufn_event_name(ev->kind), ev->device);
+        else if (ev->kind == UFN_EV_PEER)
+            fprintf(stderr, "ufn: %-4s %-9s %zu bytes device %d to device %d\n",
+                    ev->backend ? ev->backend : "?", ufn_event_name(ev->kind), ev->bytes,
+                    ev->from, ev->device);
         else if (ev->kind == UFN_EV_CHOICE)
             fprintf(stderr, "ufn: %-4s %-9s %s\n", ev->backend ? ev->backend : "?",
                     ufn_event_name(ev->kind), ev->name ? ev->name : "");
@@ -104,6 +109,6 @@ void ufn_emit(ufn_event_kind kind, const char *backend, const char *name, size_t
 {
     if (!ufn_tracing())
         return;
-    ufn_event ev = {kind, backend, name, bytes, device};
+    ufn_event ev = {kind, backend, name, bytes, device, device};
     ufn_trace(&ev);
 }

@@ -70,7 +70,8 @@ typedef enum ufn_event_kind {
     UFN_EV_HOST_LOOP,  /* a call executed by host loops */
     UFN_EV_SYNC,
     UFN_EV_CHOICE,     /* UFN_BACKEND=auto chose a backend; name says why */
-    UFN_EV_KERNEL      /* a @cuda.jit kernel launch (any backend); bytes: threads */
+    UFN_EV_KERNEL,     /* a @cuda.jit kernel launch (any backend); bytes: threads */
+    UFN_EV_PEER        /* a copy from device `from` into device `device`'s memory */
 } ufn_event_kind;
 
 typedef struct ufn_event {
@@ -79,6 +80,7 @@ typedef struct ufn_event {
     const char *name;        /* kernel or ufunc name, or NULL */
     size_t bytes;            /* bytes moved or allocated; elements for launches */
     int device;
+    int from;                /* UFN_EV_PEER: the source device */
 } ufn_event;
 
 /* Report an event: printed to stderr when UFN_TRACE=1, and passed to the
@@ -139,8 +141,11 @@ bool ufn_holds_live(const ufn_array *a);
  * data, stale runtime allocations, device arrays the backend cannot use.
  * Fails with "<what>: <message>". */
 int ufn_check_array(const ufn_array *a, const char *what);
+/* The same, accepting a sharded array (multi_shard.c checks its record):
+ * for callers that handle one whole. */
+int ufn_check_whole(const ufn_array *a, const char *what);
 /* The same for operand `index` of a call: "input 1: ..." (formats the name
- * only on failure). */
+ * only on failure; sharded arrays accepted). */
 int ufn_check_operand(const ufn_array *a, const char *kind, int index);
 /* The bytes [lo, hi) its elements occupy, relative to a->data (lo == hi
  * when it has none).  For checked arrays only. */
@@ -232,6 +237,12 @@ typedef struct ufn_plan {
     /* Device plans of ufuncs: inputs passed to the kernel by value. */
     bool by_value[UFN_MAXARGS];
 } ufn_plan;
+
+/* The descriptor behind a generated general entry of a binary ufunc, or
+ * NULL when `entry` is not one (call.c: the entry is called once with NULL
+ * arguments, and its ufn_call only answers; a generated entry reads
+ * nothing of them).  What multi_fold.c takes ufuncs by. */
+const ufn_func *ufn_func_of(ufn_binary_ufunc entry);
 
 /* ==== broadcast.c, dispatch.c, plan.c: the steps of call.c ============================= */
 
@@ -335,6 +346,11 @@ typedef struct ufn_backend {
                     size_t bytes, ufn_stream_impl *s);
     int (*copy_d2d)(const struct ufn_backend *be, int device, void *dst, const void *src,
                     size_t bytes, ufn_stream_impl *s);
+    /* A copy from one device's memory into another's (NULL on a backend of
+     * one device): after the work queued so far on both devices' default
+     * streams, and done when it returns. */
+    int (*copy_peer)(const struct ufn_backend *be, int dst_device, void *dst, int src_device,
+                     const void *src, size_t bytes);
     /* Run a plan (see "plan" above).  plan->memory says where the operands
      * are: device arrays of this backend, or host arrays (the cuda backend
      * stages those itself). */
@@ -378,6 +394,77 @@ int ufn_use_backend(const ufn_backend_ops *backend);
 void ufn_cuda_fork(ufn_fork_phase phase);
 /* The device ordinal new device arrays go to (UFN_DEVICE, default 0). */
 int ufn_current_device(void);
+
+/* ==== multi_devices.c: the device set ==================================================== */
+
+/* Ordinals of a device set are below this (one bit each in a word). */
+#define UFN_MAX_SET 64
+
+/* Read UFN_DEVICES for the backend just chosen: unset, "all", or a list of
+ * ordinals ("0,2"); a value that means nothing, or names a device the
+ * backend lacks, fails (backend.c then refuses the choice). */
+int ufn_devices_configure(const ufn_backend_ops *be);
+/* ufn_set_devices(): n == 0 empties the set (back to the default device). */
+int ufn_devices_set(const ufn_backend_ops *be, const int *ordinals, int n);
+/* The set, one bit per ordinal; 0 when none is set (calls use the default
+ * device alone).  Always 0 on the host backend. */
+uint64_t ufn_device_mask(void);
+/* The ordinals of a mask in ascending order (at most UFN_MAX_SET); their count. */
+int ufn_mask_devices(uint64_t mask, int *ordinals);
+
+/* ==== multi_split.c: host-array calls over the device set ================================ */
+
+/* Execute a plan: on the backend as it is, or - a plan over host memory,
+ * a device backend, a device set - cut into one slab per device of the
+ * set, each run on a thread of its own; returns when all are done.  The
+ * first failure (in device order) is the call's, "device N: ...". */
+int ufn_multi_execute(const ufn_backend_ops *be, const ufn_plan *plan, ufn_stream_impl *s);
+/* Test hook: the fewest operand bytes of one slab (default 4 MiB); 0
+ * restores the default. */
+void ufn_multi_set_min_slab(size_t bytes);
+
+/* ==== multi_shard.c: sharded arrays ===================================================== */
+
+/* The record of a sharded array, where its descriptor's data points: the
+ * first dimension in the block distribution (ufn_block_range) over
+ * nparts devices, each part a C-contiguous device array of its rows (no
+ * memory for a part of 0 rows).  Made and freed here, immutable between. */
+typedef struct ufn_shards {
+    uint64_t id;                        /* its registry id: the descriptor's alloc_id */
+    const ufn_backend_ops *be;          /* whose memory the parts are */
+    ufn_dtype dtype;
+    int ndim;
+    int64_t shape[UFN_MAXDIMS];         /* the whole array's */
+    int nparts;
+    int device[UFN_MAX_SET];
+    int64_t first[UFN_MAX_SET];         /* each part's first row, and its rows */
+    int64_t rows[UFN_MAX_SET];
+    void *data[UFN_MAX_SET];
+} ufn_shards;
+
+/* A new sharded array over `devices` (nparts of them, ndim >= 1) in *out,
+ * registered; its parts are uninitialised. */
+int ufn_shards_new(const ufn_backend_ops *be, ufn_dtype dtype, int ndim, const int64_t *shape,
+                   int nparts, const int *devices, ufn_array *out);
+/* Free a record and its parts (ufn_release, with its registry entry gone). */
+void ufn_shards_free(ufn_shards *t);
+/* Is a, which says UFN_MEM_SHARDED, a live sharded array of the runtime's,
+ * whole (the shape, dtype and C strides of its record)?  Fails with
+ * "<what>: ..." otherwise. */
+int ufn_shards_check(const ufn_array *a, const char *what);
+/* The record of a checked sharded array. */
+const ufn_shards *ufn_shards_of(const ufn_array *a);
+/* Are the rows of a and b (first dimensions of equal length) on the same
+ * devices, part by part? */
+bool ufn_shards_alike(const ufn_shards *a, const ufn_shards *b);
+/* Part i as an array of its device (a view, alloc_id 0). */
+void ufn_shards_part(const ufn_shards *t, int i, ufn_array *view);
+
+/* ==== multi_array.c ======================================================================== */
+
+/* Copy a checked sharded array into the checked host array of its shape
+ * and dtype, each part from its device. */
+int ufn_shards_gather(const ufn_array *dev, const ufn_array *host);
 
 /* ==== stream.c ========================================================================== */
 

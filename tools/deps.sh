@@ -27,6 +27,7 @@ make                    make            the build
 flex                    flex            the scanner generator (grammar/ufn.l)
 bison                   bison           the parser generator (grammar/ufn.y)
 /usr/include/cmocka.h   libcmocka-dev   the unit tests
+/usr/include/mpfr.h     libmpfr-dev     the accuracy tests of the math functions (tests/math)
 /usr/include/dlpack/dlpack.h libdlpack-dev DLPack import/export in libufnrt
 pkg-config              pkgconf         ufn.pc, tested by check-install
 cmake                   cmake           the CMake package, tested by check-install
@@ -35,6 +36,8 @@ groff                   groff-base      man pages: groff -ww in make check, and 
 c++                     g++             the C++ compile of the math header
 clang                   clang           the fuzz harness (libFuzzer)
 /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a libclang-rt-dev libFuzzer's runtime
+mpicc                   libopenmpi-dev  libufnmpi (ufn_mpi.h): MPI's headers and compiler
+mpirun                  openmpi-bin     make check-mpi runs its tests under mpirun
 EOF
 }
 

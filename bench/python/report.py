@@ -9,7 +9,8 @@ noise, the best median of several rounds discards the worst of it); the
 spread of ufnc's medians across rounds is reported as the noise.  A timing
 counts only if its implementation passed the cross-check (check.py).
 The analysis section comes verbatim from bench/analysis.md, the thread
-engine's section from bench/engine.md (make bench-engine)."""
+engine's section from bench/engine.md (make bench-engine), the model of
+several GPUs from bench/scaling.md (bench/python/scaling.py)."""
 import datetime
 import json
 import os
@@ -403,6 +404,10 @@ def main(work, bench):
     engine = os.path.join(bench, 'engine.md')     # make bench-engine, run by make bench
     if os.path.exists(engine):
         with open(engine) as f:
+            lines += [f.read().rstrip(), '']
+    scaling = os.path.join(bench, 'scaling.md')   # python3 bench/python/scaling.py (a model)
+    if os.path.exists(scaling):
+        with open(scaling) as f:
             lines += [f.read().rstrip(), '']
     for n, label in ((10 ** 7, '1e7'), (10 ** 8, '1e8'), (10 ** 6, '1e6')):
         if any(run.t(w, 'ufnc', n) for w in WORKLOADS):

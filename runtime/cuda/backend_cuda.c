@@ -220,6 +220,43 @@ static int op_d2d(const ufn_backend_ops *ops, int device, void *dst, const void 
     return op_copy(self(ops), UFN_EV_D2D, device, dst, src, bytes, s);
 }
 
+/* The source's device finishes what its default stream holds, then the
+ * destination's default stream copies; both waited for, so that neither
+ * side's memory can be reused too early (the partial results of a
+ * reduction over devices come this way: small, and few). */
+static int op_copy_peer(const ufn_backend_ops *ops, int dst_device, void *dst, int src_device,
+                        const void *src, size_t bytes)
+{
+    cuda_backend *b = self(ops);
+    cuda_device *sd, *dd;
+    int status = cuda_device_get(b, src_device, &sd);
+    if (status == 0)
+        status = cuda_device_get(b, dst_device, &dd);
+    if (status == 0)
+        status = cuda_enter(b, sd);
+    if (status)
+        return status;
+    CUresult r = b->drv->cuStreamSynchronize(NULL);
+    cuda_leave(b);
+    if (r != CUDA_SUCCESS)
+        return ufn_cudrv_fail(b->drv, r, "cuStreamSynchronize(device %d)", src_device);
+    if (bytes == 0)
+        return 0;
+    if ((status = cuda_enter(b, dd)) != 0)
+        return status;
+    r = b->drv->cuMemcpyPeerAsync((CUdeviceptr)(uintptr_t)dst, dd->ctx,
+                                  (CUdeviceptr)(uintptr_t)src, sd->ctx, bytes, NULL);
+    if (r == CUDA_SUCCESS)
+        r = b->drv->cuStreamSynchronize(NULL);
+    cuda_leave(b);
+    if (r != CUDA_SUCCESS)
+        return ufn_cudrv_fail(b->drv, r, "cuMemcpyPeerAsync(%zu bytes, device %d to %d)", bytes,
+                              src_device, dst_device);
+    ufn_event ev = { UFN_EV_PEER, b->drv->name, NULL, bytes, dst_device, src_device };
+    ufn_trace(&ev);
+    return 0;
+}
+
 static int op_execute(const ufn_backend_ops *ops, const ufn_plan *plan, ufn_stream_impl *s)
 {
     cuda_backend *b = self(ops);
@@ -267,6 +304,7 @@ static const ufn_backend_ops cuda_ops = {
     .copy_h2d = op_h2d,
     .copy_d2h = op_d2h,
     .copy_d2d = op_d2d,
+    .copy_peer = op_copy_peer,
     .execute = op_execute,
     .stream_create = op_stream_create,
     .stream_destroy = op_stream_destroy,

@@ -30,7 +30,7 @@ typedef struct cuda_modstate {
 
 void cuda_trace(cuda_backend *b, ufn_event_kind kind, const char *name, size_t bytes, int device)
 {
-    ufn_event ev = { kind, b->drv->name, name, bytes, device };
+    ufn_event ev = { kind, b->drv->name, name, bytes, device, device };
     ufn_trace(&ev);
 }
 

@@ -55,6 +55,7 @@ static const struct {
     E(cuMemcpyHtoDAsync, 3020),
     E(cuMemcpyDtoHAsync, 3020),
     E(cuMemcpyDtoDAsync, 3020),
+    E(cuMemcpyPeerAsync, 4000),
     E(cuStreamCreate, 2000),
     E(cuStreamDestroy, 4000),
     E(cuStreamSynchronize, 2000),

@@ -189,6 +189,8 @@ typedef struct ufn_cudrv {
     CUresult (*cuMemcpyDtoHAsync)(void *dst, CUdeviceptr src, size_t bytes, CUstream s); /* 3020 */
     CUresult (*cuMemcpyDtoDAsync)(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
                                   CUstream s);                             /* 3020 (_v2) */
+    CUresult (*cuMemcpyPeerAsync)(CUdeviceptr dst, CUcontext dst_ctx, CUdeviceptr src,
+                                  CUcontext src_ctx, size_t bytes, CUstream s); /* 4000 */
     CUresult (*cuStreamCreate)(CUstream *s, unsigned flags);              /* 2000 */
     CUresult (*cuStreamDestroy)(CUstream s);                              /* 4000 (_v2) */
     CUresult (*cuStreamSynchronize)(CUstream s);                          /* 2000 */
@@ -271,6 +273,7 @@ typedef struct ufn_sim_stats {
     size_t mem_limit;
     uint64_t h2d, d2h, d2d;  /* copies */
     uint64_t h2d_bytes, d2h_bytes, d2d_bytes;
+    uint64_t peer, peer_bytes;   /* copies from another device into this one's memory */
     uint64_t launches;
     uint64_t threads;        /* kernel threads run */
     uint64_t host_allocs;    /* cuMemAllocHost calls (process-wide, not per device) */
@@ -286,7 +289,7 @@ int ufn_sim_set_memory_limit(int device, size_t bytes);
 void ufn_sim_set_latency(unsigned usec);
 /* Make a driver call fail: after `skip` more successful calls of `call`
  * ("cuLaunchKernel", "cuMemcpyHtoDAsync", "cuMemcpyDtoHAsync",
- * "cuMemcpyDtoDAsync", "cuEventRecord", "cuEventCreate", "cuStreamCreate",
+ * "cuMemcpyDtoDAsync", "cuMemcpyPeerAsync", "cuEventRecord", "cuEventCreate", "cuStreamCreate",
  * "cuMemAlloc", "cuMemAllocHost", "cuLibraryLoadData",
  * "cuLibraryGetKernel", "cuKernelGetFunction"), the next one returns
  * `result`, once: UFN_SIM_LAZY makes it return CUDA_SUCCESS without doing

@@ -130,7 +130,7 @@ CUresult sim_pointer_attribute(void *data, CUpointer_attribute attr, CUdeviceptr
 
 /* ---- copies ---------------------------------------------------------------------------- */
 
-enum copy_kind { H2D, D2H, D2D };
+enum copy_kind { H2D, D2H, D2D, PEER };
 
 typedef struct copy_work {
     void *dst;
@@ -144,31 +144,47 @@ static void run_copy(sim_op *op)
     memmove(w->dst, w->src, w->bytes);
 }
 
+/* Is [p, p+bytes) inside one allocation of `device`?  Lock held.  Stricter
+ * than a driver with unified addressing, which would copy from any
+ * device's memory: the backend means every copy's device memory to be the
+ * current context's, and a peer copy to name both contexts. */
+static bool on_device(const void *p, size_t bytes, int device)
+{
+    sim_alloc *a = sim_find_in(true, (uintptr_t)p, bytes);
+    return a && a->device == device;
+}
+
+static const char *const copy_call[] = { "cuMemcpyHtoDAsync", "cuMemcpyDtoHAsync",
+                                         "cuMemcpyDtoDAsync", "cuMemcpyPeerAsync" };
+
 /* Queue a copy on s.  Host memory is read (H2D) when the copy runs if it is
  * page-locked, else now, into a snapshot, as the driver stages it; a copy
- * into pageable memory (D2H) returns when it has run. */
-static CUresult copy(enum copy_kind kind, void *dst, const void *src, size_t bytes, CUstream s)
+ * into pageable memory (D2H) returns when it has run.  dst_dev and src_dev
+ * are the devices whose memory the device side(s) must be (-1: host). */
+static CUresult copy(enum copy_kind kind, void *dst, int dst_dev, const void *src, int src_dev,
+                     size_t bytes, CUstream s)
 {
     REQUIRE_CONTEXT(dev);
     CUresult r = sim_check_stream(s, dev);
     if (r != CUDA_SUCCESS)
         return r;
-    INJECT(kind == H2D ? "cuMemcpyHtoDAsync" : kind == D2H ? "cuMemcpyDtoHAsync"
-                                                            : "cuMemcpyDtoDAsync");
+    INJECT(copy_call[kind]);
     if (bytes == 0)
         return CUDA_SUCCESS;
     if (!dst || !src)
         return CUDA_ERROR_INVALID_VALUE;
     pthread_mutex_lock(&ufn_sim.lock);
-    bool ok = (kind == D2H || sim_find_range((uintptr_t)dst, bytes)) &&
-              (kind == H2D || sim_find_range((uintptr_t)src, bytes));
-    bool pinned = kind != D2D && sim_find_in(false, (uintptr_t)(kind == H2D ? src : dst), bytes);
+    bool ok = (dst_dev < 0 || on_device(dst, bytes, dst_dev)) &&
+              (src_dev < 0 || on_device(src, bytes, src_dev));
+    bool pinned = (kind == H2D || kind == D2H) &&
+                  sim_find_in(false, (uintptr_t)(kind == H2D ? src : dst), bytes);
     if (ok) {
-        ufn_sim_stats *st = &ufn_sim.dev[dev].stats;
+        ufn_sim_stats *st = &ufn_sim.dev[kind == PEER ? dst_dev : dev].stats;
         switch (kind) {
         case H2D: st->h2d++, st->h2d_bytes += bytes; break;
         case D2H: st->d2h++, st->d2h_bytes += bytes; break;
         case D2D: st->d2d++, st->d2d_bytes += bytes; break;
+        case PEER: st->peer++, st->peer_bytes += bytes; break;
         }
     }
     pthread_mutex_unlock(&ufn_sim.lock);
@@ -198,16 +214,32 @@ static CUresult copy(enum copy_kind kind, void *dst, const void *src, size_t byt
 
 CUresult sim_copy_h2d(CUdeviceptr dst, const void *src, size_t bytes, CUstream s)
 {
-    return copy(H2D, (void *)(uintptr_t)dst, src, bytes, s);
+    int dev = sim_current_device();
+    return copy(H2D, (void *)(uintptr_t)dst, dev, src, -1, bytes, s);
 }
 
 CUresult sim_copy_d2h(void *dst, CUdeviceptr src, size_t bytes, CUstream s)
 {
-    return copy(D2H, dst, (const void *)(uintptr_t)src, bytes, s);
+    int dev = sim_current_device();
+    return copy(D2H, dst, -1, (const void *)(uintptr_t)src, dev, bytes, s);
 }
 
 CUresult sim_copy_d2d(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream s)
 {
-    return copy(D2D, (void *)(uintptr_t)dst, (const void *)(uintptr_t)src, bytes, s);
+    int dev = sim_current_device();
+    return copy(D2D, (void *)(uintptr_t)dst, dev, (const void *)(uintptr_t)src, dev, bytes, s);
 }
 
+/* A copy between the memory of two contexts' devices, queued on s (a
+ * stream of the current context's device, or its legacy stream). */
+CUresult sim_copy_peer(CUdeviceptr dst, CUcontext dst_ctx, CUdeviceptr src, CUcontext src_ctx,
+                       size_t bytes, CUstream s)
+{
+    REQUIRE_INIT();
+    if (!dst_ctx || !src_ctx || dst_ctx->device < 0 || dst_ctx->device >= ufn_sim.ndev ||
+        src_ctx->device < 0 || src_ctx->device >= ufn_sim.ndev ||
+        dst_ctx != &ufn_sim.dev[dst_ctx->device].ctx || src_ctx != &ufn_sim.dev[src_ctx->device].ctx)
+        return CUDA_ERROR_INVALID_CONTEXT;
+    return copy(PEER, (void *)(uintptr_t)dst, dst_ctx->device, (const void *)(uintptr_t)src,
+                src_ctx->device, bytes, s);
+}

@@ -415,6 +415,7 @@ static const ufn_cudrv sim_driver = {
     .cuMemcpyHtoDAsync = sim_copy_h2d,
     .cuMemcpyDtoHAsync = sim_copy_d2h,
     .cuMemcpyDtoDAsync = sim_copy_d2d,
+    .cuMemcpyPeerAsync = sim_copy_peer,
     .cuStreamCreate = sim_stream_create,
     .cuStreamDestroy = sim_stream_destroy,
     .cuStreamSynchronize = sim_stream_synchronize,

@@ -225,6 +225,8 @@ CUresult sim_pointer_attribute(void *data, CUpointer_attribute attr, CUdeviceptr
 CUresult sim_copy_h2d(CUdeviceptr dst, const void *src, size_t bytes, CUstream s);
 CUresult sim_copy_d2h(void *dst, CUdeviceptr src, size_t bytes, CUstream s);
 CUresult sim_copy_d2d(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream s);
+CUresult sim_copy_peer(CUdeviceptr dst, CUcontext dst_ctx, CUdeviceptr src, CUcontext src_ctx,
+                       size_t bytes, CUstream s);
 CUresult sim_library_load(CUlibrary *lib, const void *image, void *jit_options, void **jit_values,
                           unsigned njit, void *lib_options, void **lib_values, unsigned nlib);
 CUresult sim_library_kernel(CUkernel *kernel, CUlibrary lib, const char *name);

@@ -36,9 +36,9 @@ has() { grep -q -- "$1" "$work/out" || { echo "expected: $1" >> "$work/out"; ret
 hasnt() { ! grep -q -- "$1" "$work/out" || { echo "unexpected: $1" >> "$work/out"; return 1; }; }
 
 # Every tool a complete machine has, as do-nothing commands.
-tools="cc make flex bison pkg-config cmake mandoc groff c++ clang"
+tools="cc make flex bison pkg-config cmake mandoc groff c++ clang mpicc mpirun"
 full_root=$work/fullroot
-for f in /usr/include/stdio.h /usr/include/cmocka.h /usr/include/dlpack/dlpack.h \
+for f in /usr/include/stdio.h /usr/include/cmocka.h /usr/include/mpfr.h /usr/include/dlpack/dlpack.h \
          /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a; do
     mkdir -p "$full_root${f%/*}" && : > "$full_root$f"
 done
@@ -51,7 +51,7 @@ done
 # 1. An empty machine: everything is missing, -n names each package and the command.
 fakebin "$work/empty"
 if run 1 "$work/empty" "$work/nothing" -n &&
-   has "would run: apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev make flex bison libcmocka-dev libdlpack-dev pkgconf cmake mandoc groff-base g++ clang libclang-rt-dev$" &&
+   has "would run: apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev make flex bison libcmocka-dev libmpfr-dev libdlpack-dev pkgconf cmake mandoc groff-base g++ clang libclang-rt-dev libopenmpi-dev openmpi-bin$" &&
    has "flex: the scanner generator"; then ok "empty machine: -n lists every package"
 else bad "empty machine: -n lists every package"; fi
 

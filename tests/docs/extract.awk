@@ -21,7 +21,7 @@
 #                            line), the lines below it are its output.
 #                            The last command must exit with N (default 0),
 #                            the others with 0.  needs= names what must be
-#                            there (install, cmake, nvcc); cwd=top runs the
+#                            there (install, cmake, nvcc, mpi); cwd=top runs the
 #                            block in the repository's top directory
 #   skip REASON              not run; the reason is printed
 #

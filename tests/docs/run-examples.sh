@@ -89,6 +89,8 @@ unmet() {
             install) [ "$have_install" -eq 1 ] || { echo "no make install yet"; return; } ;;
             cmake) [ "$have_cmake" -eq 1 ] || { echo "no cmake or no installed CMake package"; return; } ;;
             nvcc) [ -n "$nvcc" ] || { echo "no nvcc"; return; } ;;
+            mpi) command -v mpicc >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1 ||
+                     { echo "no MPI (mpicc, mpirun)"; return; } ;;
             *) echo "unknown need '$w'"; return ;;
         esac
     done
@@ -117,6 +119,10 @@ check() { # STATUS WANT LINE CMD-ID
 }
 export HOME=$(q "$home") TMPDIR=$(q "$scratch/tmp") LC_ALL=C
 export UFN_CUDA_LIBRARY=$(q "$scratch/no-such-libcuda.so.1")
+# Open MPI refuses root unless told, and fewer cores than ranks unless told;
+# under LeakSanitizer its ranks count only leaks outside MPI (tests/mpi/lsan.supp)
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+export OMPI_MCA_mca_base_env_list=$(q "LSAN_OPTIONS=suppressions=$top/tests/mpi/lsan.supp:fast_unwind_on_malloc=0:print_suppressions=0;OMPI_MCA_mca_base_component_disable_dlclose=1;PMIX_MCA_mca_base_component_disable_dlclose=1")
 EOF
     if [ "$man" -eq 1 ]; then
         cat <<EOF

@@ -75,7 +75,13 @@ __attribute__((simd("notinbranch"))) double hypot(double, double); __attribute__
 #define UFN_LOOP _Pragma("unroll 4")
 #define UFN_LOOP_OUTER _Pragma("unroll 1")
 #else
+#if defined(__GNUC__) && defined(__OPTIMIZE__)
+/* a host loop vectorises only with its body inlined, whatever gcc's
+ * inlining limits think of a body with several math functions */
+#define UFN_BODY static inline __attribute__((always_inline))
+#else
 #define UFN_BODY static inline
+#endif
 #define UFN_RECURSIVE static
 #define UFN_LOOP
 #define UFN_LOOP_OUTER
@@ -97,7 +103,7 @@ UFN_BODY ufn_c64 complex__rotate__c64_f32(ufn_c64 v_z, float v_angle)
 {
 #line 8 "complex.ufn"
     return ufn_c64_from_c128(ufn_c128_mul(ufn_c128_from_c64(v_z), ufn_cexp_c128(ufn_c128_mul(ufn_c128_make(0.0, 1.0), ufn_c128_make((double)v_angle, 0)))));
-#line 101 "complex.host.c"
+#line 107 "complex.host.c"
 }
 
 /* complex.ufn:7: def rotate, @vectorize 'complex128(complex128, float64)' */
@@ -105,7 +111,7 @@ UFN_BODY ufn_c128 complex__rotate__c128_f64(ufn_c128 v_z, double v_angle)
 {
 #line 8 "complex.ufn"
     return ufn_c128_mul(v_z, ufn_cexp_c128(ufn_c128_mul(ufn_c128_make(0.0, 1.0), ufn_c128_make((double)v_angle, 0))));
-#line 109 "complex.host.c"
+#line 115 "complex.host.c"
 }
 
 /* complex.ufn:12: def magnitude, @vectorize 'float64(complex128)' */
@@ -122,7 +128,7 @@ UFN_BODY double complex__magnitude__c128(ufn_c128 v_z)
     v_phi = ufn_t0.f1;
 #line 14 "complex.ufn"
     return (((v_r + ufn_c128_abs(ufn_c128_conj(v_z))) + (v_z.re * 0.0)) + (v_z.im * 0.0)) + (v_phi * 0.0);
-#line 126 "complex.host.c"
+#line 132 "complex.host.c"
 }
 
 /* ---- host loops ---- */

@@ -78,7 +78,13 @@ __attribute__((simd("notinbranch"))) double hypot(double, double); __attribute__
 #define UFN_LOOP _Pragma("unroll 4")
 #define UFN_LOOP_OUTER _Pragma("unroll 1")
 #else
+#if defined(__GNUC__) && defined(__OPTIMIZE__)
+/* a host loop vectorises only with its body inlined, whatever gcc's
+ * inlining limits think of a body with several math functions */
+#define UFN_BODY static inline __attribute__((always_inline))
+#else
 #define UFN_BODY static inline
+#endif
 #define UFN_RECURSIVE static
 #define UFN_LOOP
 #define UFN_LOOP_OUTER
@@ -97,48 +103,48 @@ UFN_BODY float gaussian__gaussian__f32_f32_f32(float v_x, float v_x0, float v_si
 UFN_BODY float gaussian__gaussian_pdf__f32_f32_f32(float v_x, float v_mean, float v_sigma)
 {
 #line 13 "gaussian.ufn"
-    return (float)(exp((-0.5) * ((double)ufn_powi_f32((v_x - v_mean) / v_sigma, 2))) / ((double)(v_sigma * 2.5066283f)));
-#line 99 "gaussian.host.c"
+    return (float)(ufn_exp_f64((-0.5) * ((double)ufn_powi_f32((v_x - v_mean) / v_sigma, 2))) / ((double)(v_sigma * 2.5066283f)));
+#line 105 "gaussian.host.c"
 }
 
 /* gaussian.ufn:17: def cpu_gaussian_pdf, @vectorize '(int32, int32, int32)' */
 UFN_BODY double gaussian__cpu_gaussian_pdf__i32_i32_i32(int32_t v_x, int32_t v_mean, int32_t v_sigma)
 {
 #line 19 "gaussian.ufn"
-    return exp((-0.5) * ufn_powi_f64(((double)ufn_sub_i64((int64_t)v_x, (int64_t)v_mean)) / ((double)v_sigma), 2)) / (((double)v_sigma) * 2.5066282749176025);
-#line 107 "gaussian.host.c"
+    return ufn_exp_f64((-0.5) * ufn_powi_f64(((double)ufn_sub_i64((int64_t)v_x, (int64_t)v_mean)) / ((double)v_sigma), 2)) / (((double)v_sigma) * 2.5066282749176025);
+#line 113 "gaussian.host.c"
 }
 
 /* gaussian.ufn:17: def cpu_gaussian_pdf, @vectorize '(int64, int64, int64)' */
 UFN_BODY double gaussian__cpu_gaussian_pdf__i64_i64_i64(int64_t v_x, int64_t v_mean, int64_t v_sigma)
 {
 #line 19 "gaussian.ufn"
-    return exp((-0.5) * ufn_powi_f64(((double)ufn_sub_i64(v_x, v_mean)) / ((double)v_sigma), 2)) / (((double)v_sigma) * 2.5066282749176025);
-#line 115 "gaussian.host.c"
+    return ufn_exp_f64((-0.5) * ufn_powi_f64(((double)ufn_sub_i64(v_x, v_mean)) / ((double)v_sigma), 2)) / (((double)v_sigma) * 2.5066282749176025);
+#line 121 "gaussian.host.c"
 }
 
 /* gaussian.ufn:17: def cpu_gaussian_pdf, @vectorize '(float32, float32, float32)' */
 UFN_BODY double gaussian__cpu_gaussian_pdf__f32_f32_f32(float v_x, float v_mean, float v_sigma)
 {
 #line 19 "gaussian.ufn"
-    return exp((-0.5) * ((double)ufn_powi_f32((v_x - v_mean) / v_sigma, 2))) / ((double)(v_sigma * 2.5066283f));
-#line 123 "gaussian.host.c"
+    return ufn_exp_f64((-0.5) * ((double)ufn_powi_f32((v_x - v_mean) / v_sigma, 2))) / ((double)(v_sigma * 2.5066283f));
+#line 129 "gaussian.host.c"
 }
 
 /* gaussian.ufn:17: def cpu_gaussian_pdf, @vectorize '(float64, float64, float64)' */
 UFN_BODY double gaussian__cpu_gaussian_pdf__f64_f64_f64(double v_x, double v_mean, double v_sigma)
 {
 #line 19 "gaussian.ufn"
-    return exp((-0.5) * ufn_powi_f64((v_x - v_mean) / v_sigma, 2)) / (v_sigma * 2.5066282749176025);
-#line 131 "gaussian.host.c"
+    return ufn_exp_f64((-0.5) * ufn_powi_f64((v_x - v_mean) / v_sigma, 2)) / (v_sigma * 2.5066282749176025);
+#line 137 "gaussian.host.c"
 }
 
 /* gaussian.ufn:26: def gaussian, @vectorize 'float32(float32, float32, float32)' */
 UFN_BODY float gaussian__gaussian__f32_f32_f32(float v_x, float v_x0, float v_sigma)
 {
 #line 27 "gaussian.ufn"
-    return (float)((exp(((double)(-ufn_powi_f32((v_x - v_x0) / v_sigma, 2))) / 2.0) / 2.5066282749176025) / ((double)v_sigma));
-#line 139 "gaussian.host.c"
+    return (float)((ufn_exp_f64(((double)(-ufn_powi_f32((v_x - v_x0) / v_sigma, 2))) / 2.0) / 2.5066282749176025) / ((double)v_sigma));
+#line 145 "gaussian.host.c"
 }
 
 /* ---- host loops ---- */

@@ -75,7 +75,13 @@ __attribute__((simd("notinbranch"))) double hypot(double, double); __attribute__
 #define UFN_LOOP _Pragma("unroll 4")
 #define UFN_LOOP_OUTER _Pragma("unroll 1")
 #else
+#if defined(__GNUC__) && defined(__OPTIMIZE__)
+/* a host loop vectorises only with its body inlined, whatever gcc's
+ * inlining limits think of a body with several math functions */
+#define UFN_BODY static inline __attribute__((always_inline))
+#else
 #define UFN_BODY static inline
+#endif
 #define UFN_RECURSIVE static
 #define UFN_LOOP
 #define UFN_LOOP_OUTER
@@ -130,7 +136,7 @@ UFN_BODY void gufuncs__matmul__a2_f64_a2_f64_a2_f64(ufn_view_f64_2 v_a, ufn_view
             v_out.data[v_i * v_out.stride[0] + v_j * v_out.stride[1]] = v_acc;
         }
     }
-#line 134 "gufuncs.host.c"
+#line 140 "gufuncs.host.c"
 }
 
 /* gufuncs.ufn:16: def cross, @guvectorize '(float32[::1], float32[::1], float32[::1])' */
@@ -142,7 +148,7 @@ UFN_BODY void gufuncs__cross__a1_f32_a1_f32_a1_f32(ufn_view_f32_1 v_u, ufn_view_
     v_out.data[1 * v_out.stride[0]] = (v_u.data[2 * v_u.stride[0]] * v_v.data[0 * v_v.stride[0]]) - (v_u.data[0 * v_u.stride[0]] * v_v.data[2 * v_v.stride[0]]);
 #line 19 "gufuncs.ufn"
     v_out.data[2 * v_out.stride[0]] = (v_u.data[0 * v_u.stride[0]] * v_v.data[1 * v_v.stride[0]]) - (v_u.data[1 * v_u.stride[0]] * v_v.data[0 * v_v.stride[0]]);
-#line 146 "gufuncs.host.c"
+#line 152 "gufuncs.host.c"
 }
 
 /* gufuncs.ufn:23: def sum_mean, @guvectorize '(int32[:], int64[:], float64[:])' */
@@ -163,7 +169,7 @@ UFN_BODY void gufuncs__sum_mean__a1_i32_a1_i64_a1_f64(ufn_view_i32_1 v_x, ufn_vi
     v_total.data[0 * v_total.stride[0]] = v_s;
 #line 28 "gufuncs.ufn"
     v_mean.data[0 * v_mean.stride[0]] = (v_x.shape[0] > 0) ? (((double)v_s) / ((double)v_x.shape[0])) : 0.0;
-#line 167 "gufuncs.host.c"
+#line 173 "gufuncs.host.c"
 }
 
 /* gufuncs.ufn:23: def sum_mean, @guvectorize '(float32[:], float32[:], float32[:])' */
@@ -184,7 +190,7 @@ UFN_BODY void gufuncs__sum_mean__a1_f32_a1_f32_a1_f32(ufn_view_f32_1 v_x, ufn_vi
     v_total.data[0 * v_total.stride[0]] = (float)v_s;
 #line 28 "gufuncs.ufn"
     v_mean.data[0 * v_mean.stride[0]] = (float)((v_x.shape[0] > 0) ? (v_s / ((double)v_x.shape[0])) : 0.0);
-#line 188 "gufuncs.host.c"
+#line 194 "gufuncs.host.c"
 }
 
 /* gufuncs.ufn:32: def axpy, @guvectorize '(float32, float32[:], float32[:])' */
@@ -198,7 +204,7 @@ UFN_BODY void gufuncs__axpy__f32_a1_f32_a1_f32(float v_alpha, ufn_view_f32_1 v_x
 #line 34 "gufuncs.ufn"
         v_out.data[v_i * v_out.stride[0]] = (float)((v_i > 0) ? (((double)(v_alpha * v_x.data[v_i * v_x.stride[0]])) + (((double)v_out.data[ufn_wrap_index(ufn_sub_i64(v_i, 1), v_out.shape[0]) * v_out.stride[0]]) * 0.0)) : ((double)(v_alpha * v_x.data[v_i * v_x.stride[0]])));
     }
-#line 202 "gufuncs.host.c"
+#line 208 "gufuncs.host.c"
 }
 
 /* ---- host loops ---- */

@@ -20,7 +20,13 @@
 #define UFN_LOOP _Pragma("unroll 4")
 #define UFN_LOOP_OUTER _Pragma("unroll 1")
 #else
+#if defined(__GNUC__) && defined(__OPTIMIZE__)
+/* a host loop vectorises only with its body inlined, whatever gcc's
+ * inlining limits think of a body with several math functions */
+#define UFN_BODY static inline __attribute__((always_inline))
+#else
 #define UFN_BODY static inline
+#endif
 #define UFN_RECURSIVE static
 #define UFN_LOOP
 #define UFN_LOOP_OUTER
@@ -49,7 +55,7 @@ UFN_BODY int16_t ints__zero_suppress__i16_i16(int16_t v_waveform_value, int16_t 
     }
 #line 14 "ints.ufn"
     return (int16_t)v_result;
-#line 53 "ints.cu"
+#line 59 "ints.cu"
 }
 
 /* ints.ufn:18: def wrapping_add, @vectorize 'uint8(uint8, uint8)' */
@@ -57,7 +63,7 @@ UFN_BODY uint8_t ints__wrapping_add__u8_u8(uint8_t v_a, uint8_t v_b)
 {
 #line 19 "ints.ufn"
     return (uint8_t)ufn_add_i64((int64_t)(((uint64_t)v_a) + ((uint64_t)v_b)), 15);
-#line 61 "ints.cu"
+#line 67 "ints.cu"
 }
 
 /* ints.ufn:18: def wrapping_add, @vectorize 'int8(int8, int8)' */
@@ -65,7 +71,7 @@ UFN_BODY int8_t ints__wrapping_add__i8_i8(int8_t v_a, int8_t v_b)
 {
 #line 19 "ints.ufn"
     return (int8_t)ufn_add_i64(ufn_add_i64((int64_t)v_a, (int64_t)v_b), 15);
-#line 69 "ints.cu"
+#line 75 "ints.cu"
 }
 
 /* ints.ufn:23: def is_even, @vectorize 'boolean(int32)' */
@@ -73,7 +79,7 @@ UFN_BODY bool ints__is_even__i32(int32_t v_n)
 {
 #line 24 "ints.ufn"
     return ufn_mod_i64((int64_t)v_n, 2) == 0;
-#line 77 "ints.cu"
+#line 83 "ints.cu"
 }
 
 /* ints.ufn:28: def less, @vectorize 'boolean(uint64, int64)' */
@@ -81,7 +87,7 @@ UFN_BODY bool ints__less__u64_i64(uint64_t v_a, int64_t v_b)
 {
 #line 29 "ints.ufn"
     return (double)v_a < (double)v_b;
-#line 85 "ints.cu"
+#line 91 "ints.cu"
 }
 
 /* ints.ufn:28: def less, @vectorize 'boolean(uint8, int8)' */
@@ -89,7 +95,7 @@ UFN_BODY bool ints__less__u8_i8(uint8_t v_a, int8_t v_b)
 {
 #line 29 "ints.ufn"
     return (int16_t)v_a < (int16_t)v_b;
-#line 93 "ints.cu"
+#line 99 "ints.cu"
 }
 
 /* ---- kernels ---- */

@@ -75,7 +75,13 @@ __attribute__((simd("notinbranch"))) double hypot(double, double); __attribute__
 #define UFN_LOOP _Pragma("unroll 4")
 #define UFN_LOOP_OUTER _Pragma("unroll 1")
 #else
+#if defined(__GNUC__) && defined(__OPTIMIZE__)
+/* a host loop vectorises only with its body inlined, whatever gcc's
+ * inlining limits think of a body with several math functions */
+#define UFN_BODY static inline __attribute__((always_inline))
+#else
 #define UFN_BODY static inline
+#endif
 #define UFN_RECURSIVE static
 #define UFN_LOOP
 #define UFN_LOOP_OUTER
@@ -104,7 +110,7 @@ UFN_BODY int16_t ints__zero_suppress__i16_i16(int16_t v_waveform_value, int16_t 
     }
 #line 14 "ints.ufn"
     return (int16_t)v_result;
-#line 108 "ints.host.c"
+#line 114 "ints.host.c"
 }
 
 /* ints.ufn:18: def wrapping_add, @vectorize 'uint8(uint8, uint8)' */
@@ -112,7 +118,7 @@ UFN_BODY uint8_t ints__wrapping_add__u8_u8(uint8_t v_a, uint8_t v_b)
 {
 #line 19 "ints.ufn"
     return (uint8_t)ufn_add_i64((int64_t)(((uint64_t)v_a) + ((uint64_t)v_b)), 15);
-#line 116 "ints.host.c"
+#line 122 "ints.host.c"
 }
 
 /* ints.ufn:18: def wrapping_add, @vectorize 'int8(int8, int8)' */
@@ -120,7 +126,7 @@ UFN_BODY int8_t ints__wrapping_add__i8_i8(int8_t v_a, int8_t v_b)
 {
 #line 19 "ints.ufn"
     return (int8_t)ufn_add_i64(ufn_add_i64((int64_t)v_a, (int64_t)v_b), 15);
-#line 124 "ints.host.c"
+#line 130 "ints.host.c"
 }
 
 /* ints.ufn:23: def is_even, @vectorize 'boolean(int32)' */
@@ -128,7 +134,7 @@ UFN_BODY bool ints__is_even__i32(int32_t v_n)
 {
 #line 24 "ints.ufn"
     return ufn_mod_i64((int64_t)v_n, 2) == 0;
-#line 132 "ints.host.c"
+#line 138 "ints.host.c"
 }
 
 /* ints.ufn:28: def less, @vectorize 'boolean(uint64, int64)' */
@@ -136,7 +142,7 @@ UFN_BODY bool ints__less__u64_i64(uint64_t v_a, int64_t v_b)
 {
 #line 29 "ints.ufn"
     return (double)v_a < (double)v_b;
-#line 140 "ints.host.c"
+#line 146 "ints.host.c"
 }
 
 /* ints.ufn:28: def less, @vectorize 'boolean(uint8, int8)' */
@@ -144,7 +150,7 @@ UFN_BODY bool ints__less__u8_i8(uint8_t v_a, int8_t v_b)
 {
 #line 29 "ints.ufn"
     return (int16_t)v_a < (int16_t)v_b;
-#line 148 "ints.host.c"
+#line 154 "ints.host.c"
 }
 
 /* ---- host loops ---- */

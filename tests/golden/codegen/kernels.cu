@@ -22,7 +22,13 @@
 #define UFN_LOOP _Pragma("unroll 4")
 #define UFN_LOOP_OUTER _Pragma("unroll 1")
 #else
+#if defined(__GNUC__) && defined(__OPTIMIZE__)
+/* a host loop vectorises only with its body inlined, whatever gcc's
+ * inlining limits think of a body with several math functions */
+#define UFN_BODY static inline __attribute__((always_inline))
+#else
 #define UFN_BODY static inline
+#endif
 #define UFN_RECURSIVE static
 #define UFN_KBODY static inline
 #define UFN_LOOP
@@ -77,7 +83,7 @@ UFN_KBODY void kernels__add__a1_f32_a1_f32_a1_f32__body(ufn_kthread ufn_t, ufn_v
 #line 14 "kernels.ufn"
         UFN_STORE(float, &v_out.data[UFN_BOUNDS(ufn_wrap_index(v_i, v_out.shape[0]), v_out.shape[0], 0, "out") * v_out.stride[0]], UFN_LOAD(float, &v_x.data[UFN_BOUNDS(ufn_wrap_index(v_i, v_x.shape[0]), v_x.shape[0], 0, "x") * v_x.stride[0]]) + UFN_LOAD(float, &v_y.data[UFN_BOUNDS(ufn_wrap_index(v_i, v_y.shape[0]), v_y.shape[0], 0, "y") * v_y.stride[0]]));
     }
-#line 81 "kernels.cu"
+#line 87 "kernels.cu"
 }
 UFN_JIT_KERNEL UFN_KNAME(kernels__add__a1_f32_a1_f32_a1_f32__jit)(ufn_view_f32_1 v_x, ufn_view_f32_1 v_y, ufn_view_f32_1 v_out)
 {
@@ -159,7 +165,7 @@ UFN_KBODY void kernels__matmul__a2_f32_a2_f32_a2_f32__body(ufn_kthread ufn_t, uf
     }
 #line 32 "kernels.ufn"
     UFN_STORE(float, &v_c.data[UFN_BOUNDS(ufn_wrap_index(v_row, v_c.shape[0]), v_c.shape[0], 0, "c") * v_c.stride[0] + UFN_BOUNDS(ufn_wrap_index(v_col, v_c.shape[1]), v_c.shape[1], 1, "c") * v_c.stride[1]], v_acc);
-#line 163 "kernels.cu"
+#line 169 "kernels.cu"
 }
 UFN_JIT_KERNEL UFN_KNAME(kernels__matmul__a2_f32_a2_f32_a2_f32__jit)(ufn_view_f32_2 v_a, ufn_view_f32_2 v_b, ufn_view_f32_2 v_c)
 {
@@ -212,7 +218,7 @@ void kernels__matmul__a2_f32_a2_f32_a2_f32__jit__blocks(void **ufn_p, const ufn_
             v_ty = (int32_t)ufn_t.tid.y;
 #line 24 "kernels.ufn"
             v_acc = 0.0f;
-#line 216 "kernels.cu"
+#line 222 "kernels.cu"
             ufn_ctx[ufn_l].v_sa = v_sa;
             ufn_ctx[ufn_l].v_sb = v_sb;
             ufn_ctx[ufn_l].v_col = v_col;
@@ -243,7 +249,7 @@ void kernels__matmul__a2_f32_a2_f32_a2_f32__jit__blocks(void **ufn_p, const ufn_
                 v_sa.data[ufn_wrap_index((int64_t)v_ty, v_sa.shape[0]) * v_sa.stride[0] + ufn_wrap_index((int64_t)v_tx, v_sa.shape[1]) * v_sa.stride[1]] = v_a.data[ufn_wrap_index(v_row, v_a.shape[0]) * v_a.stride[0] + ufn_wrap_index(ufn_add_i64(ufn_mul_i64(v_t, 16), (int64_t)v_tx), v_a.shape[1]) * v_a.stride[1]];
 #line 27 "kernels.ufn"
                 v_sb.data[ufn_wrap_index((int64_t)v_ty, v_sb.shape[0]) * v_sb.stride[0] + ufn_wrap_index((int64_t)v_tx, v_sb.shape[1]) * v_sb.stride[1]] = v_b.data[ufn_wrap_index(ufn_add_i64(ufn_mul_i64(v_t, 16), (int64_t)v_ty), v_b.shape[0]) * v_b.stride[0] + ufn_wrap_index(v_col, v_b.shape[1]) * v_b.stride[1]];
-#line 247 "kernels.cu"
+#line 253 "kernels.cu"
                 ufn_ctx[ufn_l].v_sa = v_sa;
                 ufn_ctx[ufn_l].v_sb = v_sb;
                 ufn_ctx[ufn_l].v_col = v_col;
@@ -277,7 +283,7 @@ void kernels__matmul__a2_f32_a2_f32_a2_f32__jit__blocks(void **ufn_p, const ufn_
 #line 30 "kernels.ufn"
                     v_acc = v_acc + (v_sa.data[ufn_wrap_index((int64_t)v_ty, v_sa.shape[0]) * v_sa.stride[0] + v_k * v_sa.stride[1]] * v_sb.data[v_k * v_sb.stride[0] + ufn_wrap_index((int64_t)v_tx, v_sb.shape[1]) * v_sb.stride[1]]);
                 }
-#line 281 "kernels.cu"
+#line 287 "kernels.cu"
                 ufn_ctx[ufn_l].v_sa = v_sa;
                 ufn_ctx[ufn_l].v_sb = v_sb;
                 ufn_ctx[ufn_l].v_col = v_col;
@@ -306,7 +312,7 @@ void kernels__matmul__a2_f32_a2_f32_a2_f32__jit__blocks(void **ufn_p, const ufn_
             ufn_tup2_i64_i64 ufn_t0 = ufn_ctx[ufn_l].ufn_t0;
 #line 32 "kernels.ufn"
             v_c.data[ufn_wrap_index(v_row, v_c.shape[0]) * v_c.stride[0] + ufn_wrap_index(v_col, v_c.shape[1]) * v_c.stride[1]] = v_acc;
-#line 310 "kernels.cu"
+#line 316 "kernels.cu"
             ufn_ctx[ufn_l].v_sa = v_sa;
             ufn_ctx[ufn_l].v_sb = v_sb;
             ufn_ctx[ufn_l].v_col = v_col;
@@ -319,7 +325,7 @@ void kernels__matmul__a2_f32_a2_f32_a2_f32__jit__blocks(void **ufn_p, const ufn_
             ufn_ctx[ufn_l].ufn_t0 = ufn_t0;
         }
     }
-#line 323 "kernels.cu"
+#line 329 "kernels.cu"
 }
 #endif
 
@@ -365,7 +371,7 @@ UFN_KBODY void kernels__block_sum__a1_f32_a1_f32__body(ufn_kthread ufn_t, ufn_vi
             UFN_STORE(float, &v_out.data[UFN_BOUNDS(ufn_wrap_index((int64_t)(int32_t)ufn_t.bid.x, v_out.shape[0]), v_out.shape[0], 0, "out") * v_out.stride[0]], v_v);
         }
     }
-#line 369 "kernels.cu"
+#line 375 "kernels.cu"
 }
 UFN_JIT_KERNEL UFN_KNAME(kernels__block_sum__a1_f32_a1_f32__jit)(ufn_view_f32_1 v_x, ufn_view_f32_1 v_out)
 {

@@ -75,7 +75,13 @@ __attribute__((simd("notinbranch"))) double hypot(double, double); __attribute__
 #define UFN_LOOP _Pragma("unroll 4")
 #define UFN_LOOP_OUTER _Pragma("unroll 1")
 #else
+#if defined(__GNUC__) && defined(__OPTIMIZE__)
+/* a host loop vectorises only with its body inlined, whatever gcc's
+ * inlining limits think of a body with several math functions */
+#define UFN_BODY static inline __attribute__((always_inline))
+#else
 #define UFN_BODY static inline
+#endif
 #define UFN_RECURSIVE static
 #define UFN_LOOP
 #define UFN_LOOP_OUTER
@@ -96,10 +102,10 @@ UFN_BODY float polar__gpu_arctan2__f32_f32(float v_y, float v_x)
 {
     float v_theta = 0;
 #line 9 "polar.ufn"
-    v_theta = atan2f(v_y, v_x);
+    v_theta = ufn_atan2_f32(v_y, v_x);
 #line 10 "polar.ufn"
     return v_theta;
-#line 103 "polar.host.c"
+#line 109 "polar.host.c"
 }
 
 /* polar.ufn:14: def gpu_polar, @guvectorize '(float32[:], float32[:])' */
@@ -112,10 +118,10 @@ UFN_BODY void polar__gpu_polar__a1_f32_a1_f32(ufn_view_f32_1 v_vec, ufn_view_f32
 #line 16 "polar.ufn"
     v_y = v_vec.data[1 * v_vec.stride[0]];
 #line 17 "polar.ufn"
-    v_out.data[0 * v_out.stride[0]] = sqrtf(ufn_powi_f32(v_x, 2) + ufn_powi_f32(v_y, 2));
+    v_out.data[0 * v_out.stride[0]] = ufn_sqrt_f32(ufn_powi_f32(v_x, 2) + ufn_powi_f32(v_y, 2));
 #line 18 "polar.ufn"
-    v_out.data[1 * v_out.stride[0]] = atan2f(v_y, v_x);
-#line 119 "polar.host.c"
+    v_out.data[1 * v_out.stride[0]] = ufn_atan2_f32(v_y, v_x);
+#line 125 "polar.host.c"
 }
 
 /* ---- host loops ---- */

@@ -20,7 +20,13 @@
 #define UFN_LOOP _Pragma("unroll 4")
 #define UFN_LOOP_OUTER _Pragma("unroll 1")
 #else
+#if defined(__GNUC__) && defined(__OPTIMIZE__)
+/* a host loop vectorises only with its body inlined, whatever gcc's
+ * inlining limits think of a body with several math functions */
+#define UFN_BODY static inline __attribute__((always_inline))
+#else
 #define UFN_BODY static inline
+#endif
 #define UFN_RECURSIVE static
 #define UFN_LOOP
 #define UFN_LOOP_OUTER
@@ -42,12 +48,12 @@ UFN_BODY ufn_tup2_f32_f32 polar_distance__polar_to_cartesian__f32_f32(float v_rh
     float v_x = 0;
     float v_y = 0;
 #line 8 "polar_distance.ufn"
-    v_x = v_rho * cosf(v_theta);
+    v_x = v_rho * ufn_cos_f32(v_theta);
 #line 9 "polar_distance.ufn"
-    v_y = v_rho * sinf(v_theta);
+    v_y = v_rho * ufn_sin_f32(v_theta);
 #line 10 "polar_distance.ufn"
     return ufn_tup2_f32_f32_make(v_x, v_y);
-#line 51 "polar_distance.cu"
+#line 57 "polar_distance.cu"
 }
 
 /* polar_distance.ufn:14: def polar_distance, @vectorize 'float32(float32, float32, float32, float32)' */
@@ -72,8 +78,8 @@ UFN_BODY float polar_distance__polar_distance__f32_f32_f32_f32(float v_rho1, flo
 #line 16 "polar_distance.ufn"
     v_y2 = ufn_t1.f1;
 #line 18 "polar_distance.ufn"
-    return (float)pow((double)(ufn_powi_f32(v_x1 - v_x2, 2) + ufn_powi_f32(v_y1 - v_y2, 2)), 0.5);
-#line 77 "polar_distance.cu"
+    return (float)ufn_pow_f64((double)(ufn_powi_f32(v_x1 - v_x2, 2) + ufn_powi_f32(v_y1 - v_y2, 2)), 0.5);
+#line 83 "polar_distance.cu"
 }
 
 /* ---- kernels ---- */

@@ -75,7 +75,13 @@ __attribute__((simd("notinbranch"))) double hypot(double, double); __attribute__
 #define UFN_LOOP _Pragma("unroll 4")
 #define UFN_LOOP_OUTER _Pragma("unroll 1")
 #else
+#if defined(__GNUC__) && defined(__OPTIMIZE__)
+/* a host loop vectorises only with its body inlined, whatever gcc's
+ * inlining limits think of a body with several math functions */
+#define UFN_BODY static inline __attribute__((always_inline))
+#else
 #define UFN_BODY static inline
+#endif
 #define UFN_RECURSIVE static
 #define UFN_LOOP
 #define UFN_LOOP_OUTER
@@ -97,12 +103,12 @@ UFN_BODY ufn_tup2_f32_f32 polar_distance__polar_to_cartesian__f32_f32(float v_rh
     float v_x = 0;
     float v_y = 0;
 #line 8 "polar_distance.ufn"
-    v_x = v_rho * cosf(v_theta);
+    v_x = v_rho * ufn_cos_f32(v_theta);
 #line 9 "polar_distance.ufn"
-    v_y = v_rho * sinf(v_theta);
+    v_y = v_rho * ufn_sin_f32(v_theta);
 #line 10 "polar_distance.ufn"
     return ufn_tup2_f32_f32_make(v_x, v_y);
-#line 106 "polar_distance.host.c"
+#line 112 "polar_distance.host.c"
 }
 
 /* polar_distance.ufn:14: def polar_distance, @vectorize 'float32(float32, float32, float32, float32)' */
@@ -127,8 +133,8 @@ UFN_BODY float polar_distance__polar_distance__f32_f32_f32_f32(float v_rho1, flo
 #line 16 "polar_distance.ufn"
     v_y2 = ufn_t1.f1;
 #line 18 "polar_distance.ufn"
-    return (float)pow((double)(ufn_powi_f32(v_x1 - v_x2, 2) + ufn_powi_f32(v_y1 - v_y2, 2)), 0.5);
-#line 132 "polar_distance.host.c"
+    return (float)ufn_pow_f64((double)(ufn_powi_f32(v_x1 - v_x2, 2) + ufn_powi_f32(v_y1 - v_y2, 2)), 0.5);
+#line 138 "polar_distance.host.c"
 }
 
 /* ---- host loops ---- */

@@ -75,7 +75,13 @@ __attribute__((simd("notinbranch"))) double hypot(double, double); __attribute__
 #define UFN_LOOP _Pragma("unroll 4")
 #define UFN_LOOP_OUTER _Pragma("unroll 1")
 #else
+#if defined(__GNUC__) && defined(__OPTIMIZE__)
+/* a host loop vectorises only with its body inlined, whatever gcc's
+ * inlining limits think of a body with several math functions */
+#define UFN_BODY static inline __attribute__((always_inline))
+#else
 #define UFN_BODY static inline
+#endif
 #define UFN_RECURSIVE static
 #define UFN_LOOP
 #define UFN_LOOP_OUTER
@@ -104,7 +110,7 @@ UFN_RECURSIVE int64_t recursion__lucas__i64(int ufn_depth, int64_t v_n)
             return ufn_add_i64(recursion__lucas__i64(ufn_depth + 1, ufn_sub_i64(v_n, 1)), recursion__lucas__i64(ufn_depth + 1, ufn_sub_i64(v_n, 2)));
         }
     }
-#line 108 "recursion.host.c"
+#line 114 "recursion.host.c"
 }
 
 /* recursion.ufn:16: def lucas_ufunc, @vectorize 'int64(int64)' */
@@ -112,7 +118,7 @@ UFN_BODY int64_t recursion__lucas_ufunc__i64(int64_t v_n)
 {
 #line 17 "recursion.ufn"
     return recursion__lucas__i64(0, v_n);
-#line 116 "recursion.host.c"
+#line 122 "recursion.host.c"
 }
 
 /* ---- host loops ---- */

@@ -20,7 +20,13 @@
 #define UFN_LOOP _Pragma("unroll 4")
 #define UFN_LOOP_OUTER _Pragma("unroll 1")
 #else
+#if defined(__GNUC__) && defined(__OPTIMIZE__)
+/* a host loop vectorises only with its body inlined, whatever gcc's
+ * inlining limits think of a body with several math functions */
+#define UFN_BODY static inline __attribute__((always_inline))
+#else
 #define UFN_BODY static inline
+#endif
 #define UFN_RECURSIVE static
 #define UFN_LOOP
 #define UFN_LOOP_OUTER
@@ -68,7 +74,7 @@ UFN_BODY int64_t statements__collatz__i64_i64(int64_t v_n, int64_t v_limit)
     }
 #line 17 "statements.ufn"
     return v_steps;
-#line 72 "statements.cu"
+#line 78 "statements.cu"
 }
 
 /* statements.ufn:21: def clamp, @vectorize 'float32(float32, float32, float32)' */
@@ -88,7 +94,7 @@ UFN_BODY float statements__clamp__f32_f32_f32(float v_x, float v_lo, float v_hi)
             return v_x;
         }
     }
-#line 92 "statements.cu"
+#line 98 "statements.cu"
 }
 
 /* statements.ufn:31: def series, @vectorize 'float64(float64, int32)' */
@@ -112,7 +118,7 @@ UFN_BODY double statements__series__f64_i32(double v_x, int32_t v_n)
     }
 #line 37 "statements.ufn"
     return v_acc;
-#line 116 "statements.cu"
+#line 122 "statements.cu"
 }
 
 /* statements.ufn:41: def between, @vectorize 'boolean(float32, float32, float32)' */
@@ -120,7 +126,7 @@ UFN_BODY bool statements__between__f32_f32_f32(float v_x, float v_lo, float v_hi
 {
 #line 42 "statements.ufn"
     return ((v_lo <= v_x) && (v_x < v_hi)) && (!ufn_isnan_f32(v_x));
-#line 124 "statements.cu"
+#line 130 "statements.cu"
 }
 
 /* statements.ufn:46: def bits, @vectorize 'int32(int32, int32)' */
@@ -135,7 +141,7 @@ UFN_BODY int32_t statements__bits__i32_i32(int32_t v_a, int32_t v_b)
     v_b = ufn_t0.f1;
 #line 48 "statements.ufn"
     return (int32_t)((ufn_shl_i64((int64_t)v_a, 3) ^ ufn_shr_i64((int64_t)v_b, 1)) | ufn_add_i64(ufn_sub_i64(ufn_mod_i64(((int64_t)v_a) & 255, 7), ufn_floordiv_i64(ufn_sub_i64(0, (int64_t)v_a), 3)), ufn_pow_i64((int64_t)v_a, 2)));
-#line 139 "statements.cu"
+#line 145 "statements.cu"
 }
 
 /* statements.ufn:52: def mixed, @vectorize 'float32(float32, float32)' */
@@ -146,7 +152,7 @@ UFN_BODY float statements__mixed__f32_f32(float v_x, float v_y)
     v_r = ufn_max_f64(ufn_max_f64((double)fabsf(v_x), (double)v_y), 0.5) - ((double)ufn_min_f32(v_x, v_y));
 #line 54 "statements.ufn"
     return (float)(((ufn_round_ndigits_f64(v_r, 2) + ((double)ufn_f32_to_i64(v_x))) + ((double)v_y)) + ((double)((v_x != 0) ? v_x : v_y)));
-#line 150 "statements.cu"
+#line 156 "statements.cu"
 }
 
 /* ---- kernels ---- */

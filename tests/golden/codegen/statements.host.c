@@ -75,7 +75,13 @@ __attribute__((simd("notinbranch"))) double hypot(double, double); __attribute__
 #define UFN_LOOP _Pragma("unroll 4")
 #define UFN_LOOP_OUTER _Pragma("unroll 1")
 #else
+#if defined(__GNUC__) && defined(__OPTIMIZE__)
+/* a host loop vectorises only with its body inlined, whatever gcc's
+ * inlining limits think of a body with several math functions */
+#define UFN_BODY static inline __attribute__((always_inline))
+#else
 #define UFN_BODY static inline
+#endif
 #define UFN_RECURSIVE static
 #define UFN_LOOP
 #define UFN_LOOP_OUTER
@@ -123,7 +129,7 @@ UFN_BODY int64_t statements__collatz__i64_i64(int64_t v_n, int64_t v_limit)
     }
 #line 17 "statements.ufn"
     return v_steps;
-#line 127 "statements.host.c"
+#line 133 "statements.host.c"
 }
 
 /* statements.ufn:21: def clamp, @vectorize 'float32(float32, float32, float32)' */
@@ -143,7 +149,7 @@ UFN_BODY float statements__clamp__f32_f32_f32(float v_x, float v_lo, float v_hi)
             return v_x;
         }
     }
-#line 147 "statements.host.c"
+#line 153 "statements.host.c"
 }
 
 /* statements.ufn:31: def series, @vectorize 'float64(float64, int32)' */
@@ -167,7 +173,7 @@ UFN_BODY double statements__series__f64_i32(double v_x, int32_t v_n)
     }
 #line 37 "statements.ufn"
     return v_acc;
-#line 171 "statements.host.c"
+#line 177 "statements.host.c"
 }
 
 /* statements.ufn:41: def between, @vectorize 'boolean(float32, float32, float32)' */
@@ -175,7 +181,7 @@ UFN_BODY bool statements__between__f32_f32_f32(float v_x, float v_lo, float v_hi
 {
 #line 42 "statements.ufn"
     return ((v_lo <= v_x) && (v_x < v_hi)) && (!ufn_isnan_f32(v_x));
-#line 179 "statements.host.c"
+#line 185 "statements.host.c"
 }
 
 /* statements.ufn:46: def bits, @vectorize 'int32(int32, int32)' */
@@ -190,7 +196,7 @@ UFN_BODY int32_t statements__bits__i32_i32(int32_t v_a, int32_t v_b)
     v_b = ufn_t0.f1;
 #line 48 "statements.ufn"
     return (int32_t)((ufn_shl_i64((int64_t)v_a, 3) ^ ufn_shr_i64((int64_t)v_b, 1)) | ufn_add_i64(ufn_sub_i64(ufn_mod_i64(((int64_t)v_a) & 255, 7), ufn_floordiv_i64(ufn_sub_i64(0, (int64_t)v_a), 3)), ufn_pow_i64((int64_t)v_a, 2)));
-#line 194 "statements.host.c"
+#line 200 "statements.host.c"
 }
 
 /* statements.ufn:52: def mixed, @vectorize 'float32(float32, float32)' */
@@ -201,7 +207,7 @@ UFN_BODY float statements__mixed__f32_f32(float v_x, float v_y)
     v_r = ufn_max_f64(ufn_max_f64((double)fabsf(v_x), (double)v_y), 0.5) - ((double)ufn_min_f32(v_x, v_y));
 #line 54 "statements.ufn"
     return (float)(((ufn_round_ndigits_f64(v_r, 2) + ((double)ufn_f32_to_i64(v_x))) + ((double)v_y)) + ((double)((v_x != 0) ? v_x : v_y)));
-#line 205 "statements.host.c"
+#line 211 "statements.host.c"
 }
 
 /* ---- host loops ---- */

@@ -8,11 +8,9 @@
  * ufn_test_math_def() (ufn_math_calls.h) calls each row of math.def.
  * tests/unit/compiler/check_mathlib_coverage.sh keeps the list complete.
  *
- * UFN_TEST_NO_TRIG leaves out what calls sin and cos of one argument or
- * double sin/cos/tan: CUDA's sincosf and double trig keep a 32-40 byte local
- * array for the slow argument reduction (Payne-Hanek), so those calls cannot
- * pass -warn-lmem-usage.  That is libdevice's, not ours; the build without
- * the macro checks them for spills.
+ * Every function, trigonometry included, must pass ptxas without spills and
+ * without local memory: ufn_libm.h's argument reductions keep their words
+ * in registers (CUDA's own sin and cos kept a local array there).
  */
 #include "ufn_math.h"
 #include "ufn_math_calls.h"
@@ -78,6 +76,7 @@ TEST_DEVICE double every_helper(const struct ufn_test_args *a)
     acc += (double)(ufn_min_i64(i, j) + ufn_max_i64(i, j) + (int64_t)(ufn_min_u64(u, v) + ufn_max_u64(u, v)));
     acc += (double)(ufn_min_f32(f, g) + ufn_max_f32(f, g)) + ufn_min_f64(d, e) + ufn_max_f64(d, e);
     acc += ufn_round_f64(d) + (double)ufn_round_f32(f);
+    acc += ufn_rint_f64(d) + (double)ufn_rint_f32(f);
     acc += ufn_round_ndigits_f64(d, i) + (double)ufn_round_ndigits_f32(f, i);
     acc += ufn_degrees_f64(d) + ufn_radians_f64(d) + (double)(ufn_degrees_f32(f) + ufn_radians_f32(f));
     acc += ufn_log_base_f64(d, e) + (double)ufn_log_base_f32(f, g);
@@ -109,8 +108,7 @@ TEST_DEVICE double every_helper(const struct ufn_test_args *a)
     acc += CRE(ufn_catan_c128(z)) + CRE(ufn_casinh_c128(z)) + CRE(ufn_cacosh_c128(z));
     acc += CRE(ufn_catanh_c128(z));
 
-    /* cmath with sin and cos (sincos), complex ** (polar form), math.def rows */
-#if !defined(UFN_TEST_NO_TRIG)
+    /* cmath with sin and cos, complex ** (polar form), math.def rows */
     acc += CRE(ufn_cexp_c64(w)) + CRE(ufn_crect_c64(f, g)) + CRE(ufn_csin_c64(w));
     acc += CRE(ufn_ccos_c64(w)) + CRE(ufn_ctan_c64(w)) + CRE(ufn_csinh_c64(w));
     acc += CRE(ufn_ccosh_c64(w)) + CRE(ufn_ctanh_c64(w));
@@ -120,7 +118,6 @@ TEST_DEVICE double every_helper(const struct ufn_test_args *a)
     acc += CRE(ufn_ccos_c128(z)) + CRE(ufn_ctan_c128(z)) + CRE(ufn_csinh_c128(z));
     acc += CRE(ufn_ccosh_c128(z)) + CRE(ufn_ctanh_c128(z));
     acc += ufn_test_math_def(f, d, i, w, z);
-#endif
     return acc;
 }
 

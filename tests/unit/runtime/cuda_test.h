@@ -4,6 +4,8 @@
 #ifndef CUDA_TEST_H
 #define CUDA_TEST_H
 
+#include <pthread.h>
+
 #include "cuda/cudrv.h"
 #include "sim_module.h"
 
@@ -18,11 +20,17 @@ static struct {
     int n;
 } tlog;
 
+/* Events come from every thread that works for a call (a call split over
+ * several devices has one per device). */
+static pthread_mutex_t tlog_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static void hook(const ufn_event *ev, void *ctx)
 {
     (void)ctx;
+    pthread_mutex_lock(&tlog_lock);
     if (tlog.n < MAX_EVENTS)
         tlog.ev[tlog.n++] = *ev;
+    pthread_mutex_unlock(&tlog_lock);
 }
 
 static void trace_start(void)

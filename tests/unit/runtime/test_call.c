@@ -661,6 +661,10 @@ static void test_status_names(void **state)
     assert_string_equal(ufn_status_name(UFN_ERR_SHAPE), "UFN_ERR_SHAPE");
     assert_string_equal(ufn_status_name(UFN_ERR_ALIGN), "UFN_ERR_ALIGN");
     assert_string_equal(ufn_status_name(-99), "UFN_ERR_UNKNOWN");
+    assert_string_equal(ufn_status_name(UFN_ERR_MPI), "UFN_ERR_MPI");
+    /* a library on libufnrt (libufnmpi) reports through ufn_error() too */
+    assert_int_equal(ufn_set_error(UFN_ERR_MPI, "lib: %s failed", "MPI_Allreduce"), UFN_ERR_MPI);
+    assert_string_equal(ufn_error(), "lib: MPI_Allreduce failed");
     /* every status has its own name */
     for (int a = UFN_ERR_ALIGN; a <= 0; a++)
         for (int b = a + 1; b <= 0; b++)

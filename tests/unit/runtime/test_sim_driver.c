@@ -146,6 +146,46 @@ static void test_memory(void **state)
     pop();
 }
 
+/* Copies touch the current context's device memory only; between two
+ * devices, a peer copy names both contexts. */
+static void test_peer_copies(void **state)
+{
+    (void)state;
+    unsigned char host[256], back[256];
+    for (int i = 0; i < 256; i++)
+        host[i] = (unsigned char)(i * 7);
+    CUdeviceptr p0 = 0, p1 = 0;
+    push(ctx0);
+    assert_int_equal(drv->cuMemAlloc(&p0, 256), CUDA_SUCCESS);
+    assert_int_equal(drv->cuMemcpyHtoDAsync(p0, host, 256, NULL), CUDA_SUCCESS);
+    assert_int_equal(drv->cuCtxSynchronize(), CUDA_SUCCESS);   /* the peer copy will not wait */
+    pop();
+    push(ctx1);
+    assert_int_equal(drv->cuMemAlloc(&p1, 256), CUDA_SUCCESS);
+    ufn_sim_stats before, after;
+    assert_int_equal(ufn_sim_get_stats(1, &before), 0);
+    /* device 0's memory from device 1's context: refused */
+    assert_int_equal(drv->cuMemcpyDtoDAsync(p1, p0, 256, NULL), CUDA_ERROR_INVALID_VALUE);
+    assert_int_equal(drv->cuMemcpyDtoHAsync(back, p0, 256, NULL), CUDA_ERROR_INVALID_VALUE);
+    assert_int_equal(drv->cuMemcpyHtoDAsync(p0, host, 256, NULL), CUDA_ERROR_INVALID_VALUE);
+    /* the contexts named the wrong way round */
+    assert_int_equal(drv->cuMemcpyPeerAsync(p1, ctx0, p0, ctx1, 256, NULL),
+                     CUDA_ERROR_INVALID_VALUE);
+    assert_int_equal(drv->cuMemcpyPeerAsync(p1, NULL, p0, ctx0, 256, NULL),
+                     CUDA_ERROR_INVALID_CONTEXT);
+    assert_int_equal(drv->cuMemcpyPeerAsync(p1, ctx1, p0, ctx0, 256, NULL), CUDA_SUCCESS);
+    assert_int_equal(drv->cuMemcpyDtoHAsync(back, p1, 256, NULL), CUDA_SUCCESS);
+    assert_memory_equal(back, host, 256);
+    assert_int_equal(ufn_sim_get_stats(1, &after), 0);
+    assert_int_equal(after.peer, before.peer + 1);
+    assert_int_equal(after.peer_bytes, before.peer_bytes + 256);
+    assert_int_equal(drv->cuMemFree(p1), CUDA_SUCCESS);
+    pop();
+    push(ctx0);
+    assert_int_equal(drv->cuMemFree(p0), CUDA_SUCCESS);
+    pop();
+}
+
 static void test_out_of_memory(void **state)
 {
     (void)state;
@@ -530,6 +570,7 @@ int main(void)
         cmocka_unit_test(test_devices),
         cmocka_unit_test(test_contexts),
         cmocka_unit_test(test_memory),
+        cmocka_unit_test(test_peer_copies),
         cmocka_unit_test(test_out_of_memory),
         cmocka_unit_test(test_streams_and_events),
         cmocka_unit_test(test_library_images),

@@ -1,0 +1,93 @@
+/* ufn_libm_simd.h - vector variants of sin, cos and tan for gcc's host
+ * loops (included by ufn_libm_trig.h).
+ *
+ * A trigonometric function has a cheap path for ordinary arguments and an
+ * expensive one (Payne-Hanek) for huge ones.  gcc vectorises a loop only by
+ * computing both for every element, which made sin four times slower than
+ * libmvec's.  libmvec's answer is a vector function that runs the cheap
+ * path on all lanes and the expensive one only on the lanes that need it;
+ * this is the same, for gcc on x86-64 (clang and nvcc take the plain
+ * functions of ufn_libm_trig.h):
+ *
+ *   ufn_sin_f32 etc. are declared with gcc's simd attribute, like math.h
+ *   declares libmvec's sinf, so that a vectorised loop calls
+ *   _ZGVeN16v_ufn_sin_f32 (AVX-512), _ZGVdN8v_ (AVX2), _ZGVcN8v_ (AVX) or
+ *   _ZGVbN4v_ (SSE2) on a vector of arguments;
+ *   those variants are defined here, weak and hidden (every object that
+ *   includes this defines the same ones): they run the function's _fast
+ *   part in a loop that gcc vectorises, then its _big part on each lane
+ *   whose argument needs it.  The scalar function (for scalar code) is the
+ *   whole function.
+ *
+ * Every lane computes what the scalar function computes, with the same
+ * operations in the same order: the bits are the same (tests/math checks
+ * it for every float).
+ */
+#ifndef UFN_LIBM_SIMD_H
+#define UFN_LIBM_SIMD_H
+
+#if !defined(__CUDACC__) && !defined(__cplusplus) && defined(__GNUC__) && !defined(__clang__) \
+    && defined(__x86_64__) && defined(__ELF__) && defined(__OPTIMIZE__)                       \
+    && !defined(UFN_FAST_MATH) && !defined(__FAST_MATH__)
+#define UFN_LIBM_SIMD 1
+
+#define UFN_LIBM_SIMD_SSE2   "sse2"
+#define UFN_LIBM_SIMD_AVX    "avx"
+#define UFN_LIBM_SIMD_AVX2   "avx2,fma"
+#define UFN_LIBM_SIMD_AVX512 "avx512f,avx512dq,avx512vl,avx512bw,avx2,fma"
+
+/* One vector variant: N lanes of T, compiled for target ISA.  The _fast
+ * loop is vectorised by gcc (it is the same C code as the scalar path, and
+ * `rare` an or-reduction); the _big loop runs only when a lane needs it. */
+#define UFN_LIBM_SIMD_VARIANT(vname, isa, T, N, fast, big, ok)                    \
+    typedef T vname##_v __attribute__((vector_size((N) * sizeof(T))));            \
+    vname##_v vname(vname##_v v);                                                 \
+    __attribute__((weak, visibility("hidden"), target(isa)))                      \
+    vname##_v vname(vname##_v v)                                                  \
+    {                                                                             \
+        T x[N], y[N];                                                             \
+        int rare = 0, i;                                                          \
+        __builtin_memcpy(x, &v, sizeof x);                                        \
+        _Pragma("GCC ivdep")                                                      \
+        for (i = 0; i < (N); i++) {                                               \
+            y[i] = fast(x[i]);                                                    \
+            rare |= !ok(x[i]);                                                    \
+        }                                                                         \
+        if (__builtin_expect(rare, 0))                                            \
+            for (i = 0; i < (N); i++)                                             \
+                if (!ok(x[i]))                                                    \
+                    y[i] = big(x[i]);                                             \
+        __builtin_memcpy(&v, y, sizeof y);                                        \
+        return v;                                                                 \
+    }
+
+/* The scalar function `name` (declared for the vectoriser, defined through
+ * an assembler name so that gcc does not make clones of its own) and its
+ * four variants, with float lanes (4, 8, 8, 16) or double ones (2, 4, 4, 8). */
+#define UFN_LIBM_SIMD_F32(name, whole, fast, big, ok)                                 \
+    __attribute__((simd("notinbranch"), const)) float name(float);                    \
+    __attribute__((weak, visibility("hidden"))) float name##__scalar(float x) __asm__(#name); \
+    float name##__scalar(float x) { return whole(x); }                                \
+    UFN_LIBM_SIMD_VARIANT(_ZGVbN4v_##name, UFN_LIBM_SIMD_SSE2, float, 4, fast, big, ok)   \
+    UFN_LIBM_SIMD_VARIANT(_ZGVcN8v_##name, UFN_LIBM_SIMD_AVX, float, 8, fast, big, ok)    \
+    UFN_LIBM_SIMD_VARIANT(_ZGVdN8v_##name, UFN_LIBM_SIMD_AVX2, float, 8, fast, big, ok)   \
+    UFN_LIBM_SIMD_VARIANT(_ZGVeN16v_##name, UFN_LIBM_SIMD_AVX512, float, 16, fast, big, ok)
+
+#define UFN_LIBM_SIMD_F64(name, whole, fast, big, ok)                                 \
+    __attribute__((simd("notinbranch"), const)) double name(double);                  \
+    __attribute__((weak, visibility("hidden"))) double name##__scalar(double x) __asm__(#name); \
+    double name##__scalar(double x) { return whole(x); }                              \
+    UFN_LIBM_SIMD_VARIANT(_ZGVbN2v_##name, UFN_LIBM_SIMD_SSE2, double, 2, fast, big, ok)  \
+    UFN_LIBM_SIMD_VARIANT(_ZGVcN4v_##name, UFN_LIBM_SIMD_AVX, double, 4, fast, big, ok)   \
+    UFN_LIBM_SIMD_VARIANT(_ZGVdN4v_##name, UFN_LIBM_SIMD_AVX2, double, 4, fast, big, ok)  \
+    UFN_LIBM_SIMD_VARIANT(_ZGVeN8v_##name, UFN_LIBM_SIMD_AVX512, double, 8, fast, big, ok)
+
+UFN_LIBM_SIMD_F64(ufn_sin_f64, ufn_libm_sin_f64, ufn_libm_sin_fast_f64, ufn_libm_sin_big_f64, ufn_libm_cw_ok_f64)
+UFN_LIBM_SIMD_F64(ufn_cos_f64, ufn_libm_cos_f64, ufn_libm_cos_fast_f64, ufn_libm_cos_big_f64, ufn_libm_cw_ok_f64)
+UFN_LIBM_SIMD_F64(ufn_tan_f64, ufn_libm_tan_f64, ufn_libm_tan_fast_f64, ufn_libm_tan_big_f64, ufn_libm_cw_ok_f64)
+UFN_LIBM_SIMD_F32(ufn_sin_f32, ufn_libm_sin_f32, ufn_libm_sin_fast_f32, ufn_libm_sin_big_f32, ufn_libm_cw_ok_f32)
+UFN_LIBM_SIMD_F32(ufn_cos_f32, ufn_libm_cos_f32, ufn_libm_cos_fast_f32, ufn_libm_cos_big_f32, ufn_libm_cw_ok_f32)
+
+#endif
+
+#endif /* UFN_LIBM_SIMD_H */

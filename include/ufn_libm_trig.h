@@ -1,0 +1,391 @@
+/* ufn_libm_trig.h - sin, cos, tan (included by ufn_libm.h).
+ *
+ * x = q (pi/2) + r with |r| <= pi/4, then a polynomial for sin(r) or cos(r)
+ * chosen and signed by q mod 4.  The reduced argument is carried as a
+ * double-word r + rl: x is often close to a multiple of pi/2 and r then has
+ * few correct bits unless pi/2 has many more than the format.
+ *
+ * Two reductions, both computed in a vectorised loop and one chosen:
+ *   - Cody-Waite: r = x - n P1 - n P2 - n P3 with pi/2 = P1 + P2 + P3 to
+ *     three times the format's precision; fma makes x - n P1 exact and n P2
+ *     an exact pair.  float: |x| < 2^17; double: |x| < 2^45.
+ *   - Payne-Hanek for the rest (up to 3.4e38 and 1.8e308): only the bits of
+ *     2/pi that survive mod 4 are multiplied by x.  float: in double, with
+ *     the bits for two exponent ranges as constants (no table); double: in
+ *     32-bit integer limbs, with a window of the bits of 2/pi cut from a
+ *     table at x's exponent.
+ * The worst cases are x whose distance to the nearest multiple of pi/2 is
+ * smallest: 2^-61 relative for double (6381956970095103 2^797, tested),
+ * 2^-29 for float; both reductions keep r to the format's precision there.
+ */
+#ifndef UFN_LIBM_TRIG_H
+#define UFN_LIBM_TRIG_H
+
+#define UFN_LIBM_2_OVER_PI   0x1.45f306dc9c883p-1
+#define UFN_LIBM_PIO2_1      0x1.921fb54442d18p+0
+#define UFN_LIBM_PIO2_2      0x1.1a62633145c07p-54
+#define UFN_LIBM_PIO2_3      -0x1.f1976b7ed8fbcp-110
+#define UFN_LIBM_2_OVER_PI_F 0x1.45f306p-1f
+#define UFN_LIBM_PIO2_1_F    0x1.921fb6p+0f
+#define UFN_LIBM_PIO2_2_F    -0x1.777a5cp-25f
+#define UFN_LIBM_PIO2_3_F    -0x1.ee59dap-50f
+
+/* The reduced argument: x = q pi/2 + r + rl (q is used mod 4). */
+typedef struct { double r, rl; int32_t q; } ufn_libm_red_f64;
+typedef struct { float r, rl; int32_t q; } ufn_libm_red_f32;
+
+/* ---- float64 reductions -------------------------------------------------------------------- */
+
+UFN_FN ufn_libm_red_f64 ufn_libm_reduce_cw_f64(double x)
+{
+    ufn_libm_red_f64 a;
+    double t = fma(x, UFN_LIBM_2_OVER_PI, UFN_LIBM_SHIFT_F64);
+    double n = t - UFN_LIBM_SHIFT_F64;
+    double r1 = fma(-n, UFN_LIBM_PIO2_1, x);             /* exact */
+    ufn_dd p2 = ufn_dd_twoprod(n, UFN_LIBM_PIO2_2);
+    ufn_dd s = ufn_dd_twosum(r1, -p2.hi);
+    ufn_dd r = ufn_dd_fast2sum(s.hi, fma(-n, UFN_LIBM_PIO2_3, s.lo - p2.lo));
+    a.r = r.hi;
+    a.rl = r.lo;
+    a.q = (int32_t)(ufn_bits_f64(t) & 3u);
+    return a;
+}
+
+/* The bits of 2/pi after the binary point, 32 a word, behind one zero word
+ * (so that a window may start up to 31 bits before the point). */
+#define UFN_LIBM_2OPI_BITS {                                                            \
+    0x00000000u,                                                                        \
+    0xa2f9836eu, 0x4e441529u, 0xfc2757d1u, 0xf534ddc0u, 0xdb629599u, 0x3c439041u,       \
+    0xfe5163abu, 0xdebbc561u, 0xb7246e3au, 0x424dd2e0u, 0x06492eeau, 0x09d1921cu,       \
+    0xfe1deb1cu, 0xb129a73eu, 0xe88235f5u, 0x2ebb4484u, 0xe99c7026u, 0xb45f7e41u,       \
+    0x3991d639u, 0x835339f4u, 0x9c845f8bu, 0xbdf9283bu, 0x1ff897ffu, 0xde05980fu,       \
+    0xef2f118bu, 0x5a0a6d1fu, 0x6d367ecfu, 0x27cb09b7u, 0x4f463f66u, 0x9e5fea2du,       \
+    0x7527bac7u, 0xebe5f17bu, 0x3d0739f7u, 0x8a5292eau, 0x6bfb5fb1u, 0x1f8d5d08u,       \
+    0x56033046u, 0xfc7b6babu}
+
+#if defined(__CUDACC__)
+static __device__ const uint32_t ufn_libm_2opi_bits_dev[] = UFN_LIBM_2OPI_BITS;
+#endif
+#if defined(__GNUC__)
+__attribute__((unused))
+#endif
+static const uint32_t ufn_libm_2opi_bits_host[] = UFN_LIBM_2OPI_BITS;
+
+UFN_FN uint32_t ufn_libm_2opi_word(uint32_t i)
+{
+#if defined(__CUDA_ARCH__)
+    return ufn_libm_2opi_bits_dev[i];
+#else
+    return ufn_libm_2opi_bits_host[i];
+#endif
+}
+
+/* 32 bits of 2/pi starting at bit s of the padded table (MSB first) */
+UFN_FN uint64_t ufn_libm_2opi_window(uint32_t s)
+{
+    uint32_t w = s >> 5, o = s & 31u;
+    uint64_t pair = ((uint64_t)ufn_libm_2opi_word(w) << 32) | ufn_libm_2opi_word(w + 1);
+    return (uint32_t)((pair << o) >> 32);
+}
+
+/* Payne-Hanek for |x| >= 2^45 (finite): x = M 2^E, M < 2^53.  The bits
+ * b_i of 2/pi (weight 2^-i) with i >= E - 1 are the ones that matter mod 4;
+ * 192 of them (six words w0..w5) times M, in 32-bit limbs, give
+ * x 2/pi mod 4 to 2^-124.  Of the 245-bit product only bits 32..191 are
+ * formed (the lower ones change bit 64 by a carry at most). */
+UFN_FN ufn_libm_red_f64 ufn_libm_reduce_ph_f64(double x)
+{
+    ufn_libm_red_f64 a;
+    uint64_t b = ufn_bits_f64(x) & 0x7fffffffffffffffull;
+    uint64_t m = (b & 0xfffffffffffffull) | 0x10000000000000ull, m0 = m & 0xffffffffu, m1 = m >> 32;
+    /* bit i of 2/pi is bit i + 31 of the padded table; the window starts at
+     * i0 = E - 1 = e - 1076 (e the biased exponent, 1068..2046 here), so at
+     * s = e - 1045.  The mask keeps the loads in the table for the arguments
+     * the other reduction serves, without a branch (a branch would make
+     * them conditional loads, which gcc cannot vectorise). */
+    uint32_t s = ((uint32_t)(b >> 52) - 1045u) & 1023u;
+    uint64_t w0 = ufn_libm_2opi_window(s), w1 = ufn_libm_2opi_window(s + 32u);
+    uint64_t w2 = ufn_libm_2opi_window(s + 64u), w3 = ufn_libm_2opi_window(s + 96u);
+    uint64_t w4 = ufn_libm_2opi_window(s + 128u), w5 = ufn_libm_2opi_window(s + 160u);
+    uint64_t p, c1, c2, c3, c4, c5, lo32 = 0xffffffffu;
+    /* columns of 32 bits; c_t collects the products at 32 t and the carries */
+    p = m0 * w5;  c1 = p >> 32;
+    p = m0 * w4;  c1 += p & lo32;  c2 = p >> 32;
+    p = m1 * w5;  c1 += p & lo32;  c2 += p >> 32;
+    p = m0 * w3;  c2 += p & lo32;  c3 = p >> 32;
+    p = m1 * w4;  c2 += p & lo32;  c3 += p >> 32;
+    p = m0 * w2;  c3 += p & lo32;  c4 = p >> 32;
+    p = m1 * w3;  c3 += p & lo32;  c4 += p >> 32;
+    p = m0 * w1;  c4 += p & lo32;  c5 = p >> 32;
+    p = m1 * w2;  c4 += p & lo32;  c5 += p >> 32;
+    p = m0 * w0;  c5 += p;
+    p = m1 * w1;  c5 += p;
+    c2 += c1 >> 32;
+    c3 += c2 >> 32;
+    c4 += c3 >> 32;
+    c5 += c4 >> 32;
+    /* y = x 2/pi mod 4 = [c5 c4 c3 c2] 2^-126 (four 32-bit words, top 2 bits
+     * the integer part).  Round to the nearest integer k and keep the
+     * fraction F = y - k, two's complement, in the same words. */
+    {
+        uint64_t hi = ((c5 & lo32) << 32) | (c4 & lo32);       /* bits 127..64 of V */
+        uint64_t lo = ((c3 & lo32) << 32) | (c2 & lo32);       /* bits 63..0 */
+        uint64_t k = (hi + 0x2000000000000000ull) >> 62;       /* round half up, mod 4 */
+        uint64_t fh = hi - (k << 62);                          /* F's top 64 bits, signed */
+        /* F 2^-126 to double-word: four exact conversions, summed exactly enough */
+        double f3 = (double)(int32_t)(uint32_t)(fh >> 32) * 0x1p-30;
+        double f2 = (double)(uint32_t)fh * 0x1p-62;
+        double f1 = (double)(uint32_t)(lo >> 32) * 0x1p-94;
+        double f0 = (double)(uint32_t)lo * 0x1p-126;
+        ufn_dd f = ufn_dd_fast2sum(f3, f2);
+        f = ufn_dd_fast2sum(f.hi, f.lo + (f1 + f0));
+        f = ufn_dd_mul(f, ufn_dd_make(UFN_LIBM_PIO2_1, UFN_LIBM_PIO2_2));
+        a.r = f.hi;
+        a.rl = f.lo;
+        a.q = (int32_t)k;
+    }
+    a.r = x < 0.0 ? -a.r : a.r;
+    a.rl = x < 0.0 ? -a.rl : a.rl;
+    a.q = x < 0.0 ? -a.q : a.q;
+    return a;
+}
+
+/* ---- float32 reductions ------------------------------------------------------------------------ */
+
+UFN_FN ufn_libm_red_f32 ufn_libm_reduce_cw_f32(float x)
+{
+    ufn_libm_red_f32 a;
+    float t = fmaf(x, UFN_LIBM_2_OVER_PI_F, UFN_LIBM_SHIFT_F32);
+    float n = t - UFN_LIBM_SHIFT_F32;
+    float r1 = fmaf(-n, UFN_LIBM_PIO2_1_F, x);           /* exact */
+    float p2 = n * UFN_LIBM_PIO2_2_F, p2l = fmaf(n, UFN_LIBM_PIO2_2_F, -p2);
+    float s = r1 - p2, v = s - r1;
+    float se = (r1 - (s - v)) + (-p2 - v);               /* TwoSum(r1, -p2) */
+    float rl = fmaf(-n, UFN_LIBM_PIO2_3_F, se - p2l);
+    a.r = s + rl;
+    a.rl = (s - a.r) + rl;
+    a.q = (int32_t)(ufn_bits_f32(t) & 3u);
+    return a;
+}
+
+/* h mod 4 (a remainder in (-2, 2]): below 2^54, h/4 rounds to an integer
+ * by adding and subtracting 2^52 with its sign; from 2^54 on, every double
+ * is a multiple of 4. */
+UFN_FN double ufn_libm_mod4_f64(double h)
+{
+    double v = h * 0.25, c = ufn_libm_copysign_f64(0x1p52, v);
+    double m = h - 4.0 * ((v + c) - c);
+    return ufn_libm_abs_f64(h) < 0x1p54 ? m : 0.0;
+}
+
+/* Payne-Hanek for float |x| >= 2^17, in double: x = M 2^E with E >= -6.
+ * Two exponent ranges, each with the bits of (2^Eb 2/pi) mod 4 as three
+ * doubles (tools/libm/trig_constants.py); x 2^-Eb is an integer of at most
+ * 24 + 55 bits, its products with the pieces exact pairs. */
+UFN_FN ufn_libm_red_f32 ufn_libm_reduce_ph_f32(float xf)
+{
+    ufn_libm_red_f32 a;
+    double x = (double)xf;
+    int hi = ufn_libm_abs_f64(x) >= 0x1p73;              /* E >= 50 */
+    double xb = x * (hi ? 0x1p-50 : 0x1p6);
+    double c0 = hi ? 0x1.529fc2757d1f4p-2 : 0x1.45f306dc9c880p-7;
+    double c1 = hi ? 0x1.34ddc0db62958p-54 : 0x1.529fc2757d1e0p-58;
+    double c2 = hi ? 0x1.93c439041fe51p-106 : 0x1.534ddc0db6295p-106;
+    ufn_dd p0 = ufn_dd_twoprod(xb, c0), p1 = ufn_dd_twoprod(xb, c1);
+    ufn_dd s = ufn_dd_twosum(ufn_libm_mod4_f64(p0.hi), ufn_libm_mod4_f64(p1.hi));
+    ufn_dd t = ufn_dd_twosum(s.hi, ufn_libm_mod4_f64(p0.lo));
+    double k = ufn_libm_rint_small_f64(t.hi);
+    double lo = (s.lo + t.lo) + (p1.lo + xb * c2);
+    ufn_dd f = ufn_dd_fast2sum(t.hi - k, lo);           /* t.hi - k is exact */
+    double r = f.hi * UFN_LIBM_PIO2_1 + f.lo * UFN_LIBM_PIO2_1;
+    a.r = (float)r;
+    a.rl = (float)(r - (double)a.r);
+    a.q = (int32_t)k;
+    return a;
+}
+
+/* ---- kernels on |r| <= pi/4 (a little more: n may round the other way) ---------------------- */
+
+/* sin(r + rl) = r + (r^3 S(r^2) + rl (1 - r^2/2)), as hi + lo */
+UFN_FN ufn_dd ufn_libm_sin_kernel_f64(double r, double rl)
+{
+    double z = r * r, s = -0x1.8fb8b471b50eap-41;
+    s = fma(s, z, 0x1.60e9eb3b6c9ddp-33);
+    s = fma(s, z, -0x1.ae63fd3e5c09ap-26);
+    s = fma(s, z, 0x1.71de3a133d40dp-19);
+    s = fma(s, z, -0x1.a01a019fea0b7p-13);
+    s = fma(s, z, 0x1.1111111111022p-7);
+    s = fma(s, z, -0x1.5555555555555p-3);
+    return ufn_dd_fast2sum(r, fma(r * z, s, fma(-0.5 * z, rl, rl)));
+}
+
+/* cos(r + rl) = (1 - r^2/2) + (r^4 C(r^2) - r rl), r^2 exact, 1 - r^2/2 as
+ * hi + lo: the big terms never round before the end */
+UFN_FN ufn_dd ufn_libm_cos_kernel_f64(double r, double rl)
+{
+    ufn_dd z = ufn_dd_twoprod(r, r), h = ufn_dd_fast2sum(1.0, -0.5 * z.hi);
+    double c = 0x1.3d5d682e39a04p-45;
+    c = fma(c, z.hi, -0x1.92b5392940101p-37);
+    c = fma(c, z.hi, 0x1.1eecdf6521ac1p-29);
+    c = fma(c, z.hi, -0x1.27e4faf4376cap-22);
+    c = fma(c, z.hi, 0x1.a01a019fba65cp-16);
+    c = fma(c, z.hi, -0x1.6c16c16c16a39p-10);
+    c = fma(c, z.hi, 0x1.5555555555555p-5);
+    return ufn_dd_fast2sum(h.hi, h.lo + fma(z.hi * z.hi, c, fma(-0.5, z.lo, -r * rl)));
+}
+
+UFN_FN float ufn_libm_sin_kernel_f32(float r, float rl)
+{
+    float z = r * r, s = 0x1.867348p-19f;
+    s = fmaf(s, z, -0x1.a08006p-13f);
+    s = fmaf(s, z, 0x1.111196p-7f);
+    s = fmaf(s, z, -0x1.555556p-3f);
+    return r + fmaf(r * z, s, fmaf(-0.5f * z, rl, rl));
+}
+
+UFN_FN float ufn_libm_cos_kernel_f32(float r, float rl)
+{
+    float zh = r * r, zl = fmaf(r, r, -zh), h = 1.0f - 0.5f * zh, hl = (1.0f - h) - 0.5f * zh;
+    float c = -0x1.56e7d8p-22f;
+    c = fmaf(c, zh, 0x1.a0ef98p-16f);
+    c = fmaf(c, zh, -0x1.6c17dp-10f);
+    c = fmaf(c, zh, 0x1.555556p-5f);
+    return h + (hl + fmaf(zh * zh, c, fmaf(-0.5f, zl, -r * rl)));
+}
+
+/* ---- the functions ----------------------------------------------------------------------------- */
+
+/* sin(x) (shift 0) or cos(x) (shift 1) from the reduced argument: sin(r),
+ * cos(r), -sin(r), -cos(r) for (q + shift) mod 4 = 0..3. */
+UFN_FN double ufn_libm_sincos_eval_f64(ufn_libm_red_f64 a, int32_t shift)
+{
+    int32_t q = a.q + shift;
+    ufn_dd s = ufn_libm_sin_kernel_f64(a.r, a.rl), c = ufn_libm_cos_kernel_f64(a.r, a.rl);
+    double y = (q & 1) ? c.hi + c.lo : s.hi + s.lo;
+    return (q & 2) ? -y : y;
+}
+
+/* tan = sin/cos (q even) or -cos/sin (q odd), both as double words, the
+ * quotient corrected once with its fma residual: one rounding at the end. */
+UFN_FN double ufn_libm_tan_eval_f64(ufn_libm_red_f64 a)
+{
+    ufn_dd s = ufn_libm_sin_kernel_f64(a.r, a.rl), c = ufn_libm_cos_kernel_f64(a.r, a.rl);
+    ufn_dd num = ufn_dd_select(a.q & 1, ufn_dd_make(-c.hi, -c.lo), s);
+    ufn_dd den = ufn_dd_select(a.q & 1, s, c);
+    double t = num.hi / den.hi;
+    return t + (fma(-t, den.hi, num.hi) + fma(-t, den.lo, num.lo)) / den.hi;
+}
+
+UFN_FN float ufn_libm_sincos_eval_f32(ufn_libm_red_f32 a, int32_t shift)
+{
+    int32_t q = a.q + shift;
+    float s = ufn_libm_sin_kernel_f32(a.r, a.rl), c = ufn_libm_cos_kernel_f32(a.r, a.rl);
+    float y = (q & 1) ? c : s;
+    return (q & 2) ? -y : y;
+}
+
+/* Each function comes in three parts:
+ *   _fast  |x| below the Cody-Waite limit (2^45, 2^17), no special values;
+ *   _big   every other x: Payne-Hanek, and inf and nan;
+ *   the whole function, which branches between them.
+ * On the GPU the branch is a branch; where a host loop vectorises, gcc's
+ * if-conversion computes both parts for every element, which makes the
+ * rare part the expensive one, so ufn_libm_simd.h gives gcc vector
+ * variants that run _fast on all lanes and _big only on the lanes that
+ * need it (libmvec's design).  sin(-0.0) and tan(-0.0) are -0.0. */
+#define UFN_LIBM_CW_LIMIT_F64 0x1p45
+#define UFN_LIBM_CW_LIMIT_F32 0x1p17f
+
+UFN_FN double ufn_libm_sin_fast_f64(double x)
+{
+    double y = ufn_libm_sincos_eval_f64(ufn_libm_reduce_cw_f64(x), 0);
+    return x == 0.0 ? x : y;
+}
+
+UFN_FN double ufn_libm_cos_fast_f64(double x)
+{
+    return ufn_libm_sincos_eval_f64(ufn_libm_reduce_cw_f64(x), 1);
+}
+
+UFN_FN double ufn_libm_tan_fast_f64(double x)
+{
+    double y = ufn_libm_tan_eval_f64(ufn_libm_reduce_cw_f64(x));
+    return x == 0.0 ? x : y;
+}
+
+UFN_FN float ufn_libm_sin_fast_f32(float x)
+{
+    float y = ufn_libm_sincos_eval_f32(ufn_libm_reduce_cw_f32(x), 0);
+    return x == 0.0f ? x : y;
+}
+
+UFN_FN float ufn_libm_cos_fast_f32(float x)
+{
+    return ufn_libm_sincos_eval_f32(ufn_libm_reduce_cw_f32(x), 1);
+}
+
+/* inf gives nan, nan itself */
+UFN_FN double ufn_libm_trig_special_f64(double x, double y)
+{
+    y = ufn_isinf_f64(x) ? UFN_LIBM_NAN_F64 : y;
+    return ufn_isnan_f64(x) ? x + x : y;
+}
+
+UFN_FN float ufn_libm_trig_special_f32(float x, float y)
+{
+    y = ufn_isinf_f32(x) ? UFN_LIBM_NAN_F32 : y;
+    return ufn_isnan_f32(x) ? x + x : y;
+}
+
+UFN_FN double ufn_libm_sin_big_f64(double x)
+{
+    return ufn_libm_trig_special_f64(x, ufn_libm_sincos_eval_f64(ufn_libm_reduce_ph_f64(ufn_libm_finite_or_zero_f64(x)), 0));
+}
+
+UFN_FN double ufn_libm_cos_big_f64(double x)
+{
+    return ufn_libm_trig_special_f64(x, ufn_libm_sincos_eval_f64(ufn_libm_reduce_ph_f64(ufn_libm_finite_or_zero_f64(x)), 1));
+}
+
+UFN_FN double ufn_libm_tan_big_f64(double x)
+{
+    return ufn_libm_trig_special_f64(x, ufn_libm_tan_eval_f64(ufn_libm_reduce_ph_f64(ufn_libm_finite_or_zero_f64(x))));
+}
+
+UFN_FN float ufn_libm_sin_big_f32(float x)
+{
+    return ufn_libm_trig_special_f32(x, ufn_libm_sincos_eval_f32(ufn_libm_reduce_ph_f32(ufn_libm_finite_or_zero_f32(x)), 0));
+}
+
+UFN_FN float ufn_libm_cos_big_f32(float x)
+{
+    return ufn_libm_trig_special_f32(x, ufn_libm_sincos_eval_f32(ufn_libm_reduce_ph_f32(ufn_libm_finite_or_zero_f32(x)), 1));
+}
+
+UFN_FN int ufn_libm_cw_ok_f64(double x) { return ufn_libm_abs_f64(x) < UFN_LIBM_CW_LIMIT_F64; }
+UFN_FN int ufn_libm_cw_ok_f32(float x)  { return ufn_libm_abs_f32(x) < UFN_LIBM_CW_LIMIT_F32; }
+
+UFN_FN double ufn_libm_sin_f64(double x) { return ufn_libm_cw_ok_f64(x) ? ufn_libm_sin_fast_f64(x) : ufn_libm_sin_big_f64(x); }
+UFN_FN double ufn_libm_cos_f64(double x) { return ufn_libm_cw_ok_f64(x) ? ufn_libm_cos_fast_f64(x) : ufn_libm_cos_big_f64(x); }
+UFN_FN double ufn_libm_tan_f64(double x) { return ufn_libm_cw_ok_f64(x) ? ufn_libm_tan_fast_f64(x) : ufn_libm_tan_big_f64(x); }
+UFN_FN float  ufn_libm_sin_f32(float x)  { return ufn_libm_cw_ok_f32(x) ? ufn_libm_sin_fast_f32(x) : ufn_libm_sin_big_f32(x); }
+UFN_FN float  ufn_libm_cos_f32(float x)  { return ufn_libm_cw_ok_f32(x) ? ufn_libm_cos_fast_f32(x) : ufn_libm_cos_big_f32(x); }
+
+#include "ufn_libm_simd.h"
+
+#if !defined(UFN_LIBM_SIMD)
+UFN_FN double ufn_sin_f64(double x) { UFN_VENDOR(sin(x)); return ufn_libm_sin_f64(x); }
+UFN_FN double ufn_cos_f64(double x) { UFN_VENDOR(cos(x)); return ufn_libm_cos_f64(x); }
+UFN_FN double ufn_tan_f64(double x) { UFN_VENDOR(tan(x)); return ufn_libm_tan_f64(x); }
+UFN_FN float  ufn_sin_f32(float x)  { UFN_VENDOR(sinf(x)); return ufn_libm_sin_f32(x); }
+UFN_FN float  ufn_cos_f32(float x)  { UFN_VENDOR(cosf(x)); return ufn_libm_cos_f32(x); }
+#endif
+
+/* tan is not on a hot path: the double quotient, rounded once */
+UFN_FN float ufn_tan_f32(float x)
+{
+    UFN_VENDOR(tanf(x));
+    return (float)ufn_tan_f64((double)x);
+}
+
+#endif /* UFN_LIBM_TRIG_H */
