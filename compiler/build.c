@@ -332,17 +332,29 @@ static void cc_common(Build *b, Argv *a)
     arg(a, "-Iinclude");
 }
 
+/* The three C compilations of a module's code. */
+typedef enum {
+    C_SIM,          /* polar.cu as C: the simulator's build */
+    C_KERNELS,      /* polar.cu as C with -DUFN_HOST_ENTRY: the host backend's build of
+                       the @cuda.jit kernels, at -O3 for the block runners' loops */
+    C_HOST,         /* the host stub and the ufuncs' host loops */
+} CKind;
+
 /* cc -c src -o obj; `also` (NULL or a file) is read too: the fatbin
  * that the host stub's .incbin embeds. */
-static int compile_c(Build *b, const char *src, const char *obj, bool as_c, bool simd, const char *also)
+static int compile_c(Build *b, CKind kind, const char *src, const char *obj, const char *also)
 {
     Argv a = {0};
     Argv words = {0};
     cc_words(&words, b->opt->drv.cc);
     cc_common(b, &a);
-    if (simd)
+    if (kind == C_HOST)
         arg(&a, "-fopenmp-simd");
-    if (as_c) {
+    if (kind == C_KERNELS) {
+        arg(&a, "-O3");
+        arg(&a, "-DUFN_HOST_ENTRY");
+    }
+    if (kind != C_HOST) {
         arg(&a, "-x");
         arg(&a, "c");
     }
@@ -352,7 +364,8 @@ static int compile_c(Build *b, const char *src, const char *obj, bool as_c, bool
     arg(&a, obj);
     Step step;
     const char *inputs[] = {src, also, NULL};
-    const char *what = simd ? "cc (host code)" : "cc (simulator code)";
+    const char *what = kind == C_HOST ? "cc (host code)"
+                     : kind == C_KERNELS ? "cc (kernels' host code)" : "cc (simulator code)";
     if (step_begin(b, &step, what, tool_version(&b->opt->drv, words.items), a.items, inputs, obj, NULL))
         return 0;
     int st = run_in(b, a.items);
@@ -369,12 +382,14 @@ static int build_object(Build *b)
     const char *sim_o = arena_printf("%s.sim.o", m->name);
     const char *host_c = arena_printf("%s.host.c", m->name);
     const char *host_o = arena_printf("%s.host.o", m->name);
+    const char *threads_o = arena_printf("%s.threads.o", m->name);
+    bool jit_host = opt->host && module_has_jit(m);   /* the .cu's host build (emit_kernel.c) */
     const char *obj = arena_printf("%s.o", m->name);
     int st;
     EmitOptions eo = {.cuda = opt->cuda, .host = opt->host, .sim = opt->sim,
                       .line_directives = opt->line_directives, .output_name = cu};
     Buf text = {0};
-    if (opt->cuda || opt->sim) {
+    if (opt->cuda || opt->sim || jit_host) {
         emit_cuda(&text, m, &eo);
         if (write_temp(b, cu, &text))
             return EXIT_TOOL;
@@ -385,16 +400,18 @@ static int build_object(Build *b)
             return st;
         eo.fatbin_path = fatbin;
     }
-    if (opt->sim && (st = compile_c(b, cu, sim_o, true, false, NULL)))
+    if (opt->sim && (st = compile_c(b, C_SIM, cu, sim_o, NULL)))
+        return st;
+    if (jit_host && (st = compile_c(b, C_KERNELS, cu, threads_o, NULL)))
         return st;
     eo.output_name = host_c;
     emit_host(&text, m, &eo);
     if (write_temp(b, host_c, &text))
         return EXIT_TOOL;
     buf_free(&text);
-    if ((st = compile_c(b, host_c, host_o, false, true, opt->cuda ? fatbin : NULL)))
+    if ((st = compile_c(b, C_HOST, host_c, host_o, opt->cuda ? fatbin : NULL)))
         return st;
-    if (opt->sim) {
+    if (opt->sim || jit_host) {
         Argv a = {0};
         cc_words(&a, opt->drv.cc);
         arg(&a, "-r");
@@ -402,7 +419,10 @@ static int build_object(Build *b)
         arg(&a, "-o");
         arg(&a, obj);
         arg(&a, host_o);
-        arg(&a, sim_o);
+        if (opt->sim)
+            arg(&a, sim_o);
+        if (jit_host)
+            arg(&a, threads_o);
         Step step;
         step_begin(b, &step, "ld -r", NULL, a.items, NULL, obj, NULL);
         st = run_in(b, a.items);

@@ -95,6 +95,7 @@ const char *builtin_name(BuiltinRef b)
     case B_MATH: return arena_printf("math.%s", b.fn->name);
     case B_CAST: return arena_printf("np.%s", b.cast->name);
     case B_CONJUGATE: return "conjugate";
+    case B_CUDA: return arena_printf("%s.%s", module_name(cuda_fns[b.cuda].ns), cuda_fns[b.cuda].name);
     default:
         for (size_t i = 0; i < sizeof python_builtins / sizeof python_builtins[0]; i++)
             if (python_builtins[i].builtin == b.id)
@@ -111,6 +112,13 @@ const char *module_name(ModuleId mod)
     case MOD_NUMPY: return "numpy";
     case MOD_NUMBA: return "numba";
     case MOD_CUDA: return "numba.cuda";
+    case MOD_CUDA_ATOMIC: return "numba.cuda.atomic";
+    case MOD_CUDA_SHARED: return "numba.cuda.shared";
+    case MOD_CUDA_LOCAL: return "numba.cuda.local";
+    case MOD_CUDA_TID: return "numba.cuda.threadIdx";
+    case MOD_CUDA_BID: return "numba.cuda.blockIdx";
+    case MOD_CUDA_BDIM: return "numba.cuda.blockDim";
+    case MOD_CUDA_GDIM: return "numba.cuda.gridDim";
     }
     return "?";
 }
@@ -179,6 +187,39 @@ static bool numpy_attr(const char *attr, Loc loc, Sym *out)
         }
     if (strcmp(attr, "abs") == 0 || strcmp(attr, "absolute") == 0)
         return set_builtin(out, attr, loc, (BuiltinRef){.id = B_ABS});
+    return false;
+}
+
+const CudaFnInfo cuda_fns[] = {
+#define X(id, name, ns, min, max) [id] = {name, ns, min, max},
+    CUDA_FNS(X)
+#undef X
+};
+
+static bool set_module(Sym *out, const char *attr, Loc loc, ModuleId id)
+{
+    out->kind = SYM_MODULE;
+    out->name = attr;
+    out->loc = loc;
+    out->module = id;
+    return true;
+}
+
+/* numba.cuda's names: the namespaces in it, and what kernels use. */
+static bool cuda_attr(ModuleId mod, const char *attr, Loc loc, Sym *out)
+{
+    static const struct { const char *name; ModuleId id; } spaces[] = {
+        {"atomic", MOD_CUDA_ATOMIC}, {"shared", MOD_CUDA_SHARED}, {"local", MOD_CUDA_LOCAL},
+        {"threadIdx", MOD_CUDA_TID}, {"blockIdx", MOD_CUDA_BID}, {"blockDim", MOD_CUDA_BDIM},
+        {"gridDim", MOD_CUDA_GDIM},
+    };
+    if (mod == MOD_CUDA)
+        for (size_t i = 0; i < sizeof spaces / sizeof spaces[0]; i++)
+            if (strcmp(spaces[i].name, attr) == 0)
+                return set_module(out, attr, loc, spaces[i].id);
+    for (int k = 0; k < NUM_CUDA_FNS; k++)
+        if (cuda_fns[k].ns == mod && strcmp(cuda_fns[k].name, attr) == 0)
+            return set_builtin(out, attr, loc, (BuiltinRef){.id = B_CUDA, .cuda = (CudaFn)k});
     return false;
 }
 
@@ -254,7 +295,15 @@ bool module_attr(ModuleId mod, const char *attr, Loc loc, Sym *out)
             out->decorator = DEC_VECTORIZE;
             return true;
         }
-        return false;
+        return cuda_attr(mod, attr, loc, out);
+    case MOD_CUDA_ATOMIC:
+    case MOD_CUDA_SHARED:
+    case MOD_CUDA_LOCAL:
+    case MOD_CUDA_TID:
+    case MOD_CUDA_BID:
+    case MOD_CUDA_BDIM:
+    case MOD_CUDA_GDIM:
+        return cuda_attr(mod, attr, loc, out);
     }
     return false;
 }

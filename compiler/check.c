@@ -256,8 +256,24 @@ static void list_kernels(Module *m)
     m->kernels = arena_alloc(sizeof(Func *) * (size_t)(m->nfuncs ? m->nfuncs : 1));
     for (int i = 0; i < m->nfuncs; i++) {
         Func *f = m->funcs[i];
-        if (f->kind == FK_VECTORIZE || (f->kind == FK_GUVECTORIZE && f->layout))
+        if (f->kind == FK_VECTORIZE || f->kind == FK_CUDA_KERNEL || (f->kind == FK_GUVECTORIZE && f->layout))
             m->kernels[m->nkernels++] = f;
+    }
+}
+
+/* --signature KERNEL=SIG names a @cuda.jit kernel of the module (jit.c
+ * reads the signature where it decorates the kernel). */
+static void check_signature_options(const Module *m)
+{
+    for (int i = 0; i < m->opt->nsignatures; i++) {
+        const char *s = m->opt->signatures[i];
+        size_t len = strcspn(s, "=");
+        bool found = false;
+        for (int k = 0; k < m->nkernels && !found; k++)
+            found = m->kernels[k]->kind == FK_CUDA_KERNEL && strlen(m->kernels[k]->name) == len
+                    && !strncmp(m->kernels[k]->name, s, len);
+        if (!found)
+            diag_fatal("--signature %s: %s has no @cuda.jit kernel '%.*s'", s, m->src->name, (int)len, s);
     }
 }
 
@@ -266,5 +282,6 @@ Module *check_module(Node *ast, const SrcFile *src, const CheckOptions *opt)
     Checker ck = {.opt = opt};
     Module *m = check_one(&ck, ast, src, opt->module_name);
     list_kernels(m);
+    check_signature_options(m);
     return m;
 }

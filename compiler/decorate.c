@@ -1,6 +1,6 @@
 /* decorate.c - what a function's decorator says: its kind (@vectorize,
- * @guvectorize, @cuda.jit(device=True), @jit, @njit; a @cuda.jit kernel is
- * refused today), its target=, its signature strings (parsed by sig.c) and
+ * @guvectorize, @cuda.jit(device=True), @jit, @njit; a @cuda.jit kernel's
+ * signatures are jit.c's), its target=, its signature strings (parsed by sig.c) and
  * a gufunc's layout; and which of a kernel's signatures can be compiled: one
  * that fits the def and the layout and takes input types no earlier one
  * takes. */
@@ -196,9 +196,11 @@ void decorate(Module *m, Func *f, Node *dec)
     case DEC_CUDA_JIT: {
         Node *device = called ? keyword(dec, "device") : NULL;
         if (!device || device->kind != N_TRUE) {
-            f->kind = FK_CUDA_KERNEL;
-            diag_error(dec->loc, "'%s' is a @cuda.jit kernel, which ufnc does not compile: write the element-wise part as @vectorize or @guvectorize, or make it a helper with @cuda.jit(device=True)",
-                       f->name);
+            if (args->len > 1)
+                diag_error(args->items[1]->loc, "@cuda.jit takes one positional argument, the signature or a list of signatures");
+            if (args->len >= 1)
+                read_signatures(f, args->items[0]);
+            decorate_cuda_kernel(m, f, dec);     /* jit.c: the rest of its signatures */
             return;
         }
         static const char *const ok[] = {"device", "inline", "debug", "opt", "lineinfo", "fastmath", "cache", "forceinline", NULL};
@@ -224,6 +226,8 @@ static bool kernel_signature_ok(const Func *f, const Signature *sig)
 {
     const Node *def = f->def;
     int nparams = def->funcdef.params.len;
+    if (f->kind == FK_CUDA_KERNEL)
+        return jit_signature_ok(f, sig);
     if (sig->nargs != nparams) {
         diag_error(sig->loc, "signature '%s' has %d argument%s but %s() takes %d", sig->text, sig->nargs,
                    sig->nargs == 1 ? "" : "s", f->name, nparams);
@@ -295,8 +299,12 @@ int kernel_nin(const Func *f)
     return f->kind == FK_GUVECTORIZE ? f->layout->nin : f->def->funcdef.params.len;
 }
 
+/* A @cuda.jit kernel's operands are its parameters, all of them "inputs"
+ * (any may be written). */
 int kernel_nops(const Func *f)
 {
+    if (f->kind == FK_CUDA_KERNEL)
+        return f->def->funcdef.params.len;
     return f->kind == FK_GUVECTORIZE ? f->layout->nin + f->layout->nout : f->def->funcdef.params.len + 1;
 }
 

@@ -96,10 +96,15 @@ Type *operand_type(const Instance *inst, int k)
 
 /* ---- kernels ------------------------------------------------------------------------------ */
 
-static const char *const form_names[] = {[KF_CONTIG] = "contig", [KF_STRIDED] = "strided", [KF_GUFUNC] = "gufunc"};
+static const char *const form_names[] = {[KF_CONTIG] = "contig", [KF_STRIDED] = "strided", [KF_GUFUNC] = "gufunc",
+                                         [KF_JIT] = "jit"};
 
 int kernel_forms(const Func *f, KernelForm *forms)
 {
+    if (f->kind == FK_CUDA_KERNEL) {
+        forms[0] = KF_JIT;
+        return 1;
+    }
     if (f->kind == FK_VECTORIZE) {
         forms[0] = KF_CONTIG;
         forms[1] = KF_STRIDED;
@@ -133,6 +138,15 @@ int kernel_params(const Instance *inst, KernelForm form, bool restrict_, KernelP
 {
     int n = 0, nops = kernel_nops(inst->func);
     switch (form) {
+    case KF_JIT:
+        /* a @cuda.jit kernel: its parameters as they are, arrays as views
+         * passed by value (ufn_abi.h) */
+        (void)restrict_;
+        for (int k = 0; k < nops; k++)
+            params[n++] = (KernelParam){c_type(inst->args[k]), inst->vars[k]->arg_cname && inst->vars[k]->type != inst->args[k]
+                                                                   ? inst->vars[k]->arg_cname
+                                                                   : inst->vars[k]->cname};
+        break;
     case KF_CONTIG:
         params[n++] = (KernelParam){"uint32_t", "ufn_n"};
         for (int k = 0; k < nops; k++)
@@ -181,6 +195,14 @@ static const char *public_ctype(Type *t)
 
 void entry_general_proto(Buf *b, const Func *f)
 {
+    if (f->kind == FK_CUDA_KERNEL) {
+        /* the launch first, as Numba writes kernel[blocks, threads](...) */
+        buf_printf(b, "int %s(ufn_launch launch", f->public_name);
+        for (int k = 0; k < kernel_nops(f); k++)
+            buf_printf(b, ", ufn_array *%s", f->param_cnames[k]);
+        buf_puts(b, ")");
+        return;
+    }
     buf_printf(b, "int %s(", f->public_name);
     for (int k = 0; k < kernel_nops(f); k++)
         buf_printf(b, "%s%sufn_array *%s", k ? ", " : "", k < kernel_nin(f) ? "const " : "", f->param_cnames[k]);
@@ -205,13 +227,19 @@ void entry_typed_proto(Buf *b, const Func *f, const Instance *inst)
 const char *describe_kernel(const Func *f)
 {
     Buf b = {0};
-    buf_printf(&b, "@%s([", f->kind == FK_GUVECTORIZE ? "guvectorize" : "vectorize");
-    for (int k = 0; k < f->nsigs; k++)
+    if (f->kind == FK_CUDA_KERNEL && f->lazy)
+        buf_puts(&b, "@cuda.jit def ");
+    else
+        buf_printf(&b, "@%s([", f->kind == FK_GUVECTORIZE ? "guvectorize" : f->kind == FK_CUDA_KERNEL ? "cuda.jit" : "vectorize");
+    for (int k = 0; k < f->nsigs && !(f->kind == FK_CUDA_KERNEL && f->lazy); k++)
         buf_printf(&b, "%s'%s'", k ? ", " : "", f->sigs[k]->text);
-    buf_puts(&b, "]");
-    if (f->kind == FK_GUVECTORIZE)
-        buf_printf(&b, ", '%s'", f->layout->text);
-    buf_printf(&b, ") def %s(", f->name);
+    if (!(f->kind == FK_CUDA_KERNEL && f->lazy)) {
+        buf_puts(&b, "]");
+        if (f->kind == FK_GUVECTORIZE)
+            buf_printf(&b, ", '%s'", f->layout->text);
+        buf_puts(&b, ") def ");
+    }
+    buf_printf(&b, "%s(", f->name);
     for (int i = 0; i < f->def->funcdef.params.len; i++)
         buf_printf(&b, "%s%s", i ? ", " : "", f->def->funcdef.params.items[i]->name.id);
     buf_puts(&b, ")");

@@ -97,6 +97,20 @@ static void all_instances(Module *m, void (*fn)(const Instance *, void *), void 
             fn(m->kernels[i]->instances[k], ctx);
 }
 
+/* The bodies a file defines: polar.cu every helper, the host stub those
+ * that run on the host (not the ones that use numba.cuda: thread code
+ * only); @cuda.jit kernels are emit_kernel.c's. */
+static void bodies_of(Module *m, bool host_stub, void (*fn)(const Instance *, void *), void *ctx)
+{
+    for (int i = 0; i < m->nhelpers; i++)
+        if (!host_stub || !instance_uses_cuda(m->helpers[i]))
+            fn(m->helpers[i], ctx);
+    for (int i = 0; i < m->nkernels; i++)
+        for (int k = 0; k < m->kernels[i]->ninstances; k++)
+            if (m->kernels[i]->kind != FK_CUDA_KERNEL)
+                fn(m->kernels[i]->instances[k], ctx);
+}
+
 static void note_cb(const Instance *inst, void *ctx)
 {
     note_instance(ctx, inst);
@@ -133,6 +147,11 @@ void emit_body_types(Emitter *em)
     emit_line(em, " * through local memory (ptxas counts that as spills) */");
     emit_line(em, "#define UFN_BODY static __host__ __device__ __forceinline__");
     emit_line(em, "#define UFN_RECURSIVE static __host__ __device__");
+    bool jit = module_has_jit(em->mod);
+    if (jit) {
+        emit_line(em, "/* kernel bodies, and device functions that use numba.cuda (barriers, ...) */");
+        emit_line(em, "#define UFN_KBODY static __device__ __forceinline__");
+    }
     emit_line(em, "/* not every helper below is used by every kernel (177), and a value");
     emit_line(em, " * unpacked from a tuple may go unused, as in Python (550) */");
     emit_line(em, "#pragma nv_diag_suppress 177");
@@ -150,6 +169,8 @@ void emit_body_types(Emitter *em)
     emit_line(em, "#define UFN_BODY static inline");
     emit_line(em, "#endif");
     emit_line(em, "#define UFN_RECURSIVE static");
+    if (jit)
+        emit_line(em, "#define UFN_KBODY static inline");
     emit_line(em, "#define UFN_LOOP");
     emit_line(em, "#define UFN_LOOP_OUTER");
     emit_line(em, "#endif");
@@ -332,13 +353,25 @@ static void emit_stmt(Emitter *em, const Node *s)
 {
     line_directive(em, s->loc);
     switch (s->kind) {
-    case N_ASSIGN:
+    case N_ASSIGN: {
+        const Node *t = s->assign.targets.items[0];
+        if (em->checks && t->kind == N_SUBSCRIPT && t->subscript.value->type->kind == TY_ARRAY) {
+            /* a checked store: UFN_STORE(T, &a.data[...], value) */
+            begin_line(em);
+            emit_text(em, "UFN_STORE(%s, &", c_elem_type(t->subscript.value->type->elt));
+            emit_element(em, t->subscript.value, &t->subscript.index);
+            emit_text(em, ", ");
+            emit_top(em, s->assign.value);
+            emit_text(em, ");\n");
+            return;
+        }
         begin_line(em);
         emit_lvalue(em, s->assign.targets.items[0]);
         emit_text(em, " = ");
         emit_top(em, s->assign.value);
         emit_text(em, ";\n");
         return;
+    }
     case N_EXPRSTMT:
         begin_line(em);
         emit_text(em, "(void)");
@@ -407,6 +440,11 @@ static void emit_block(Emitter *em, const NodeList *b)
         emit_stmt(em, b->items[i]);
 }
 
+void emit_statement(Emitter *em, const Node *s)
+{
+    emit_stmt(em, s);
+}
+
 /* ---- functions ------------------------------------------------------------------------------ */
 
 static void prototype(Emitter *em, const Instance *inst, bool decl)
@@ -420,7 +458,7 @@ static void prototype(Emitter *em, const Instance *inst, bool decl)
         buf_printf(&params, "%s%s %s", i || inst->depth_cname ? ", " : "", c_type(inst->args[i]),
                    rebound ? v->arg_cname : v->cname);
     }
-    emit_line(em, "%s %s %s(%s)%s", inst->recursive ? "UFN_RECURSIVE" : "UFN_BODY",
+    emit_line(em, "%s %s %s(%s)%s", inst->recursive ? "UFN_RECURSIVE" : instance_uses_cuda(inst) ? "UFN_KBODY" : "UFN_BODY",
               inst->ret ? c_type(inst->ret) : "void", inst->cname,
               params.data ? params.data : "void", decl ? ";" : "");
     buf_free(&params);
@@ -451,6 +489,69 @@ static void emit_function(Emitter *em, const Instance *inst)
     prototype(em, inst, false);
     emit_line(em, "{");
     em->indent++;
+    emit_function_body(em, inst);
+    em->indent--;
+    line_reset(em);
+    emit_line(em, "}");
+    emit_line(em, "%s", "");
+}
+
+/* ---- shared and local arrays ---- */
+
+typedef enum StorageFor { FOR_KERNEL, FOR_RUNNER } StorageFor;
+
+/* The storage of the body's shared and local arrays, by slot. */
+static void storage_of(Emitter *em, const Node *n, unsigned *offset, StorageFor what);
+
+static void storage_list(Emitter *em, const NodeList *l, unsigned *offset, StorageFor what)
+{
+    for (int i = 0; i < l->len; i++)
+        storage_of(em, l->items[i], offset, what);
+}
+
+static void storage_of(Emitter *em, const Node *n, unsigned *offset, StorageFor what)
+{
+    if (!n)
+        return;
+    switch (n->kind) {
+    case N_ASSIGN: storage_list(em, &n->assign.targets, offset, what); storage_of(em, n->assign.value, offset, what); break;
+    case N_EXPRSTMT: storage_of(em, n->exprstmt.expr, offset, what); break;
+    case N_IF: storage_list(em, &n->ifstmt.then, offset, what); storage_list(em, &n->ifstmt.orelse, offset, what); break;
+    case N_WHILE: storage_list(em, &n->whilestmt.body, offset, what); break;
+    case N_FOR: storage_list(em, &n->forstmt.body, offset, what); break;
+    case N_CALL: {
+        CudaFn fn = (CudaFn)n->call.cuda;
+        if (n->call.builtin != B_CUDA || (fn != CU_SHARED_ARRAY && fn != CU_LOCAL_ARRAY))
+            break;
+        const NodeList *d = &n->call.args;
+        long long count = 1;
+        for (int i = 0; i < d->len; i++)
+            count *= d->items[i]->konst.v.i;
+        const char *elt = c_elem_type(n->type->elt);
+        if (fn == CU_LOCAL_ARRAY)
+            emit_line(em, "%s %s[%lld];", elt, storage_c_name(n), count);
+        else if (count) {
+            if (what == FOR_RUNNER)   /* the block's shared memory, which the runtime hands over */
+                emit_line(em, "%s *%s = (%s *)(ufn_b->shared + %u);", elt, storage_c_name(n), elt, *offset);
+            else
+                emit_line(em, "UFN_SHARED_ARRAY(%s, %s, %lld, %u);", elt, storage_c_name(n), count, *offset);
+            *offset += (unsigned)(((unsigned long long)count * (unsigned)n->type->elt->size + 15) & ~15ull);
+        }
+        break;
+    }
+    default: break;
+    }
+}
+
+void emit_array_storage(Emitter *em, const Instance *inst, bool runner)
+{
+    unsigned offset = 0;
+    storage_list(em, &inst->body, &offset, runner ? FOR_RUNNER : FOR_KERNEL);
+}
+
+void emit_function_body(Emitter *em, const Instance *inst)
+{
+    emit_array_storage(em, inst, false);
     em->depth_cname = inst->depth_cname;
     if (inst->depth_cname && inst->ret)   /* too deep: zero, and the call fails (ufn_abi.h) */
         emit_line(em, "UFN_DEPTH_CHECK(%s, %s)", inst->depth_cname, c_type(inst->ret));
@@ -477,11 +578,7 @@ static void emit_function(Emitter *em, const Instance *inst)
         emit_line(em, "%s %s = %s;", c_type(v->type), v->cname, aggregate ? "{0}" : "0");
     }
     emit_block(em, &inst->body);
-    em->indent--;
     em->depth_cname = NULL;
-    line_reset(em);
-    emit_line(em, "}");
-    emit_line(em, "%s", "");
 }
 
 static void proto_cb(const Instance *inst, void *ctx)
@@ -499,7 +596,7 @@ void emit_bodies(Emitter *em)
     emit_line(em, "%s", "");
     emit_line(em, "/* ---- scalar bodies: the same code for the GPU, the simulator and the host ---- */");
     emit_line(em, "%s", "");
-    all_instances(em->mod, proto_cb, em);
+    bodies_of(em->mod, em->host_stub, proto_cb, em);
     emit_line(em, "%s", "");
-    all_instances(em->mod, body_cb, em);
+    bodies_of(em->mod, em->host_stub, body_cb, em);
 }

@@ -217,9 +217,13 @@ void emit_cuda(Buf *out, Module *m, const EmitOptions *opt)
     emit_bodies(&em);
     emit_line(&em, "/* ---- kernels ---- */");
     emit_line(&em, "%s", "");
+    /* the host backend's build of this file is for @cuda.jit kernels only */
+    bool jit = module_has_jit(m);
+    if (jit)
+        emit_line(&em, "#if !defined(UFN_HOST_ENTRY)");
     for (int i = 0; i < m->nkernels; i++) {
         Func *f = m->kernels[i];
-        for (int k = 0; k < f->ninstances; k++) {
+        for (int k = 0; k < f->ninstances && f->kind != FK_CUDA_KERNEL; k++) {
             Instance *inst = f->instances[k];
             emit_line(&em, "/* %s: %s */", f->name, inst->sig->text);
             KernelForm forms[MAX_KERNEL_FORMS];
@@ -228,7 +232,11 @@ void emit_cuda(Buf *out, Module *m, const EmitOptions *opt)
                 case KF_CONTIG: ufunc_contig(&em, inst); break;
                 case KF_STRIDED: ufunc_strided(&em, inst); break;
                 case KF_GUFUNC: gufunc_kernel(&em, inst); break;
+                case KF_JIT: break;
                 }
         }
     }
+    if (jit)
+        emit_line(&em, "#endif");
+    emit_jit_kernels(&em);
 }

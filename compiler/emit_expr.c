@@ -340,6 +340,188 @@ static void emit_args(Emitter *em, const NodeList *args)
     }
 }
 
+/* ---- numba.cuda in a @cuda.jit kernel or device function ---- */
+
+static void emit_view(Emitter *em, const Node *e)
+{
+    Type *t = e->type;
+    const NodeList *dims = &e->call.args;
+    const char *elt = c_elem_type(t->elt);
+    if (e->call.cuda == CU_SHARED_ARRAY && dims->items[0]->konst.v.i == 0) {
+        /* dynamic shared memory: every such array starts at the same byte */
+        emit_text(em, "%s((%s *)ufn_dyn_shared(), (int64_t)(ufn_dyn_shared_bytes() / sizeof(%s)), 1)", c_maker(t),
+                  elt, elt);
+        return;
+    }
+    emit_text(em, "%s(%s", c_maker(t), storage_c_name(e));
+    for (int i = 0; i < dims->len; i++)
+        emit_text(em, ", %lld", (long long)dims->items[i]->konst.v.i);
+    for (int i = 0; i < dims->len; i++) {          /* C order: element strides */
+        long long s = 1;
+        for (int k = i + 1; k < dims->len; k++)
+            s *= dims->items[k]->konst.v.i;
+        emit_text(em, ", %lld", s);
+    }
+    emit_text(em, ")");
+}
+
+static const char *const atomic_names[] = {
+    [CU_ATOMIC_ADD] = "add", [CU_ATOMIC_SUB] = "sub", [CU_ATOMIC_MAX] = "max", [CU_ATOMIC_MIN] = "min",
+    [CU_ATOMIC_NANMAX] = "nanmax", [CU_ATOMIC_NANMIN] = "nanmin", [CU_ATOMIC_EXCH] = "exch",
+    [CU_ATOMIC_AND] = "and", [CU_ATOMIC_OR] = "or", [CU_ATOMIC_XOR] = "xor", [CU_ATOMIC_INC] = "inc",
+    [CU_ATOMIC_DEC] = "dec", [CU_ATOMIC_CAS] = "cas",
+};
+
+static void emit_atomic(Emitter *em, const Node *e)
+{
+    const NodeList *a = &e->call.args;
+    const Node *elem = a->items[0];
+    CudaFn fn = (CudaFn)e->call.cuda;
+    /* on integers nanmax and nanmin are max and min */
+    if (!ty_is_float(e->type) && (fn == CU_ATOMIC_NANMAX || fn == CU_ATOMIC_NANMIN))
+        fn = fn == CU_ATOMIC_NANMAX ? CU_ATOMIC_MAX : CU_ATOMIC_MIN;
+    emit_text(em, "ufn_atomic_%s_%s(&", atomic_names[fn], type_tag(e->type));
+    emit_element(em, elem->subscript.value, &elem->subscript.index);
+    for (int i = 1; i < a->len; i++) {
+        emit_text(em, ", ");
+        emit_expr(em, a->items[i]);
+    }
+    emit_text(em, ")");
+}
+
+/* A coordinate: the body's parameter, or CUDA's own in a device function. */
+static void coord(Emitter *em, const char *field, const char *cuda, char axis)
+{
+    if (em->coords)
+        emit_text(em, "%s.%s.%c", em->coords, field, axis);
+    else
+        emit_text(em, "%s.%c", cuda, axis);
+}
+
+static void emit_grid(Emitter *em, const Node *e)
+{
+    bool size = e->call.cuda == CU_GRIDSIZE;
+    int n = (int)e->call.args.items[0]->konst.v.i;
+    if (n > 1)
+        emit_text(em, "%s(", c_maker(e->type));
+    for (int i = 0; i < n; i++) {
+        char axis = "xyz"[i];
+        emit_text(em, "%s((int64_t)", i ? ", " : "");
+        if (size) {
+            coord(em, "bdim", "blockDim", axis);
+            emit_text(em, " * ");
+            coord(em, "gdim", "gridDim", axis);
+        } else {
+            coord(em, "bid", "blockIdx", axis);
+            emit_text(em, " * ");
+            coord(em, "bdim", "blockDim", axis);
+            emit_text(em, " + ");
+            coord(em, "tid", "threadIdx", axis);
+        }
+        emit_text(em, ")");
+    }
+    if (n > 1)
+        emit_text(em, ")");
+}
+
+static void emit_args_of(Emitter *em, const char *fn, const NodeList *args, const char *defaults)
+{
+    emit_text(em, "%s(", fn);
+    for (int i = 0; i < args->len; i++) {
+        if (i)
+            emit_text(em, ", ");
+        emit_expr(em, args->items[i]);
+    }
+    if (!args->len && defaults)
+        emit_text(em, "%s", defaults);
+    emit_text(em, ")");
+}
+
+/* print(a, b): one printf, Numba's formats (%lld, %llu, %f after a
+ * conversion to double, %s), items joined by spaces. */
+static void emit_print(Emitter *em, const Node *e)
+{
+    const NodeList *a = &e->call.args;
+    Buf fmt = {0};
+    for (int i = 0; i < a->len; i++) {
+        const Node *x = a->items[i];
+        const char *f = x->kind == N_STR || ty_is_bool(x->type) ? "%s"
+                        : ty_is_float(x->type)                  ? "%f"
+                        : ty_is_unsigned(x->type)               ? "%llu"
+                                                                : "%lld";
+        buf_printf(&fmt, "%s%s", i ? " " : "", f);
+    }
+    buf_puts(&fmt, "\n");
+    emit_text(em, "printf(%s", c_string_literal(fmt.data));
+    buf_free(&fmt);
+    for (int i = 0; i < a->len; i++) {
+        const Node *x = a->items[i];
+        emit_text(em, ", ");
+        if (x->kind == N_STR) {
+            emit_text(em, "%s", c_string_literal(x->str.value));
+            continue;
+        }
+        if (ty_is_bool(x->type)) {
+            emit_operand(em, x);
+            emit_text(em, " ? \"True\" : \"False\"");
+            continue;
+        }
+        emit_text(em, "(%s)", ty_is_float(x->type) ? "double" : ty_is_unsigned(x->type) ? "unsigned long long" : "long long");
+        emit_operand(em, x);
+    }
+    emit_text(em, ")");
+}
+
+static void emit_cuda_call(Emitter *em, const Node *e)
+{
+    if (e->call.builtin == B_PRINT) {
+        emit_print(em, e);
+        return;
+    }
+    CudaFn fn = (CudaFn)e->call.cuda;
+    const NodeList *a = &e->call.args;
+    static const struct { const char *field, *cuda; } dims[] = {
+        {"tid", "threadIdx"}, {"bid", "blockIdx"}, {"bdim", "blockDim"}, {"gdim", "gridDim"}};
+    if (fn <= CU_GDIM_Z) {
+        emit_text(em, "(int32_t)");
+        coord(em, dims[(fn - CU_TID_X) / 3].field, dims[(fn - CU_TID_X) / 3].cuda, "xyz"[(fn - CU_TID_X) % 3]);
+        return;
+    }
+    switch (fn) {
+    case CU_LANEID: emit_text(em, "(int32_t)ufn_laneid()"); return;
+    case CU_WARPSIZE: emit_text(em, "(int32_t)warpSize"); return;
+    case CU_GRID:
+    case CU_GRIDSIZE: emit_grid(em, e); return;
+    case CU_SYNCTHREADS: emit_text(em, "ufn_syncthreads()"); return;
+    case CU_SYNCTHREADS_COUNT: emit_args_of(em, "ufn_syncthreads_count", a, NULL); return;
+    case CU_SYNCTHREADS_AND: emit_args_of(em, "ufn_syncthreads_and", a, NULL); return;
+    case CU_SYNCTHREADS_OR: emit_args_of(em, "ufn_syncthreads_or", a, NULL); return;
+    case CU_SYNCWARP: emit_args_of(em, "ufn_syncwarp", a, "0xffffffffu"); return;
+    case CU_THREADFENCE: emit_text(em, "ufn_threadfence()"); return;
+    case CU_THREADFENCE_BLOCK: emit_text(em, "ufn_threadfence_block()"); return;
+    case CU_THREADFENCE_SYSTEM: emit_text(em, "ufn_threadfence_system()"); return;
+    case CU_SHFL: emit_args_of(em, arena_printf("ufn_shfl_sync_%s", type_tag(e->type)), a, NULL); return;
+    case CU_SHFL_UP: emit_args_of(em, arena_printf("ufn_shfl_up_sync_%s", type_tag(e->type)), a, NULL); return;
+    case CU_SHFL_DOWN: emit_args_of(em, arena_printf("ufn_shfl_down_sync_%s", type_tag(e->type)), a, NULL); return;
+    case CU_SHFL_XOR: emit_args_of(em, arena_printf("ufn_shfl_xor_sync_%s", type_tag(e->type)), a, NULL); return;
+    case CU_BALLOT:
+        emit_text(em, "(int32_t)");
+        emit_args_of(em, "ufn_ballot_sync", a, NULL);
+        return;
+    case CU_ALL:
+    case CU_ANY:
+        emit_text(em, "(");
+        emit_args_of(em, fn == CU_ALL ? "ufn_all_sync" : "ufn_any_sync", a, NULL);
+        emit_text(em, " != 0)");
+        return;
+    case CU_ACTIVEMASK: emit_text(em, "(uint32_t)ufn_activemask()"); return;
+    case CU_LANEMASK_LT: emit_text(em, "(uint32_t)ufn_lanemask_lt()"); return;
+    case CU_SHARED_ARRAY:
+    case CU_LOCAL_ARRAY: emit_view(em, e); return;
+    default: emit_atomic(em, e); return;
+    }
+}
+
 static void emit_call(Emitter *em, const Node *e)
 {
     if (e->call.callee) {
@@ -356,6 +538,10 @@ static void emit_call(Emitter *em, const Node *e)
     const Node *a0 = args->len ? args->items[0] : NULL;
     Type *t = e->type;
     switch (e->call.builtin) {
+    case B_CUDA:
+    case B_PRINT:
+        emit_cuda_call(em, e);
+        return;
     case B_MATH:
     case B_CMATH: {
         const MathFn *m = e->call.math;
@@ -492,6 +678,12 @@ void emit_cast_to(Emitter *em, const Node *e, Type *to)
     emit_operand(em, e);
 }
 
+/* The name an out-of-bounds report gives an array. */
+static const char *array_name(const Node *base)
+{
+    return c_string_literal(base->kind == N_NAME ? base->name.id : "array");
+}
+
 void emit_element(Emitter *em, const Node *base, const NodeList *idx)
 {
     emit_operand(em, base);
@@ -500,6 +692,8 @@ void emit_element(Emitter *em, const Node *base, const NodeList *idx)
         const Node *ix = idx->items[i];
         if (i)
             emit_text(em, " + ");
+        if (em->checks)   /* the simulator checks every index (ufn_kernel.h) */
+            emit_text(em, "UFN_BOUNDS(");
         /* a constant or a range() counter cannot be negative: no wrap-around */
         const Node *v = ix->kind == N_CAST ? ix->cast.operand : ix;
         bool nonneg = (ix->kind == N_CONST && ix->konst.v.i >= 0)
@@ -513,6 +707,11 @@ void emit_element(Emitter *em, const Node *base, const NodeList *idx)
             emit_text(em, ", ");
             emit_operand(em, base);
             emit_text(em, ".shape[%d])", i);
+        }
+        if (em->checks) {
+            emit_text(em, ", ");
+            emit_operand(em, base);
+            emit_text(em, ".shape[%d], %d, %s)", i, i, array_name(base));
         }
         emit_text(em, " * ");
         emit_operand(em, base);
@@ -645,7 +844,12 @@ void emit_expr(Emitter *em, const Node *e)
             return;
         }
         /* a read: a bool's byte is compared with 0 */
-        if (base->type->elt->kind == TY_BOOL) {
+        if (em->checks) {
+            emit_text(em, "%sUFN_LOAD(%s, &", base->type->elt->kind == TY_BOOL ? "(" : "",
+                      c_elem_type(base->type->elt));
+            emit_element(em, base, &e->subscript.index);
+            emit_text(em, ")%s", base->type->elt->kind == TY_BOOL ? " != 0)" : "");
+        } else if (base->type->elt->kind == TY_BOOL) {
             emit_text(em, "(");
             emit_element(em, base, &e->subscript.index);
             emit_text(em, " != 0)");

@@ -25,7 +25,7 @@ void emit_header(Buf *out, Module *m, const EmitOptions *opt)
         buf_printf(out, "\n/* %s:%d: %s */\n", m->src->name, f->def->loc.line, describe_kernel(f));
         entry_general_proto(out, f);
         buf_puts(out, ";\n");
-        for (int k = 0; k < f->ninstances; k++) {
+        for (int k = 0; k < f->ninstances && f->kind != FK_CUDA_KERNEL; k++) {
             entry_typed_proto(out, f, f->instances[k]);
             buf_puts(out, ";\n");
         }

@@ -228,6 +228,9 @@ static int trampolines(Emitter *em)
                 const char *kn = kernel_name(f->instances[j], forms[k]);
                 const char *sizes = sim_c_symbol(kn, "sizes");
                 emit_line(em, "    {.name = \"%s\", .entry = %s, .param_sizes = %s,", kn, sim_c_symbol(kn, "sim"), sizes);
+                if (forms[k] == KF_JIT)   /* what the driver would learn from the fatbin */
+                    emit_line(em, "     .flags = %u, .static_shared = %u,", jit_flags(f->instances[j]),
+                              jit_static_shared(f->instances[j]));
                 emit_line(em, "     .nparams = (int)(sizeof %s / sizeof %s[0])},", sizes, sizes);
             }
     }
@@ -406,11 +409,12 @@ static void entry_points(Emitter *em, Func *f)
 
 void emit_host(Buf *out, Module *m, const EmitOptions *opt)
 {
-    Emitter em = {.out = out, .opt = opt, .mod = m, .file_name = opt->output_name};
+    Emitter em = {.out = out, .opt = opt, .mod = m, .file_name = opt->output_name, .host_stub = true};
     prelude(&em);
-    if (opt->host) {
+    if (opt->host || module_has_jit(m))     /* the array views of kernel parameters */
         emit_body_types(&em);
-            emit_bodies(&em);
+    if (opt->host) {
+        emit_bodies(&em);
         emit_line(&em, "/* ---- host loops ---- */");
         emit_line(&em, "%s", "");
         for (int i = 0; i < m->nkernels; i++)
@@ -418,7 +422,7 @@ void emit_host(Buf *out, Module *m, const EmitOptions *opt)
                 Instance *inst = m->kernels[i]->instances[j];
                 if (m->kernels[i]->kind == FK_VECTORIZE)
                     ufunc_loop(&em, inst);
-                else
+                else if (m->kernels[i]->kind == FK_GUVECTORIZE)
                     gufunc_loop(&em, inst);
             }
     }
@@ -438,16 +442,18 @@ void emit_host(Buf *out, Module *m, const EmitOptions *opt)
     emit_line(&em, "};");
     emit_line(&em, "%s", "");
     for (int i = 0; i < m->nkernels; i++)
-        if (m->kernels[i]->ninstances)
+        if (m->kernels[i]->ninstances && m->kernels[i]->kind != FK_CUDA_KERNEL)
             func_tables(&em, m->kernels[i]);
+    emit_jit_tables(&em);
     emit_line(&em, "/* ---- entry points (declared in %s.h) ---- */", m->name);
     emit_line(&em, "%s", "");
     emit_line(&em, "#if defined(__GNUC__)");
     emit_line(&em, "#pragma GCC visibility push(default)");
     emit_line(&em, "#endif");
     for (int i = 0; i < m->nkernels; i++)
-        if (m->kernels[i]->ninstances)
+        if (m->kernels[i]->ninstances && m->kernels[i]->kind != FK_CUDA_KERNEL)
             entry_points(&em, m->kernels[i]);
+    emit_jit_entries(&em);
     emit_line(&em, "#if defined(__GNUC__)");
     emit_line(&em, "#pragma GCC visibility pop");
     emit_line(&em, "#endif");

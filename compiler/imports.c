@@ -73,6 +73,11 @@ void import_stmt(Module *m, Node *s)
         if (dot)
             id = MOD_NUMBA;
     }
+    /* import numba; import numba.cuda: Python binds "numba" twice, to the
+     * same module */
+    Sym *old = scope_lookup(m->globals, bound);
+    if (old && old->kind == SYM_MODULE && old->module == id)
+        return;
     Sym sym = {.kind = SYM_MODULE, .name = bound, .loc = s->loc, .module = id};
     scope_bind(m->globals, sym);
 }

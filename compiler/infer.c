@@ -414,10 +414,10 @@ static void return_stmt(Infer *cx, Node *s, NodeList *out)
     Node *v = s->ret.value ? infer_expr(cx, s->ret.value) : NULL;
     if (v && !v->type)
         return;
-    if (f->kind == FK_GUVECTORIZE) {
+    if (f->kind == FK_GUVECTORIZE || f->kind == FK_CUDA_KERNEL) {
         if (v && v->type->kind != TY_NONE) {
-            infer_fail(cx, s->loc, "in %s: a @guvectorize function cannot return a value; write to its output array",
-                    infer_fname(cx));
+            infer_fail(cx, s->loc, "in %s: a %s cannot return a value; write to its output array", infer_fname(cx),
+                       f->kind == FK_CUDA_KERNEL ? "@cuda.jit kernel" : "@guvectorize function");
             return;
         }
         if (cx->final)
@@ -604,6 +604,8 @@ void infer_silent(Instance *inst)
         cx.changed = false;
         cx.ntemps = 0;
         inst->ncalls = 0;             /* the calls of the last pass are the ones that count */
+        inst->probe_failed = false;
+        inst->nslots = 0;
         NodeList scratch = {0};
         block(&cx, &f->def->funcdef.body, &scratch);
         if (++pass > MAX_PASSES)
@@ -624,6 +626,7 @@ static void type_body(Instance *inst)
     Node *def = f->def;
     Infer cx = {.inst = inst, .mod = f->module, .final = true};
     inst->body.len = 0;
+    inst->nslots = 0;
     block(&cx, &def->funcdef.body, &inst->body);
     if (cx.changed && !inst->failed)
         die("type of a variable of %s changed in the final pass", f->name);
@@ -671,7 +674,7 @@ static void uncalled_helpers(const Module *m)
             typed = typed || f->instances[k]->state == I_DONE;
         if (!typed)
             diag_warning_group(f->def->funcdef.name_loc.file ? f->def->funcdef.name_loc : f->def->loc, "unused-function",
-                         "'%s' is not compiled: no @vectorize or @guvectorize function calls it, and ufnc compiles a @jit function only for the calls kernels make (it is not a function of the object)",
+                         "'%s' is not compiled: no @vectorize, @guvectorize or @cuda.jit function calls it, and ufnc compiles a @jit function only for the calls kernels make (it is not a function of the object)",
                          f->name);
     }
 }

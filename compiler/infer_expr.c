@@ -110,8 +110,11 @@ Node *infer_name(Infer *cx, Node *e)
                 return infer_name(cx, v);     /* math.sqrt without 'import math': name 'math' */
             const char *what = dotted_name(e);
             if (base.kind == SYM_MODULE && base.module == MOD_NUMPY && numpy_allocator(e->attr.attr))
-                return infer_fail(cx, e->loc, "in %s: %s() makes an array, and kernels cannot allocate; pass the array in as a @guvectorize argument",
-                               infer_fname(cx), what ? what : e->attr.attr), infer_unknown(e);
+                return infer_fail(cx, e->loc, "in %s: %s() makes an array, and kernels cannot allocate; %s",
+                               infer_fname(cx), what ? what : e->attr.attr,
+                               cx->inst->func->kind == FK_CUDA_KERNEL
+                                   ? "pass the array in as a kernel argument, or use cuda.local.array"
+                                   : "pass the array in as a @guvectorize argument"), infer_unknown(e);
             if (base.kind == SYM_MODULE)
                 return infer_fail(cx, e->loc, "in %s: '%s' is not supported in ufn ('%s' has no attribute '%s' that ufn knows)",
                                infer_fname(cx), what ? what : e->attr.attr, module_name(base.module), e->attr.attr),
@@ -147,6 +150,10 @@ Node *infer_name(Infer *cx, Node *e)
     case SYM_MODULE:
         return infer_fail(cx, e->loc, "in %s: module '%s' is not a value", infer_fname(cx),
                        module_name(s.module)), infer_unknown(e);
+    case SYM_BUILTIN:
+        if (s.builtin.id == B_CUDA && cuda_fns[s.builtin.cuda].min < 0)
+            return infer_cuda_value(cx, e, s.builtin.cuda);     /* cuda.threadIdx.x */
+        return infer_fail(cx, e->loc, "in %s: '%s' can only be called", infer_fname(cx), s.name), infer_unknown(e);
     default:
         return infer_fail(cx, e->loc, "in %s: '%s' can only be called", infer_fname(cx), s.name), infer_unknown(e);
     }
@@ -456,6 +463,16 @@ static Node *attribute(Infer *cx, Node *e)
 
 /* ---- calls ---- */
 
+/* An argument of a numba.cuda function or of print in a kernel: typed,
+ * but a string literal or a dtype name (float32, np.int64) as written. */
+static Node *cuda_argument(Infer *cx, Node *a)
+{
+    Sym s;
+    if (a->kind == N_STR || (infer_resolve(cx, a, &s) && s.kind == SYM_BUILTIN && s.builtin.id == B_CAST))
+        return a;
+    return infer_expr(cx, a);
+}
+
 /* The callee is resolved and the arguments typed here; infer_call.c types
  * the call itself. */
 static Node *call(Infer *cx, Node *e)
@@ -484,6 +501,19 @@ static Node *call(Infer *cx, Node *e)
         if (fn->kind == N_NAME || fn->kind == N_ATTR)
             return infer_name(cx, fn);    /* reports the unknown name */
         return infer_fail(cx, e->loc, "in %s: only named functions can be called", infer_fname(cx)), infer_unknown(e);
+    }
+    bool print = s.kind == SYM_BUILTIN && s.builtin.id == B_UNSUPPORTED && !strcmp(s.name, "print")
+                 && cx->inst->func->kind == FK_CUDA_KERNEL;
+    if ((s.kind == SYM_BUILTIN && s.builtin.id == B_CUDA) || print) {
+        /* infer_cuda.c: string literals and dtype names as written */
+        NodeList cargs = {0}, ckw = {0};
+        for (int i = 0; i < e->call.args.len; i++)
+            list_push(&cargs, cuda_argument(cx, e->call.args.items[i]));
+        for (int i = 0; i < e->call.kwargs.len; i++) {
+            Node *kw = e->call.kwargs.items[i];
+            list_push(&ckw, new_keyword(kw->loc, kw->keyword.name, cuda_argument(cx, kw->keyword.value)));
+        }
+        return print ? infer_print(cx, e, &cargs) : infer_cuda_call(cx, e, s.builtin.cuda, &cargs, &ckw);
     }
     if (e->call.kwargs.len)
         return infer_fail(cx, e->call.kwargs.items[0]->loc, "in %s: keyword argument '%s=' is not supported in calls; pass it by position",

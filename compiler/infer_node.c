@@ -26,7 +26,8 @@ Node *infer_fail(Infer *cx, Loc loc, const char *fmt, ...)
         diag_error(loc, "%s", b.data);
         buf_free(&b);
         cx->inst->failed = true;
-    }
+    } else
+        cx->inst->probe_failed = true;
     return NULL;
 }
 

@@ -72,7 +72,7 @@ static void kernel_instances(Instances *all, Module *m)
         for (int k = 0; k < n; k++) {
             Instance *inst = new_instance(all, f, usable[k]->args, usable[k]->nargs);
             inst->sig = usable[k];
-            inst->ret = f->kind == FK_GUVECTORIZE ? ty_none() : usable[k]->ret;
+            inst->ret = f->kind == FK_GUVECTORIZE || f->kind == FK_CUDA_KERNEL ? ty_none() : usable[k]->ret;
         }
     }
 }
@@ -144,6 +144,63 @@ static bool settle_none(Instances *all)
     return any;
 }
 
+/* ---- a lazy kernel's default signatures ------------------------------------------------ */
+
+typedef struct Seen {
+    const Instance **items;
+    int len, cap;
+} Seen;
+
+/* Does inst, or an instance its calls reach, fail to type? */
+static bool fails(const Instance *inst, Seen *seen)
+{
+    for (int i = 0; i < seen->len; i++)
+        if (seen->items[i] == inst)
+            return false;
+    if (seen->len == seen->cap) {
+        seen->cap = seen->cap ? 2 * seen->cap : 16;
+        const Instance **items = arena_alloc(sizeof(Instance *) * (size_t)seen->cap);
+        if (seen->len)
+            memcpy(items, seen->items, sizeof(Instance *) * (size_t)seen->len);
+        seen->items = items;
+    }
+    seen->items[seen->len++] = inst;
+    if (inst->probe_failed || !inst->ret)
+        return true;
+    for (int i = 0; i < inst->ncalls; i++)
+        if (!inst->calls[i].callee || fails(inst->calls[i].callee, seen))
+            return true;
+    return false;
+}
+
+/* Keep the default signatures a lazy kernel types for (jit.c); when it
+ * types for none, the first stays, so that its errors are reported. */
+static void drop_failed_defaults(Module *m)
+{
+    for (int i = 0; i < m->nkernels; i++) {
+        Func *f = m->kernels[i];
+        if (!f->lazy)
+            continue;
+        int kept = 0, first = -1;
+        Instance **list = arena_alloc(sizeof(Instance *) * (size_t)(f->ninstances ? f->ninstances : 1));
+        for (int k = 0; k < f->ninstances; k++) {
+            Instance *inst = f->instances[k];
+            Seen seen = {0};
+            if (inst->sig->lazy && first < 0)
+                first = k;
+            if (inst->sig->lazy && fails(inst, &seen))
+                continue;
+            list[kept++] = inst;
+        }
+        if (!kept && first >= 0)
+            list[kept++] = f->instances[first];
+        for (int k = 0; k < kept; k++)
+            list[k]->index = k;
+        f->instances = list;
+        f->ninstances = kept;
+    }
+}
+
 /* ---- the walk ---------------------------------------------------------------------- */
 
 enum { UNSEEN, ON_PATH, WALKED };
@@ -185,6 +242,7 @@ void make_instances(Module *m)
     do
         fixpoint(&all);
     while (settle_none(&all));
+    drop_failed_defaults(m);
     for (int i = 0; i < m->nkernels; i++)
         for (int k = 0; k < m->kernels[i]->ninstances; k++)
             walk(m, &helpers, m->kernels[i]->instances[k], m->kernels[i]->instances[k]);

@@ -64,7 +64,8 @@ int main(int argc, char **argv)
 
     CheckOptions copt = {.module_name = opt.module_name, .prefix = opt.prefix,
                          .include_dirs = opt.include_dirs, .ninclude_dirs = opt.ninclude_dirs,
-                         .numpy_literals = opt.numpy_literals};
+                         .numpy_literals = opt.numpy_literals, .signatures = opt.signatures,
+                         .nsignatures = opt.nsignatures};
     Module *m = check_module(ast, src, &copt);          /* check.c: imports, constants, decorators */
     if (!diag_error_count()) {
         make_instances(m);                              /* instance.c: kernel signatures, helpers, typed to a fixpoint */

@@ -222,6 +222,11 @@ const char *kernel_c_name(const Instance *inst, const char *variant)
     return arena_printf("%s__%s", inst->cname, variant);
 }
 
+const char *storage_c_name(const Node *call)
+{
+    return arena_printf("ufn_%s%d", call->call.cuda == CU_SHARED_ARRAY ? "shared" : "local", call->call.slot);
+}
+
 const char *host_loop_c_name(const Instance *inst)
 {
     return arena_printf("%s__host", inst->cname);
@@ -358,7 +363,7 @@ static void name_params(Func *f)
     int ndims = f->kind == FK_GUVECTORIZE ? f->layout->nnames : 0;
     const char **taken = arena_alloc(sizeof(char *) * (size_t)(1 + nops + ndims));
     int ntaken = 0;
-    taken[ntaken++] = "n";
+    taken[ntaken++] = f->kind == FK_CUDA_KERNEL ? "launch" : "n";
     f->param_cnames = arena_alloc(sizeof(char *) * (size_t)nops);
     for (int k = 0; k < nops; k++) {
         const char *want = k < params->len ? params->items[k]->name.id : "out";
@@ -488,7 +493,7 @@ static void name_public(Module *m, Taken *t)
         }
         int first = n;
         pubs[n++] = (Public){f->public_name, loc};
-        for (int k = 0; k < f->ninstances; k++) {
+        for (int k = 0; k < f->ninstances && f->kind != FK_CUDA_KERNEL; k++) {
             Instance *inst = f->instances[k];
             inst->entry_cname = intern_cstr(arena_printf("%s_%s", f->public_name, typed_entry_suffix(f, inst->sig)));
             pubs[n++] = (Public){inst->entry_cname, inst->sig->loc};

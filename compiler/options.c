@@ -31,6 +31,8 @@ static const char usage_text[] =
     "  -D NAME[=VALUE]    accepted and ignored, with a warning (-Wignored-define): a\n"
     "                     module has no preprocessor; use a constant in the module\n"
     "  --prefix=P         prepend P to every public C name\n"
+    "  --signature=K=SIG  compile @cuda.jit kernel K for SIG too, e.g.\n"
+    "                     'add=void(float64[:], float64[:], float64[:])' (repeatable)\n"
     "  --literals=numba|numpy  how Python numbers type next to float32: numba (the\n"
     "                     default) computes f32 * 2.0 in float64; numpy keeps float32\n"
     "  --module-name=N    the module's name in generated symbols (default: the file's)\n"
@@ -333,6 +335,12 @@ void parse_options(int argc, char **argv, Options *opt)
             parse_targets(opt, value(argc, argv, &i, "--target"));
         } else if (is(a, "--arch") || is(a, "-arch")) {
             opt->drv.arch = value(argc, argv, &i, a[1] == '-' ? "--arch" : "-arch");
+        } else if (is(a, "--signature")) {
+            const char *v = value(argc, argv, &i, "--signature");
+            const char *eq = strchr(v, '=');
+            if (!eq || eq == v)
+                usage_error("--signature: expected KERNEL=SIGNATURE, not '%s'", v);
+            push(&opt->signatures, &opt->nsignatures, v);
         } else if (is(a, "--prefix")) {
             opt->prefix = value(argc, argv, &i, "--prefix");
         } else if (is(a, "--literals")) {

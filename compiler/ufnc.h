@@ -16,18 +16,22 @@
  *   scope.c   the names of a module
  *   imports.c what an import statement names; finding other .ufn modules
  *   decorate.c  decorators, signature lists, a kernel's usable signatures
+ *   jit.c     a @cuda.jit kernel's signatures: eager, --signature, lazy defaults
  *   check.c   the module level: statements, imported modules, the kernels
  *   instance.c  the instances to compile, typed (silently) to a fixpoint
  *   flow.c    locals used before they are assigned
  *   infer.c   typing one instance (typed clones per signature): statements
  *             here, infer_expr.c expressions, infer_call.c calls,
- *             infer_node.c what the three share
+ *             infer_node.c what the three share, infer_cuda.c numba.cuda
+ *             in kernels and device functions
  *   names.c   the C names of the generated code
  *   dump.c    -d types
  *   emit.c    the emitters' base: writing, #line, entry-point prototypes
  *   emit_expr.c, emit_body.c  the scalar bodies shared by polar.cu and the
  *             host stub: expressions, and types, statements, functions
+ *   kernel_uses.c  what a @cuda.jit kernel's code uses; its host form
  *   emit_cuda.c, emit_host.c, emit_header.c  polar.cu, the host stub, polar.h
+ *   emit_kernel.c, emit_kernel_host.c  @cuda.jit kernels in both
  *   options.c the command line
  *   build.c   from the checked module to the output files
  *   driver.c  running tools, temporary files, atomic outputs, -MD
@@ -377,6 +381,9 @@ struct Node {
             int builtin;            /* a Builtin, or B_NONE for a helper */
             const MathFn *math;     /* B_MATH, B_CMATH: the math.def row for these arguments */
             Instance *callee;       /* a helper instance, or NULL */
+            int cuda;               /* B_CUDA: the CudaFn */
+            int slot;               /* cuda.shared/local.array: its storage, numbered per
+                                       function in source order (infer_cuda.c) */
         } call;
         struct { const char *name; Node *value; } keyword;
         struct {
@@ -559,6 +566,8 @@ typedef struct Signature {
     Type *ret;             /* NULL when the return type is omitted */
     int nargs;
     Type **args;           /* scalars, or arrays for gufuncs */
+    bool lazy;             /* a lazy kernel's default signature: dropped, not an error,
+                              when the kernel does not type for it (jit.c) */
 } Signature;
 
 /* A NumPy gufunc layout: '(m,n),(n,p)->(m,p)', '(i)->()', '(3)->(3)'. */
@@ -597,7 +606,14 @@ const char *token_name(int kind);
 
 /* ==== builtins.c ============================================================== */
 
-typedef enum ModuleId { MOD_MATH, MOD_CMATH, MOD_NUMPY, MOD_NUMBA, MOD_CUDA } ModuleId;
+typedef enum ModuleId {
+    MOD_MATH, MOD_CMATH, MOD_NUMPY, MOD_NUMBA, MOD_CUDA,
+    /* the namespaces inside numba.cuda: cuda.atomic, cuda.shared,
+     * cuda.local, and the four dim3 values threadIdx, blockIdx, blockDim,
+     * gridDim, whose .x .y .z are values (CudaFn) */
+    MOD_CUDA_ATOMIC, MOD_CUDA_SHARED, MOD_CUDA_LOCAL,
+    MOD_CUDA_TID, MOD_CUDA_BID, MOD_CUDA_BDIM, MOD_CUDA_GDIM
+} ModuleId;
 typedef enum DecoratorId { DEC_VECTORIZE, DEC_GUVECTORIZE, DEC_JIT, DEC_NJIT, DEC_CUDA_JIT } DecoratorId;
 
 /* How a math function types its result (compiler/math.def explains each). */
@@ -627,16 +643,83 @@ typedef enum Builtin {
     B_CAST,                   /* np.float32(x), numba.int64(x): BuiltinRef.cast */
     B_MATH,                   /* math.sqrt, np.sqrt: BuiltinRef.fn is a row of math_fns */
     B_CMATH,                  /* cmath.exp: a row of cmath_fns */
+    B_CUDA,                   /* cuda.grid, cuda.threadIdx.x, ...: BuiltinRef.cuda */
+    B_PRINT,                  /* print() in a @cuda.jit kernel: strings and scalars */
     B_UNSUPPORTED             /* print, enumerate, zip, sum, ...: named in the error */
 } Builtin;
 
 /* What a builtin name refers to: the builtin, and for a math function its
  * row (the first of its name: the checker picks the row for the number of
  * arguments), for a cast the type. */
+/* What @cuda.jit kernels use of numba.cuda (infer_cuda.c types them,
+ * emit_kernel.c spells them): X(id, Python name, namespace, arguments:
+ * -1 for a value such as threadIdx.x, else the fewest, the most). */
+#define CUDA_FNS(X)                                                              \
+    X(CU_TID_X, "x", MOD_CUDA_TID, -1, -1) X(CU_TID_Y, "y", MOD_CUDA_TID, -1, -1)   \
+    X(CU_TID_Z, "z", MOD_CUDA_TID, -1, -1)                                       \
+    X(CU_BID_X, "x", MOD_CUDA_BID, -1, -1) X(CU_BID_Y, "y", MOD_CUDA_BID, -1, -1)   \
+    X(CU_BID_Z, "z", MOD_CUDA_BID, -1, -1)                                       \
+    X(CU_BDIM_X, "x", MOD_CUDA_BDIM, -1, -1) X(CU_BDIM_Y, "y", MOD_CUDA_BDIM, -1, -1) \
+    X(CU_BDIM_Z, "z", MOD_CUDA_BDIM, -1, -1)                                     \
+    X(CU_GDIM_X, "x", MOD_CUDA_GDIM, -1, -1) X(CU_GDIM_Y, "y", MOD_CUDA_GDIM, -1, -1) \
+    X(CU_GDIM_Z, "z", MOD_CUDA_GDIM, -1, -1)                                     \
+    X(CU_LANEID, "laneid", MOD_CUDA, -1, -1)                                     \
+    X(CU_WARPSIZE, "warpsize", MOD_CUDA, -1, -1)                                 \
+    X(CU_GRID, "grid", MOD_CUDA, 1, 1)                                           \
+    X(CU_GRIDSIZE, "gridsize", MOD_CUDA, 1, 1)                                   \
+    X(CU_SYNCTHREADS, "syncthreads", MOD_CUDA, 0, 0)                             \
+    X(CU_SYNCTHREADS_COUNT, "syncthreads_count", MOD_CUDA, 1, 1)                 \
+    X(CU_SYNCTHREADS_AND, "syncthreads_and", MOD_CUDA, 1, 1)                     \
+    X(CU_SYNCTHREADS_OR, "syncthreads_or", MOD_CUDA, 1, 1)                       \
+    X(CU_SYNCWARP, "syncwarp", MOD_CUDA, 0, 1)                                   \
+    X(CU_THREADFENCE, "threadfence", MOD_CUDA, 0, 0)                             \
+    X(CU_THREADFENCE_BLOCK, "threadfence_block", MOD_CUDA, 0, 0)                 \
+    X(CU_THREADFENCE_SYSTEM, "threadfence_system", MOD_CUDA, 0, 0)               \
+    X(CU_SHFL, "shfl_sync", MOD_CUDA, 3, 3)                                      \
+    X(CU_SHFL_UP, "shfl_up_sync", MOD_CUDA, 3, 3)                                \
+    X(CU_SHFL_DOWN, "shfl_down_sync", MOD_CUDA, 3, 3)                            \
+    X(CU_SHFL_XOR, "shfl_xor_sync", MOD_CUDA, 3, 3)                              \
+    X(CU_BALLOT, "ballot_sync", MOD_CUDA, 2, 2)                                  \
+    X(CU_ALL, "all_sync", MOD_CUDA, 2, 2)                                        \
+    X(CU_ANY, "any_sync", MOD_CUDA, 2, 2)                                        \
+    X(CU_ACTIVEMASK, "activemask", MOD_CUDA, 0, 0)                               \
+    X(CU_LANEMASK_LT, "lanemask_lt", MOD_CUDA, 0, 0)                             \
+    X(CU_ATOMIC_ADD, "add", MOD_CUDA_ATOMIC, 3, 3)                               \
+    X(CU_ATOMIC_SUB, "sub", MOD_CUDA_ATOMIC, 3, 3)                               \
+    X(CU_ATOMIC_MAX, "max", MOD_CUDA_ATOMIC, 3, 3)                               \
+    X(CU_ATOMIC_MIN, "min", MOD_CUDA_ATOMIC, 3, 3)                               \
+    X(CU_ATOMIC_NANMAX, "nanmax", MOD_CUDA_ATOMIC, 3, 3)                         \
+    X(CU_ATOMIC_NANMIN, "nanmin", MOD_CUDA_ATOMIC, 3, 3)                         \
+    X(CU_ATOMIC_EXCH, "exch", MOD_CUDA_ATOMIC, 3, 3)                             \
+    X(CU_ATOMIC_AND, "and_", MOD_CUDA_ATOMIC, 3, 3)                              \
+    X(CU_ATOMIC_OR, "or_", MOD_CUDA_ATOMIC, 3, 3)                                \
+    X(CU_ATOMIC_XOR, "xor", MOD_CUDA_ATOMIC, 3, 3)                               \
+    X(CU_ATOMIC_INC, "inc", MOD_CUDA_ATOMIC, 3, 3)                               \
+    X(CU_ATOMIC_DEC, "dec", MOD_CUDA_ATOMIC, 3, 3)                               \
+    X(CU_ATOMIC_CAS, "cas", MOD_CUDA_ATOMIC, 4, 4)                               \
+    X(CU_ATOMIC_COMPARE_AND_SWAP, "compare_and_swap", MOD_CUDA_ATOMIC, 3, 3)     \
+    X(CU_SHARED_ARRAY, "array", MOD_CUDA_SHARED, 1, 2)                           \
+    X(CU_LOCAL_ARRAY, "array", MOD_CUDA_LOCAL, 1, 2)
+
+typedef enum CudaFn {
+#define X(id, name, ns, min, max) id,
+    CUDA_FNS(X)
+#undef X
+    NUM_CUDA_FNS
+} CudaFn;
+
+typedef struct CudaFnInfo {
+    const char *name;
+    ModuleId ns;
+    int min, max;             /* arguments; -1: a value, not a call */
+} CudaFnInfo;
+extern const CudaFnInfo cuda_fns[];
+
 typedef struct BuiltinRef {
     Builtin id;
     const MathFn *fn;
     Type *cast;
+    CudaFn cuda;              /* B_CUDA */
 } BuiltinRef;
 
 /* The row of math function `name` (B_MATH: math_fns, B_CMATH: cmath_fns)
@@ -714,7 +797,7 @@ typedef enum FuncKind {
     FK_GUVECTORIZE,        /* a gufunc */
     FK_DEVICE,             /* @cuda.jit(device=True) */
     FK_JIT,                /* @jit / @njit helper, callable from kernels */
-    FK_CUDA_KERNEL         /* @cuda.jit kernel: outside the subset */
+    FK_CUDA_KERNEL         /* @cuda.jit kernel, launched explicitly (jit.c) */
 } FuncKind;
 
 typedef struct Module Module;
@@ -740,6 +823,7 @@ struct Func {
     Signature **sigs;          /* ufuncs and gufuncs */
     int nsigs;
     bool default_sigs;         /* @vectorize without signatures: ufnc chose them */
+    bool lazy;                 /* @cuda.jit without signatures: the default set (jit.c) */
     Layout *layout;            /* gufuncs */
     Instance **instances;      /* kernels: one per usable signature; helpers: per argument types */
     int ninstances;
@@ -788,6 +872,9 @@ struct Instance {
     InstanceState state;
     bool failed;
     bool recursive;            /* calls itself, directly or not */
+    bool probe_failed;         /* the last silent pass met an error (lazy kernels drop such
+                                  a candidate signature instead of reporting it) */
+    int nslots;                /* cuda.shared/local.array calls in the body */
     /* instance.c's */
     bool dirty;                /* to be typed (again) */
     Call *calls;               /* helper calls of the last silent typing, in order */
@@ -832,6 +919,8 @@ struct CheckOptions {
     int ninclude_dirs;
     bool numpy_literals;       /* --literals=numpy: a Python number meeting a float32
                                   takes float32 (NEP 50) instead of promoting (Numba) */
+    const char **signatures;   /* --signature KERNEL=SIG, repeatable (jit.c) */
+    int nsignatures;
 };
 
 /* scope.c: a module's names */
@@ -867,6 +956,16 @@ int kernel_signatures(const Func *f, Signature **usable);
 int kernel_nin(const Func *f);
 int kernel_nops(const Func *f);
 
+/* jit.c: a @cuda.jit kernel's signatures - those its decorator lists,
+ * those --signature adds, and for a lazy kernel (no signature) the default
+ * set: each parameter's ndim read from the body, one signature per dtype of
+ * JIT_DEFAULT_DTYPES with every parameter of that dtype. */
+/* After decorate.c read the decorator's signature strings into f->sigs. */
+void decorate_cuda_kernel(Module *m, Func *f, Node *dec);
+bool jit_signature_ok(const Func *f, const Signature *sig);
+/* The text of a signature as Numba writes it: "void(float32[:], int64)". */
+const char *jit_signature_text(const Signature *sig);
+
 /* check.c: the module level - names, imports, constants, decorators - and
  * the list of kernels.  Errors go through diag; the passes below run only
  * when there were none. */
@@ -881,6 +980,15 @@ void make_instances(Module *m);
  * make_instances reached. */
 void check_flow(Module *m);
 
+/* infer_cuda.c: numba.cuda inside a @cuda.jit kernel or device function */
+typedef struct Infer Infer;
+Node *infer_cuda_value(Infer *cx, Node *e, CudaFn fn);    /* cuda.threadIdx.x, cuda.laneid */
+/* cuda.grid(1), cuda.atomic.add(...), print(...) in a kernel: the
+ * arguments typed by infer_expr.c, but for string literals and dtype names
+ * (float32), which come as written; keyword arguments as N_KEYWORDs. */
+Node *infer_cuda_call(Infer *cx, Node *e, CudaFn fn, NodeList *args, NodeList *kwargs);
+Node *infer_print(Infer *cx, Node *e, NodeList *args);
+
 /* infer.c, infer_expr.c, infer_call.c, infer_node.c: typing instances.
  * infer_silent types one instance's variables and return type (the
  * instance pass runs it until nothing changes); infer_bodies then types
@@ -893,14 +1001,14 @@ bool can_fall_off_end(const Func *f);          /* the end of its body can be rea
 Instance *find_instance(const Func *f, Type *const *args, int nargs);
 
 /* The state of one pass over a body, and the functions the typing files share. */
-typedef struct Infer {
+struct Infer {
     Instance *inst;
     Module *mod;            /* the module the function is defined in */
     bool final;             /* report errors and build the typed body */
     bool changed;           /* a variable or the return type widened */
     int loops;              /* nesting of loops, for break/continue */
     int ntemps;
-} Infer;
+};
 
 const char *infer_fname(Infer *cx);
 Node *infer_fail(Infer *cx, Loc loc, const char *fmt, ...) PRINTF_LIKE(3, 4);
@@ -946,6 +1054,8 @@ const char *c_elem_type(const Type *t);
  * for variant "contig") and a host loop ("polar__f__f32__host"). */
 const char *kernel_c_name(const Instance *inst, const char *variant);
 const char *host_loop_c_name(const Instance *inst);
+/* The storage of a cuda.shared/local.array call: "ufn_shared0", "ufn_local1". */
+const char *storage_c_name(const Node *call);
 /* The simulator's symbols of a kernel: its trampoline (what "sim",
  * "polar__f__f32__contig__sim") and the sizes of its parameters ("sizes"). */
 const char *sim_c_symbol(const char *kernel, const char *what);
@@ -985,6 +1095,10 @@ typedef struct Emitter {
     const char *file_name;         /* of the generated file, for #line resets */
     const char *lane;              /* a lane body (emit_lanes.c): the index every variable
                                       takes, "[ufn_l]" or "[0]"; NULL otherwise */
+    bool host_stub;                /* writing the host stub, not polar.cu */
+    const char *coords;            /* in a @cuda.jit body: the thread's coordinates (ufn_t) */
+    bool checks;                   /* a @cuda.jit body: UFN_BOUNDS, UFN_LOAD, UFN_STORE around
+                                      every element access (ufn_kernel.h) */
 } Emitter;
 
 /* emit.c: the base every generated file is written with. */
@@ -1010,7 +1124,7 @@ Type *operand_type(const Instance *inst, int k);
  * be one more form here, with its parameters below: polar.cu defines each
  * kernel and the host stub declares it for the simulator from this one
  * description.) */
-typedef enum KernelForm { KF_CONTIG, KF_STRIDED, KF_GUFUNC } KernelForm;
+typedef enum KernelForm { KF_CONTIG, KF_STRIDED, KF_GUFUNC, KF_JIT } KernelForm;
 #define MAX_KERNEL_FORMS 2
 #define MAX_KERNEL_PARAMS (2 + 3 * UFN_MAX_OPERANDS)
 typedef struct KernelParam {
@@ -1053,10 +1167,38 @@ void emit_cast_to(Emitter *em, const Node *e, Type *to);
  * the scalar bodies shared by polar.cu and the host stub. */
 void emit_body_types(Emitter *em);
 void emit_bodies(Emitter *em);
+/* An instance's locals (each starting at zero) and its statements. */
+void emit_function_body(Emitter *em, const Instance *inst);
+/* The storage of its shared and local arrays: declarations in a kernel
+ * body, or (runner) pointers into a block runner's shared memory. */
+void emit_array_storage(Emitter *em, const Instance *inst, bool runner);
+void emit_statement(Emitter *em, const Node *s);             /* one typed statement */
 /* The argument expression of operand k of a gufunc body: a view built from
  * `ptr`, the core dimension sizes (by name index) and core strides. */
 const char *gufunc_view(const Instance *inst, int k, const char *ptr, const char *const *core_dims,
                         const char *core_strides);
+
+/* kernel_uses.c: what a @cuda.jit kernel's typed code uses (and its
+ * helpers'), read by the emitters. */
+bool module_has_jit(const Module *m);
+bool instance_uses_cuda(const Instance *inst);                /* or a helper it calls does */
+unsigned jit_flags(const Instance *inst);                     /* UFN_KF_* */
+unsigned jit_static_shared(const Instance *inst);             /* bytes */
+bool jit_has_block_runner(const Instance *inst);              /* form (a) */
+/* Form (a) split at barriers: its per-thread context struct, "NAME__ctx"
+ * (polar.cu's host build and the host stub both declare it), or NULL. */
+const char *jit_context(const Instance *inst);
+bool jit_is_barrier(const Node *s);                           /* a plain syncthreads() statement */
+bool jit_has_barrier(const Node *s);                          /* one, or a statement holding one */
+/* emit_kernel.c: @cuda.jit kernels in polar.cu - per signature a body
+ * (the thread's code, its coordinates a parameter), the kernel calling it,
+ * and for the host backend a block runner where the kernel allows one. */
+void emit_jit_kernels(Emitter *em);
+void emit_jit_context(Emitter *em, const Instance *inst);
+/* emit_kernel_host.c: their host side in the host stub - prototypes,
+ * the host thread entries, the tables and the launch entry points. */
+void emit_jit_tables(Emitter *em);
+void emit_jit_entries(Emitter *em);
 
 /* emit_cuda.c, emit_host.c, emit_header.c: polar.cu, the host stub, polar.h */
 void emit_cuda(Buf *out, Module *m, const EmitOptions *opt);
@@ -1203,6 +1345,8 @@ typedef struct Options {
     int max_errors;                /* -fmax-errors (0: no limit) */
     bool line_directives;
     bool numpy_literals;           /* --literals=numpy */
+    const char **signatures;       /* --signature KERNEL=SIG, repeatable */
+    int nsignatures;
     DriverOptions drv;
 } Options;
 

@@ -55,6 +55,7 @@ bench-build: $(UFNC) $(LIBUFNRT_A) $(BENCH_BIN) $(BENCH_XFER)
 bench: bench-build
 	$(Q)BUILD=$(BUILD) UFNC=$(UFNC) NVCC=$(NVCC) BENCH_ROUNDS=$(BENCH_ROUNDS) \
 	    BENCH_LONG=$(BENCH_LONG) BENCH_ONLY=$(BENCH_ONLY) bench/run.sh
+	$(Q)$(MAKE) --no-print-directory bench-kernels
 
 # ---- make bench-methods: add.reduce against the floor and NumPy, into bench/methods.md ------
 # (run by make bench; report.py puts bench/methods.md into bench/RESULTS.md)
@@ -73,3 +74,27 @@ bench-methods: $(BENCH_METHODS)
 	$(Q)bench/methods/report.sh $(BENCH_METHODS) $(BENCH_METHODS_N)
 
 bench: bench-methods
+
+# @cuda.jit kernels on the host and sim backends (bench/jit/): seed 002's
+# grid-stride add against the same ufunc, the tiled matmul against OpenBLAS
+# sgemm (Debian's libopenblas-dev), and the sim backend against Numba's CUDA
+# simulator (when Python has numba).  Numbers go to bench/RESULTS.md by hand.
+JIT_BENCH     := $(BENCH_DIR)/jit_bench
+JIT_BENCH_SIM ?= 10000
+
+$(BENCH_DIR)/jit/jit_bench.o: bench/jit/jit_bench.ufn $(UFNC)
+	@mkdir -p $(dir $@)
+	$(call say,UFNC,$<)
+	$(Q)$(UFNC) --target=host,sim $< -o $@
+
+$(JIT_BENCH): bench/jit/jit_bench.c $(BENCH_DIR)/jit/jit_bench.o $(LIBUFNRT_A)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS) $(BENCH_CFLAGS) -I$(BENCH_DIR)/jit -o $@ $< $(BENCH_DIR)/jit/jit_bench.o \
+	    $(LIBUFNRT_A) $(LDLIBS_RT) -lopenblas
+
+.PHONY: bench-kernels
+bench-kernels: $(JIT_BENCH)
+	$(Q)UFN_BACKEND=host $(JIT_BENCH) host
+	$(Q)UFN_BACKEND=sim $(JIT_BENCH) sim $(JIT_BENCH_SIM)
+	$(Q)if python3 -c 'import numba' 2>/dev/null; then python3 bench/jit/numba_sim.py $(JIT_BENCH_SIM); \
+	  else echo "numba-sim: skipped (no numba in python3)"; fi

@@ -102,7 +102,7 @@ check-e2e-nodriver: $(E2E_NODRIVER) $(E2E_SQRT)
 # Every module of the tests but tests/e2e's (built above) and those that
 # only hold device functions or errors.
 E2E_NVCC_MODULES := $(sort $(wildcard samples/*.ufn)) $(sort $(wildcard tests/golden/codegen/*.ufn)) \
-                    $(sort $(wildcard tests/golden/ast/seed_00[012]_*.ufn)) tests/driver/mod.ufn \
+                    $(sort $(wildcard tests/golden/ast/seed_00[01234]_*.ufn)) tests/driver/mod.ufn \
                     $(sort $(wildcard tests/robust/*.ufn))
 
 check-e2e-nvcc: $(UFNC)

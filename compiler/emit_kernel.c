@@ -1,0 +1,262 @@
+/* emit_kernel.c - @cuda.jit kernels in polar.cu.
+ *
+ * Per signature three things, all in the common subset of CUDA C++ and C11
+ * (ufn_kernel.h):
+ *
+ *   NAME__body     the code of one thread, its coordinates (threadIdx,
+ *                  blockIdx, blockDim, gridDim) a parameter, ufn_t: every
+ *                  element access goes through UFN_BOUNDS and UFN_LOAD or
+ *                  UFN_STORE, one statement per line after its #line, so
+ *                  that the simulator's checks name the .ufn line;
+ *   NAME__jit      the kernel: the body with CUDA's coordinates.  nvcc
+ *                  builds it; the simulator compiles it as C; the host
+ *                  backend compiles it once more with UFN_HOST_ENTRY as
+ *                  NAME__jit__host, the thread entry (form b) the runtime
+ *                  runs on its thread engine;
+ *   NAME__jit__blocks  (host build only) the block runner (form a), where
+ *                  the kernel allows one: a loop over the blocks and their
+ *                  threads calling the body with the loop's coordinates,
+ *                  which the C compiler inlines and can vectorise.
+ *
+ * A kernel gets a block runner when its code (helpers included) has no
+ * barrier, warp function or lane id and no shared memory, and no helper
+ * reads the thread coordinates: then its threads are independent and may
+ * run one after another.  A kernel whose barriers stand where every thread
+ * meets them (below, "splitting at barriers") gets a block runner split
+ * into regions.  Every other kernel runs as form (b): threads as fibers
+ * where there are barriers or warp functions, else one after another. */
+#include "ufnc.h"
+
+#include <string.h>
+void emit_jit_context(Emitter *em, const Instance *inst)
+{
+    Buf fields = {0};
+    for (int i = 0; i < inst->nvars; i++) {
+        const Var *v = inst->vars[i];
+        if (!v->param && v->type)
+            buf_printf(&fields, " %s;", c_declaration(c_type(v->type), v->cname));
+    }
+    emit_line(em, "typedef struct {%s } %s;", fields.data ? fields.data : " char ufn_none;", jit_context(inst));
+    buf_free(&fields);
+}
+
+/* The statements of a split kernel, region by region: each run of
+ * statements without a barrier becomes a loop over the block's threads;
+ * `loops` are the enclosing barrier loops' variables (their counters). */
+typedef struct Split {
+    const Instance *inst;
+    const Var *vars[16];
+    int depth;
+} Split;
+
+static void split_region(Emitter *em, Split *sp, const NodeList *b, int from, int to)
+{
+    emit_line(em, "for (uint32_t ufn_l = 0; ufn_l < ufn_nt; ufn_l++) {");
+    em->indent++;
+    emit_line(em, "ufn_t.tid = make_uint3(ufn_l %% ufn_t.bdim.x, ufn_l / ufn_t.bdim.x %% ufn_t.bdim.y, ufn_l / (ufn_t.bdim.x * ufn_t.bdim.y));");
+    /* the thread's locals from its context, and back after the region:
+     * plain locals in between, which the C compiler keeps in registers */
+    const Instance *inst = sp->inst;
+    for (int i = 0; i < inst->nvars; i++)
+        if (!inst->vars[i]->param && inst->vars[i]->type)
+            emit_line(em, "%s = ufn_ctx[ufn_l].%s;", c_declaration(c_type(inst->vars[i]->type), inst->vars[i]->cname),
+                      inst->vars[i]->cname);
+    for (int d = 0; d < sp->depth; d++)
+        emit_line(em, "%s = (%s)ufn_u%d;", sp->vars[d]->cname, c_type(sp->vars[d]->type), d);
+    for (int i = from; i < to; i++)
+        emit_statement(em, b->items[i]);
+    line_reset(em);
+    for (int i = 0; i < inst->nvars; i++)
+        if (!inst->vars[i]->param && inst->vars[i]->type)
+            emit_line(em, "ufn_ctx[ufn_l].%s = %s;", inst->vars[i]->cname, inst->vars[i]->cname);
+    em->indent--;
+    emit_line(em, "}");
+}
+
+static void split_block(Emitter *em, Split *sp, const NodeList *b)
+{
+    int start = 0;
+    for (int i = 0; i <= b->len; i++) {
+        const Node *s = i < b->len ? b->items[i] : NULL;
+        if (s && !jit_is_barrier(s) && !jit_has_barrier(s))
+            continue;
+        if (start < i)
+            split_region(em, sp, b, start, i);
+        start = i + 1;
+        if (!s)
+            break;
+        if (jit_is_barrier(s)) {
+            line_directive(em, s->loc);
+            emit_line(em, "/* syncthreads(): every thread has run the region above */");
+            continue;
+        }
+        /* a barrier loop: its counter is the block's, its body split again */
+        const NodeList *a = &s->forstmt.iter->call.args;
+        int d = sp->depth;
+        if (d >= 16)
+            die("barrier loops nested too deeply");
+        Buf lo = {0}, hi = {0}, step = {0};
+        Buf *saved = em->out;
+        em->out = &lo;
+        if (a->len >= 2) emit_expr(em, a->items[0]); else emit_text(em, "0");
+        em->out = &hi;
+        emit_expr(em, a->len >= 2 ? a->items[1] : a->items[0]);
+        em->out = &step;
+        if (a->len == 3) emit_expr(em, a->items[2]); else emit_text(em, "1");
+        em->out = saved;
+        bool down = a->len == 3 && a->items[2]->konst.v.i < 0;
+        line_directive(em, s->loc);
+        emit_line(em, "for (int64_t ufn_u%d = %s, ufn_uend%d = %s; ufn_u%d %s ufn_uend%d; ufn_u%d += %s) {", d, lo.data, d,
+                  hi.data, d, down ? ">" : "<", d, d, step.data);
+        buf_free(&lo);
+        buf_free(&hi);
+        buf_free(&step);
+        em->indent++;
+        sp->vars[sp->depth++] = s->forstmt.target->name.sym->var;
+        split_block(em, sp, &s->forstmt.body);
+        sp->depth--;
+        em->indent--;
+        emit_line(em, "}");
+    }
+}
+
+/* Form (a) with regions: the locals per thread in the context. */
+static void split_runner(Emitter *em, const Instance *inst, const char *kname, const KernelParam *params, int n)
+{
+    const char *ctx = jit_context(inst);
+    emit_line(em, "#if defined(UFN_HOST_ENTRY)");
+    emit_jit_context(em, inst);
+    emit_line(em, "/* the host's block runner, split at the barriers: each region for every thread in turn */");
+    emit_line(em, "void %s(void **ufn_p, const ufn_kblocks *ufn_b)", sim_c_symbol(kname, "blocks"));
+    emit_line(em, "{");
+    em->indent++;
+    for (int i = 0; i < n; i++)
+        emit_line(em, "%s = *(%s *)ufn_p[%d];", c_declaration(params[i].type, params[i].name), params[i].type, i);
+    emit_line(em, "%s *ufn_ctx = (%s *)ufn_b->ctx;", ctx, ctx);
+    /* static shared arrays at the offsets the kernel itself uses */
+    emit_array_storage(em, inst, true);
+    emit_line(em, "ufn_kthread ufn_t;");
+    emit_line(em, "ufn_t.gdim = make_uint3(ufn_b->grid[0], ufn_b->grid[1], ufn_b->grid[2]);");
+    emit_line(em, "ufn_t.bdim = make_uint3(ufn_b->block[0], ufn_b->block[1], ufn_b->block[2]);");
+    emit_line(em, "uint32_t ufn_nt = ufn_t.bdim.x * ufn_t.bdim.y * ufn_t.bdim.z;");
+    emit_line(em, "for (uint64_t ufn_blk = ufn_b->first; ufn_blk < ufn_b->end; ufn_blk++) {");
+    em->indent++;
+    emit_line(em, "ufn_t.bid = make_uint3((unsigned)(ufn_blk %% ufn_b->grid[0]), (unsigned)(ufn_blk / ufn_b->grid[0] %% ufn_b->grid[1]),");
+    emit_line(em, "                       (unsigned)(ufn_blk / ufn_b->grid[0] / ufn_b->grid[1]));");
+    emit_line(em, "memset(ufn_ctx, 0, sizeof *ufn_ctx * ufn_nt);   /* every local starts at zero */");
+    Split sp = {.inst = inst};
+    split_block(em, &sp, &inst->body);
+    em->indent--;
+    emit_line(em, "}");
+    em->indent--;
+    line_reset(em);
+    emit_line(em, "}");
+    emit_line(em, "#endif");
+}
+
+static void emit_params(Buf *b, const Instance *inst, const char *first)
+{
+    KernelParam params[MAX_KERNEL_PARAMS];
+    int n = kernel_params(inst, KF_JIT, false, params);
+    buf_puts(b, first ? first : "");
+    for (int i = 0; i < n; i++)
+        buf_printf(b, "%s%s", i || first ? ", " : "", c_declaration(params[i].type, params[i].name));
+    if (!n && !first)
+        buf_puts(b, "void");
+}
+
+static void emit_kernel(Emitter *em, const Instance *inst)
+{
+    const Func *f = inst->func;
+    const char *kname = kernel_name(inst, KF_JIT);
+    const char *body = kernel_c_name(inst, "body");
+    KernelParam params[MAX_KERNEL_PARAMS];
+    int n = kernel_params(inst, KF_JIT, false, params);
+    Buf decl = {0}, call = {0};
+    emit_params(&decl, inst, "ufn_kthread ufn_t");
+    for (int i = 0; i < n; i++)
+        buf_printf(&call, ", %s", params[i].name);
+    emit_line(em, "/* %s:%d: @cuda.jit def %s, '%s'%s */", f->def->loc.file ? f->def->loc.file->name : "?",
+              f->def->loc.line, f->name, jit_signature_text(inst->sig),
+              jit_context(inst)           ? " (host: a block runner split at its barriers)"
+              : jit_has_block_runner(inst) ? " (host: a block runner)"
+                                           : " (host: the thread entry on the runtime's engine)");
+    emit_line(em, "UFN_KBODY void %s(%s)", body, decl.data);
+    emit_line(em, "{");
+    em->indent++;
+    em->coords = "ufn_t";
+    em->checks = true;
+    emit_function_body(em, inst);
+    em->checks = false;
+    em->coords = NULL;
+    em->indent--;
+    line_reset(em);
+    emit_line(em, "}");
+    Buf kdecl = {0};
+    emit_params(&kdecl, inst, NULL);
+    emit_line(em, "UFN_JIT_KERNEL UFN_KNAME(%s)(%s)", kname, kdecl.data);
+    emit_line(em, "{");
+    emit_line(em, "    %s(ufn_kthis()%s);", body, call.data ? call.data : "");
+    emit_line(em, "}");
+    if (jit_context(inst)) {
+        em->coords = "ufn_t";
+        split_runner(em, inst, kname, params, n);
+        em->coords = NULL;
+    } else if (jit_has_block_runner(inst)) {
+        emit_line(em, "#if defined(UFN_HOST_ENTRY)");
+        emit_line(em, "/* the host's block runner: the threads of each block in turn */");
+        emit_line(em, "void %s(void **ufn_p, const ufn_kblocks *ufn_b)", sim_c_symbol(kname, "blocks"));
+        emit_line(em, "{");
+        em->indent++;
+        for (int i = 0; i < n; i++) {
+            const char *t = params[i].type;
+            emit_line(em, "%s = *(%s *)ufn_p[%d];", c_declaration(t, params[i].name), t, i);
+        }
+        emit_line(em, "ufn_kthread ufn_t;");
+        emit_line(em, "ufn_t.gdim = make_uint3(ufn_b->grid[0], ufn_b->grid[1], ufn_b->grid[2]);");
+        emit_line(em, "ufn_t.bdim = make_uint3(ufn_b->block[0], ufn_b->block[1], ufn_b->block[2]);");
+        emit_line(em, "for (uint64_t ufn_blk = ufn_b->first; ufn_blk < ufn_b->end; ufn_blk++) {");
+        emit_line(em, "    ufn_t.bid = make_uint3((unsigned)(ufn_blk %% ufn_b->grid[0]), (unsigned)(ufn_blk / ufn_b->grid[0] %% ufn_b->grid[1]),");
+        emit_line(em, "                           (unsigned)(ufn_blk / ufn_b->grid[0] / ufn_b->grid[1]));");
+        emit_line(em, "    for (unsigned ufn_z = 0; ufn_z < ufn_t.bdim.z; ufn_z++)");
+        emit_line(em, "        for (unsigned ufn_y = 0; ufn_y < ufn_t.bdim.y; ufn_y++)");
+        emit_line(em, "            for (unsigned ufn_x = 0; ufn_x < ufn_t.bdim.x; ufn_x++) {");
+        emit_line(em, "                ufn_t.tid = make_uint3(ufn_x, ufn_y, ufn_z);");
+        emit_line(em, "                %s(ufn_t%s);", body, call.data ? call.data : "");
+        emit_line(em, "            }");
+        emit_line(em, "}");
+        em->indent--;
+        emit_line(em, "}");
+        emit_line(em, "#endif");
+    }
+    emit_line(em, "%s", "");
+    buf_free(&decl);
+    buf_free(&kdecl);
+    buf_free(&call);
+}
+
+void emit_jit_kernels(Emitter *em)
+{
+    Module *m = em->mod;
+    if (!module_has_jit(m))
+        return;
+    emit_line(em, "/* ---- @cuda.jit kernels ---- */");
+    emit_line(em, "%s", "");
+    emit_line(em, "/* A thread's coordinates, a parameter of each kernel body: the kernel");
+    emit_line(em, " * passes CUDA's, a host block runner its loop counters. */");
+    emit_line(em, "typedef struct { uint3 tid, bid, bdim, gdim; } ufn_kthread;");
+    emit_line(em, "UFN_KBODY ufn_kthread ufn_kthis(void)");
+    emit_line(em, "{");
+    emit_line(em, "    ufn_kthread t;");
+    emit_line(em, "    t.tid = make_uint3(threadIdx.x, threadIdx.y, threadIdx.z);");
+    emit_line(em, "    t.bid = make_uint3(blockIdx.x, blockIdx.y, blockIdx.z);");
+    emit_line(em, "    t.bdim = make_uint3(blockDim.x, blockDim.y, blockDim.z);");
+    emit_line(em, "    t.gdim = make_uint3(gridDim.x, gridDim.y, gridDim.z);");
+    emit_line(em, "    return t;");
+    emit_line(em, "}");
+    emit_line(em, "%s", "");
+    for (int i = 0; i < m->nkernels; i++)
+        if (m->kernels[i]->kind == FK_CUDA_KERNEL)
+            for (int k = 0; k < m->kernels[i]->ninstances; k++)
+                emit_kernel(em, m->kernels[i]->instances[k]);
+}
