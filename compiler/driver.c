@@ -14,6 +14,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdlib.h>
@@ -469,8 +470,26 @@ static char *capture(const DriverOptions *opt, const char *const *argv)
     return s;
 }
 
-/* A tool's `--version` text, once per tool in a run (the cache's key
- * names the tool by it); NULL when the tool does not answer. */
+static const char *in_path(const char *name);
+
+/* Which file a tool's name runs: its real path, size and time.  Two
+ * programs named cc may print the same --version (a wrapper that adds
+ * -fsanitize=address, as make check-asan's does, execs the real cc), so the
+ * version alone cannot tell their objects apart in the cache. */
+static char *tool_identity(const char *tool)
+{
+    const char *path = strchr(tool, '/') ? tool : in_path(tool);
+    char real[PATH_MAX];
+    struct stat st;
+    if (!path || !realpath(path, real) || stat(real, &st) != 0)
+        return arena_printf("\n(tool %s: not found)", tool);
+    return arena_printf("\n(tool %s: %s, %lld bytes, modified %lld.%09ld)", tool, real, (long long)st.st_size,
+                        (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec);
+}
+
+/* A tool's `--version` text and which file it is, once per tool in a run
+ * (the cache's key names the tool by them); NULL when the tool does not
+ * answer. */
 const char *tool_version(const DriverOptions *opt, const char *const *words)
 {
     static struct {
@@ -490,6 +509,8 @@ const char *tool_version(const DriverOptions *opt, const char *const *words)
     argv[n++] = "--version";
     argv[n] = NULL;
     const char *text = capture(opt, argv);
+    if (text)
+        text = arena_printf("%s%s", text, tool_identity(words[0]));
     if (nseen < 4 && text) {
         seen[nseen].tool = strdup(words[0]);       /* outlives arena_reset(), as env does */
         seen[nseen++].text = strdup(text);

@@ -692,6 +692,13 @@ done
 if cached cache-corrupt 0 2 0 && cmp -s "$tmp/w/mod.o" "$tmp/first.o" && cached cache-repaired 0 0 2; then
     ok "cache: a damaged entry is a miss, and is replaced"
 fi
+# Another program named cc that prints the same --version (make check-asan's
+# wrapper adds sanitizer flags and execs the real cc): its objects are not cc's.
+mkdir -p "$tmp/wrap"
+printf '#!/bin/sh\nexec %s -DWRAPPED "$@"\n' "$(command -v cc)" >"$tmp/wrap/cc" && chmod +x "$tmp/wrap/cc"
+if PATH="$tmp/wrap:$PATH" cached cache-wrapper 0 2 0; then
+    ok "cache: another program named cc, with the same --version, misses"
+fi
 cp "$tmp/w/mod.ufn" "$tmp/w/mod.keep"
 { echo '# a line more: every #line changes'; cat "$tmp/w/mod.keep"; } >"$tmp/w/mod.ufn"
 if cached cache-source 0 2 0; then ok "cache: a changed source misses"; fi
