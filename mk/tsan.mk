@@ -52,8 +52,10 @@ $(TSAN_DIR)/sim_module.o: tests/unit/runtime/sim_module.c
 	$(call say,CC,$@)
 	$(Q)$(CC) $(RTC_CPPFLAGS) -O1 -g $(TSAN_SAN) -std=c11 $(DEPFLAGS) -c -o $@ $<
 
+# (the fatbin and the fake drivers are files the tests open by path: made
+# here too, for a check-tsan that runs before any make check)
 $(TSAN_UNIT:%=$(TSAN_DIR)/%): $(TSAN_DIR)/%: tests/unit/runtime/%.c tests/unit/runtime/cuda_test.h \
-                               $(TSAN_SIM) $(TSAN_RT)
+                               $(TSAN_SIM) $(TSAN_RT) | $(RTC_FATBIN) $(RTC_FAKE)
 	$(call say,CC,$@)
 	$(Q)$(CC) $(RTC_CPPFLAGS) $(TEST_CFLAGS) -O1 $(TSAN_SAN) -o $@ $< $(TSAN_SIM) $(TSAN_RT) \
 	    -lcmocka $(LDLIBS_RT)
