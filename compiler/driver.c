@@ -597,6 +597,23 @@ static int arch_number(const char *s, size_t len)
     return v;
 }
 
+/* Which of nvcc's device front ends (cicc) writes an architecture's PTX:
+ * CUDA 13 uses NVVM 7 up to sm_90 and NVVM 20 from sm_100 (the PTX's
+ * "Based on NVVM" line).  Within one front end the PTX for sm_75 and for
+ * sm_90 differ in register numbering and little else: ptxas gives the
+ * same register counts and spills from either for every test module
+ * (bench/compile-time.md), so one PTX per front end is enough. */
+static int front_end_of(int arch)
+{
+    return arch >= 100 ? 100 : 75;
+}
+
+/* The nvcc arguments for SASS of every architecture and PTX of the newest
+ * (later GPUs JIT it).  cicc, not ptxas, is most of a build's time, so it
+ * runs once per front end: the oldest architecture of each front end
+ * gives the PTX from which ptxas builds SASS for the rest of that front
+ * end's architectures, and the newest is built from its own PTX, which is
+ * the one embedded.  A list of 12 architectures costs 3 cicc runs, not 12. */
 const char **gencode_args(const int *archs, int n, int *count)
 {
     const char **list = arena_alloc(sizeof(char *) * (size_t)(2 * n + 1));
@@ -605,11 +622,27 @@ const char **gencode_args(const int *archs, int n, int *count)
         if (archs[i] > newest)
             newest = archs[i];
     for (int i = 0; i < n; i++) {
-        list[k++] = "-gencode";
-        if (archs[i] == newest)
-            list[k++] = arena_printf("arch=compute_%d,code=[sm_%d,compute_%d]", archs[i], archs[i], archs[i]);
-        else
-            list[k++] = arena_printf("arch=compute_%d,code=sm_%d", archs[i], archs[i]);
+        if (archs[i] == newest) {
+            list[k++] = "-gencode";
+            list[k++] = arena_printf("arch=compute_%d,code=[sm_%d,compute_%d]", newest, newest, newest);
+            continue;
+        }
+        int fe = front_end_of(archs[i]), oldest = archs[i], members = 0;
+        bool seen = false; /* the group was written at an earlier member */
+        Buf codes = {0};
+        for (int j = 0; j < n; j++) {
+            if (archs[j] == newest || front_end_of(archs[j]) != fe)
+                continue;
+            seen = seen || j < i;
+            oldest = archs[j] < oldest ? archs[j] : oldest;
+            buf_printf(&codes, "%ssm_%d", members++ ? "," : "", archs[j]);
+        }
+        if (!seen) {
+            list[k++] = "-gencode";
+            list[k++] = members == 1 ? arena_printf("arch=compute_%d,code=sm_%d", oldest, oldest)
+                                     : arena_printf("arch=compute_%d,code=[%s]", oldest, codes.data);
+        }
+        free(codes.data);
     }
     *count = k;
     return list;

@@ -1261,7 +1261,8 @@ int major_archs(int *archs, int n);
 /* --arch=native: each GPU's architecture, asked of the CUDA driver; the
  * count, or 0 with *why set (no driver, no GPU). */
 int native_archs(int *archs, const char **why);
-/* nvcc's -gencode arguments: SASS for each, and PTX of the newest. */
+/* nvcc's -gencode arguments: SASS for each, and PTX of the newest; one
+ * PTX per nvcc front end (driver.c front_end_of). */
 const char **gencode_args(const int *archs, int n, int *nargs);
 /* Write the embedded support headers (ufn.h, ufn_abi.h, ...) into dir. */
 int write_support_headers(const char *dir);

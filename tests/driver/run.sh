@@ -592,7 +592,10 @@ usage conv-h-missing "option -h needs an argument" mod.ufn -h
 # Architectures: nvcc's -arch spelling, native (asked of the driver), all,
 # all-major.  fake-nvcc fails the build; -v shows what it was asked for.
 archs_of() {   # the -gencode architectures of the nvcc command -v printed
-    grep -o 'arch=compute_[0-9]*,code=[^ ]*' "$tmp/err" | tr -d "'[]" | sed 's/.*code=//; s/,compute_[0-9]*/+ptx/' | tr '\n' ' '
+    grep -o 'arch=compute_[0-9]*,code=[^ ]*' "$tmp/err" | tr -d "'[]" | sed 's/.*code=//; s/,compute_[0-9]*/+ptx/' | tr ',\n' '  '
+}
+ptx_of() {    # the PTX each -gencode is built from: one cicc run each
+    grep -o 'arch=compute_[0-9]*' "$tmp/err" | sed 's/arch=compute_//' | tr '\n' ' '
 }
 arch_case() {   # NAME WANT ARGS...
     aname=$1 awant=$2
@@ -632,6 +635,10 @@ FAKE_GPU_CODE=$list arch_case arch-nvcc-spelling "sm_80 sm_90+ptx " -arch=sm_80,
 FAKE_GPU_CODE=$list arch_case arch-nvcc-spelling-space "sm_86+ptx " -arch sm_86
 FAKE_GPU_CODE=$list arch_case arch-cmake-spelling "sm_80 sm_90+ptx " --arch=80,90-real
 FAKE_GPU_CODE=$list arch_case arch-all "sm_75 sm_80 sm_86 sm_87 sm_89 sm_90 sm_100 sm_103 sm_110 sm_120 sm_121+ptx " --arch=all
+# cicc once per front end (NVVM 7 to sm_90, NVVM 20 from sm_100), the
+# newest from its own PTX; and an explicit pair keeps one PTX each.
+if [ "$(ptx_of)" = "75 100 121 " ]; then ok "arch-all: SASS from three PTX (two front ends and the newest)"
+else bad arch-all-ptx "PTX built for '$(ptx_of)', expected '75 100 121 '"; fi
 FAKE_GPU_CODE=$list arch_case arch-all-major "sm_75 sm_80 sm_90 sm_100 sm_110 sm_120+ptx " --arch=all-major
 fresh
 if UFN_CUDA_LIBRARY=/nonexistent/libcuda.so.1 run arch-native-no-driver 3 mod.ufn --nvcc="$fake" --arch=native \
