@@ -246,6 +246,21 @@ int ufn_init(const char *backend);
 /* The number of devices of the backend (1 for host). */
 int ufn_device_count(void);
 
+/* --- C interop: the program's threads, devices, memory and streams ------------ */
+
+/* The number of threads a host call uses (UFN_NUM_THREADS as a call): 1 to
+ * 256, or 0 for the default (UFN_NUM_THREADS, else every core).  A call made
+ * from inside an OpenMP parallel region runs on its calling thread alone,
+ * whatever this says.  See ufn(3), THREADS AND OPENMP. */
+int ufn_set_num_threads(int n);
+int ufn_get_num_threads(void);
+/* The default device: where new device arrays go and host-array calls run
+ * (UFN_DEVICE as a call, process-wide).  UFN_ERR_NO_DEVICE for an ordinal
+ * the backend lacks; the host backend accepts any ordinal and stays on 0. */
+int ufn_set_device(int device);
+/* The default device, or a negative status. */
+int ufn_get_device(void);
+
 /* --- reductions with any binary ufunc ------------------------------------------ */
 
 /* The general entry of a binary ufunc (two inputs, one output), as ufnc

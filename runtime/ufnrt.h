@@ -365,6 +365,10 @@ typedef struct ufn_backend {
     int (*kernel_limits)(const struct ufn_backend *be, int device, ufn_klimits *out);
     int (*launch_kernel)(const struct ufn_backend *be, const ufn_kplan *plan,
                          ufn_stream_impl *s);
+    /* C interop (interop.c); NULL on a backend without devices of its own.
+     * Make `device` the default device (checked, initialised), for
+     * ufn_set_device. */
+    int (*set_default_device)(const struct ufn_backend *be, int device);
 } ufn_backend_ops;
 
 extern const ufn_backend_ops ufn_backend_host;
@@ -500,6 +504,8 @@ int ufn_method_loop(const ufn_func *f, ufn_dtype t, const char *method, const uf
 /* The ISA the host loops run with: the best the CPU supports, or the one
  * UFN_HOST_ISA forces (baseline, avx2, avx512) - valgrind needs baseline. */
 int ufn_host_isa(void);
+/* The most host threads a call may use (UFN_NUM_THREADS, ufn_set_num_threads). */
+#define UFN_HOST_MAX_THREADS 256
 /* Number of host threads (UFN_NUM_THREADS, default: all cores). */
 int ufn_host_threads(void);
 /* Why UFN_HOST_ISA or UFN_NUM_THREADS was refused, or NULL. */
@@ -530,5 +536,8 @@ typedef void (*ufn_task_fn)(void *ctx, int64_t task);
  * thread's call the caller runs them all itself, so this never blocks on
  * another call.  Returns the number of threads that took part. */
 int ufn_pool_run(int nthreads, int64_t ntasks, ufn_task_fn fn, void *ctx);
+/* openmp.c: is the calling thread inside an active OpenMP parallel region
+ * of the program (false when the program has no OpenMP runtime)? */
+bool ufn_omp_in_parallel(void);
 
 #endif /* UFNRT_H */

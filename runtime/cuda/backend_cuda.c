@@ -280,6 +280,19 @@ static int op_default_device(const ufn_backend_ops *ops)
     return self(ops)->current;
 }
 
+/* ufn_set_device: the device is started now, so that a broken one fails
+ * here and not in the next call. */
+static int op_set_default_device(const ufn_backend_ops *ops, int device)
+{
+    cuda_backend *b = self(ops);
+    cuda_device *d;
+    int status = cuda_device_get(b, device, &d);
+    if (status)
+        return status;
+    b->current = device;
+    return 0;
+}
+
 static int op_kernel_limits(const ufn_backend_ops *ops, int device, ufn_klimits *out)
 {
     return cuda_kernel_limits(self(ops), device, out);
@@ -312,6 +325,7 @@ static const ufn_backend_ops cuda_ops = {
     .synchronize = op_synchronize,
     .kernel_limits = op_kernel_limits,
     .launch_kernel = op_launch_kernel,
+    .set_default_device = op_set_default_device,
 };
 
 /* ---- initialisation ---------------------------------------------------------------------- */

@@ -348,7 +348,7 @@ struct cuda_backend {
     ufn_backend_ops ops;         /* what the runtime sees; ops.name is drv->name */
     const ufn_cudrv *drv;
     int ndev;
-    int current;             /* the device UFN_DEVICE selected */
+    _Atomic int current;     /* the default device: UFN_DEVICE, or ufn_set_device */
     cuda_device *devs;
     pthread_mutex_t lock;    /* device initialisation, module states */
     bool started;            /* initialised: devs exist (atomic) */

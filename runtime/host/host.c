@@ -38,7 +38,6 @@
 #define TASK_MIN 16384          /* the least work of one task */
 #define TASKS_PER_THREAD 4      /* some slack for uneven threads */
 #define EXPAND_BYTES 8192       /* per-thread buffer for expanded scalars */
-#define MAX_THREADS 256
 
 /* ---- configuration ------------------------------------------------------------------- */
 
@@ -87,19 +86,19 @@ static void read_config(void)
                      "UFN_HOST_ISA=%.40s names no instruction set (baseline, avx2, avx512)", s);
     }
     env_threads = online_cpus();
-    if (env_threads > MAX_THREADS)
-        env_threads = MAX_THREADS;
+    if (env_threads > UFN_HOST_MAX_THREADS)
+        env_threads = UFN_HOST_MAX_THREADS;
     s = getenv("UFN_NUM_THREADS");
     if (s && *s) {
         char *end;
         errno = 0;
         long v = strtol(s, &end, 10);
-        if (!*end && !errno && v >= 1 && v <= MAX_THREADS)
+        if (!*end && !errno && v >= 1 && v <= UFN_HOST_MAX_THREADS)
             env_threads = (int)v;
         else
             snprintf(config_error, sizeof config_error,
                      "UFN_NUM_THREADS=%.40s is not a number of threads (1 to %d)", s,
-                     MAX_THREADS);
+                     UFN_HOST_MAX_THREADS);
     }
 }
 
@@ -124,7 +123,7 @@ int ufn_host_threads(void)
 
 void ufn_host_set_threads(int n)
 {
-    atomic_store(&threads_override, n > MAX_THREADS ? MAX_THREADS : n);
+    atomic_store(&threads_override, n > UFN_HOST_MAX_THREADS ? UFN_HOST_MAX_THREADS : n);
 }
 
 ufn_host_loop ufn_host_pick_loop(const ufn_loop *loop, int isa)
