@@ -260,6 +260,22 @@ int ufn_get_num_threads(void);
 int ufn_set_device(int device);
 /* The default device, or a negative status. */
 int ufn_get_device(void);
+/* Device memory the program allocated (cudaMalloc, cuMemAlloc) as an array:
+ * `strides` in elements, NULL for C order.  The driver must know [the
+ * elements' bytes] as device memory of one allocation in its device's
+ * primary context (the runtime API's); the view gets that device.  Not
+ * owned: ufn_free leaves the memory to the program, which must keep it
+ * alive while calls queued on it run.  UFN_ERR_WRONG_MEMORY for host
+ * memory, and on the host backend. */
+int ufn_device_view(void *ptr, ufn_dtype dtype, int ndim, const int64_t *shape,
+                    const int64_t *strides, ufn_array *out);
+/* The program's CUstream (cudaStream_t) as a stream for ufn_set_stream:
+ * calls queued on it are ordered with the program's kernels and library
+ * calls (cuBLAS, cuFFT) on that stream.  Of the default device
+ * (ufn_set_device).  Not owned: ufn_stream_destroy forgets the handle and
+ * leaves the stream to the program.  A NULL CUstream gives the default
+ * stream (NULL).  UFN_ERR_INVALID on the host backend. */
+int ufn_stream_wrap(void *cu_stream, ufn_stream *out);
 
 /* --- reductions with any binary ufunc ------------------------------------------ */
 

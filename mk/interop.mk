@@ -3,6 +3,8 @@
 #   openmp    ufn_set_num_threads; calls from inside an OpenMP parallel
 #             region (built with -fopenmp) run on their callers alone
 #   devices   ufn_set_device on two simulated GPUs, and on the host
+#   view      ufn_device_view, ufn_stream_wrap: a CUDA program's memory and
+#             stream (the simulated driver's), ordered with its own copies
 #
 # Each program compiles tests/interop/interop.ufn and checks its own
 # numbers; run.sh runs each on the backends it is for.
@@ -10,14 +12,14 @@
 CHECK_SUITES += interop
 
 INTEROP_DIR   := $(BUILD)/tests/interop
-INTEROP_NAMES := openmp devices
+INTEROP_NAMES := openmp devices view
 INTEROP_BIN   := $(INTEROP_NAMES:%=$(INTEROP_DIR)/%)
 INTEROP_FLAGS_openmp := -fopenmp
 
-$(INTEROP_DIR)/interop.o $(INTEROP_DIR)/interop.h: tests/interop/interop.ufn $(UFNC)
+$(INTEROP_DIR)/%.o $(INTEROP_DIR)/%.h: tests/interop/%.ufn $(UFNC)
 	@mkdir -p $(INTEROP_DIR)
 	$(call say,UFNC,$<)
-	$(Q)$(UFNC) --target=host,sim -o $(INTEROP_DIR)/interop.o -H $(INTEROP_DIR)/interop.h $<
+	$(Q)$(UFNC) --target=host,sim -o $(INTEROP_DIR)/$*.o -H $(INTEROP_DIR)/$*.h $<
 
 $(INTEROP_BIN): $(INTEROP_DIR)/%: tests/interop/%.c tests/interop/check.h $(INTEROP_DIR)/interop.o \
                 $(INTEROP_DIR)/interop.h $(LIBUFNRT_A)

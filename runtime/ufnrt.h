@@ -369,6 +369,13 @@ typedef struct ufn_backend {
      * Make `device` the default device (checked, initialised), for
      * ufn_set_device. */
     int (*set_default_device)(const struct ufn_backend *be, int device);
+    /* The device whose memory [ptr+lo, ptr+hi) is, as the driver knows it
+     * (ufn_device_view), or fail. */
+    int (*device_pointer)(const struct ufn_backend *be, const void *ptr, int64_t lo, int64_t hi,
+                          int *device);
+    /* Fill s->handle with the program's driver stream `cu` (a CUstream) of
+     * the default device, borrowed: stream_destroy leaves `cu` alone. */
+    int (*stream_wrap)(const struct ufn_backend *be, void *cu, ufn_stream_impl *s);
 } ufn_backend_ops;
 
 extern const ufn_backend_ops ufn_backend_host;
@@ -472,6 +479,9 @@ int ufn_shards_gather(const ufn_array *dev, const ufn_array *host);
 
 /* ==== stream.c ========================================================================== */
 
+/* A handle for a stream object the caller made (s->backend set, s->handle
+ * filled by the backend), or UFN_ERR_NOMEM; on failure s stays the caller's. */
+int ufn_stream_register(ufn_stream_impl *s, ufn_stream *out);
 /* The object of this thread's current stream (NULL: the default one), or
  * UFN_ERR_INVALID when it was destroyed or never made. */
 int ufn_current_stream(ufn_stream_impl **out);

@@ -57,6 +57,7 @@ static int op_stream_create(const ufn_backend_ops *ops, ufn_stream_impl *s)
         return ufn_fail(UFN_ERR_NOMEM, "out of memory creating a stream");
     }
     cs->cu = NULL;
+    cs->borrowed = false;
     CUresult r = b->drv->cuStreamCreate(&cs->cu, CU_STREAM_DEFAULT);
     if (r == CUDA_SUCCESS && !cs->cu)
         r = UFN_CUDA_NO_RESULT;
@@ -79,6 +80,11 @@ static int op_stream_destroy(const ufn_backend_ops *ops, ufn_stream_impl *s)
         return ufn_fail(UFN_ERR_INVALID, "a stream of the %s backend destroyed by the %s backend",
                         s->backend ? s->backend->name : "(no)", b->drv->name);
     cuda_stream *cs = s->handle;
+    if (cs->borrowed) {
+        free(cs);
+        s->handle = NULL;
+        return 0;
+    }
     cuda_device *d;
     int status = cuda_enter_device(b, cs->device, &d);
     if (status)
@@ -293,6 +299,17 @@ static int op_set_default_device(const ufn_backend_ops *ops, int device)
     return 0;
 }
 
+static int op_device_pointer(const ufn_backend_ops *ops, const void *ptr, int64_t lo,
+                             int64_t hi, int *device)
+{
+    return cuda_pointer_device(self(ops), ptr, lo, hi, device);
+}
+
+static int op_stream_wrap(const ufn_backend_ops *ops, void *cu, ufn_stream_impl *s)
+{
+    return cuda_stream_wrap(self(ops), cu, s);
+}
+
 static int op_kernel_limits(const ufn_backend_ops *ops, int device, ufn_klimits *out)
 {
     return cuda_kernel_limits(self(ops), device, out);
@@ -326,6 +343,8 @@ static const ufn_backend_ops cuda_ops = {
     .kernel_limits = op_kernel_limits,
     .launch_kernel = op_launch_kernel,
     .set_default_device = op_set_default_device,
+    .device_pointer = op_device_pointer,
+    .stream_wrap = op_stream_wrap,
 };
 
 /* ---- initialisation ---------------------------------------------------------------------- */

@@ -115,7 +115,11 @@ typedef enum CUlimit {
 
 /* cuPointerGetAttribute: what kind of memory a pointer is. */
 typedef enum CUpointer_attribute {
-    CU_POINTER_ATTRIBUTE_MEMORY_TYPE = 2    /* an unsigned: CU_MEMORYTYPE_* */
+    CU_POINTER_ATTRIBUTE_CONTEXT = 1,           /* a CUcontext: the allocation's */
+    CU_POINTER_ATTRIBUTE_MEMORY_TYPE = 2,       /* an unsigned: CU_MEMORYTYPE_* */
+    CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9,    /* an int */
+    CU_POINTER_ATTRIBUTE_RANGE_START_ADDR = 11, /* a CUdeviceptr: the allocation's start */
+    CU_POINTER_ATTRIBUTE_RANGE_SIZE = 12        /* a size_t: the allocation's bytes */
 } CUpointer_attribute;
 
 /* CUfunction_attribute values that the kernel launch path uses. */
@@ -361,6 +365,7 @@ struct cuda_backend {
 typedef struct cuda_stream {
     CUstream cu;
     int device;
+    bool borrowed;           /* the program's (ufn_stream_wrap): never destroyed here */
 } cuda_stream;
 
 /* The device (initialised on first use: its primary context retained, its
@@ -477,6 +482,15 @@ void cuda_stage_release(cuda_backend *b, cuda_device *d);
  * 16 MiB, or UFN_STAGE_BYTES); 0 restores the default. */
 void ufn_cuda_set_stage_bytes(size_t bytes);
 size_t ufn_cuda_stage_bytes(void);
+
+/* ==== cuda_interop.c ======================================================================= */
+
+/* The device whose memory [ptr+lo, ptr+hi) is: device memory of one
+ * allocation of the driver, in its device's primary context; else
+ * UFN_ERR_WRONG_MEMORY (not device memory) or UFN_ERR_INVALID. */
+int cuda_pointer_device(cuda_backend *b, const void *ptr, int64_t lo, int64_t hi, int *device);
+/* s->handle for the program's stream `cu`, of the default device, borrowed. */
+int cuda_stream_wrap(cuda_backend *b, void *cu, ufn_stream_impl *s);
 
 /* ==== backend_cuda.c ======================================================================= */
 

@@ -14,5 +14,7 @@ run() {
 run openmp UFN_BACKEND=host
 run devices UFN_BACKEND=sim UFN_SIM_DEVICES=2
 run devices UFN_BACKEND=host
+run view UFN_BACKEND=sim UFN_SIM_DEVICES=2
+run view UFN_BACKEND=host
 echo "interop: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
