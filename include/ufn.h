@@ -277,6 +277,46 @@ int ufn_device_view(void *ptr, ufn_dtype dtype, int ndim, const int64_t *shape,
  * stream (NULL).  UFN_ERR_INVALID on the host backend. */
 int ufn_stream_wrap(void *cu_stream, ufn_stream *out);
 
+/* --- tracing: what the runtime did, for profilers --------------------------------
+ * UFN_TRACE=1 prints each event on stderr, UFN_TRACE=time with its duration,
+ * UFN_TRACE=summary totals per kind at exit (ufn(3), TRACING).  A callback
+ * receives every event whatever UFN_TRACE says. */
+typedef enum ufn_trace_kind {
+    UFN_TRACE_ALLOC,       /* device (or pinned host) memory allocated */
+    UFN_TRACE_FREE,
+    UFN_TRACE_H2D,         /* a copy from host to device */
+    UFN_TRACE_D2H,
+    UFN_TRACE_D2D,
+    UFN_TRACE_LAUNCH,      /* a ufunc's kernel launched (cuda, sim) */
+    UFN_TRACE_HOST_LOOP,   /* a ufunc call run by host loops */
+    UFN_TRACE_SYNC,        /* a wait for a device's streams */
+    UFN_TRACE_CHOICE,      /* the backend chosen; name says why */
+    UFN_TRACE_KERNEL,      /* a @cuda.jit kernel launched (any backend) */
+    UFN_TRACE_PEER         /* a copy between two devices' memories */
+} ufn_trace_kind;
+
+typedef struct ufn_trace_event {
+    size_t size;             /* sizeof the struct the runtime filled: members are only
+                                ever appended, so read a member only if it fits */
+    ufn_trace_kind kind;
+    const char *kind_name;   /* "H2D", as UFN_TRACE prints it */
+    const char *backend;     /* "cuda", "sim" or "host" */
+    const char *name;        /* the ufunc, kernel or why; NULL if none */
+    uint64_t amount;         /* bytes copied or allocated; elements of a launch or host
+                                loop; threads of a kernel */
+    int device;
+    int from_device;         /* UFN_TRACE_PEER: the source; else the same as device */
+    double seconds;          /* the reporting thread's time in it (to queue it, for work
+                                queued on a device stream); -1 when not timed */
+    uint64_t start_ns;       /* CLOCK_MONOTONIC nanoseconds when it began; 0: not timed */
+} ufn_trace_event;
+
+/* Called on the thread that did the work, possibly on several threads at
+ * once, after the operation; the event and its strings live only during the
+ * call.  It must not call libufnrt.  NULL removes it. */
+typedef void (*ufn_trace_callback)(const ufn_trace_event *event, void *ctx);
+void ufn_set_trace_callback(ufn_trace_callback callback, void *ctx);
+
 /* --- reductions with any binary ufunc ------------------------------------------ */
 
 /* The general entry of a binary ufunc (two inputs, one output), as ufnc

@@ -5,6 +5,8 @@
 #   devices   ufn_set_device on two simulated GPUs, and on the host
 #   view      ufn_device_view, ufn_stream_wrap: a CUDA program's memory and
 #             stream (the simulated driver's), ordered with its own copies
+#   trace     ufn_set_trace_callback, UFN_TRACE=time,summary, and NVTX
+#             ranges through a fake libnvToolsExt (fake_nvtx.c)
 #
 # Each program compiles tests/interop/interop.ufn and checks its own
 # numbers; run.sh runs each on the backends it is for.
@@ -12,7 +14,7 @@
 CHECK_SUITES += interop
 
 INTEROP_DIR   := $(BUILD)/tests/interop
-INTEROP_NAMES := openmp devices view
+INTEROP_NAMES := openmp devices view trace
 INTEROP_BIN   := $(INTEROP_NAMES:%=$(INTEROP_DIR)/%)
 INTEROP_FLAGS_openmp := -fopenmp
 
@@ -28,6 +30,13 @@ $(INTEROP_BIN): $(INTEROP_DIR)/%: tests/interop/%.c tests/interop/check.h $(INTE
 	  -Wno-missing-prototypes $(INTEROP_FLAGS_$*) -o $@ $< $(INTEROP_DIR)/interop.o \
 	  $(LIBUFNRT_A) $(LDLIBS_RT)
 
+INTEROP_NVTX := $(INTEROP_DIR)/libfakenvtx.so
+
+$(INTEROP_NVTX): tests/interop/fake_nvtx.c
+	@mkdir -p $(INTEROP_DIR)
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CFLAGS) $(WARNFLAGS) -Werror -Wno-missing-prototypes -fPIC -shared -o $@ $< -lpthread
+
 .PHONY: check-interop
-check-interop: $(INTEROP_BIN)
+check-interop: $(INTEROP_BIN) $(INTEROP_NVTX)
 	$(Q)tests/interop/run.sh $(INTEROP_DIR)

@@ -81,6 +81,7 @@ typedef struct ufn_event {
     size_t bytes;            /* bytes moved or allocated; elements for launches */
     int device;
     int from;                /* UFN_EV_PEER: the source device */
+    uint64_t start_ns;       /* ufn_trace_clock() when it began; 0: not timed */
 } ufn_event;
 
 /* Report an event: printed to stderr when UFN_TRACE=1, and passed to the
@@ -94,6 +95,18 @@ const char *ufn_event_name(ufn_event_kind kind);
 /* Build and report an event; nearly free when nobody listens. */
 void ufn_emit(ufn_event_kind kind, const char *backend, const char *name, size_t bytes,
               int device);
+/* The same for an operation timed from start_ns (ufn_trace_clock()). */
+void ufn_emit_since(ufn_event_kind kind, const char *backend, const char *name, size_t bytes,
+                    int device, uint64_t start_ns);
+/* Now in monotonic nanoseconds when anyone listens, else 0 (untimed). */
+uint64_t ufn_trace_clock(void);
+
+/* trace_nvtx.c: an NVTX range named `name` around a call on a device
+ * backend (`device`: its memory is UFN_MEM_DEVICE), when libnvToolsExt
+ * (UFN_NVTX_LIBRARY) is there: push says whether it pushed one, and then
+ * pop must follow on the same thread. */
+bool ufn_nvtx_push(bool device, const char *name);
+void ufn_nvtx_pop(void);
 
 /* ==== dtype.c ===================================================================== */
 

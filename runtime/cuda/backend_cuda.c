@@ -110,6 +110,7 @@ static int op_stream_synchronize(const ufn_backend_ops *ops, ufn_stream_impl *s)
     if (status)
         return status;
     CUstream cu;
+    uint64_t t0 = ufn_trace_clock();
     status = cuda_stream_of(b, s, device, &cu);
     if (status == 0) {
         CUresult r = b->drv->cuStreamSynchronize(cu);
@@ -118,7 +119,7 @@ static int op_stream_synchronize(const ufn_backend_ops *ops, ufn_stream_impl *s)
     }
     cuda_leave(b);
     if (status == 0)
-        cuda_trace(b, UFN_EV_SYNC, NULL, 0, device);
+        cuda_trace_since(b, UFN_EV_SYNC, NULL, 0, device, t0);
     return status;
 }
 
@@ -132,11 +133,12 @@ static int op_synchronize(const ufn_backend_ops *ops)
         int status = cuda_enter(b, d);
         if (status)
             return status;
+        uint64_t t0 = ufn_trace_clock();
         CUresult r = b->drv->cuCtxSynchronize();
         cuda_leave(b);
         if (r != CUDA_SUCCESS)
             return ufn_cudrv_fail(b->drv, r, "cuCtxSynchronize(device %d)", i);
-        cuda_trace(b, UFN_EV_SYNC, NULL, 0, i);
+        cuda_trace_since(b, UFN_EV_SYNC, NULL, 0, i, t0);
     }
     return 0;
 }
@@ -196,12 +198,13 @@ static int op_copy(cuda_backend *b, ufn_event_kind kind, int device, void *dst, 
         } else if (kind == UFN_EV_D2H) {
             status = cuda_stage_d2h(b, d, dst, (CUdeviceptr)(uintptr_t)src, bytes, cu);
         } else {
+            uint64_t t0 = ufn_trace_clock();
             CUresult r = b->drv->cuMemcpyDtoDAsync((CUdeviceptr)(uintptr_t)dst,
                                                    (CUdeviceptr)(uintptr_t)src, bytes, cu);
             if (r != CUDA_SUCCESS)
                 status = ufn_cudrv_fail(b->drv, r, "cuMemcpyDtoDAsync(%zu bytes)", bytes);
             else
-                cuda_trace(b, UFN_EV_D2D, NULL, bytes, device);
+                cuda_trace_since(b, UFN_EV_D2D, NULL, bytes, device, t0);
         }
     }
     cuda_leave(b);
@@ -250,6 +253,7 @@ static int op_copy_peer(const ufn_backend_ops *ops, int dst_device, void *dst, i
         return 0;
     if ((status = cuda_enter(b, dd)) != 0)
         return status;
+    uint64_t t0 = ufn_trace_clock();
     r = b->drv->cuMemcpyPeerAsync((CUdeviceptr)(uintptr_t)dst, dd->ctx,
                                   (CUdeviceptr)(uintptr_t)src, sd->ctx, bytes, NULL);
     if (r == CUDA_SUCCESS)
@@ -258,7 +262,7 @@ static int op_copy_peer(const ufn_backend_ops *ops, int dst_device, void *dst, i
     if (r != CUDA_SUCCESS)
         return ufn_cudrv_fail(b->drv, r, "cuMemcpyPeerAsync(%zu bytes, device %d to %d)", bytes,
                               src_device, dst_device);
-    ufn_event ev = { UFN_EV_PEER, b->drv->name, NULL, bytes, dst_device, src_device };
+    ufn_event ev = { UFN_EV_PEER, b->drv->name, NULL, bytes, dst_device, src_device, t0 };
     ufn_trace(&ev);
     return 0;
 }

@@ -397,6 +397,9 @@ int cuda_stream_of(cuda_backend *b, ufn_stream_impl *s, int device, CUstream *ou
 /* Report an event to the trace with this backend's name. */
 void cuda_trace(cuda_backend *b, ufn_event_kind kind, const char *name, size_t bytes,
                 int device);
+/* The same for an operation that began at start_ns (ufn_trace_clock()). */
+void cuda_trace_since(cuda_backend *b, ufn_event_kind kind, const char *name, size_t bytes,
+                      int device, uint64_t start_ns);
 
 /* ==== cuda_alloc.c ========================================================================= */
 

@@ -289,7 +289,7 @@ int ufn_host_execute(const ufn_plan *p)
                         p->loop->signature);
     if (p->n == 0)
         return UFN_OK;
-    ufn_emit(UFN_EV_HOST_LOOP, "host", p->func->name, (size_t)p->n, 0);
+    uint64_t t0 = ufn_trace_clock();
 
     exec x;
     x.fn = fn;
@@ -355,6 +355,7 @@ int ufn_host_execute(const ufn_plan *p)
     x.run = p->contiguous && p->ncore == 0 ? run_contig : expandable ? run_expand : run_strided;
     atomic_init(&x.too_deep, false);
     ufn_pool_run(threads, ntasks, run_checked, &x);
+    ufn_emit_since(UFN_EV_HOST_LOOP, "host", p->func->name, (size_t)p->n, 0, t0);
     if (atomic_load(&x.too_deep))
         return ufn_fail(UFN_ERR_RECURSION, "%s: a recursive helper went deeper than %d calls",
                         p->func->name, UFN_MAX_DEPTH);
@@ -405,9 +406,10 @@ static void host_free(const ufn_backend_ops *be, int device, void *ptr, ufn_stre
 
 static int host_copy(ufn_event_kind kind, int device, void *dst, const void *src, size_t bytes)
 {
-    ufn_emit(kind, "host", NULL, bytes, device);
+    uint64_t t0 = ufn_trace_clock();
     if (bytes)
         memmove(dst, src, bytes);
+    ufn_emit_since(kind, "host", NULL, bytes, device, t0);
     return UFN_OK;
 }
 
