@@ -1,6 +1,8 @@
 /* devices.c - ufn_set_device: new device arrays and host-array calls go to
  * the device it names (sim with UFN_SIM_DEVICES=2), a device the backend
- * lacks is refused; the host backend takes any ordinal and stays on 0. */
+ * lacks is refused; the host backend takes any ordinal and stays on 0.
+ * And what README's examples print: ufn_error() names the ufunc once, so a
+ * program prints it alone ("axpb: ...", not "axpb: axpb: ..."). */
 #include <string.h>
 
 #include "check.h"
@@ -29,6 +31,12 @@ int main(void)
         CHECK(y[i] == 3.0 * x[i] + 1.0);
     ufn_free(&dev);
     ufn_free(&out);
+
+    double z[3] = { 0 };
+    int64_t three[1] = { 3 };
+    ufn_array za = ufn_host(z, UFN_FLOAT64, 1, three);
+    CHECK(axpb(&xh, &za, &out) == UFN_ERR_SHAPE);
+    CHECK(strncmp(ufn_error(), "axpb: ", 6) == 0 && !strstr(ufn_error(), "axpb: axpb"));
 
     CHECK(ufn_set_device(0) == UFN_OK);
     CHECK(ufn_get_device() == 0);
