@@ -246,6 +246,77 @@ int ufn_init(const char *backend);
 /* The number of devices of the backend (1 for host). */
 int ufn_device_count(void);
 
+/* --- C interop: the program's threads, devices, memory and streams ------------ */
+
+/* The number of threads a host call uses (UFN_NUM_THREADS as a call): 1 to
+ * 256, or 0 for the default (UFN_NUM_THREADS, else every core).  A call made
+ * from inside an OpenMP parallel region runs on its calling thread alone,
+ * whatever this says.  See ufn(3), THREADS AND OPENMP. */
+int ufn_set_num_threads(int n);
+int ufn_get_num_threads(void);
+/* The default device: where new device arrays go and host-array calls run
+ * (UFN_DEVICE as a call, process-wide).  UFN_ERR_NO_DEVICE for an ordinal
+ * the backend lacks; the host backend accepts any ordinal and stays on 0. */
+int ufn_set_device(int device);
+/* The default device, or a negative status. */
+int ufn_get_device(void);
+/* Device memory the program allocated (cudaMalloc, cuMemAlloc) as an array:
+ * `strides` in elements, NULL for C order.  The driver must know [the
+ * elements' bytes] as device memory of one allocation in its device's
+ * primary context (the runtime API's); the view gets that device.  Not
+ * owned: ufn_free leaves the memory to the program, which must keep it
+ * alive while calls queued on it run.  UFN_ERR_WRONG_MEMORY for host
+ * memory, and on the host backend. */
+int ufn_device_view(void *ptr, ufn_dtype dtype, int ndim, const int64_t *shape,
+                    const int64_t *strides, ufn_array *out);
+/* The program's CUstream (cudaStream_t) as a stream for ufn_set_stream:
+ * calls queued on it are ordered with the program's kernels and library
+ * calls (cuBLAS, cuFFT) on that stream.  Of the default device
+ * (ufn_set_device).  Not owned: ufn_stream_destroy forgets the handle and
+ * leaves the stream to the program.  A NULL CUstream gives the default
+ * stream (NULL).  UFN_ERR_INVALID on the host backend. */
+int ufn_stream_wrap(void *cu_stream, ufn_stream *out);
+
+/* --- tracing: what the runtime did, for profilers --------------------------------
+ * UFN_TRACE=1 prints each event on stderr, UFN_TRACE=time with its duration,
+ * UFN_TRACE=summary totals per kind at exit (ufn(3), TRACING).  A callback
+ * receives every event whatever UFN_TRACE says. */
+typedef enum ufn_trace_kind {
+    UFN_TRACE_ALLOC,       /* device (or pinned host) memory allocated */
+    UFN_TRACE_FREE,
+    UFN_TRACE_H2D,         /* a copy from host to device */
+    UFN_TRACE_D2H,
+    UFN_TRACE_D2D,
+    UFN_TRACE_LAUNCH,      /* a ufunc's kernel launched (cuda, sim) */
+    UFN_TRACE_HOST_LOOP,   /* a ufunc call run by host loops */
+    UFN_TRACE_SYNC,        /* a wait for a device's streams */
+    UFN_TRACE_CHOICE,      /* the backend chosen; name says why */
+    UFN_TRACE_KERNEL,      /* a @cuda.jit kernel launched (any backend) */
+    UFN_TRACE_PEER         /* a copy between two devices' memories */
+} ufn_trace_kind;
+
+typedef struct ufn_trace_event {
+    size_t size;             /* sizeof the struct the runtime filled: members are only
+                                ever appended, so read a member only if it fits */
+    ufn_trace_kind kind;
+    const char *kind_name;   /* "H2D", as UFN_TRACE prints it */
+    const char *backend;     /* "cuda", "sim" or "host" */
+    const char *name;        /* the ufunc, kernel or why; NULL if none */
+    uint64_t amount;         /* bytes copied or allocated; elements of a launch or host
+                                loop; threads of a kernel */
+    int device;
+    int from_device;         /* UFN_TRACE_PEER: the source; else the same as device */
+    double seconds;          /* the reporting thread's time in it (to queue it, for work
+                                queued on a device stream); -1 when not timed */
+    uint64_t start_ns;       /* CLOCK_MONOTONIC nanoseconds when it began; 0: not timed */
+} ufn_trace_event;
+
+/* Called on the thread that did the work, possibly on several threads at
+ * once, after the operation; the event and its strings live only during the
+ * call.  It must not call libufnrt.  NULL removes it. */
+typedef void (*ufn_trace_callback)(const ufn_trace_event *event, void *ctx);
+void ufn_set_trace_callback(ufn_trace_callback callback, void *ctx);
+
 /* --- reductions with any binary ufunc ------------------------------------------ */
 
 /* The general entry of a binary ufunc (two inputs, one output), as ufnc

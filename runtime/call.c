@@ -711,9 +711,12 @@ static int run(call *c, const ufn_array *const *in, ufn_array *const *out, int f
         if ((st = route_inputs(c)) == UFN_OK && (st = resolve_overlap(c)) == UFN_OK) {
             ufn_plan plan;
             build_plan(c, &plan);
+            bool range = ufn_nvtx_push(c->be->device_memory == UFN_MEM_DEVICE, c->name);
             st = ufn_multi_execute(c->be, &plan, c->stream);
             if (st == UFN_OK)
                 st = copy_back(c);
+            if (range)
+                ufn_nvtx_pop();
         }
     }
     release_temps(c, st < 0, out);

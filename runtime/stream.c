@@ -124,6 +124,18 @@ ufn_stream_impl *ufn_current_stream_or_default(void)
     return s;
 }
 
+int ufn_stream_register(ufn_stream_impl *s, ufn_stream *out)
+{
+    pthread_once(&atfork_once, register_atfork);
+    pthread_mutex_lock(&lock);
+    ufn_stream h = insert(s);
+    pthread_mutex_unlock(&lock);
+    if (!h)
+        return ufn_fail(UFN_ERR_NOMEM, "out of host memory for a stream handle");
+    *out = h;
+    return UFN_OK;
+}
+
 int ufn_stream_create(ufn_stream *stream)
 {
     if (!stream)
@@ -132,7 +144,6 @@ int ufn_stream_create(ufn_stream *stream)
     int st = ufn_get_backend(&be);
     if (st < 0)
         return st;
-    pthread_once(&atfork_once, register_atfork);
     ufn_stream_impl *s = calloc(1, sizeof *s);
     if (!s)
         return ufn_fail(UFN_ERR_NOMEM, "ufn_stream_create: out of host memory");
@@ -141,16 +152,12 @@ int ufn_stream_create(ufn_stream *stream)
         free(s);
         return st;
     }
-    pthread_mutex_lock(&lock);
-    ufn_stream h = insert(s);
-    pthread_mutex_unlock(&lock);
-    if (!h) {
+    if ((st = ufn_stream_register(s, stream)) < 0) {
         if (be->stream_destroy)
             be->stream_destroy(be, s);
         free(s);
-        return ufn_fail(UFN_ERR_NOMEM, "ufn_stream_create: out of host memory");
+        return ufn_fail_prefix(st, "ufn_stream_create");
     }
-    *stream = h;
     return UFN_OK;
 }
 

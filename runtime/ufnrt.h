@@ -81,6 +81,7 @@ typedef struct ufn_event {
     size_t bytes;            /* bytes moved or allocated; elements for launches */
     int device;
     int from;                /* UFN_EV_PEER: the source device */
+    uint64_t start_ns;       /* ufn_trace_clock() when it began; 0: not timed */
 } ufn_event;
 
 /* Report an event: printed to stderr when UFN_TRACE=1, and passed to the
@@ -94,6 +95,18 @@ const char *ufn_event_name(ufn_event_kind kind);
 /* Build and report an event; nearly free when nobody listens. */
 void ufn_emit(ufn_event_kind kind, const char *backend, const char *name, size_t bytes,
               int device);
+/* The same for an operation timed from start_ns (ufn_trace_clock()). */
+void ufn_emit_since(ufn_event_kind kind, const char *backend, const char *name, size_t bytes,
+                    int device, uint64_t start_ns);
+/* Now in monotonic nanoseconds when anyone listens, else 0 (untimed). */
+uint64_t ufn_trace_clock(void);
+
+/* trace_nvtx.c: an NVTX range named `name` around a call on a device
+ * backend (`device`: its memory is UFN_MEM_DEVICE), when libnvToolsExt
+ * (UFN_NVTX_LIBRARY) is there: push says whether it pushed one, and then
+ * pop must follow on the same thread. */
+bool ufn_nvtx_push(bool device, const char *name);
+void ufn_nvtx_pop(void);
 
 /* ==== dtype.c ===================================================================== */
 
@@ -365,6 +378,17 @@ typedef struct ufn_backend {
     int (*kernel_limits)(const struct ufn_backend *be, int device, ufn_klimits *out);
     int (*launch_kernel)(const struct ufn_backend *be, const ufn_kplan *plan,
                          ufn_stream_impl *s);
+    /* C interop (interop.c); NULL on a backend without devices of its own.
+     * Make `device` the default device (checked, initialised), for
+     * ufn_set_device. */
+    int (*set_default_device)(const struct ufn_backend *be, int device);
+    /* The device whose memory [ptr+lo, ptr+hi) is, as the driver knows it
+     * (ufn_device_view), or fail. */
+    int (*device_pointer)(const struct ufn_backend *be, const void *ptr, int64_t lo, int64_t hi,
+                          int *device);
+    /* Fill s->handle with the program's driver stream `cu` (a CUstream) of
+     * the default device, borrowed: stream_destroy leaves `cu` alone. */
+    int (*stream_wrap)(const struct ufn_backend *be, void *cu, ufn_stream_impl *s);
 } ufn_backend_ops;
 
 extern const ufn_backend_ops ufn_backend_host;
@@ -468,6 +492,9 @@ int ufn_shards_gather(const ufn_array *dev, const ufn_array *host);
 
 /* ==== stream.c ========================================================================== */
 
+/* A handle for a stream object the caller made (s->backend set, s->handle
+ * filled by the backend), or UFN_ERR_NOMEM; on failure s stays the caller's. */
+int ufn_stream_register(ufn_stream_impl *s, ufn_stream *out);
 /* The object of this thread's current stream (NULL: the default one), or
  * UFN_ERR_INVALID when it was destroyed or never made. */
 int ufn_current_stream(ufn_stream_impl **out);
@@ -500,6 +527,8 @@ int ufn_method_loop(const ufn_func *f, ufn_dtype t, const char *method, const uf
 /* The ISA the host loops run with: the best the CPU supports, or the one
  * UFN_HOST_ISA forces (baseline, avx2, avx512) - valgrind needs baseline. */
 int ufn_host_isa(void);
+/* The most host threads a call may use (UFN_NUM_THREADS, ufn_set_num_threads). */
+#define UFN_HOST_MAX_THREADS 256
 /* Number of host threads (UFN_NUM_THREADS, default: all cores). */
 int ufn_host_threads(void);
 /* Why UFN_HOST_ISA or UFN_NUM_THREADS was refused, or NULL. */
@@ -530,5 +559,8 @@ typedef void (*ufn_task_fn)(void *ctx, int64_t task);
  * thread's call the caller runs them all itself, so this never blocks on
  * another call.  Returns the number of threads that took part. */
 int ufn_pool_run(int nthreads, int64_t ntasks, ufn_task_fn fn, void *ctx);
+/* openmp.c: is the calling thread inside an active OpenMP parallel region
+ * of the program (false when the program has no OpenMP runtime)? */
+bool ufn_omp_in_parallel(void);
 
 #endif /* UFNRT_H */

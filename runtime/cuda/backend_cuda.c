@@ -57,6 +57,7 @@ static int op_stream_create(const ufn_backend_ops *ops, ufn_stream_impl *s)
         return ufn_fail(UFN_ERR_NOMEM, "out of memory creating a stream");
     }
     cs->cu = NULL;
+    cs->borrowed = false;
     CUresult r = b->drv->cuStreamCreate(&cs->cu, CU_STREAM_DEFAULT);
     if (r == CUDA_SUCCESS && !cs->cu)
         r = UFN_CUDA_NO_RESULT;
@@ -79,6 +80,11 @@ static int op_stream_destroy(const ufn_backend_ops *ops, ufn_stream_impl *s)
         return ufn_fail(UFN_ERR_INVALID, "a stream of the %s backend destroyed by the %s backend",
                         s->backend ? s->backend->name : "(no)", b->drv->name);
     cuda_stream *cs = s->handle;
+    if (cs->borrowed) {
+        free(cs);
+        s->handle = NULL;
+        return 0;
+    }
     cuda_device *d;
     int status = cuda_enter_device(b, cs->device, &d);
     if (status)
@@ -104,6 +110,7 @@ static int op_stream_synchronize(const ufn_backend_ops *ops, ufn_stream_impl *s)
     if (status)
         return status;
     CUstream cu;
+    uint64_t t0 = ufn_trace_clock();
     status = cuda_stream_of(b, s, device, &cu);
     if (status == 0) {
         CUresult r = b->drv->cuStreamSynchronize(cu);
@@ -112,7 +119,7 @@ static int op_stream_synchronize(const ufn_backend_ops *ops, ufn_stream_impl *s)
     }
     cuda_leave(b);
     if (status == 0)
-        cuda_trace(b, UFN_EV_SYNC, NULL, 0, device);
+        cuda_trace_since(b, UFN_EV_SYNC, NULL, 0, device, t0);
     return status;
 }
 
@@ -126,11 +133,12 @@ static int op_synchronize(const ufn_backend_ops *ops)
         int status = cuda_enter(b, d);
         if (status)
             return status;
+        uint64_t t0 = ufn_trace_clock();
         CUresult r = b->drv->cuCtxSynchronize();
         cuda_leave(b);
         if (r != CUDA_SUCCESS)
             return ufn_cudrv_fail(b->drv, r, "cuCtxSynchronize(device %d)", i);
-        cuda_trace(b, UFN_EV_SYNC, NULL, 0, i);
+        cuda_trace_since(b, UFN_EV_SYNC, NULL, 0, i, t0);
     }
     return 0;
 }
@@ -190,12 +198,13 @@ static int op_copy(cuda_backend *b, ufn_event_kind kind, int device, void *dst, 
         } else if (kind == UFN_EV_D2H) {
             status = cuda_stage_d2h(b, d, dst, (CUdeviceptr)(uintptr_t)src, bytes, cu);
         } else {
+            uint64_t t0 = ufn_trace_clock();
             CUresult r = b->drv->cuMemcpyDtoDAsync((CUdeviceptr)(uintptr_t)dst,
                                                    (CUdeviceptr)(uintptr_t)src, bytes, cu);
             if (r != CUDA_SUCCESS)
                 status = ufn_cudrv_fail(b->drv, r, "cuMemcpyDtoDAsync(%zu bytes)", bytes);
             else
-                cuda_trace(b, UFN_EV_D2D, NULL, bytes, device);
+                cuda_trace_since(b, UFN_EV_D2D, NULL, bytes, device, t0);
         }
     }
     cuda_leave(b);
@@ -244,6 +253,7 @@ static int op_copy_peer(const ufn_backend_ops *ops, int dst_device, void *dst, i
         return 0;
     if ((status = cuda_enter(b, dd)) != 0)
         return status;
+    uint64_t t0 = ufn_trace_clock();
     r = b->drv->cuMemcpyPeerAsync((CUdeviceptr)(uintptr_t)dst, dd->ctx,
                                   (CUdeviceptr)(uintptr_t)src, sd->ctx, bytes, NULL);
     if (r == CUDA_SUCCESS)
@@ -252,7 +262,7 @@ static int op_copy_peer(const ufn_backend_ops *ops, int dst_device, void *dst, i
     if (r != CUDA_SUCCESS)
         return ufn_cudrv_fail(b->drv, r, "cuMemcpyPeerAsync(%zu bytes, device %d to %d)", bytes,
                               src_device, dst_device);
-    ufn_event ev = { UFN_EV_PEER, b->drv->name, NULL, bytes, dst_device, src_device };
+    ufn_event ev = { UFN_EV_PEER, b->drv->name, NULL, bytes, dst_device, src_device, t0 };
     ufn_trace(&ev);
     return 0;
 }
@@ -278,6 +288,30 @@ static int op_device_count(const ufn_backend_ops *ops)
 static int op_default_device(const ufn_backend_ops *ops)
 {
     return self(ops)->current;
+}
+
+/* ufn_set_device: the device is started now, so that a broken one fails
+ * here and not in the next call. */
+static int op_set_default_device(const ufn_backend_ops *ops, int device)
+{
+    cuda_backend *b = self(ops);
+    cuda_device *d;
+    int status = cuda_device_get(b, device, &d);
+    if (status)
+        return status;
+    b->current = device;
+    return 0;
+}
+
+static int op_device_pointer(const ufn_backend_ops *ops, const void *ptr, int64_t lo,
+                             int64_t hi, int *device)
+{
+    return cuda_pointer_device(self(ops), ptr, lo, hi, device);
+}
+
+static int op_stream_wrap(const ufn_backend_ops *ops, void *cu, ufn_stream_impl *s)
+{
+    return cuda_stream_wrap(self(ops), cu, s);
 }
 
 static int op_kernel_limits(const ufn_backend_ops *ops, int device, ufn_klimits *out)
@@ -312,6 +346,9 @@ static const ufn_backend_ops cuda_ops = {
     .synchronize = op_synchronize,
     .kernel_limits = op_kernel_limits,
     .launch_kernel = op_launch_kernel,
+    .set_default_device = op_set_default_device,
+    .device_pointer = op_device_pointer,
+    .stream_wrap = op_stream_wrap,
 };
 
 /* ---- initialisation ---------------------------------------------------------------------- */

@@ -198,6 +198,7 @@ int cuda_cache_alloc(cuda_backend *b, cuda_device *d, size_t bytes, CUstream s, 
     const ufn_cudrv *drv = b->drv;
     if (bytes > MAX_BYTES)
         return out_of_memory(b, d, CUDA_ERROR_OUT_OF_MEMORY, bytes);
+    uint64_t t0 = ufn_trace_clock();
     size_t size;
     int cls = size_class(bytes, &size);
 
@@ -248,7 +249,7 @@ int cuda_cache_alloc(cuda_backend *b, cuda_device *d, size_t bytes, CUstream s, 
     if (!ok)
         return ufn_fail(UFN_ERR_NOMEM, "out of host memory allocating device memory");
     *ptr = blk->ptr;
-    cuda_trace(b, UFN_EV_ALLOC, how, bytes, d->ordinal);
+    cuda_trace_since(b, UFN_EV_ALLOC, how, bytes, d->ordinal, t0);
     return 0;
 }
 

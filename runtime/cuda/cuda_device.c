@@ -28,10 +28,15 @@ typedef struct cuda_modstate {
     cuda_kernel *kernels;       /* resolved per device, on first use */
 } cuda_modstate;
 
+void cuda_trace_since(cuda_backend *b, ufn_event_kind kind, const char *name, size_t bytes,
+                      int device, uint64_t start_ns)
+{
+    ufn_emit_since(kind, b->drv->name, name, bytes, device, start_ns);
+}
+
 void cuda_trace(cuda_backend *b, ufn_event_kind kind, const char *name, size_t bytes, int device)
 {
-    ufn_event ev = { kind, b->drv->name, name, bytes, device, device };
-    ufn_trace(&ev);
+    cuda_trace_since(b, kind, name, bytes, device, 0);
 }
 
 /* ---- devices and contexts ------------------------------------------------------ */

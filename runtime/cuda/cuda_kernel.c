@@ -85,6 +85,7 @@ int cuda_launch_kernel(cuda_backend *b, const ufn_kplan *p, ufn_stream_impl *s)
         st = cuda_kernel_get(b, d, p->kernel->module, p->sig->kernel, &k);
     if (st == 0 && p->dynamic_shared > 0)
         st = allow_dynamic(b, k, p->dynamic_shared);
+    uint64_t t0 = ufn_trace_clock();
     if (st == 0) {
         CUresult r = b->drv->cuLaunchKernel(k->fn, p->grid[0], p->grid[1], p->grid[2],
                                             p->block[0], p->block[1], p->block[2],
@@ -100,7 +101,7 @@ int cuda_launch_kernel(cuda_backend *b, const ufn_kplan *p, ufn_stream_impl *s)
     if (st == 0) {
         uint64_t threads = (uint64_t)p->grid[0] * p->grid[1] * p->grid[2] * p->block[0] *
                            p->block[1] * p->block[2];
-        cuda_trace(b, UFN_EV_KERNEL, p->sig->kernel, (size_t)threads, p->device);
+        cuda_trace_since(b, UFN_EV_KERNEL, p->sig->kernel, (size_t)threads, p->device, t0);
         st = cuda_depth_check(b, k, stream, p->kernel->name ? p->kernel->name : k->name);
     }
     cuda_leave(b);

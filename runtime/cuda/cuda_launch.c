@@ -45,11 +45,12 @@ int cuda_launch(cuda_backend *b, cuda_device *d, cuda_kernel *k, uint32_t n, voi
     unsigned grid = blocks < k->max_grid ? (unsigned)blocks : k->max_grid;
     if (grid == 0)
         grid = 1;
+    uint64_t t0 = ufn_trace_clock();
     CUresult r = b->drv->cuLaunchKernel(k->fn, grid, 1, 1, block, 1, 1, 0, stream, params, NULL);
     if (r != CUDA_SUCCESS)
         return ufn_cudrv_fail(b->drv, r, "cuLaunchKernel(%s, %u blocks of %u threads, n=%u)",
                               k->name, grid, block, n);
-    cuda_trace(b, UFN_EV_LAUNCH, k->name, n, d->ordinal);
+    cuda_trace_since(b, UFN_EV_LAUNCH, k->name, n, d->ordinal, t0);
     return 0;
 }
 

@@ -389,11 +389,12 @@ static int run_chunk(cuda_backend *b, cuda_device *d, const job *j, slot *s, int
         size_t bytes = (size_t)count * j->op[k].per_iter;
         if (bytes == 0 || j->op[k].scalar)
             continue;
+        uint64_t t0 = ufn_trace_clock();
         CUresult r = drv->cuMemcpyHtoDAsync(s->dev + j->op[k].offset, s->pinned + j->op[k].offset,
                                             bytes, s->stream);
         if (r != CUDA_SUCCESS)
             return ufn_cudrv_fail(drv, r, "cuMemcpyHtoDAsync(%zu bytes, staging)", bytes);
-        cuda_trace(b, UFN_EV_H2D, p->func->name, bytes, d->ordinal);
+        cuda_trace_since(b, UFN_EV_H2D, p->func->name, bytes, d->ordinal, t0);
     }
 
     cuda_params a;
@@ -424,11 +425,12 @@ static int run_chunk(cuda_backend *b, cuda_device *d, const job *j, slot *s, int
         size_t bytes = (size_t)count * j->op[k].per_iter;
         if (bytes == 0)
             continue;
+        uint64_t t0 = ufn_trace_clock();
         CUresult r = drv->cuMemcpyDtoHAsync(s->pinned + j->op[k].offset, s->dev + j->op[k].offset,
                                             bytes, s->stream);
         if (r != CUDA_SUCCESS)
             return ufn_cudrv_fail(drv, r, "cuMemcpyDtoHAsync(%zu bytes, staging)", bytes);
-        cuda_trace(b, UFN_EV_D2H, p->func->name, bytes, d->ordinal);
+        cuda_trace_since(b, UFN_EV_D2H, p->func->name, bytes, d->ordinal, t0);
     }
     CUresult r = drv->cuEventRecord(s->done, s->stream);
     if (r != CUDA_SUCCESS)
@@ -587,6 +589,7 @@ static int staged_copy(cuda_backend *b, cuda_device *d, bool h2d, void *host, CU
         if (status)
             break;
         CUresult r;
+        uint64_t t0 = ufn_trace_clock();
         if (h2d) {
             memcpy(s->pinned, (unsigned char *)host + off, len);
             s->dst = NULL;
@@ -604,7 +607,7 @@ static int staged_copy(cuda_backend *b, cuda_device *d, bool h2d, void *host, CU
             break;
         }
         s->busy = true;
-        cuda_trace(b, h2d ? UFN_EV_H2D : UFN_EV_D2H, NULL, len, d->ordinal);
+        cuda_trace_since(b, h2d ? UFN_EV_H2D : UFN_EV_D2H, NULL, len, d->ordinal, t0);
         off += len;
     }
     for (int i = 0; i < NSLOTS && status == 0; i++)
@@ -633,12 +636,13 @@ int cuda_stage_h2d(cuda_backend *b, cuda_device *d, CUdeviceptr dst, const void 
     /* From pageable memory the driver copies to its own staging buffer
      * before returning, so the caller may reuse `src` at once.  Page-locked
      * memory it reads only when the copy runs: wait for it then. */
+    uint64_t t0 = ufn_trace_clock();
     CUresult r = b->drv->cuMemcpyHtoDAsync(dst, src, bytes, after);
     if (r == CUDA_SUCCESS && page_locked(b, src))
         r = b->drv->cuStreamSynchronize(after);
     if (r != CUDA_SUCCESS)
         return ufn_cudrv_fail(b->drv, r, "cuMemcpyHtoDAsync(%zu bytes)", bytes);
-    cuda_trace(b, UFN_EV_H2D, NULL, bytes, d->ordinal);
+    cuda_trace_since(b, UFN_EV_H2D, NULL, bytes, d->ordinal, t0);
     return 0;
 }
 
@@ -647,11 +651,12 @@ int cuda_stage_d2h(cuda_backend *b, cuda_device *d, void *dst, CUdeviceptr src, 
 {
     if (bytes >= DIRECT_COPY)
         return staged_copy(b, d, false, dst, src, bytes, after);
+    uint64_t t0 = ufn_trace_clock();
     CUresult r = b->drv->cuMemcpyDtoHAsync(dst, src, bytes, after);
     if (r == CUDA_SUCCESS)
         r = b->drv->cuStreamSynchronize(after);
     if (r != CUDA_SUCCESS)
         return ufn_cudrv_fail(b->drv, r, "cuMemcpyDtoHAsync(%zu bytes)", bytes);
-    cuda_trace(b, UFN_EV_D2H, NULL, bytes, d->ordinal);
+    cuda_trace_since(b, UFN_EV_D2H, NULL, bytes, d->ordinal, t0);
     return 0;
 }

@@ -115,7 +115,11 @@ typedef enum CUlimit {
 
 /* cuPointerGetAttribute: what kind of memory a pointer is. */
 typedef enum CUpointer_attribute {
-    CU_POINTER_ATTRIBUTE_MEMORY_TYPE = 2    /* an unsigned: CU_MEMORYTYPE_* */
+    CU_POINTER_ATTRIBUTE_CONTEXT = 1,           /* a CUcontext: the allocation's */
+    CU_POINTER_ATTRIBUTE_MEMORY_TYPE = 2,       /* an unsigned: CU_MEMORYTYPE_* */
+    CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9,    /* an int */
+    CU_POINTER_ATTRIBUTE_RANGE_START_ADDR = 11, /* a CUdeviceptr: the allocation's start */
+    CU_POINTER_ATTRIBUTE_RANGE_SIZE = 12        /* a size_t: the allocation's bytes */
 } CUpointer_attribute;
 
 /* CUfunction_attribute values that the kernel launch path uses. */
@@ -348,7 +352,7 @@ struct cuda_backend {
     ufn_backend_ops ops;         /* what the runtime sees; ops.name is drv->name */
     const ufn_cudrv *drv;
     int ndev;
-    int current;             /* the device UFN_DEVICE selected */
+    _Atomic int current;     /* the default device: UFN_DEVICE, or ufn_set_device */
     cuda_device *devs;
     pthread_mutex_t lock;    /* device initialisation, module states */
     bool started;            /* initialised: devs exist (atomic) */
@@ -361,6 +365,7 @@ struct cuda_backend {
 typedef struct cuda_stream {
     CUstream cu;
     int device;
+    bool borrowed;           /* the program's (ufn_stream_wrap): never destroyed here */
 } cuda_stream;
 
 /* The device (initialised on first use: its primary context retained, its
@@ -392,6 +397,9 @@ int cuda_stream_of(cuda_backend *b, ufn_stream_impl *s, int device, CUstream *ou
 /* Report an event to the trace with this backend's name. */
 void cuda_trace(cuda_backend *b, ufn_event_kind kind, const char *name, size_t bytes,
                 int device);
+/* The same for an operation that began at start_ns (ufn_trace_clock()). */
+void cuda_trace_since(cuda_backend *b, ufn_event_kind kind, const char *name, size_t bytes,
+                      int device, uint64_t start_ns);
 
 /* ==== cuda_alloc.c ========================================================================= */
 
@@ -477,6 +485,15 @@ void cuda_stage_release(cuda_backend *b, cuda_device *d);
  * 16 MiB, or UFN_STAGE_BYTES); 0 restores the default. */
 void ufn_cuda_set_stage_bytes(size_t bytes);
 size_t ufn_cuda_stage_bytes(void);
+
+/* ==== cuda_interop.c ======================================================================= */
+
+/* The device whose memory [ptr+lo, ptr+hi) is: device memory of one
+ * allocation of the driver, in its device's primary context; else
+ * UFN_ERR_WRONG_MEMORY (not device memory) or UFN_ERR_INVALID. */
+int cuda_pointer_device(cuda_backend *b, const void *ptr, int64_t lo, int64_t hi, int *device);
+/* s->handle for the program's stream `cu`, of the default device, borrowed. */
+int cuda_stream_wrap(cuda_backend *b, void *cu, ufn_stream_impl *s);
 
 /* ==== backend_cuda.c ======================================================================= */
 

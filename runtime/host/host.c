@@ -38,7 +38,6 @@
 #define TASK_MIN 16384          /* the least work of one task */
 #define TASKS_PER_THREAD 4      /* some slack for uneven threads */
 #define EXPAND_BYTES 8192       /* per-thread buffer for expanded scalars */
-#define MAX_THREADS 256
 
 /* ---- configuration ------------------------------------------------------------------- */
 
@@ -87,19 +86,19 @@ static void read_config(void)
                      "UFN_HOST_ISA=%.40s names no instruction set (baseline, avx2, avx512)", s);
     }
     env_threads = online_cpus();
-    if (env_threads > MAX_THREADS)
-        env_threads = MAX_THREADS;
+    if (env_threads > UFN_HOST_MAX_THREADS)
+        env_threads = UFN_HOST_MAX_THREADS;
     s = getenv("UFN_NUM_THREADS");
     if (s && *s) {
         char *end;
         errno = 0;
         long v = strtol(s, &end, 10);
-        if (!*end && !errno && v >= 1 && v <= MAX_THREADS)
+        if (!*end && !errno && v >= 1 && v <= UFN_HOST_MAX_THREADS)
             env_threads = (int)v;
         else
             snprintf(config_error, sizeof config_error,
                      "UFN_NUM_THREADS=%.40s is not a number of threads (1 to %d)", s,
-                     MAX_THREADS);
+                     UFN_HOST_MAX_THREADS);
     }
 }
 
@@ -124,7 +123,7 @@ int ufn_host_threads(void)
 
 void ufn_host_set_threads(int n)
 {
-    atomic_store(&threads_override, n > MAX_THREADS ? MAX_THREADS : n);
+    atomic_store(&threads_override, n > UFN_HOST_MAX_THREADS ? UFN_HOST_MAX_THREADS : n);
 }
 
 ufn_host_loop ufn_host_pick_loop(const ufn_loop *loop, int isa)
@@ -290,7 +289,7 @@ int ufn_host_execute(const ufn_plan *p)
                         p->loop->signature);
     if (p->n == 0)
         return UFN_OK;
-    ufn_emit(UFN_EV_HOST_LOOP, "host", p->func->name, (size_t)p->n, 0);
+    uint64_t t0 = ufn_trace_clock();
 
     exec x;
     x.fn = fn;
@@ -356,6 +355,7 @@ int ufn_host_execute(const ufn_plan *p)
     x.run = p->contiguous && p->ncore == 0 ? run_contig : expandable ? run_expand : run_strided;
     atomic_init(&x.too_deep, false);
     ufn_pool_run(threads, ntasks, run_checked, &x);
+    ufn_emit_since(UFN_EV_HOST_LOOP, "host", p->func->name, (size_t)p->n, 0, t0);
     if (atomic_load(&x.too_deep))
         return ufn_fail(UFN_ERR_RECURSION, "%s: a recursive helper went deeper than %d calls",
                         p->func->name, UFN_MAX_DEPTH);
@@ -406,9 +406,10 @@ static void host_free(const ufn_backend_ops *be, int device, void *ptr, ufn_stre
 
 static int host_copy(ufn_event_kind kind, int device, void *dst, const void *src, size_t bytes)
 {
-    ufn_emit(kind, "host", NULL, bytes, device);
+    uint64_t t0 = ufn_trace_clock();
     if (bytes)
         memmove(dst, src, bytes);
+    ufn_emit_since(kind, "host", NULL, bytes, device, t0);
     return UFN_OK;
 }
 

@@ -160,8 +160,10 @@ int ufn_host_run_kernel(const ufn_kplan *p, int isa, int nthreads)
         ntasks = h.blocks;
     h.per_task = (h.blocks + ntasks - 1) / ntasks;
     ntasks = (h.blocks + h.per_task - 1) / h.per_task;
-    ufn_emit(UFN_EV_KERNEL, "host", sig->kernel, (size_t)(h.blocks * per_block), p->device);
+    uint64_t t0 = ufn_trace_clock();
     ufn_pool_run(threads, (int64_t)ntasks, run_task, &h);
+    ufn_emit_since(UFN_EV_KERNEL, "host", sig->kernel, (size_t)(h.blocks * per_block),
+                   p->device, t0);
     pthread_mutex_destroy(&h.lock);
     if (atomic_load(&h.failed) != INT64_MAX)
         return ufn_fail(UFN_ERR_KERNEL, "%s", h.report);

@@ -16,7 +16,9 @@
  * cancels the slots nobody claimed and waits for the claimed ones to check
  * out (the job lives on its stack).  Every claim is matched by one check-out,
  * so a worker that wakes late can never take part in the wrong job.  After
- * fork() the child starts with no workers (pthread_atfork).
+ * fork() the child starts with no workers (pthread_atfork).  A call made
+ * from inside an OpenMP parallel region runs on its caller alone (openmp.c
+ * says why).
  */
 #include <pthread.h>
 #include <signal.h>
@@ -153,7 +155,8 @@ int ufn_pool_run(int nthreads, int64_t ntasks, ufn_task_fn fn, void *ctx)
 {
     if (ntasks <= 0)
         return 0;
-    if (nthreads <= 1 || ntasks == 1 || pthread_mutex_trylock(&pool.busy) != 0) {
+    if (nthreads <= 1 || ntasks == 1 || ufn_omp_in_parallel() ||
+        pthread_mutex_trylock(&pool.busy) != 0) {
         for (int64_t t = 0; t < ntasks; t++)
             fn(ctx, t);
         return 1;

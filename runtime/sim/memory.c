@@ -112,20 +112,42 @@ CUresult sim_mem_info(size_t *free_bytes, size_t *total_bytes)
     return CUDA_SUCCESS;
 }
 
+/* What C interop asks of a pointer (ufn_device_view): its kind of memory,
+ * and for device memory its device, context and allocation. */
 CUresult sim_pointer_attribute(void *data, CUpointer_attribute attr, CUdeviceptr p)
 {
     REQUIRE_INIT();
-    if (!data || attr != CU_POINTER_ATTRIBUTE_MEMORY_TYPE)
+    if (!data)
         return CUDA_ERROR_INVALID_VALUE;
     pthread_mutex_lock(&ufn_sim.lock);
-    unsigned type = sim_find_in(false, (uintptr_t)p, 1) ? CU_MEMORYTYPE_HOST
-                    : sim_find_range(p, 1)             ? CU_MEMORYTYPE_DEVICE
-                                                   : 0;
+    sim_alloc *a = sim_find_in(false, (uintptr_t)p, 1);
+    if (!a)
+        a = sim_find_range(p, 1);
+    sim_alloc found = a ? *a : (sim_alloc){ 0 };
     pthread_mutex_unlock(&ufn_sim.lock);
-    if (!type)
+    if (!a)
         return CUDA_ERROR_INVALID_VALUE;   /* pageable memory: unknown to the driver */
-    *(unsigned *)data = type;
-    return CUDA_SUCCESS;
+    switch (attr) {
+    case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
+        *(unsigned *)data = found.device < 0 ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
+        return CUDA_SUCCESS;
+    case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR:
+        *(CUdeviceptr *)data = (CUdeviceptr)(uintptr_t)found.base;
+        return CUDA_SUCCESS;
+    case CU_POINTER_ATTRIBUTE_RANGE_SIZE:
+        *(size_t *)data = found.bytes;
+        return CUDA_SUCCESS;
+    case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
+    case CU_POINTER_ATTRIBUTE_CONTEXT:
+        if (found.device < 0)
+            return CUDA_ERROR_INVALID_VALUE;   /* pinned memory belongs to no device here */
+        if (attr == CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL)
+            *(int *)data = found.device;
+        else
+            *(CUcontext *)data = &ufn_sim.dev[found.device].ctx;
+        return CUDA_SUCCESS;
+    }
+    return CUDA_ERROR_INVALID_VALUE;
 }
 
 /* ---- copies ---------------------------------------------------------------------------- */

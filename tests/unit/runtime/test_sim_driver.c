@@ -126,6 +126,27 @@ static void test_memory(void **state)
     assert_int_equal(drv->cuMemcpyDtoHAsync(back, p + 500, 500, NULL), CUDA_SUCCESS);
     assert_memory_equal(back, host, 500);
 
+    /* What ufn_device_view asks of a pointer inside the allocation. */
+    int ordinal = -1;
+    CUcontext owner = NULL;
+    CUdeviceptr start = 0;
+    size_t size = 0;
+    assert_int_equal(drv->cuPointerGetAttribute(&ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
+                                                p + 999), CUDA_SUCCESS);
+    assert_int_equal(ordinal, 1);
+    assert_int_equal(drv->cuPointerGetAttribute(&owner, CU_POINTER_ATTRIBUTE_CONTEXT, p + 10),
+                     CUDA_SUCCESS);
+    assert_ptr_equal(owner, ctx1);
+    assert_int_equal(drv->cuPointerGetAttribute(&start, CU_POINTER_ATTRIBUTE_RANGE_START_ADDR,
+                                                p + 500), CUDA_SUCCESS);
+    assert_true(start == p);
+    assert_int_equal(drv->cuPointerGetAttribute(&size, CU_POINTER_ATTRIBUTE_RANGE_SIZE, p + 500),
+                     CUDA_SUCCESS);
+    assert_true(size >= 1000);
+    assert_int_equal(drv->cuPointerGetAttribute(&size, CU_POINTER_ATTRIBUTE_RANGE_SIZE,
+                                                (CUdeviceptr)(uintptr_t)host),
+                     CUDA_ERROR_INVALID_VALUE);   /* pageable */
+
     assert_int_equal(drv->cuMemFree(p), CUDA_SUCCESS);
     assert_int_equal(drv->cuMemFree(p), CUDA_ERROR_INVALID_VALUE);   /* twice */
     assert_int_equal(ufn_sim_get_stats(1, &after), 0);
