@@ -38,9 +38,12 @@
  * subtrees summed at once, then combined in the tree's order), so the
  * bits never depend on the number of threads.
  *
- * Device arrays of the cuda and sim backends are reduced here too, through
- * host copies (the block-tree kernel of issue 17 is not written yet); the
- * result goes back to the input's device. */
+ * Device arrays of the cuda and sim backends are reduced on the device by
+ * the signature's reduce kernel where reduce_device.c can (trailing axes of
+ * a contiguous array, a reorderable ufunc), in the kernel's order; the
+ * others here, through host copies, the result going back to the input's
+ * device. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -664,6 +667,26 @@ static int check_out(const reduction *r, const ufn_array *out, int ndim, const i
     return UFN_OK;
 }
 
+/* A device array on its device (reduce_device.c): the result allocated
+ * there when out is empty. */
+static int reduce_on_device(const reduction *r, const ufn_loop *loop, const ufn_backend_ops *be,
+                            const ufn_array *a, int ndim, const int64_t *shape, ufn_array *out)
+{
+    ufn_array res = *out;
+    int st = UFN_OK;
+    if (out->memory == UFN_MEM_NONE)
+        st = ufn_alloc_array(r->dt, ndim, shape, a->memory, a->device, &res);
+    if (st == UFN_OK)
+        st = ufn_reduce_device(r->f, loop, be, a, r->count, r->has_init ? r->init : NULL, &res);
+    if (out->memory == UFN_MEM_NONE) {
+        if (st == UFN_OK)
+            ufn_hand_over(out, &res);
+        else
+            ufn_free(&res);
+    }
+    return st;
+}
+
 int ufn_reduce(const ufn_func *f, const ufn_array *a, const ufn_reduce_opts *opts, ufn_array *out)
 {
     const ufn_loop *loop;
@@ -716,6 +739,20 @@ int ufn_reduce(const ufn_func *f, const ufn_array *a, const ufn_reduce_opts *opt
         return st;
     if (staged && out->memory != UFN_MEM_NONE && !ufn_is_c_contiguous(out))
         return ufn_fail(UFN_ERR_OUTPUT, "%s.reduce: a device out must be C-contiguous", f->name);
+    if (staged) {
+        int64_t results = 1;
+        for (int d = 0; d < ndim; d++)
+            results *= shape[d];
+        const char *why = ufn_reduce_device_refusal(f, loop, be, a, red, opts && opts->where,
+                                                    r.count, results);
+        if (!why)
+            return reduce_on_device(&r, loop, be, a, ndim, shape, out);
+        if (ufn_tracing()) {
+            char line[160];
+            snprintf(line, sizeof line, "%s.reduce through the host: %s", f->name, why);
+            ufn_emit(UFN_EV_CHOICE, be->name, line, 0, a->device);
+        }
+    }
     ufn_array ha = *a, hres = { 0 }, res = *out;
     if (staged) {
         ha = (ufn_array){ 0 };
