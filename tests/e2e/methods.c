@@ -36,24 +36,40 @@ typedef struct methods_case {
 #include "e2e.h"
 #include "methods_ref.h"
 
-static float base_f32[METHODS_BASE];
-static double base_f64[METHODS_BASE], base_mul[METHODS_BASE];
+static float base_f32[METHODS_BASE], base_c64[2 * METHODS_BASE];
+static double base_f64[METHODS_BASE], base_mul[METHODS_BASE], base_c128[2 * METHODS_BASE];
 static int32_t base_i32[METHODS_BASE];
 
-/* gen_methods.py's base(): v = (i * 7919) % 1999 - 999, then per dtype. */
+/* gen_methods.py's base(): v = (i * 7919) % 1999 - 999, then per dtype;
+ * a complex one v / 7 + i w / 3, w = (i * 104729) % 1013 - 506. */
 static void values(void)
 {
     for (int64_t i = 0; i < METHODS_BASE; i++) {
-        int64_t v = (i * 7919) % 1999 - 999;
+        int64_t v = (i * 7919) % 1999 - 999, w = (i * 104729) % 1013 - 506;
         base_f32[i] = (float)v / 7.0f;
         base_f64[i] = (double)v / 7.0;
         base_mul[i] = 1.0 + (double)v / 8192.0;
         base_i32[i] = (int32_t)v;
+        base_c64[2 * i] = base_f32[i];
+        base_c64[2 * i + 1] = (float)w / 3.0f;
+        base_c128[2 * i] = base_f64[i];
+        base_c128[2 * i + 1] = (double)w / 3.0;
     }
 }
 
-static float abs_f32[METHODS_BASE];
-static double abs_f64[METHODS_BASE];
+static bool is_complex(ufn_dtype t)
+{
+    return t == UFN_COMPLEX64 || t == UFN_COMPLEX128;
+}
+
+/* Float scalar k of a result (a complex element is two: real, imaginary). */
+static double scalar(ufn_dtype t, const void *data, int64_t k)
+{
+    return t == UFN_FLOAT32 || t == UFN_COMPLEX64 ? ((const float *)data)[k] : ((const double *)data)[k];
+}
+
+static float abs_f32[METHODS_BASE], abs_c64[2 * METHODS_BASE];
+static double abs_f64[METHODS_BASE], abs_c128[2 * METHODS_BASE];
 
 static void *base_of(const methods_case *c)
 {
@@ -61,6 +77,10 @@ static void *base_of(const methods_case *c)
         return base_i32;
     if (c->dtype == UFN_FLOAT32)
         return base_f32;
+    if (c->dtype == UFN_COMPLEX64)
+        return base_c64;
+    if (c->dtype == UFN_COMPLEX128)
+        return base_c128;
     return strcmp(c->func, "mul") == 0 ? base_mul : base_f64;
 }
 
@@ -70,6 +90,10 @@ static void abs_values(void)
     for (int64_t i = 0; i < METHODS_BASE; i++) {
         abs_f32[i] = fabsf(base_f32[i]);
         abs_f64[i] = fabs(base_f64[i]);
+    }
+    for (int64_t i = 0; i < 2 * METHODS_BASE; i++) {   /* each part's magnitude */
+        abs_c64[i] = fabsf(base_c64[i]);
+        abs_c128[i] = fabs(base_c128[i]);
     }
 }
 
@@ -116,12 +140,13 @@ static int call_on(const methods_case *c, ufn_array *res, ufn_memory *on_device,
     }
     ufn_reduce_opts o = {.naxes = c->naxes, .keepdims = c->keepdims};
     memcpy(o.axes, c->axes, sizeof c->axes);
-    float f32 = (float)c->initial;
-    double f64 = c->initial;
+    float f32[2] = {(float)c->initial, 0};
+    double f64[2] = {c->initial, 0};
     int32_t i32 = (int32_t)c->initial;
     if (c->has_initial)
-        o.initial = c->dtype == UFN_FLOAT32 ? (const void *)&f32
-                    : c->dtype == UFN_FLOAT64 ? (const void *)&f64 : (const void *)&i32;
+        o.initial = c->dtype == UFN_FLOAT32 || c->dtype == UFN_COMPLEX64 ? (const void *)f32
+                    : c->dtype == UFN_FLOAT64 || c->dtype == UFN_COMPLEX128 ? (const void *)f64
+                                                                            : (const void *)&i32;
     /* where=: the flat (C-order) index % 3 != 0, as gen_methods.py's */
     static bool mask[METHODS_BASE];
     int64_t n = 1;
@@ -165,15 +190,15 @@ static void check(const methods_case *c)
     for (int d = 0; same && d < c->rndim; d++)
         same = res.shape[d] == c->rshape[d];
     E2E_CHECK(same, "result of ndim %d, expected %d", res.ndim, c->rndim);
-    int64_t n = ufn_size(&res);
-    for (int64_t i = 0; same && i < n; i++) {
+    int64_t n = ufn_size(&res), parts = is_complex(c->dtype) ? 2 : 1;
+    for (int64_t i = 0; same && i < n * parts; i++) {
         if (c->dtype == UFN_INT32) {
             int32_t got = ((const int32_t *)res.data)[i], want = ((const int32_t *)c->expect)[i];
             E2E_CHECK(got == want, "[%lld] = %d, NumPy %d", (long long)i, got, want);
         } else {
-            double got = c->dtype == UFN_FLOAT32 ? ((const float *)res.data)[i] : ((const double *)res.data)[i];
-            double want = c->dtype == UFN_FLOAT32 ? ((const float *)c->expect)[i] : ((const double *)c->expect)[i];
-            E2E_CHECK(e2e_same_f64(got, want), "[%lld] = %a, NumPy %a", (long long)i, got, want);
+            double got = scalar(c->dtype, res.data, i), want = scalar(c->dtype, c->expect, i);
+            E2E_CHECK(e2e_same_f64(got, want), "[%lld]%s = %a, NumPy %a", (long long)(i / parts),
+                      parts == 2 ? (i % 2 ? ".imag" : ".real") : "", got, want);
         }
     }
     if (n > 0) {
@@ -226,8 +251,12 @@ static void check_device_reduce(const methods_case *c)
         E2E_CALL(ufn_copy_to_host(&res, &back));
     bool exact = c->dtype == UFN_INT32 || strcmp(c->func, "biggest") == 0 || strcmp(c->func, "sub") == 0;
     bool sum = strcmp(c->func, "add") == 0;
-    if (!exact && sum)   /* the sum of magnitudes of each result's elements */
-        E2E_CALL(call_on(c, &mag, NULL, c->dtype == UFN_FLOAT32 ? (void *)abs_f32 : (void *)abs_f64));
+    void *magnitudes = c->dtype == UFN_FLOAT32     ? (void *)abs_f32
+                       : c->dtype == UFN_FLOAT64   ? (void *)abs_f64
+                       : c->dtype == UFN_COMPLEX64 ? (void *)abs_c64
+                                                   : (void *)abs_c128;
+    if (!exact && sum)   /* the sum of magnitudes of each result's elements (each part's) */
+        E2E_CALL(call_on(c, &mag, NULL, magnitudes));
     int64_t n = back.data ? ufn_size(&back) : 0, elements = 1, results = 1;
     for (int d = 0; d < c->ndim; d++)
         elements *= c->shape[d];
@@ -235,19 +264,18 @@ static void check_device_reduce(const methods_case *c)
         results *= c->rshape[d];
     int64_t count = results ? elements / results : 0;   /* reduced elements per result */
     E2E_CHECK(n == ufn_size(&res), "%lld elements came back", (long long)n);
-    for (int64_t i = 0; i < n; i++) {
+    int64_t parts = is_complex(c->dtype) ? 2 : 1;
+    for (int64_t i = 0; i < n * parts; i++) {
         if (c->dtype == UFN_INT32) {
             int32_t got = ((const int32_t *)back.data)[i], want = ((const int32_t *)c->expect)[i];
             E2E_CHECK(got == want, "[%lld] = %d, NumPy %d", (long long)i, got, want);
             continue;
         }
-        bool f32 = c->dtype == UFN_FLOAT32;
-        double got = f32 ? ((const float *)back.data)[i] : ((const double *)back.data)[i];
-        double want = f32 ? ((const float *)c->expect)[i] : ((const double *)c->expect)[i];
+        bool f32 = c->dtype == UFN_FLOAT32 || c->dtype == UFN_COMPLEX64;
+        double got = scalar(c->dtype, back.data, i), want = scalar(c->dtype, c->expect, i);
         double u = f32 ? 0x1p-24 : 0x1p-53, tol = 0;
         if (!exact && sum)
-            tol = device_bound(count, u, (f32 ? ((const float *)mag.data)[i] : ((const double *)mag.data)[i])
-                                             + fabs(c->initial));
+            tol = device_bound(count, u, scalar(c->dtype, mag.data, i) + fabs(c->initial));
         else if (!exact)   /* a product: each rounding is relative */
             tol = 2.0 * (double)count * u * fabs(want);
         E2E_CHECK(exact ? e2e_same_f64(got, want) : fabs(got - want) <= tol,
