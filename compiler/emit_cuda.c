@@ -234,6 +234,8 @@ void emit_cuda(Buf *out, Module *m, const EmitOptions *opt)
                 case KF_GUFUNC: gufunc_kernel(&em, inst); break;
                 case KF_JIT: break;
                 }
+            if (has_reduce_kernel(inst))
+                reduce_kernel(&em, inst);
         }
     }
     if (jit)

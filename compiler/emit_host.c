@@ -181,11 +181,8 @@ static void gufunc_loop(Emitter *em, const Instance *inst)
 /* A kernel as the simulator calls it: its prototype (emit.c's description,
  * as polar.cu defines it), a trampoline that unpacks cuLaunchKernel's
  * parameter array, and the size of each parameter. */
-static void trampoline(Emitter *em, const Instance *inst, KernelForm form)
+static void trampoline(Emitter *em, const char *kname, const KernelParam *params, int n)
 {
-    KernelParam params[MAX_KERNEL_PARAMS];
-    int n = kernel_params(inst, form, false, params);
-    const char *kname = kernel_name(inst, form);
     Buf decl = {0}, call = {0}, sizes = {0};
     for (int i = 0; i < n; i++) {
         const char *t = params[i].type;
@@ -213,9 +210,16 @@ static int trampolines(Emitter *em)
         Func *f = m->kernels[i];
         KernelForm forms[MAX_KERNEL_FORMS];
         int nforms = kernel_forms(f, forms);
-        for (int j = 0; j < f->ninstances; j++)
+        for (int j = 0; j < f->ninstances; j++) {
+            Instance *inst = f->instances[j];
+            KernelParam params[MAX_KERNEL_PARAMS];
             for (int k = 0; k < nforms; k++, count++)
-                trampoline(em, f->instances[j], forms[k]);
+                trampoline(em, kernel_name(inst, forms[k]), params, kernel_params(inst, forms[k], false, params));
+            if (has_reduce_kernel(inst)) {
+                trampoline(em, reduce_kernel_name(inst), params, reduce_kernel_params(inst, false, params));
+                count++;
+            }
+        }
     }
     emit_line(em, "%s", "");
     emit_line(em, "static const ufn_sim_kernel %s[] = {", module_c_symbol(m, "sim_kernels"));
@@ -233,6 +237,16 @@ static int trampolines(Emitter *em)
                               jit_static_shared(f->instances[j]));
                 emit_line(em, "     .nparams = (int)(sizeof %s / sizeof %s[0])},", sizes, sizes);
             }
+        for (int j = 0; j < f->ninstances; j++) {
+            if (!has_reduce_kernel(f->instances[j]))
+                continue;
+            const char *kn = reduce_kernel_name(f->instances[j]);
+            const char *sizes = sim_c_symbol(kn, "sizes");
+            emit_line(em, "    {.name = \"%s\", .entry = %s, .param_sizes = %s,", kn, sim_c_symbol(kn, "sim"), sizes);
+            emit_line(em, "     .flags = UFN_KF_BARRIER | UFN_KF_WARP, .static_shared = %u,",
+                      reduce_kernel_shared(f->instances[j]));
+            emit_line(em, "     .nparams = (int)(sizeof %s / sizeof %s[0])},", sizes, sizes);
+        }
     }
     emit_line(em, "};");
     emit_line(em, "%s", "");
@@ -331,6 +345,8 @@ static void func_tables(Emitter *em, Func *f)
         for (int k = 0, n = dev ? kernel_forms(f, forms) : 0; k < n; k++)
             emit_line(em, "     .%s = %s,", forms[k] == KF_CONTIG ? "kernel_contig" : "kernel_strided",
                       c_string_literal(kernel_name(inst, forms[k])));
+        if (dev && has_reduce_kernel(inst))
+            emit_line(em, "     .kernel_reduce = %s,", c_string_literal(reduce_kernel_name(inst)));
         emit_line(em, "    },");
     }
     emit_line(em, "};");

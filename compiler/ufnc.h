@@ -1147,6 +1147,14 @@ const char *method_word(Method m);
 bool is_sum_body(const Func *f);
 void method_protos(Buf *b, const Func *f);
 void method_entries(Emitter *em, const Func *f);
+/* ... and the device reduce kernel of each T(T, T) signature (ufn_abi.h's
+ * kernel_reduce): whether it has one, its name, parameters, shared bytes,
+ * and its definition in polar.cu. */
+bool has_reduce_kernel(const Instance *inst);
+const char *reduce_kernel_name(const Instance *inst);
+int reduce_kernel_params(const Instance *inst, bool restrict_, KernelParam *params);
+unsigned reduce_kernel_shared(const Instance *inst);
+void reduce_kernel(Emitter *em, const Instance *inst);
 /* emit_lanes.c: a gufunc body run on several rows at once, lane by lane. */
 #define HOST_LANES 16
 bool lanes_apply(const Instance *inst);

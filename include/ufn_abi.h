@@ -23,7 +23,7 @@ extern "C" {
 #pragma GCC visibility push(default)
 #endif
 
-#define UFN_ABI_VERSION 3
+#define UFN_ABI_VERSION 4
 
 typedef int64_t ufn_index;
 
@@ -259,7 +259,20 @@ typedef struct ufn_loop {
     ufn_host_loop host[UFN_ISA_COUNT]; /* NULL where not built (--target without host) */
     const char *kernel_contig;      /* NULL for gufuncs, or without cuda/sim */
     const char *kernel_strided;     /* the strided ufunc kernel, or the gufunc kernel */
+    const char *kernel_reduce;      /* a T(T, T) signature of a binary ufunc: its reduce
+                                       kernel (below), or NULL */
 } ufn_loop;
+
+/* The reduce kernel of a T(T, T) signature (ufn(7) METHODS), launched with
+ * UFN_REDUCE_BLOCK threads per block and the parameters
+ *
+ *   (const T *in, int64_t n, int64_t rows, T *out, T init, int32_t has_init)
+ *
+ * reduces each of `rows` rows of n contiguous elements (row r at in + r n)
+ * into gridDim.x partial results, out[r * gridDim.x + blockIdx.x]; rows are
+ * spread over gridDim.y.  With has_init, each is f(init, the block's value):
+ * the runtime sets it on the stage of one block per row. */
+#define UFN_REDUCE_BLOCK 256
 
 /* A ufunc's identity, from @vectorize(..., identity=...) as in Numba:
  * what reduce starts from, and whether it may reduce several axes at once. */

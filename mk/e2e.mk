@@ -79,6 +79,11 @@ $(E2E_NODRIVER): tests/e2e/nodriver.c $(E2E_SQRT).o $(E2E_SQRT).h $(E2E_HDRS) $(
 	$(call say,CC,$<)
 	$(Q)$(CC) $(E2E_INC) -I$(BUILD)/samples $(E2E_CFLAGS) -o $@ $< $(E2E_SQRT).o $(LIBUFNRT_A) $(LDLIBS_RT)
 
+# add.reduce's launches on the device, traced (methods.ufn's module).
+$(E2E_DIR)/reduce_trace: tests/e2e/trace/reduce_trace.c $(E2E_DIR)/methods.o $(E2E_DIR)/methods.h $(LIBUFNRT_A)
+	$(call say,CC,$<)
+	$(Q)$(CC) $(E2E_INC) $(E2E_CFLAGS) -o $@ $< $(E2E_DIR)/methods.o $(LIBUFNRT_A) $(LDLIBS_RT)
+
 $(E2E_CMPDUMP): tests/e2e/cmpdump.c
 	@mkdir -p $(E2E_DIR)
 	$(call say,CC,$<)
@@ -93,7 +98,7 @@ check-e2e-samples: $(E2E_SAMPLES) $(E2E_CMPDUMP)
 check-e2e-features: $(E2E_BIN) $(E2E_CMPDUMP)
 	$(Q)tests/e2e/run.sh "e2e features" $(E2E_DIR)/features $(E2E_CMPDUMP) $(E2E_BIN)
 
-check-e2e-trace: $(BUILD)/samples/pulses $(BUILD)/samples/hidden_layer
+check-e2e-trace: $(BUILD)/samples/pulses $(BUILD)/samples/hidden_layer $(E2E_DIR)/reduce_trace
 	$(Q)tests/e2e/trace.sh $(E2E_DIR)/trace $^
 
 check-e2e-nodriver: $(E2E_NODRIVER) $(E2E_SQRT)

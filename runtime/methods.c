@@ -4,7 +4,7 @@
  * out[0] = a[0], out[i] = f(out[i-1], a[i]) along the axis, each step one
  * call of the ufunc's host loop per row of the other axes.  Device arrays
  * of the cuda and sim backends go through host copies, and the result back
- * to the input's device (as reduce.c's, until the device kernels exist).
+ * to the input's device (as reduce.c's that the device kernel cannot take).
  *
  * outer is one ordinary call of the ufunc on broadcast views, a with b.ndim
  * axes of length 1 appended and b with a.ndim prepended: it runs wherever

@@ -12,14 +12,14 @@
  * `initial`, else the identity (0 or 1), else the first element of its
  * reduced elements (which is then skipped).  Then:
  *
- *   sequential   every ufunc but NumPy's add (and its complex sums, which
- *                NumPy sums pairwise: not reproduced): acc = f(acc, x) over the
+ *   sequential   every ufunc but NumPy's add: acc = f(acc, x) over the
  *                reduced elements in that order.  Vectorised across the
  *                results (one call of the ufunc's host loop per reduced
  *                position for up to CHUNK results at once), so each result
  *                sees exactly this order.
  *   pairwise     a ufunc whose body is `return x + y` (func->sum) on
- *                float32/float64, when the innermost axis is reduced (as
+ *                float32/float64 and complex64/complex128 (the complex
+ *                form below), when the innermost axis is reduced (as
  *                np.add.reduce along a contiguous axis): the reduced axes
  *                inside the innermost kept one form a block, summed as one
  *                sequence with NumPy's pairwise_sum (below); blocks are
@@ -38,9 +38,12 @@
  * subtrees summed at once, then combined in the tree's order), so the
  * bits never depend on the number of threads.
  *
- * Device arrays of the cuda and sim backends are reduced here too, through
- * host copies (the block-tree kernel of issue 17 is not written yet); the
- * result goes back to the input's device. */
+ * Device arrays of the cuda and sim backends are reduced on the device by
+ * the signature's reduce kernel where reduce_device.c can (trailing axes of
+ * a contiguous array, a reorderable ufunc), in the kernel's order; the
+ * others here, through host copies, the result going back to the input's
+ * device. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -293,13 +296,98 @@ static void gather(const block *b, const char *p, int64_t start, int64_t n, size
 PAIRWISE(float, pw_f32)
 PAIRWISE(double, pw_f64)
 
-/* acc (of the result's type) += the pairwise sum of one sequence of a block. */
+/* NumPy's pairwise_sum of complex numbers (loops_utils.h's complex form):
+ * the float algorithm on the real and imaginary parts as 2n scalars, so in
+ * elements: fewer than 4: 0 + x0 + x1 + ...; up to 64: four accumulators
+ * (eight scalars) over x[j], x[j+4], ..., then (r0 + r2) + (r4 + r6) for the
+ * real part and (r1 + r3) + (r5 + r7) for the imaginary one, then the last
+ * n % 4 one by one; more: split at (n - n % 8) / 2 elements.  s: the byte
+ * stride of the elements. */
+#define PW_C_BLOCK (PW_BLOCK / 2)
+#define PAIRWISE_COMPLEX(T, NAME)                                                                \
+    static void NAME(const char *p, int64_t n, int64_t s, T *re, T *im)                          \
+    {                                                                                            \
+        if (n < 4) {                                                                             \
+            T r = 0., i = 0.;                                                                    \
+            for (int64_t k = 0; k < n; k++) {                                                    \
+                r += ((const T *)(p + k * s))[0];                                                \
+                i += ((const T *)(p + k * s))[1];                                                \
+            }                                                                                    \
+            *re = r;                                                                             \
+            *im = i;                                                                             \
+            return;                                                                              \
+        }                                                                                        \
+        if (n <= PW_C_BLOCK) {                                                                   \
+            T r[8];                                                                              \
+            for (int j = 0; j < 4; j++) {                                                        \
+                r[2 * j] = ((const T *)(p + j * s))[0];                                          \
+                r[2 * j + 1] = ((const T *)(p + j * s))[1];                                      \
+            }                                                                                    \
+            int64_t k;                                                                           \
+            for (k = 4; k < n - (n % 4); k += 4)                                                 \
+                for (int j = 0; j < 4; j++) {                                                    \
+                    r[2 * j] += ((const T *)(p + (k + j) * s))[0];                               \
+                    r[2 * j + 1] += ((const T *)(p + (k + j) * s))[1];                           \
+                }                                                                                \
+            T rr = (r[0] + r[2]) + (r[4] + r[6]), ri = (r[1] + r[3]) + (r[5] + r[7]);            \
+            for (; k < n; k++) {                                                                 \
+                rr += ((const T *)(p + k * s))[0];                                               \
+                ri += ((const T *)(p + k * s))[1];                                               \
+            }                                                                                    \
+            *re = rr;                                                                            \
+            *im = ri;                                                                            \
+            return;                                                                              \
+        }                                                                                        \
+        int64_t n2 = (n - n % 8) / 2;                                                            \
+        T r1, i1, r2, i2;                                                                        \
+        NAME(p, n2, s, &r1, &i1);                                                                \
+        NAME(p + n2 * s, n - n2, s, &r2, &i2);                                                   \
+        *re = r1 + r2;                                                                           \
+        *im = i1 + i2;                                                                           \
+    }                                                                                            \
+    static void NAME##_block(const block *b, const char *p, int64_t start, int64_t n, T *re,     \
+                             T *im)                                                              \
+    {                                                                                            \
+        if (b->n == 1) {                                                                         \
+            NAME(p + start * b->stride[0], n, b->stride[0], re, im);                             \
+            return;                                                                              \
+        }                                                                                        \
+        if (n <= PW_C_BLOCK) {                                                                   \
+            T tmp[2 * PW_C_BLOCK];                                                               \
+            gather(b, p, start, n, 2 * sizeof(T), (char *)tmp);                                  \
+            NAME((const char *)tmp, n, 2 * sizeof(T), re, im);                                   \
+            return;                                                                              \
+        }                                                                                        \
+        int64_t n2 = (n - n % 8) / 2;                                                            \
+        T r1, i1, r2, i2;                                                                        \
+        NAME##_block(b, p, start, n2, &r1, &i1);                                                 \
+        NAME##_block(b, p, start + n2, n - n2, &r2, &i2);                                        \
+        *re = r1 + r2;                                                                           \
+        *im = i1 + i2;                                                                           \
+    }
+
+PAIRWISE_COMPLEX(float, pw_c64)
+PAIRWISE_COMPLEX(double, pw_c128)
+
+/* acc (of the result's type) += the pairwise sum of one sequence of a block;
+ * a complex acc part by part, as NumPy's complex add does. */
 static void pw_into(ufn_dtype dt, const block *b, const char *p, int64_t start, int64_t n, void *acc)
 {
-    if (dt == UFN_FLOAT32)
+    if (dt == UFN_FLOAT32) {
         *(float *)acc += pw_f32_block(b, p, start, n);
-    else
+    } else if (dt == UFN_FLOAT64) {
         *(double *)acc += pw_f64_block(b, p, start, n);
+    } else if (dt == UFN_COMPLEX64) {
+        float re, im;
+        pw_c64_block(b, p, start, n, &re, &im);
+        ((float *)acc)[0] += re;
+        ((float *)acc)[1] += im;
+    } else {
+        double re, im;
+        pw_c128_block(b, p, start, n, &re, &im);
+        ((double *)acc)[0] += re;
+        ((double *)acc)[1] += im;
+    }
 }
 
 /* The subtrees of one long sum: the split rule applied `levels` times.
@@ -361,7 +449,8 @@ static float combine32(const double *part, int k, int m)
  * levels (n / 16 > 128). */
 static void pw_run(pw_job *j, const char *base, int64_t start, int64_t n, void *acc, bool split)
 {
-    if (!split || n < PW_SPLIT_MIN || j->r->threads < 2) {
+    bool real = j->r->dt == UFN_FLOAT32 || j->r->dt == UFN_FLOAT64;   /* complex: one thread */
+    if (!split || !real || n < PW_SPLIT_MIN || j->r->threads < 2) {
         pw_into(j->r->dt, &j->blk, base, start, n, acc);
         return;
     }
@@ -631,7 +720,9 @@ static int reduce_host(reduction *r, const ufn_array *a, const bool *red, const 
         return UFN_OK;
     }
     bool inner_reduced = r->nd == 0 || r->red[r->nd - 1];
-    if (r->f->sum && inner_reduced && (r->dt == UFN_FLOAT32 || r->dt == UFN_FLOAT64))
+    bool floats = r->dt == UFN_FLOAT32 || r->dt == UFN_FLOAT64 || r->dt == UFN_COMPLEX64
+                  || r->dt == UFN_COMPLEX128;
+    if (r->f->sum && inner_reduced && floats)
         return reduce_pairwise(r);
     return reduce_sequential(r);
 }
@@ -662,6 +753,26 @@ static int check_out(const reduction *r, const ufn_array *out, int ndim, const i
         return ufn_fail(UFN_ERR_OUTPUT, "%s.reduce: out must be a %s array of the result's shape "
                         "and the input's memory, or passed empty", r->name, ufn_dtype_name(r->dt));
     return UFN_OK;
+}
+
+/* A device array on its device (reduce_device.c): the result allocated
+ * there when out is empty. */
+static int reduce_on_device(const reduction *r, const ufn_loop *loop, const ufn_backend_ops *be,
+                            const ufn_array *a, int ndim, const int64_t *shape, ufn_array *out)
+{
+    ufn_array res = *out;
+    int st = UFN_OK;
+    if (out->memory == UFN_MEM_NONE)
+        st = ufn_alloc_array(r->dt, ndim, shape, a->memory, a->device, &res);
+    if (st == UFN_OK)
+        st = ufn_reduce_device(r->f, loop, be, a, r->count, r->has_init ? r->init : NULL, &res);
+    if (out->memory == UFN_MEM_NONE) {
+        if (st == UFN_OK)
+            ufn_hand_over(out, &res);
+        else
+            ufn_free(&res);
+    }
+    return st;
 }
 
 int ufn_reduce(const ufn_func *f, const ufn_array *a, const ufn_reduce_opts *opts, ufn_array *out)
@@ -716,6 +827,20 @@ int ufn_reduce(const ufn_func *f, const ufn_array *a, const ufn_reduce_opts *opt
         return st;
     if (staged && out->memory != UFN_MEM_NONE && !ufn_is_c_contiguous(out))
         return ufn_fail(UFN_ERR_OUTPUT, "%s.reduce: a device out must be C-contiguous", f->name);
+    if (staged) {
+        int64_t results = 1;
+        for (int d = 0; d < ndim; d++)
+            results *= shape[d];
+        const char *why = ufn_reduce_device_refusal(f, loop, be, a, red, opts && opts->where,
+                                                    r.count, results);
+        if (!why)
+            return reduce_on_device(&r, loop, be, a, ndim, shape, out);
+        if (ufn_tracing()) {
+            char line[160];
+            snprintf(line, sizeof line, "%s.reduce through the host: %s", f->name, why);
+            ufn_emit(UFN_EV_CHOICE, be->name, line, 0, a->device);
+        }
+    }
     ufn_array ha = *a, hres = { 0 }, res = *out;
     if (staged) {
         ha = (ufn_array){ 0 };

@@ -522,6 +522,16 @@ void ufn_registry_fork(ufn_fork_phase phase);
 /* f's T(T, T) signature for dtype t, or fail naming "NAME.method". */
 int ufn_method_loop(const ufn_func *f, ufn_dtype t, const char *method, const ufn_loop **out);
 
+/* reduce_device.c: reduce on a cuda or sim device.  Why a's reduction (red:
+ * the reduced axes; count elements into each of results results) cannot
+ * run there, or NULL; and the reduction itself into the C-contiguous
+ * device array res, from init (NULL: none). */
+const char *ufn_reduce_device_refusal(const ufn_func *f, const ufn_loop *lp,
+                                      const ufn_backend_ops *be, const ufn_array *a,
+                                      const bool *red, bool where, int64_t count, int64_t results);
+int ufn_reduce_device(const ufn_func *f, const ufn_loop *lp, const ufn_backend_ops *be,
+                      const ufn_array *a, int64_t count, const void *init, const ufn_array *res);
+
 /* ==== host backend ====================================================================== */
 
 /* The ISA the host loops run with: the best the CPU supports, or the one

@@ -15,7 +15,9 @@ import numpy as np
 
 FUNCS = {'add': np.add, 'sub': np.subtract, 'mul': np.multiply, 'biggest': np.maximum}
 DT = {'f32': (np.float32, 'UFN_FLOAT32', 'float'), 'f64': (np.float64, 'UFN_FLOAT64', 'double'),
-      'i32': (np.int32, 'UFN_INT32', 'int32_t')}
+      'i32': (np.int32, 'UFN_INT32', 'int32_t'),
+      'c64': (np.complex64, 'UFN_COMPLEX64', 'float'), 'c128': (np.complex128, 'UFN_COMPLEX128', 'double')}
+PART = {'c64': ('f32', np.float32), 'c128': ('f64', np.float64)}   # a complex dtype's parts
 BASE = 1 << 17            # elements of every base array
 
 
@@ -25,6 +27,10 @@ def base(func, dt):
     v = (np.arange(BASE, dtype=np.int64) * 7919) % 1999 - 999
     if dt == 'i32':
         return v.astype(np.int32)
+    if dt in PART:        # the real part as the floats', the imaginary w / 3
+        pdt, pt = PART[dt]
+        w = (np.arange(BASE, dtype=np.int64) * 104729) % 1013 - 506
+        return (v.astype(pt) / pt(7)) + 1j * (w.astype(pt) / pt(3))
     if func == 'mul':     # near 1, so that products stay finite
         return t(1) + v.astype(t) / t(8192)
     return v.astype(t) / t(7)
@@ -71,6 +77,17 @@ case('add f32 (0,5) axis 0', 'add', 'f32', 'reduce', (0, 5), axes=[0])
 case('add f32 (5,0) axis 0', 'add', 'f32', 'reduce', (5, 0), axes=[0])
 case('add f32 (6,200) axis 1 where', 'add', 'f32', 'reduce', (6, 200), axes=[1], where=1, initial=1.5)
 case('add f64 (6,200) axis 0 where', 'add', 'f64', 'reduce', (6, 200), axes=[0], where=1, initial=0.0)
+# complex sums: NumPy's pairwise form for complex (4 accumulators, leaves of 64)
+case('add c64 1-d 100000', 'add', 'c64', 'reduce', (100000,))
+case('add c64 1-d 3', 'add', 'c64', 'reduce', (3,))
+case('add c64 1-d 67', 'add', 'c64', 'reduce', (67,))
+case('add c128 1-d 1000', 'add', 'c128', 'reduce', (1000,))
+case('add c64 (37,300) axis 1', 'add', 'c64', 'reduce', (37, 300), axes=[1])
+case('add c64 (37,300) axis 0', 'add', 'c64', 'reduce', (37, 300), axes=[0])
+case('add c128 (37,300) all', 'add', 'c128', 'reduce', (37, 300), axes='all')
+case('add c128 (40,600)[:, ::3] axis 1', 'add', 'c128', 'reduce', (40, 600), steps=(1, 3), axes=[1])
+case('add c64 (5,6,700) axes (2,1)', 'add', 'c64', 'reduce', (5, 6, 700), axes=[2, 1])
+case('add c64 (6,200) axis 1 where', 'add', 'c64', 'reduce', (6, 200), axes=[1], where=1, initial=1.5)
 case('add i32 (37,300) axis 0', 'add', 'i32', 'reduce', (37, 300), axes=[0])
 case('add i32 (37,300) all', 'add', 'i32', 'reduce', (37, 300), axes='all')
 # reduce: in order
@@ -118,6 +135,13 @@ def c_value(v, dt):
     return float(v).hex() + ('f' if dt == 'f32' else '')
 
 
+def c_values(res, dt):
+    """A result's values, a complex one's as real and imaginary parts."""
+    if dt in PART:
+        return [c_value(x, PART[dt][0]) for z in res.ravel() for x in (z.real, z.imag)]
+    return [c_value(x, dt) for x in res.ravel()]
+
+
 def geometry(v, arr):
     item = arr.itemsize
     off = (v.__array_interface__['data'][0] - arr.__array_interface__['data'][0]) // item
@@ -161,7 +185,7 @@ for i, c in enumerate(cases):
     ctype = DT[dt][2]
     if res is not None:
         res = np.asarray(res, dtype=DT[dt][0])
-        vals = [c_value(x, dt) for x in res.ravel()]
+        vals = c_values(res, dt)
         emit('static const %s methods_expect%d[%d] = {' % (ctype, i, max(1, len(vals))))
         for k in range(0, len(vals), 6):
             emit('    ' + ', '.join(vals[k:k + 6]) + ',')

@@ -70,6 +70,38 @@ static void refused(int st, int want, const char *text, const char *what)
         fail("%s: the message \"%s\" does not say \"%s\"", what, ufn_error(), text);
 }
 
+/* ---- an MPI error on one rank ------------------------------------------------------------
+ * MPI's profiling interface: these MPI_Allreduce and MPI_Reduce take the
+ * place of MPI's for every caller in this program, the static libufnmpi
+ * included, and call PMPI_Allreduce and PMPI_Reduce.  Armed (fail_rank is
+ * a rank), the next reduction of ufunc data on that rank - a datatype of
+ * the library's, not the MPI_INT or MPI_INT64_T of its agreements -
+ * completes and then fails as MPI fails: through the communicator's error
+ * handler, which would abort the job had the library not set
+ * MPI_ERRORS_RETURN on its duplicate, then with the error code. */
+static int fail_rank = -1;
+
+static int injected(int rc, MPI_Datatype type, MPI_Comm comm)
+{
+    if (rc != MPI_SUCCESS || rank != fail_rank || type == MPI_INT || type == MPI_INT64_T)
+        return rc;
+    fail_rank = -1;
+    MPI_Comm_call_errhandler(comm, MPI_ERR_OTHER);
+    return MPI_ERR_OTHER;
+}
+
+int MPI_Allreduce(const void *send, void *recv, int count, MPI_Datatype type, MPI_Op op,
+                  MPI_Comm comm)
+{
+    return injected(PMPI_Allreduce(send, recv, count, type, op, comm), type, comm);
+}
+
+int MPI_Reduce(const void *send, void *recv, int count, MPI_Datatype type, MPI_Op op, int root,
+               MPI_Comm comm)
+{
+    return injected(PMPI_Reduce(send, recv, count, type, op, root, comm), type, comm);
+}
+
 /* ---- data ------------------------------------------------------------------------------ */
 
 static int64_t ints[ROWS][COLS];
@@ -301,6 +333,13 @@ static void test_disagree(void)
     if (size > 1)
         refused(st, UFN_ERR_SHAPE, "rank 1 has (2, 4) float64", "shapes differ");
     ufn_free(&out);
+    /* the same to a root: every rank fails, the root included */
+    st = ufn_mpi_reduce(plus, &local, &out, 0, MPI_COMM_WORLD);
+    if (size > 1)
+        refused(st, UFN_ERR_SHAPE, "rank 1 has (2, 4) float64", "shapes differ, reduce");
+    if (size > 1 && out.memory != UFN_MEM_NONE)
+        fail("a refused reduce left a result");
+    ufn_free(&out);
     /* and the dtype */
     int64_t rows[2] = { 2, COLS };
     local = ufn_host(rank == size - 1 ? (void *)ints : (void *)reals,
@@ -309,7 +348,8 @@ static void test_disagree(void)
     if (size > 1)
         refused(st, UFN_ERR_SHAPE, "int64", "dtypes differ");
     ufn_free(&out);
-    verdict("shards that disagree: UFN_ERR_SHAPE on every rank, each rank's shard named");
+    verdict("shards that disagree (allreduce, reduce): UFN_ERR_SHAPE on every rank, each rank's "
+            "shard named");
 }
 
 static void test_refused(void)
@@ -340,6 +380,34 @@ static void test_refused(void)
     CHECK_OK(ufn_mpi_allreduce(plus, &local, &out, MPI_COMM_WORLD));
     ufn_free(&out);
     verdict("refused arguments: the same status on every rank, and no rank hangs");
+}
+
+/* An MPI call that fails on the last rank, in the middle of a reduction
+ * (allreduce, then reduce to rank 0): UFN_ERR_MPI on every rank, no abort,
+ * the failing rank naming the call, the others saying another rank failed,
+ * no result left anywhere; and the next reduction works. */
+static void test_mpi_error(void)
+{
+    ufn_array local = my_rows(reals, UFN_FLOAT64, ROWS), out = { 0 };
+    bool me = rank == size - 1;
+    const char *mine[2] = { "ufn_mpi_allreduce: MPI_Allreduce failed: ",
+                            "ufn_mpi_reduce: MPI_Reduce failed: " };
+    for (int k = 0; k < 2; k++) {
+        fail_rank = size - 1;
+        int st = k == 0 ? ufn_mpi_allreduce(plus, &local, &out, MPI_COMM_WORLD)
+                        : ufn_mpi_reduce(plus, &local, &out, 0, MPI_COMM_WORLD);
+        refused(st, UFN_ERR_MPI, me ? mine[k] : "the reduction failed (UFN_ERR_MPI on another rank)",
+                k == 0 ? "MPI_Allreduce failed on the last rank" : "MPI_Reduce failed on the last rank");
+        if (me && fail_rank != -1)
+            fail("%s: no reduction of ufunc data reached MPI on this rank", k ? "reduce" : "allreduce");
+        if (out.memory != UFN_MEM_NONE)
+            fail("a failed reduction left a result");
+        fail_rank = -1;
+        ufn_free(&out);
+    }
+    CHECK_OK(ufn_mpi_allreduce(plus, &local, &out, MPI_COMM_WORLD));
+    ufn_free(&out);
+    verdict("an MPI error on one rank: UFN_ERR_MPI on every rank, no abort");
 }
 
 /* The library talks on a duplicate of the program's communicator, with
@@ -391,6 +459,7 @@ int main(int argc, char **argv)
     test_op_create();
     test_disagree();
     test_refused();
+    test_mpi_error();
     test_communicators();
     if (rank == 0)
         printf("test_mpi: %d case(s) failed\n", failed_cases);

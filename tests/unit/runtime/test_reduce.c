@@ -204,6 +204,40 @@ static void test_refusals(void **state)
     assert_int_equal(ufn_registry_count(), 0);
 }
 
+/* reduce_device.c's rules: which device reductions its kernel takes. */
+static void test_device_kernel_takes(void **state)
+{
+    (void)state;
+    ufn_func f = sum_func();
+    ufn_loop lp = add_loops[0];
+    lp.kernel_reduce = "add__f32__reduce";
+    ufn_backend_ops be = {.name = "fake"};
+    be.launch_kernel = ufn_backend_host.launch_kernel;
+    float x[24] = {0};
+    int64_t shape[3] = {2, 3, 4}, strides[3] = {12, 4, 2};
+    ufn_array a = ufn_host(x, UFN_FLOAT32, 3, shape);
+    ufn_array gaps = ufn_host_strided(x, UFN_FLOAT32, 3, shape, strides);
+    bool last[3] = {false, false, true}, two[3] = {false, true, true}, all[3] = {true, true, true};
+    bool first[3] = {true, false, false};
+    assert_null(ufn_reduce_device_refusal(&f, &lp, &be, &a, last, false, 4, 6));
+    assert_null(ufn_reduce_device_refusal(&f, &lp, &be, &a, two, false, 12, 2));
+    assert_null(ufn_reduce_device_refusal(&f, &lp, &be, &a, all, false, 24, 1));
+    assert_string_equal(ufn_reduce_device_refusal(&f, &lp, &be, &a, first, false, 2, 12),
+                        "a reduced axis before a kept one");
+    assert_string_equal(ufn_reduce_device_refusal(&f, &lp, &be, &gaps, last, false, 4, 6),
+                        "a non-contiguous array");
+    assert_string_equal(ufn_reduce_device_refusal(&f, &lp, &be, &a, last, true, 4, 6), "where=");
+    assert_string_equal(ufn_reduce_device_refusal(&f, &lp, &be, &a, last, false, 0, 6),
+                        "an empty reduction");
+    f.identity = UFN_IDENTITY_NONE;
+    assert_string_equal(ufn_reduce_device_refusal(&f, &lp, &be, &a, last, false, 4, 6),
+                        "identity=None, so NumPy's order");
+    f.identity = UFN_IDENTITY_REORDERABLE;
+    lp.kernel_reduce = NULL;
+    assert_string_equal(ufn_reduce_device_refusal(&f, &lp, &be, &a, last, false, 4, 6),
+                        "the module has no reduce kernel");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -213,6 +247,7 @@ int main(void)
         cmocka_unit_test(test_accumulate_and_outer),
         cmocka_unit_test(test_device_arrays_stay),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_device_kernel_takes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
