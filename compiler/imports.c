@@ -142,8 +142,10 @@ void import_names(Module *m, Node *s, const Module *other)
                 continue;
             }
             sym = *found;
-            if (sym.kind == SYM_FUNC && (sym.func->kind == FK_VECTORIZE || sym.func->kind == FK_GUVECTORIZE)) {
-                diag_error(n->loc, "cannot import the ufunc '%s': kernels are compiled in their own module; import device functions and constants",
+            /* a @vectorize function may be imported to be composed (called
+             * from a ufunc's body); a gufunc runs only as a kernel */
+            if (sym.kind == SYM_FUNC && sym.func->kind == FK_GUVECTORIZE) {
+                diag_error(n->loc, "cannot import the gufunc '%s': kernels are compiled in their own module; import device functions, @vectorize functions (to call from a ufunc) and constants",
                            n->name.id);
                 continue;
             }

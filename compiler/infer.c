@@ -688,7 +688,8 @@ void infer_bodies(Module *m)
             for (int h = 0; h < root->nreach; h++)
                 if (root->reach[h]->state != I_DONE)
                     type_body(root->reach[h]);
-            type_body(root);
+            if (root->state != I_DONE)      /* a ufunc another one calls may be typed */
+                type_body(root);
             if (root->failed && f->default_sigs)
                 break;        /* the user chose none of them: one failing signature says enough */
         }

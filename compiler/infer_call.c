@@ -24,6 +24,64 @@ static void record_call(Instance *inst, Func *f, Type *const *args, int nargs, L
     inst->calls[inst->ncalls++] = (Call){.func = f, .args = copy, .nargs = nargs, .loc = loc, .callee = callee};
 }
 
+/* ---- composition: a ufunc called as a scalar function ----------------------------- */
+
+/* NEP 50: a Python number fits a signature by kind, not by its own type. */
+static bool weak_fits(const Type *have, const Type *want)
+{
+    if (ty_is_bool(have))
+        return true;
+    if (ty_is_int(have))
+        return !ty_is_bool(want);
+    if (ty_is_float(have))
+        return ty_is_float(want) || ty_is_complex(want);
+    return ty_is_complex(want);
+}
+
+static bool sig_fits(const Signature *sig, NodeList *args, bool all_weak, bool safe)
+{
+    if (sig->nargs != args->len)
+        return false;
+    for (int i = 0; i < args->len; i++) {
+        const Type *have = args->items[i]->type, *want = sig->args[i];
+        bool ok = infer_is_weak(args->items[i]) && !all_weak ? weak_fits(have, want)
+                  : safe ? ty_can_cast_safe(have, want) : have == want;
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+/* Which signature of the ufunc f a call in another ufunc's body runs: the
+ * runtime's choice for arrays (dispatch.c) made on the argument types - the
+ * first signature the arguments match exactly, else the first they cast to
+ * safely.  The arguments are converted to it; NULL (reported) if none fits. */
+static const Signature *ufunc_signature(Infer *cx, Node *e, Func *f, NodeList *args)
+{
+    bool all_weak = true;
+    for (int i = 0; i < args->len; i++) {
+        if (!ty_is_scalar(args->items[i]->type))
+            return infer_fail(cx, args->items[i]->loc, "in %s: the ufunc %s() takes scalars, not %s", infer_fname(cx),
+                              f->name, args->items[i]->type->name), NULL;
+        all_weak = all_weak && infer_is_weak(args->items[i]);
+    }
+    for (int safe = 0; safe < 2; safe++)
+        for (int k = 0; k < f->nsigs; k++)
+            if (sig_fits(f->sigs[k], args, all_weak, safe)) {
+                for (int i = 0; i < args->len; i++)
+                    args->items[i] = infer_cast(args->items[i], f->sigs[k]->args[i]);
+                return f->sigs[k];
+            }
+    const char *have = "";
+    for (int i = 0; i < args->len; i++)
+        have = arena_printf("%s%s%s", have, i ? ", " : "", args->items[i]->type->name);
+    const char *sigs = "";
+    for (int k = 0; k < f->nsigs; k++)
+        sigs = arena_printf("%s%s'%s'", sigs, k ? ", " : "", f->sigs[k]->text);
+    return infer_fail(cx, e->loc, "in %s: no signature of the ufunc %s() takes (%s) without losing precision; it has %s",
+                      infer_fname(cx), f->name, have, sigs), NULL;
+}
+
 Node *infer_helper_call(Infer *cx, Node *e, Func *f, NodeList *args)
 {
     Type *types[UFN_MAX_OPERANDS];
@@ -49,9 +107,23 @@ Node *infer_helper_call(Infer *cx, Node *e, Func *f, NodeList *args)
                       f->name);
         return infer_unknown(e);
     case FK_VECTORIZE:
+        /* composition, an extension to Numba: a ufunc's body calls another
+         * ufunc of the module (or an imported one) as a scalar function */
+        if (cx->inst->func->kind == FK_VECTORIZE) {
+            if (f == cx->inst->func)
+                return infer_fail(cx, e->loc, "in %s: a ufunc cannot call itself", infer_fname(cx)), infer_unknown(e);
+            const Signature *sig = ufunc_signature(cx, e, f, args);
+            if (!sig)
+                return infer_unknown(e);
+            for (int i = 0; i < args->len; i++)
+                types[i] = sig->args[i];
+            break;
+        }
+        return infer_fail(cx, e->loc, "in %s: only a @vectorize function can call the ufunc '%s'; move the shared code into a @cuda.jit(device=True) function",
+                          infer_fname(cx), f->name), infer_unknown(e);
     case FK_GUVECTORIZE:
-        return infer_fail(cx, e->loc, "in %s: cannot call the %s '%s' from a kernel; move the shared code into a @cuda.jit(device=True) function",
-                       infer_fname(cx), f->kind == FK_VECTORIZE ? "ufunc" : "gufunc", f->name), infer_unknown(e);
+        return infer_fail(cx, e->loc, "in %s: cannot call the gufunc '%s' from a kernel; move the shared code into a @cuda.jit(device=True) function",
+                       infer_fname(cx), f->name), infer_unknown(e);
     case FK_CUDA_KERNEL:
         return infer_fail(cx, e->loc, "in %s: cannot call the @cuda.jit kernel '%s' from a kernel", infer_fname(cx), f->name),
                infer_unknown(e);

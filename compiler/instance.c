@@ -77,6 +77,21 @@ static void kernel_instances(Instances *all, Module *m)
     }
 }
 
+/* An imported ufunc that a ufunc calls is compiled as a helper of this
+ * module, for the signature the call chose (infer_call.c): the one its
+ * argument types are. */
+static void ufunc_callee(Instance *inst)
+{
+    const Func *f = inst->func;
+    for (int k = 0; k < f->nsigs; k++)
+        if (f->sigs[k]->nargs == inst->nargs
+            && memcmp(f->sigs[k]->args, inst->args, sizeof(Type *) * (size_t)inst->nargs) == 0) {
+            inst->sig = f->sigs[k];
+            inst->ret = f->sigs[k]->ret;
+            return;
+        }
+}
+
 /* Make the instances that inst's calls need and link the calls to them. */
 static void make_callees(Instances *all, Instance *inst)
 {
@@ -96,6 +111,8 @@ static void make_callees(Instances *all, Instance *inst)
             continue;
         }
         c->callee = new_instance(all, c->func, c->args, c->nargs);
+        if (c->func->kind == FK_VECTORIZE)
+            ufunc_callee(c->callee);
     }
 }
 
@@ -214,6 +231,16 @@ static void push_reach(Instance *root, Instance *inst)
     root->reach = list;
 }
 
+/* A ufunc of the module that another one calls: a kernel instance, typed
+ * and emitted as one (its signature gives its return type). */
+static bool module_kernel(const Module *m, const Instance *inst)
+{
+    for (int i = 0; i < m->nkernels; i++)
+        if (m->kernels[i] == inst->func)
+            return true;
+    return false;
+}
+
 static void walk(Module *m, Instances *helpers, Instance *root, Instance *inst)
 {
     inst->walk = ON_PATH;
@@ -221,6 +248,11 @@ static void walk(Module *m, Instances *helpers, Instance *root, Instance *inst)
         Instance *callee = inst->calls[i].callee;
         if (!callee || callee->walk == WALKED)
             continue;
+        if (callee->walk == ON_PATH && callee->func->kind == FK_VECTORIZE) {
+            diag_error(inst->calls[i].loc, "in %s: the ufunc %s() calls itself through %s(): composed ufuncs cannot recurse",
+                       inst->func->name, callee->func->name, inst->func->name);
+            continue;
+        }
         if (callee->walk == ON_PATH) {
             callee->recursive = true;     /* a call back into the path: a recursion */
             m->recursive = true;
@@ -229,7 +261,7 @@ static void walk(Module *m, Instances *helpers, Instance *root, Instance *inst)
         walk(m, helpers, root, callee);
     }
     inst->walk = WALKED;
-    if (inst != root) {
+    if (inst != root && !module_kernel(m, inst)) {
         push_reach(root, inst);
         push(helpers, inst);
     }

@@ -273,6 +273,27 @@ bool ty_can_convert(Type *from, Type *to)
     return false;
 }
 
+bool ty_can_cast_safe(const Type *from, const Type *to)
+{
+    if (from == to || ty_is_bool(from))
+        return true;
+    if (!ty_is_scalar(from) || !ty_is_scalar(to) || ty_is_bool(to))
+        return false;
+    int fs = from->size, ts = to->size;
+    if (ty_is_int(from)) {
+        if (ty_is_int(to)) {
+            if (ty_is_unsigned(to))
+                return ty_is_unsigned(from) && ts >= fs;
+            return ty_is_signed(from) ? ts >= fs : ts > fs;
+        }
+        /* float32 (and complex64's parts) hold integers of 16 bits exactly */
+        return ts == (ty_is_complex(to) ? 16 : 8) || fs <= 2;
+    }
+    if (ty_is_float(from))
+        return ty_is_float(to) ? ts >= fs : ty_is_complex(to) && ts >= 2 * fs;
+    return ty_is_complex(to) && ts >= fs;
+}
+
 const char *type_name(const Type *t)
 {
     return t ? t->name : "<untyped>";

@@ -551,6 +551,8 @@ Type *ty_unify(Type *a, Type *b);
 /* May a value of type `from` convert implicitly to `to` (in returns,
  * stores and arguments)?  Complex to real never can. */
 bool ty_can_convert(Type *from, Type *to);
+/* np.can_cast(from, to, 'safe') for two scalar types: no value changes. */
+bool ty_can_cast_safe(const Type *from, const Type *to);
 
 const char *type_name(const Type *t);
 void types_reset(void);                /* forget derived types (done by itself after arena_reset) */

@@ -371,6 +371,31 @@ int ufn_shard_count(const ufn_array *a);
  * never freed itself) and the row of `a` it starts at. */
 int ufn_shard_part(const ufn_array *a, int part, int64_t *first_row, ufn_array *view);
 
+/* --- deferred pipelines ------------------------------------------------------ */
+
+/* Between ufn_pipeline_begin() and ufn_pipeline_run() the ufunc calls this
+ * thread makes are checked and recorded, not run (each returns UFN_OK, its
+ * outputs unwritten); ufn_pipeline_run() then runs them all.  On the host
+ * backend it runs them chunk by chunk, each chunk of the loop through every
+ * call while it is in cache; on cuda and sim, call by call, in order.  A
+ * call joins when its loop has as many elements as the pipeline's other
+ * calls, its operands are contiguous (or broadcast scalars) in the memory of
+ * the pipeline's first call, and it needs no temporary of its own (no cast
+ * of an operand's dtype, no host operand of a device call, no overlap); a
+ * gufunc call cannot join.  A call that cannot join, or fails, returns its
+ * status and ufn_pipeline_run() then returns that status again and runs
+ * nothing.  Arrays must stay alive until ufn_pipeline_run(); other
+ * operations (copies, reductions, kernel launches) are not deferred. */
+int ufn_pipeline_begin(void);
+/* Mark an array (whole, C-contiguous) that calls of the pipeline write and
+ * read but nobody reads afterwards: on the host backend it is never written
+ * (a chunk-sized scratch stands in for it) and its contents are undefined
+ * after the run; a call may not read it before a call writes it. */
+int ufn_pipeline_temp(const ufn_array *a);
+int ufn_pipeline_run(void);
+/* Forget the recorded calls (after a failure, say); nothing runs. */
+void ufn_pipeline_abort(void);
+
 #if defined(__GNUC__)
 #pragma GCC visibility pop
 #endif

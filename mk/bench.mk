@@ -98,3 +98,25 @@ bench-kernels: $(JIT_BENCH)
 	$(Q)UFN_BACKEND=sim $(JIT_BENCH) sim $(JIT_BENCH_SIM)
 	$(Q)if python3 -c 'import numba' 2>/dev/null; then python3 bench/jit/numba_sim.py $(JIT_BENCH_SIM); \
 	  else echo "numba-sim: skipped (no numba in python3)"; fi
+
+# `make bench-pipeline`: the hidden layer as three calls, composed, and as a
+# deferred pipeline on the host, against NumPy and the one-pass floor (issue
+# 19); writes bench/pipeline.md, which RESULTS.md includes.  Sizes:
+# BENCH_PIPELINE_SIZES, rounds: BENCH_ROUNDS (default 5).
+BENCH_PIPELINE_SIZES ?= 1e7 1e8
+BENCH_PIPE_BIN := $(BENCH_DIR)/bench-pipeline
+
+$(BENCH_DIR)/pipeline/hidden.o $(BENCH_DIR)/pipeline/hidden.h: bench/pipeline/hidden.ufn $(UFNC)
+	@mkdir -p $(dir $@)
+	$(call say,UFNC,$<)
+	$(Q)$(UFNC) -w --target=host,sim $< -o $(BENCH_DIR)/pipeline/hidden.o
+
+$(BENCH_PIPE_BIN): bench/pipeline/main.c bench/harness/floor.c $(BENCH_DIR)/pipeline/hidden.o $(BENCH_DIR)/pipeline/hidden.h $(LIBUFNRT_A)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(BENCH_CFLAGS) -I$(BENCH_DIR)/pipeline -o $@ bench/pipeline/main.c bench/harness/floor.c \
+	  $(BENCH_DIR)/pipeline/hidden.o $(LIBUFNRT_A) $(LDLIBS_RT)
+
+.PHONY: bench-pipeline
+bench-pipeline: $(BENCH_PIPE_BIN)
+	$(Q)bench/pipeline/run.sh $(BENCH_PIPE_BIN) $(BENCH_PIPELINE_SIZES) | tee $(BENCH_DIR)/pipeline.jsonl
+	$(Q)python3 bench/pipeline/report.py < $(BENCH_DIR)/pipeline.jsonl > bench/pipeline.md

@@ -26,7 +26,8 @@
  *   7. build the plan, merge dimensions (plan.c), execute it on the current
  *      stream (or, host operands over a device set, one slab per device:
  *      multi_split.c), copy results back, give back the temporaries (device ones
- *      stream-ordered: the call does not wait for its kernels).
+ *      stream-ordered: the call does not wait for its kernels).  While this
+ *      thread records a pipeline, the plan joins it instead (pipeline.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -674,6 +675,21 @@ static int run_sharded(call *c, ufn_array *const *out)
     return st;
 }
 
+/* While a pipeline is recorded (pipeline.c), the plan joins it: only one
+ * that needs no temporary of its own, which would outlive the call. */
+static int join_pipeline(call *c, const ufn_plan *plan)
+{
+    for (int k = 0; k < c->nargs; k++)
+        if (c->op[k].temp)
+            return ufn_fail(UFN_ERR_INVALID, "cannot join the pipeline: %s %d needs a temporary (a dtype to "
+                            "convert, a host operand of a device call, or an overlap)",
+                            k < c->nin ? "input" : "output", k < c->nin ? k : k - c->nin);
+    const void *source[UFN_MAXARGS];    /* where a scalar input's value came from */
+    for (int k = 0; k < c->nargs; k++)
+        source[k] = c->op[k].user && c->op[k].user->data ? c->op[k].user->data : plan->data[k];
+    return ufn_pipeline_add(c->be, c->stream, plan, c->value, sizeof c->value, source);
+}
+
 static int run(call *c, const ufn_array *const *in, ufn_array *const *out, int forced_loop)
 {
     const ufn_func *f = c->f;
@@ -703,7 +719,9 @@ static int run(call *c, const ufn_array *const *in, ufn_array *const *out, int f
     if ((st = check_dtypes(c)) < 0 || (st = check_distinct_outputs(c)) < 0)
         return st;
     if (c->memory == UFN_MEM_SHARDED)
-        return run_sharded(c, out);
+        return ufn_pipeline_recording()
+                   ? ufn_fail(UFN_ERR_INVALID, "cannot join the pipeline: its operands are sharded")
+                   : run_sharded(c, out);
 
     /* Every argument is accepted: from here on only resources can fail. */
     st = route_outputs(c);
@@ -711,12 +729,16 @@ static int run(call *c, const ufn_array *const *in, ufn_array *const *out, int f
         if ((st = route_inputs(c)) == UFN_OK && (st = resolve_overlap(c)) == UFN_OK) {
             ufn_plan plan;
             build_plan(c, &plan);
-            bool range = ufn_nvtx_push(c->be->device_memory == UFN_MEM_DEVICE, c->name);
-            st = ufn_multi_execute(c->be, &plan, c->stream);
-            if (st == UFN_OK)
-                st = copy_back(c);
-            if (range)
-                ufn_nvtx_pop();
+            if (ufn_pipeline_recording()) {
+                st = join_pipeline(c, &plan);
+            } else {
+                bool range = ufn_nvtx_push(c->be->device_memory == UFN_MEM_DEVICE, c->name);
+                st = ufn_multi_execute(c->be, &plan, c->stream);
+                if (st == UFN_OK)
+                    st = copy_back(c);
+                if (range)
+                    ufn_nvtx_pop();
+            }
         }
     }
     release_temps(c, st < 0, out);
@@ -767,7 +789,11 @@ int ufn_call(const ufn_func *f, const ufn_array *const *in, ufn_array *const *ou
     call c;
     init_call(&c, f, ops);
     st = run(&c, in, out, -1);
-    return st < 0 ? ufn_fail_prefix(st, c.name) : st;
+    if (st < 0) {
+        st = ufn_fail_prefix(st, c.name);
+        ufn_pipeline_poison(st);
+    }
+    return st;
 }
 
 int ufn_call_typed(const ufn_func *f, int loop, size_t n, const size_t *core, void *const *ptrs)
@@ -811,5 +837,9 @@ int ufn_call_typed(const ufn_func *f, int loop, size_t n, const size_t *core, vo
     call c;
     init_call(&c, f, ops);
     st = run(&c, in, out, loop);
-    return st < 0 ? ufn_fail_prefix(st, name) : st;
+    if (st < 0) {
+        st = ufn_fail_prefix(st, name);
+        ufn_pipeline_poison(st);
+    }
+    return st;
 }

@@ -517,6 +517,20 @@ void *ufn_registry_remove(uint64_t id, ufn_memory *memory, int *device);
 size_t ufn_registry_count(void);
 void ufn_registry_fork(ufn_fork_phase phase);
 
+/* ==== pipeline.c: deferred pipelines ==================================================== */
+
+/* Is this thread recording a pipeline (ufn_pipeline_begin)? */
+bool ufn_pipeline_recording(void);
+/* A checked call's plan joins the pipeline instead of running: a status
+ * when it cannot.  Plan data inside [local, local + local_bytes) (the
+ * call's own scalar buffer) is copied; source[k] is where operand k's
+ * elements came from (the caller's array, for a scalar copied there). */
+int ufn_pipeline_add(const ufn_backend_ops *be, ufn_stream_impl *s, const ufn_plan *p, const void *local,
+                     size_t local_bytes, const void *const *source);
+/* A call of the pipeline failed (ufn_error() says why): ufn_pipeline_run
+ * will report it and run nothing.  No-op when not recording. */
+void ufn_pipeline_poison(int status);
+
 /* ==== reduce.c, methods.c: the methods of binary ufuncs ================================ */
 
 /* f's T(T, T) signature for dtype t, or fail naming "NAME.method". */

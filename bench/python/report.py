@@ -402,8 +402,8 @@ def main(work, bench):
     if os.path.exists(analysis):
         with open(analysis) as f:
             lines += [f.read().rstrip(), '']
-    for part in ('engine.md', 'methods.md', 'scaling.md'):   # make bench-engine, bench-methods (make
-        path = os.path.join(bench, part)                      # bench); scaling.py (a model)
+    for part in ('engine.md', 'methods.md', 'pipeline.md', 'scaling.md'):  # make bench-engine,
+        path = os.path.join(bench, part)         # bench-methods, bench-pipeline; scaling.py (a model)
         if os.path.exists(path):
             with open(path) as f:
                 lines += [f.read().rstrip(), '']

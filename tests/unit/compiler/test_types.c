@@ -141,6 +141,28 @@ static void test_can_convert(void **state)
     assert_false(ty_can_convert(f32, ty_array(f32, 1, 'A')));
 }
 
+/* np.can_cast(from, to, 'safe'), the rows as NumPy 2.4 answers them:
+ * composition chooses a ufunc's signature with it (infer_call.c). */
+static void test_can_cast_safe(void **state)
+{
+    (void)state;
+    static const struct { const char *from, *to; bool safe; } rows[] = {
+        {"bool", "int8", true},          {"int8", "bool", false},          {"int8", "uint8", false},
+        {"uint8", "int8", false},        {"uint8", "int16", true},         {"uint8", "uint16", true},
+        {"int16", "float32", true},      {"uint16", "float32", true},      {"int32", "float32", false},
+        {"int32", "float64", true},      {"int64", "float64", true},       {"uint64", "float64", true},
+        {"uint64", "int64", false},      {"int64", "uint64", false},       {"float32", "float64", true},
+        {"float64", "float32", false},   {"float32", "complex64", true},   {"float64", "complex64", false},
+        {"float64", "complex128", true}, {"complex64", "complex128", true}, {"complex128", "complex64", false},
+        {"complex64", "float64", false}, {"float32", "int64", false},      {"int16", "complex64", true},
+        {"int32", "complex64", false},   {"int32", "complex128", true},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        assert_int_equal(ty_can_cast_safe(T(rows[i].from), T(rows[i].to)), rows[i].safe);
+    for (int a = 0; a < NUM_SCALAR_TYPES; a++)
+        assert_true(ty_can_cast_safe(ty_scalar((TypeKind)a), ty_scalar((TypeKind)a)));
+}
+
 static void test_tuples(void **state)
 {
     (void)state;
@@ -201,6 +223,7 @@ int main(void)
         cmocka_unit_test(test_promote_matches_numpy), cmocka_unit_test(test_unify_scalars_is_promotion),
         cmocka_unit_test(test_numba_aliases),         cmocka_unit_test(test_scalar_table),
         cmocka_unit_test(test_arith),                 cmocka_unit_test(test_can_convert),
+        cmocka_unit_test(test_can_cast_safe),
         cmocka_unit_test(test_tuples),                cmocka_unit_test(test_arrays),
         cmocka_unit_test(test_reset),
     };

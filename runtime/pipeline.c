@@ -1,0 +1,346 @@
+/* pipeline.c - deferred pipelines: ufn_pipeline_begin() ... ufunc calls ...
+ * ufn_pipeline_run().
+ *
+ * While a pipeline is recorded on a thread, call.c checks each ufunc call as
+ * usual (so a refused argument is refused at the call) and hands its plan
+ * here instead of executing it.  ufn_pipeline_run then runs the calls:
+ *
+ *   - host backend: chunk by chunk, each chunk of the loop through every
+ *     call while its operands are in cache; an array marked with
+ *     ufn_pipeline_temp is never written in full: each thread's chunk-sized
+ *     scratch stands in for it;
+ *   - cuda and sim: call by call, in order, on the stream each call was made
+ *     on (temporaries are written as ordinary arrays).
+ *
+ * A call can join when its plan is one flat loop over the same number of
+ * elements as the pipeline's other calls, with operands either contiguous
+ * or broadcast scalars, and needs no temporary of its own (another dtype, a
+ * host operand staged to the device, an overlap copy): then element i of
+ * every call touches element i of every array, and chunks may run in any
+ * order.  Anything else - and any call of the pipeline that fails - is a
+ * status at the call, remembered: ufn_pipeline_run then reports it and runs
+ * nothing.  Nothing is ever half-run.
+ */
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ufnrt.h"
+
+#define MAX_STEPS 64            /* calls in one pipeline */
+#define MAX_TEMPS 32            /* arrays marked temporary */
+#define CHUNK 4096              /* elements per chunk: a few arrays of it fit in L2 */
+#define TASK_MIN 65536          /* the least work of one thread's task */
+#define TASKS_PER_THREAD 4
+
+typedef struct step {
+    ufn_plan plan;
+    const ufn_backend_ops *be;
+    ufn_stream_impl *stream;
+    _Alignas(16) unsigned char value[UFN_MAXARGS][16];  /* scalars the call passed by value */
+    int temp[UFN_MAXARGS];      /* run: the temporary operand k is, or -1 */
+} step;
+
+typedef struct temp {
+    const char *base;
+    size_t bytes;
+    int elsize;
+    size_t offset;              /* run: where its chunk lies in a thread's scratch */
+} temp;
+
+typedef struct pipeline {
+    int status;                 /* the first failure: run reports it, runs nothing */
+    char message[512];
+    int nsteps, ntemps;
+    step steps[MAX_STEPS];
+    temp temps[MAX_TEMPS];
+} pipeline;
+
+static _Thread_local pipeline *recording;
+
+bool ufn_pipeline_recording(void)
+{
+    return recording != NULL;
+}
+
+int ufn_pipeline_begin(void)
+{
+    if (recording)
+        return ufn_fail(UFN_ERR_INVALID, "ufn_pipeline_begin: a pipeline is already being recorded on this thread");
+    pipeline *p = calloc(1, sizeof *p);
+    if (!p)
+        return ufn_fail(UFN_ERR_NOMEM, "ufn_pipeline_begin: out of host memory");
+    recording = p;
+    return UFN_OK;
+}
+
+void ufn_pipeline_abort(void)
+{
+    free(recording);
+    recording = NULL;
+}
+
+/* The first failure of a recorded call (its message as ufn_error has it). */
+void ufn_pipeline_poison(int status)
+{
+    if (!recording || recording->status < 0)
+        return;
+    recording->status = status;
+    snprintf(recording->message, sizeof recording->message, "%s", ufn_error());
+}
+
+int ufn_pipeline_temp(const ufn_array *a)
+{
+    if (!recording)
+        return ufn_fail(UFN_ERR_INVALID, "ufn_pipeline_temp: no pipeline is being recorded (call ufn_pipeline_begin)");
+    int st = ufn_check_array(a, "ufn_pipeline_temp");
+    if (st == UFN_OK && (!a->data || a->memory == UFN_MEM_SHARDED || !ufn_is_c_contiguous(a)))
+        st = ufn_fail(UFN_ERR_INVALID, "ufn_pipeline_temp: a temporary is a whole C-contiguous array");
+    if (st == UFN_OK && recording->ntemps == MAX_TEMPS)
+        st = ufn_fail(UFN_ERR_INVALID, "ufn_pipeline_temp: more than %d temporaries", MAX_TEMPS);
+    if (st < 0) {
+        ufn_pipeline_poison(st);
+        return st;
+    }
+    recording->temps[recording->ntemps++] = (temp){
+        .base = a->data, .bytes = ufn_array_bytes(a), .elsize = ufn_dtype_size(a->dtype)};
+    return UFN_OK;
+}
+
+/* ---- joining ---------------------------------------------------------------------------- */
+
+static bool cpu_memory(const step *s)
+{
+    return s->plan.memory == UFN_MEM_HOST || s->be->device_memory == UFN_MEM_HOST;
+}
+
+/* Operand k's bytes over the whole loop: [lo, hi). */
+static void range_of(const ufn_plan *p, int k, const char **lo, const char **hi)
+{
+    *lo = p->data[k];
+    *hi = p->data[k] + (p->strides[k][0] && p->ndim ? p->n : 1) * p->elsize[k];
+}
+
+static bool overlap(const char *alo, const char *ahi, const char *blo, const char *bhi)
+{
+    return alo < bhi && blo < ahi;
+}
+
+/* A broadcast scalar read from an array an earlier call writes would need
+ * that call finished everywhere first, which chunks are not. */
+static int check_scalars(const pipeline *pl, const ufn_plan *p, const void *const *source, const char *name)
+{
+    for (int k = 0; k < p->func->nin; k++) {
+        if (p->ndim && p->strides[k][0])
+            continue;
+        const char *lo = source[k], *hi = lo + p->elsize[k], *wlo, *whi;
+        for (int i = 0; i < pl->nsteps; i++)
+            for (int j = pl->steps[i].plan.func->nin; j < pl->steps[i].plan.nargs; j++) {
+                range_of(&pl->steps[i].plan, j, &wlo, &whi);
+                if (overlap(lo, hi, wlo, whi))
+                    return ufn_fail(UFN_ERR_INVALID, "%s: cannot join the pipeline: input %d is a broadcast element "
+                                    "that call %d of the pipeline writes", name, k, i + 1);
+            }
+    }
+    return UFN_OK;
+}
+
+static int check_join(const pipeline *pl, const ufn_backend_ops *be, const ufn_plan *p, const void *const *source)
+{
+    const char *name = p->func->name ? p->func->name : "ufunc";
+    if (pl->nsteps == MAX_STEPS)
+        return ufn_fail(UFN_ERR_INVALID, "%s: cannot join the pipeline: it holds %d calls already", name, MAX_STEPS);
+    if (p->ncore > 0)
+        return ufn_fail(UFN_ERR_INVALID, "%s: cannot join the pipeline: a gufunc call runs on its own", name);
+    if (p->ndim > 1)
+        return ufn_fail(UFN_ERR_INVALID, "%s: cannot join the pipeline: its operands are views that do not flatten "
+                        "to one loop (%d dimensions)", name, p->ndim);
+    for (int k = 0; k < p->nargs; k++) {
+        int64_t s = p->ndim ? p->strides[k][0] : 0;
+        if (s != 1 && !(s == 0 && k < p->func->nin))
+            return ufn_fail(UFN_ERR_INVALID, "%s: cannot join the pipeline: operand %d is strided (stride %lld); "
+                            "a pipeline's operands are contiguous or broadcast scalars", name, k, (long long)s);
+    }
+    if (pl->nsteps) {
+        const step *first = &pl->steps[0];
+        if (p->n != first->plan.n)
+            return ufn_fail(UFN_ERR_SHAPE, "%s: cannot join the pipeline: its loop has %lld elements, the "
+                            "pipeline's %lld", name, (long long)p->n, (long long)first->plan.n);
+        if (be != first->be || p->memory != first->plan.memory)
+            return ufn_fail(UFN_ERR_WRONG_MEMORY, "%s: cannot join the pipeline: its operands are in other memory "
+                            "than the pipeline's first call's", name);
+    }
+    return check_scalars(pl, p, source, name);
+}
+
+int ufn_pipeline_add(const ufn_backend_ops *be, ufn_stream_impl *s, const ufn_plan *p, const void *local,
+                     size_t local_bytes, const void *const *source)
+{
+    pipeline *pl = recording;
+    int st = check_join(pl, be, p, source);
+    if (st < 0)
+        return st;
+    step *sp = &pl->steps[pl->nsteps++];
+    sp->plan = *p;
+    sp->be = be;
+    sp->stream = s;
+    /* Scalars live in the call's own buffer, gone when it returns: keep them. */
+    const char *lo = local, *hi = lo + local_bytes;
+    for (int k = 0; k < p->nargs; k++)
+        if (p->data[k] >= lo && p->data[k] < hi) {
+            memcpy(sp->value[k], p->data[k], (size_t)p->elsize[k]);
+            sp->plan.data[k] = (char *)sp->value[k];
+        }
+    return UFN_OK;
+}
+
+/* ---- running ---------------------------------------------------------------------------- */
+
+/* Which temporary each operand is, and whether each is written before it
+ * is read; the scratch's layout. */
+static int bind_temps(pipeline *pl, size_t *scratch_bytes)
+{
+    bool written[MAX_TEMPS] = {false};
+    size_t off = 0;
+    for (int t = 0; t < pl->ntemps; t++) {
+        pl->temps[t].offset = off;
+        off += ((size_t)CHUNK * (size_t)pl->temps[t].elsize + 63) & ~(size_t)63;
+    }
+    *scratch_bytes = off;
+    for (int i = 0; i < pl->nsteps; i++) {
+        step *sp = &pl->steps[i];
+        const ufn_plan *p = &sp->plan;
+        const char *name = p->func->name ? p->func->name : "ufunc";
+        for (int k = 0; k < p->nargs; k++) {
+            sp->temp[k] = -1;
+            const char *lo, *hi;
+            range_of(p, k, &lo, &hi);
+            for (int t = 0; t < pl->ntemps; t++) {
+                const temp *tp = &pl->temps[t];
+                if (!overlap(lo, hi, tp->base, tp->base + tp->bytes))
+                    continue;
+                if (lo != tp->base || (size_t)(hi - lo) != tp->bytes || p->strides[k][0] != 1)
+                    return ufn_fail(UFN_ERR_INVALID, "ufn_pipeline_run: call %d (%s) uses part of a temporary: a "
+                                    "temporary is an operand whole, element i for element i", i + 1, name);
+                if (k < p->func->nin && !written[t])
+                    return ufn_fail(UFN_ERR_INVALID, "ufn_pipeline_run: call %d (%s) reads a temporary that no earlier "
+                                    "call of the pipeline writes", i + 1, name);
+                if (k >= p->func->nin)
+                    written[t] = true;
+                sp->temp[k] = t;
+            }
+        }
+    }
+    return UFN_OK;
+}
+
+typedef struct chunked {
+    const pipeline *pl;
+    ufn_host_loop fn[MAX_STEPS];
+    ufn_index steps[MAX_STEPS][UFN_MAXARGS];
+    int64_t n, per_task;
+    size_t scratch_bytes;
+    atomic_int failure;         /* 0, or a negative status */
+} chunked;
+
+/* One task: its range of the loop, a chunk at a time through every call. */
+static void run_task(void *ctx, int64_t task)
+{
+    chunked *x = ctx;
+    const pipeline *pl = x->pl;
+    int64_t b = task * x->per_task, e = b + x->per_task < x->n ? b + x->per_task : x->n;
+    char *scratch = x->scratch_bytes ? ufn_host_memalign(x->scratch_bytes) : NULL;
+    if (x->scratch_bytes && !scratch) {
+        atomic_store(&x->failure, UFN_ERR_NOMEM);
+        return;
+    }
+    for (int64_t i = b; i < e; i += CHUNK) {
+        ufn_index dims = e - i < CHUNK ? e - i : CHUNK;
+        for (int s = 0; s < pl->nsteps; s++) {
+            const step *sp = &pl->steps[s];
+            char *args[UFN_MAXARGS];
+            for (int k = 0; k < sp->plan.nargs; k++)
+                args[k] = sp->temp[k] >= 0 ? scratch + pl->temps[sp->temp[k]].offset
+                          : sp->plan.data[k] + i * x->steps[s][k];
+            x->fn[s](args, &dims, x->steps[s]);
+        }
+    }
+    free(scratch);
+    if (ufn_depth_take())
+        atomic_store(&x->failure, UFN_ERR_RECURSION);
+}
+
+static int run_chunked(const pipeline *pl, size_t scratch_bytes)
+{
+    chunked *x = calloc(1, sizeof *x);
+    if (!x)
+        return ufn_fail(UFN_ERR_NOMEM, "ufn_pipeline_run: out of host memory");
+    x->pl = pl;
+    x->n = pl->steps[0].plan.n;
+    x->scratch_bytes = scratch_bytes;
+    atomic_init(&x->failure, 0);
+    for (int s = 0; s < pl->nsteps; s++) {
+        const ufn_plan *p = &pl->steps[s].plan;
+        x->fn[s] = ufn_host_pick_loop(p->loop, ufn_host_isa());
+        if (!x->fn[s]) {
+            free(x);
+            return ufn_fail(UFN_ERR_NO_CODE, "%s: the module has no host code for %s (was it built without "
+                            "--target=host?)", p->func->name, p->loop->signature);
+        }
+        for (int k = 0; k < p->nargs; k++)
+            x->steps[s][k] = p->ndim && p->strides[k][0] ? p->elsize[k] : 0;
+    }
+    for (int s = 0; s < pl->nsteps; s++)
+        ufn_emit(UFN_EV_HOST_LOOP, "host", pl->steps[s].plan.func->name, (size_t)x->n, 0);
+
+    /* Whole chunks per task, a few tasks per thread (as host.c splits a call). */
+    int threads = ufn_host_threads();
+    int64_t ntasks = threads > 1 ? x->n / TASK_MIN : 1;
+    if (ntasks > (int64_t)threads * TASKS_PER_THREAD)
+        ntasks = (int64_t)threads * TASKS_PER_THREAD;
+    if (ntasks < 1)
+        ntasks = 1;
+    int64_t chunks = (x->n + CHUNK - 1) / CHUNK;
+    x->per_task = (chunks + ntasks - 1) / ntasks * CHUNK;
+    ntasks = (x->n + x->per_task - 1) / x->per_task;
+    ufn_pool_run(threads, ntasks, run_task, x);
+    int st = atomic_load(&x->failure);
+    free(x);
+    if (st == UFN_ERR_NOMEM)
+        return ufn_fail(st, "ufn_pipeline_run: out of host memory for the chunks' scratch");
+    if (st == UFN_ERR_RECURSION)
+        return ufn_fail(st, "ufn_pipeline_run: a recursive helper went deeper than %d calls", UFN_MAX_DEPTH);
+    return UFN_OK;
+}
+
+/* cuda and sim: every call in order on its own stream, as if made now. */
+static int run_each(const pipeline *pl)
+{
+    for (int s = 0; s < pl->nsteps; s++) {
+        const step *sp = &pl->steps[s];
+        int st = ufn_multi_execute(sp->be, &sp->plan, sp->stream);
+        if (st < 0)
+            return ufn_fail_prefix(st, sp->plan.func->name ? sp->plan.func->name : "ufunc");
+    }
+    return UFN_OK;
+}
+
+int ufn_pipeline_run(void)
+{
+    pipeline *pl = recording;
+    if (!pl)
+        return ufn_fail(UFN_ERR_INVALID, "ufn_pipeline_run: no pipeline is being recorded (call ufn_pipeline_begin)");
+    recording = NULL;
+    int st = UFN_OK;
+    size_t scratch = 0;
+    if (pl->status < 0)
+        st = ufn_fail(pl->status, "ufn_pipeline_run: nothing ran: %s", pl->message);
+    else if (pl->nsteps == 0)
+        st = UFN_OK;
+    else if ((st = bind_temps(pl, &scratch)) == UFN_OK)
+        st = cpu_memory(&pl->steps[0]) && pl->steps[0].be == &ufn_backend_host ? run_chunked(pl, scratch)
+                                                                                 : run_each(pl);
+    free(pl);
+    return st;
+}
