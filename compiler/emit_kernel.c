@@ -21,7 +21,9 @@
  * A kernel gets a block runner when its code (helpers included) has no
  * barrier, warp function or lane id and no shared memory, and no helper
  * reads the thread coordinates: then its threads are independent and may
- * run one after another.  A kernel whose barriers stand where every thread
+ * run one after another.  One that is a grid-stride loop gets the
+ * grid-stride form of it (kernel_uses.c): per stride one loop over
+ * consecutive i, across the threads, which the C compiler vectorises.  A kernel whose barriers stand where every thread
  * meets them (below, "splitting at barriers") gets a block runner split
  * into regions.  Every other kernel runs as form (b): threads as fibers
  * where there are barriers or warp functions, else one after another. */
@@ -154,6 +156,114 @@ static void split_runner(Emitter *em, const Instance *inst, const char *kname, c
     emit_line(em, "#endif");
 }
 
+/* Form (a): the threads of each block in turn, as loops around the body;
+ * `fallback`: the grid-stride runner's form for 2-d and 3-d launches. */
+static void plain_runner(Emitter *em, const char *kname, const char *body, const KernelParam *params, int n,
+                         bool fallback)
+{
+    Buf call = {0};
+    for (int i = 0; i < n; i++)
+        buf_printf(&call, ", %s", params[i].name);
+    emit_line(em, "/* the host's block runner: the threads of each block in turn */");
+    if (fallback)
+        emit_line(em, "static void %s(void **ufn_p, const ufn_kblocks *ufn_b)", sim_c_symbol(kname, "threads"));
+    else
+        emit_line(em, "void %s(void **ufn_p, const ufn_kblocks *ufn_b)", sim_c_symbol(kname, "blocks"));
+    emit_line(em, "{");
+    em->indent++;
+    for (int i = 0; i < n; i++)
+        emit_line(em, "%s = *(%s *)ufn_p[%d];", c_declaration(params[i].type, params[i].name), params[i].type, i);
+    emit_line(em, "ufn_kthread ufn_t;");
+    emit_line(em, "ufn_t.gdim = make_uint3(ufn_b->grid[0], ufn_b->grid[1], ufn_b->grid[2]);");
+    emit_line(em, "ufn_t.bdim = make_uint3(ufn_b->block[0], ufn_b->block[1], ufn_b->block[2]);");
+    emit_line(em, "for (uint64_t ufn_blk = ufn_b->first; ufn_blk < ufn_b->end; ufn_blk++) {");
+    emit_line(em, "    ufn_t.bid = make_uint3((unsigned)(ufn_blk %% ufn_b->grid[0]), (unsigned)(ufn_blk / ufn_b->grid[0] %% ufn_b->grid[1]),");
+    emit_line(em, "                           (unsigned)(ufn_blk / ufn_b->grid[0] / ufn_b->grid[1]));");
+    emit_line(em, "    for (unsigned ufn_z = 0; ufn_z < ufn_t.bdim.z; ufn_z++)");
+    emit_line(em, "        for (unsigned ufn_y = 0; ufn_y < ufn_t.bdim.y; ufn_y++)");
+    emit_line(em, "            for (unsigned ufn_x = 0; ufn_x < ufn_t.bdim.x; ufn_x++) {");
+    emit_line(em, "                ufn_t.tid = make_uint3(ufn_x, ufn_y, ufn_z);");
+    emit_line(em, "                %s(ufn_t%s);", body, call.data ? call.data : "");
+    emit_line(em, "            }");
+    emit_line(em, "}");
+    em->indent--;
+    emit_line(em, "}");
+    buf_free(&call);
+}
+
+/* Form (a) for a grid-stride kernel (kernel_uses.c): the uniform
+ * statements before the loop, then for each stride k the iterations of
+ * the runner's blocks as one loop over consecutive i (the threads' k-th),
+ * so a thread's run in their order, each iteration with
+ * fresh locals (none is read before the iteration assigns it).  Without
+ * atomics `omp simd` may run iterations of distinct threads at once, as
+ * CUDA's unordered threads allow. */
+static void stride_runner(Emitter *em, const Instance *inst, const char *kname, const KernelParam *params, int n)
+{
+    const Node *loop = jit_grid_stride(inst);
+    const NodeList *b = &inst->body;
+    const Var *target = loop->forstmt.target->name.sym->var;
+    emit_line(em, "/* the host's block runner, grid-stride form: per stride, the blocks' iterations as one loop over i */");
+    emit_line(em, "void %s(void **ufn_p, const ufn_kblocks *ufn_b)", sim_c_symbol(kname, "blocks"));
+    emit_line(em, "{");
+    em->indent++;
+    emit_line(em, "if (ufn_b->grid[1] != 1 || ufn_b->grid[2] != 1 || ufn_b->block[1] != 1 || ufn_b->block[2] != 1) {");
+    emit_line(em, "    %s(ufn_p, ufn_b);   /* grid(1) repeats along y and z */", sim_c_symbol(kname, "threads"));
+    emit_line(em, "    return;");
+    emit_line(em, "}");
+    for (int i = 0; i < n; i++)
+        emit_line(em, "%s = *(%s *)ufn_p[%d];", c_declaration(params[i].type, params[i].name), params[i].type, i);
+    emit_line(em, "ufn_kthread ufn_t;");
+    emit_line(em, "ufn_t.gdim = make_uint3(ufn_b->grid[0], 1, 1);");
+    emit_line(em, "ufn_t.bdim = make_uint3(ufn_b->block[0], 1, 1);");
+    emit_line(em, "ufn_t.tid = ufn_t.bid = make_uint3(0, 0, 0);   /* the loop reads neither */");
+    int nprefix = 0;
+    for (int i = 0; i < b->len && b->items[i] != loop; i++, nprefix++)
+        if (jit_grid_stride_uniform(b->items[i])) {
+            const Var *v = b->items[i]->assign.targets.items[0]->name.sym->var;
+            emit_line(em, "%s %s = 0;", c_type(v->type), v->cname);
+        }
+    for (int i = 0; i < nprefix; i++)
+        if (jit_grid_stride_uniform(b->items[i]))
+            emit_statement(em, b->items[i]);
+    line_reset(em);
+    Buf end = {0};
+    Buf *saved = em->out;
+    em->out = &end;
+    emit_expr(em, loop->forstmt.iter->call.args.items[1]);
+    em->out = saved;
+    emit_line(em, "const int64_t ufn_gstep = (int64_t)ufn_t.bdim.x * ufn_t.gdim.x, ufn_gend = %s;", end.data);
+    emit_line(em, "const int64_t ufn_gspan = (int64_t)(ufn_b->end - ufn_b->first) * ufn_t.bdim.x;");
+    buf_free(&end);
+    emit_line(em, "for (int64_t ufn_g0 = (int64_t)ufn_b->first * ufn_t.bdim.x; ufn_g0 < ufn_gend; ufn_g0 += ufn_gstep) {");
+    em->indent++;
+    emit_line(em, "const int64_t ufn_g1 = ufn_gend - ufn_g0 < ufn_gspan ? ufn_gend : ufn_g0 + ufn_gspan;");
+    if (!(jit_flags(inst) & UFN_KF_ATOMIC))
+        emit_line(em, "_Pragma(\"omp simd\")");
+    emit_line(em, "for (int64_t ufn_gi = ufn_g0; ufn_gi < ufn_g1; ufn_gi++) {");
+    em->indent++;
+    for (int i = 0; i < inst->nvars; i++) {
+        const Var *v = inst->vars[i];
+        bool prefix = false;
+        for (int k = 0; k < nprefix; k++)
+            prefix = prefix || b->items[k]->assign.targets.items[0]->name.sym->var == v;
+        if (v->param || !v->type || prefix)
+            continue;
+        bool aggregate = v->type->kind == TY_TUPLE || v->type->kind == TY_ARRAY || ty_is_complex(v->type);
+        emit_line(em, "%s %s = %s;", c_type(v->type), v->cname, aggregate ? "{0}" : "0");
+    }
+    emit_line(em, "%s = (%s)ufn_gi;", target->cname, c_type(target->type));
+    for (int i = 0; i < loop->forstmt.body.len; i++)
+        emit_statement(em, loop->forstmt.body.items[i]);
+    line_reset(em);
+    em->indent--;
+    emit_line(em, "}");
+    em->indent--;
+    emit_line(em, "}");
+    em->indent--;
+    emit_line(em, "}");
+}
+
 static void emit_params(Buf *b, const Instance *inst, const char *first)
 {
     KernelParam params[MAX_KERNEL_PARAMS];
@@ -179,6 +289,7 @@ static void emit_kernel(Emitter *em, const Instance *inst)
     emit_line(em, "/* %s:%d: @cuda.jit def %s, '%s'%s */", f->def->loc.file ? f->def->loc.file->name : "?",
               f->def->loc.line, f->name, jit_signature_text(inst->sig),
               jit_context(inst)           ? " (host: a block runner split at its barriers)"
+              : jit_grid_stride(inst)      ? " (host: a block runner, grid-stride form)"
               : jit_has_block_runner(inst) ? " (host: a block runner)"
                                            : " (host: the thread entry on the runtime's engine)");
     emit_line(em, "UFN_KBODY void %s(%s)", body, decl.data);
@@ -202,31 +313,16 @@ static void emit_kernel(Emitter *em, const Instance *inst)
         em->coords = "ufn_t";
         split_runner(em, inst, kname, params, n);
         em->coords = NULL;
+    } else if (jit_grid_stride(inst)) {
+        em->coords = "ufn_t";
+        emit_line(em, "#if defined(UFN_HOST_ENTRY)");
+        plain_runner(em, kname, body, params, n, true);
+        stride_runner(em, inst, kname, params, n);
+        emit_line(em, "#endif");
+        em->coords = NULL;
     } else if (jit_has_block_runner(inst)) {
         emit_line(em, "#if defined(UFN_HOST_ENTRY)");
-        emit_line(em, "/* the host's block runner: the threads of each block in turn */");
-        emit_line(em, "void %s(void **ufn_p, const ufn_kblocks *ufn_b)", sim_c_symbol(kname, "blocks"));
-        emit_line(em, "{");
-        em->indent++;
-        for (int i = 0; i < n; i++) {
-            const char *t = params[i].type;
-            emit_line(em, "%s = *(%s *)ufn_p[%d];", c_declaration(t, params[i].name), t, i);
-        }
-        emit_line(em, "ufn_kthread ufn_t;");
-        emit_line(em, "ufn_t.gdim = make_uint3(ufn_b->grid[0], ufn_b->grid[1], ufn_b->grid[2]);");
-        emit_line(em, "ufn_t.bdim = make_uint3(ufn_b->block[0], ufn_b->block[1], ufn_b->block[2]);");
-        emit_line(em, "for (uint64_t ufn_blk = ufn_b->first; ufn_blk < ufn_b->end; ufn_blk++) {");
-        emit_line(em, "    ufn_t.bid = make_uint3((unsigned)(ufn_blk %% ufn_b->grid[0]), (unsigned)(ufn_blk / ufn_b->grid[0] %% ufn_b->grid[1]),");
-        emit_line(em, "                           (unsigned)(ufn_blk / ufn_b->grid[0] / ufn_b->grid[1]));");
-        emit_line(em, "    for (unsigned ufn_z = 0; ufn_z < ufn_t.bdim.z; ufn_z++)");
-        emit_line(em, "        for (unsigned ufn_y = 0; ufn_y < ufn_t.bdim.y; ufn_y++)");
-        emit_line(em, "            for (unsigned ufn_x = 0; ufn_x < ufn_t.bdim.x; ufn_x++) {");
-        emit_line(em, "                ufn_t.tid = make_uint3(ufn_x, ufn_y, ufn_z);");
-        emit_line(em, "                %s(ufn_t%s);", body, call.data ? call.data : "");
-        emit_line(em, "            }");
-        emit_line(em, "}");
-        em->indent--;
-        emit_line(em, "}");
+        plain_runner(em, kname, body, params, n, false);
         emit_line(em, "#endif");
     }
     emit_line(em, "%s", "");

@@ -1190,6 +1190,11 @@ bool jit_has_block_runner(const Instance *inst);              /* form (a) */
 const char *jit_context(const Instance *inst);
 bool jit_is_barrier(const Node *s);                           /* a plain syncthreads() statement */
 bool jit_has_barrier(const Node *s);                          /* one, or a statement holding one */
+/* Form (a) as one loop over a block's grid-stride iterations: the loop
+ * `for i in range(cuda.grid(1), n, cuda.gridsize(1))`, or NULL; and which
+ * statements before it the runner runs once per block. */
+const Node *jit_grid_stride(const Instance *inst);
+bool jit_grid_stride_uniform(const Node *s);
 /* emit_kernel.c: @cuda.jit kernels in polar.cu - per signature a body
  * (the thread's code, its coordinates a parameter), the kernel calling it,
  * and for the host backend a block runner where the kernel allows one. */

@@ -66,7 +66,7 @@ UFN_KBODY ufn_kthread ufn_kthis(void)
     return t;
 }
 
-/* kernels.ufn:10: @cuda.jit def add, 'void(float32[:], float32[:], float32[:])' (host: a block runner) */
+/* kernels.ufn:10: @cuda.jit def add, 'void(float32[:], float32[:], float32[:])' (host: a block runner, grid-stride form) */
 UFN_KBODY void kernels__add__a1_f32_a1_f32_a1_f32__body(ufn_kthread ufn_t, ufn_view_f32_1 v_x, ufn_view_f32_1 v_y, ufn_view_f32_1 v_out)
 {
     int64_t v_start = 0;
@@ -91,7 +91,7 @@ UFN_JIT_KERNEL UFN_KNAME(kernels__add__a1_f32_a1_f32_a1_f32__jit)(ufn_view_f32_1
 }
 #if defined(UFN_HOST_ENTRY)
 /* the host's block runner: the threads of each block in turn */
-void kernels__add__a1_f32_a1_f32_a1_f32__jit__blocks(void **ufn_p, const ufn_kblocks *ufn_b)
+static void kernels__add__a1_f32_a1_f32_a1_f32__jit__threads(void **ufn_p, const ufn_kblocks *ufn_b)
 {
     ufn_view_f32_1 v_x = *(ufn_view_f32_1 *)ufn_p[0];
     ufn_view_f32_1 v_y = *(ufn_view_f32_1 *)ufn_p[1];
@@ -108,6 +108,38 @@ void kernels__add__a1_f32_a1_f32_a1_f32__jit__blocks(void **ufn_p, const ufn_kbl
                     ufn_t.tid = make_uint3(ufn_x, ufn_y, ufn_z);
                     kernels__add__a1_f32_a1_f32_a1_f32__body(ufn_t, v_x, v_y, v_out);
                 }
+    }
+}
+/* the host's block runner, grid-stride form: per stride, the blocks' iterations as one loop over i */
+void kernels__add__a1_f32_a1_f32_a1_f32__jit__blocks(void **ufn_p, const ufn_kblocks *ufn_b)
+{
+    if (ufn_b->grid[1] != 1 || ufn_b->grid[2] != 1 || ufn_b->block[1] != 1 || ufn_b->block[2] != 1) {
+        kernels__add__a1_f32_a1_f32_a1_f32__jit__threads(ufn_p, ufn_b);   /* grid(1) repeats along y and z */
+        return;
+    }
+    ufn_view_f32_1 v_x = *(ufn_view_f32_1 *)ufn_p[0];
+    ufn_view_f32_1 v_y = *(ufn_view_f32_1 *)ufn_p[1];
+    ufn_view_f32_1 v_out = *(ufn_view_f32_1 *)ufn_p[2];
+    ufn_kthread ufn_t;
+    ufn_t.gdim = make_uint3(ufn_b->grid[0], 1, 1);
+    ufn_t.bdim = make_uint3(ufn_b->block[0], 1, 1);
+    ufn_t.tid = ufn_t.bid = make_uint3(0, 0, 0);   /* the loop reads neither */
+    int64_t v_stride = 0;
+#line 12 "kernels.ufn"
+    v_stride = (int64_t)ufn_t.bdim.x * ufn_t.gdim.x;
+#line 131 "kernels.cu"
+    const int64_t ufn_gstep = (int64_t)ufn_t.bdim.x * ufn_t.gdim.x, ufn_gend = v_x.shape[0];
+    const int64_t ufn_gspan = (int64_t)(ufn_b->end - ufn_b->first) * ufn_t.bdim.x;
+    for (int64_t ufn_g0 = (int64_t)ufn_b->first * ufn_t.bdim.x; ufn_g0 < ufn_gend; ufn_g0 += ufn_gstep) {
+        const int64_t ufn_g1 = ufn_gend - ufn_g0 < ufn_gspan ? ufn_gend : ufn_g0 + ufn_gspan;
+        _Pragma("omp simd")
+        for (int64_t ufn_gi = ufn_g0; ufn_gi < ufn_g1; ufn_gi++) {
+            int64_t v_i = 0;
+            v_i = (int64_t)ufn_gi;
+#line 14 "kernels.ufn"
+            v_out.data[ufn_wrap_index(v_i, v_out.shape[0]) * v_out.stride[0]] = v_x.data[ufn_wrap_index(v_i, v_x.shape[0]) * v_x.stride[0]] + v_y.data[ufn_wrap_index(v_i, v_y.shape[0]) * v_y.stride[0]];
+#line 142 "kernels.cu"
+        }
     }
 }
 #endif
@@ -165,7 +197,7 @@ UFN_KBODY void kernels__matmul__a2_f32_a2_f32_a2_f32__body(ufn_kthread ufn_t, uf
     }
 #line 32 "kernels.ufn"
     UFN_STORE(float, &v_c.data[UFN_BOUNDS(ufn_wrap_index(v_row, v_c.shape[0]), v_c.shape[0], 0, "c") * v_c.stride[0] + UFN_BOUNDS(ufn_wrap_index(v_col, v_c.shape[1]), v_c.shape[1], 1, "c") * v_c.stride[1]], v_acc);
-#line 169 "kernels.cu"
+#line 201 "kernels.cu"
 }
 UFN_JIT_KERNEL UFN_KNAME(kernels__matmul__a2_f32_a2_f32_a2_f32__jit)(ufn_view_f32_2 v_a, ufn_view_f32_2 v_b, ufn_view_f32_2 v_c)
 {
@@ -218,7 +250,7 @@ void kernels__matmul__a2_f32_a2_f32_a2_f32__jit__blocks(void **ufn_p, const ufn_
             v_ty = (int32_t)ufn_t.tid.y;
 #line 24 "kernels.ufn"
             v_acc = 0.0f;
-#line 222 "kernels.cu"
+#line 254 "kernels.cu"
             ufn_ctx[ufn_l].v_sa = v_sa;
             ufn_ctx[ufn_l].v_sb = v_sb;
             ufn_ctx[ufn_l].v_col = v_col;
@@ -249,7 +281,7 @@ void kernels__matmul__a2_f32_a2_f32_a2_f32__jit__blocks(void **ufn_p, const ufn_
                 v_sa.data[ufn_wrap_index((int64_t)v_ty, v_sa.shape[0]) * v_sa.stride[0] + ufn_wrap_index((int64_t)v_tx, v_sa.shape[1]) * v_sa.stride[1]] = v_a.data[ufn_wrap_index(v_row, v_a.shape[0]) * v_a.stride[0] + ufn_wrap_index(ufn_add_i64(ufn_mul_i64(v_t, 16), (int64_t)v_tx), v_a.shape[1]) * v_a.stride[1]];
 #line 27 "kernels.ufn"
                 v_sb.data[ufn_wrap_index((int64_t)v_ty, v_sb.shape[0]) * v_sb.stride[0] + ufn_wrap_index((int64_t)v_tx, v_sb.shape[1]) * v_sb.stride[1]] = v_b.data[ufn_wrap_index(ufn_add_i64(ufn_mul_i64(v_t, 16), (int64_t)v_ty), v_b.shape[0]) * v_b.stride[0] + ufn_wrap_index(v_col, v_b.shape[1]) * v_b.stride[1]];
-#line 253 "kernels.cu"
+#line 285 "kernels.cu"
                 ufn_ctx[ufn_l].v_sa = v_sa;
                 ufn_ctx[ufn_l].v_sb = v_sb;
                 ufn_ctx[ufn_l].v_col = v_col;
@@ -283,7 +315,7 @@ void kernels__matmul__a2_f32_a2_f32_a2_f32__jit__blocks(void **ufn_p, const ufn_
 #line 30 "kernels.ufn"
                     v_acc = v_acc + (v_sa.data[ufn_wrap_index((int64_t)v_ty, v_sa.shape[0]) * v_sa.stride[0] + v_k * v_sa.stride[1]] * v_sb.data[v_k * v_sb.stride[0] + ufn_wrap_index((int64_t)v_tx, v_sb.shape[1]) * v_sb.stride[1]]);
                 }
-#line 287 "kernels.cu"
+#line 319 "kernels.cu"
                 ufn_ctx[ufn_l].v_sa = v_sa;
                 ufn_ctx[ufn_l].v_sb = v_sb;
                 ufn_ctx[ufn_l].v_col = v_col;
@@ -312,7 +344,7 @@ void kernels__matmul__a2_f32_a2_f32_a2_f32__jit__blocks(void **ufn_p, const ufn_
             ufn_tup2_i64_i64 ufn_t0 = ufn_ctx[ufn_l].ufn_t0;
 #line 32 "kernels.ufn"
             v_c.data[ufn_wrap_index(v_row, v_c.shape[0]) * v_c.stride[0] + ufn_wrap_index(v_col, v_c.shape[1]) * v_c.stride[1]] = v_acc;
-#line 316 "kernels.cu"
+#line 348 "kernels.cu"
             ufn_ctx[ufn_l].v_sa = v_sa;
             ufn_ctx[ufn_l].v_sb = v_sb;
             ufn_ctx[ufn_l].v_col = v_col;
@@ -325,7 +357,7 @@ void kernels__matmul__a2_f32_a2_f32_a2_f32__jit__blocks(void **ufn_p, const ufn_
             ufn_ctx[ufn_l].ufn_t0 = ufn_t0;
         }
     }
-#line 329 "kernels.cu"
+#line 361 "kernels.cu"
 }
 #endif
 
@@ -371,7 +403,7 @@ UFN_KBODY void kernels__block_sum__a1_f32_a1_f32__body(ufn_kthread ufn_t, ufn_vi
             UFN_STORE(float, &v_out.data[UFN_BOUNDS(ufn_wrap_index((int64_t)(int32_t)ufn_t.bid.x, v_out.shape[0]), v_out.shape[0], 0, "out") * v_out.stride[0]], v_v);
         }
     }
-#line 375 "kernels.cu"
+#line 407 "kernels.cu"
 }
 UFN_JIT_KERNEL UFN_KNAME(kernels__block_sum__a1_f32_a1_f32__jit)(ufn_view_f32_1 v_x, ufn_view_f32_1 v_out)
 {
