@@ -523,3 +523,201 @@ bool jit_grid_stride_uniform(const Node *s)
 {
     return s->kind == N_ASSIGN && !cuda_call_1(s->assign.value, CU_GRID);
 }
+
+/* ---- a split kernel's locals ---------------------------------------------------------------- *
+ * The split runner keeps a local per thread in the context, except the
+ * rematerialised ones: a local assigned once, before the first barrier,
+ * a value of the thread's coordinates, parameters, constants, static
+ * shared arrays and such locals (tx = cuda.threadIdx.x, row from
+ * cuda.grid(2), sa = cuda.shared.array(...)).  Each region computes those
+ * again, so the C compiler sees tx as the lane's index and vectorises the
+ * accesses through it as consecutive.  And it reads which locals a
+ * statement touches, for the loads and stores around a region. */
+
+static bool thread_pure(const Node *e, const VarSet *remat)
+{
+    switch (e->kind) {
+    case N_CONST: return true;
+    case N_NAME: return uniform(e) || set_has(remat, local_of(e)) || !local_of(e);
+    case N_ATTR: return thread_pure(e->attr.value, remat);
+    case N_CAST: return thread_pure(e->cast.operand, remat);
+    case N_UNARY: return thread_pure(e->unary.operand, remat);
+    case N_BINARY: return thread_pure(e->binary.lhs, remat) && thread_pure(e->binary.rhs, remat);
+    case N_SUBSCRIPT:   /* a tuple's field, not memory */
+        return e->subscript.value->type && e->subscript.value->type->kind == TY_TUPLE
+               && thread_pure(e->subscript.value, remat) && e->subscript.index.len == 1
+               && e->subscript.index.items[0]->kind == N_CONST;
+    case N_CALL:
+        if (e->call.builtin != B_CUDA)
+            return false;
+        if (e->call.cuda == CU_SHARED_ARRAY)
+            return !(e->call.args.len == 1 && e->call.args.items[0]->konst.v.i == 0);
+        if ((int)e->call.cuda > CU_GRIDSIZE)
+            return false;
+        for (int i = 0; i < e->call.args.len; i++)
+            if (e->call.args.items[i]->kind != N_CONST)
+                return false;
+        return e->call.cuda != CU_LANEID;
+    default: return false;
+    }
+}
+
+static void remat_set(const Instance *inst, VarSet *set)
+{
+    set->n = 0;
+    const NodeList *b = &inst->body;
+    for (int i = 0; i < b->len; i++) {
+        const Node *s = b->items[i];
+        if (jit_is_barrier(s) || jit_has_barrier(s))
+            return;
+        const Var *v = s->kind == N_ASSIGN && s->assign.targets.len == 1 ? local_of(s->assign.targets.items[0]) : NULL;
+        /* (the checker's temporaries of tuple unpacking count no definition) */
+        if (!v || v->param || v->ndefs > 1 || (v->ndefs == 0 && !v->temp) || !thread_pure(s->assign.value, set))
+            continue;
+        bool other = false;   /* read before, or assigned elsewhere */
+        for (int k = 0; k < b->len && !other; k++) {
+            bool r = false, w = false;
+            if (k != i)
+                jit_var_refs(b->items[k], v, &r, &w);
+            other = w || (k < i && r);
+        }
+        if (!other && !set_add(set, v))
+            return;
+    }
+}
+
+bool jit_remat_var(const Instance *inst, const Var *v)
+{
+    VarSet set;
+    remat_set(inst, &set);
+    return set_has(&set, v);
+}
+
+bool jit_remat_stmt(const Instance *inst, const Node *s)
+{
+    return s->kind == N_ASSIGN && s->assign.targets.len == 1 && local_of(s->assign.targets.items[0])
+           && jit_remat_var(inst, local_of(s->assign.targets.items[0]));
+}
+
+static void refs_list(const NodeList *l, const Var *v, bool *r, bool *w)
+{
+    for (int i = 0; i < l->len; i++)
+        jit_var_refs(l->items[i], v, r, w);
+}
+
+/* Whether n reads v (*r) or assigns it (*w), ORed in; the checker's
+ * temporaries of and/or and comparison chains count as both. */
+void jit_var_refs(const Node *n, const Var *v, bool *r, bool *w)
+{
+    if (!n)
+        return;
+    switch (n->kind) {
+    case N_NAME:
+        if (local_of(n) == v)
+            *r = true;
+        break;
+    case N_ASSIGN:
+        for (int i = 0; i < n->assign.targets.len; i++) {
+            const Node *t = n->assign.targets.items[i];
+            if (local_of(t) == v)
+                *w = true;
+            else if (t->kind == N_TUPLE)
+                for (int k = 0; k < t->tuple.elts.len; k++)
+                    jit_var_refs(t->tuple.elts.items[k], v, w, w);
+            else
+                jit_var_refs(t, v, r, w);
+        }
+        jit_var_refs(n->assign.value, v, r, w);
+        break;
+    case N_EXPRSTMT: jit_var_refs(n->exprstmt.expr, v, r, w); break;
+    case N_IF: jit_var_refs(n->ifstmt.cond, v, r, w); refs_list(&n->ifstmt.then, v, r, w); refs_list(&n->ifstmt.orelse, v, r, w); break;
+    case N_WHILE: jit_var_refs(n->whilestmt.cond, v, r, w); refs_list(&n->whilestmt.body, v, r, w); break;
+    case N_FOR:
+        if (local_of(n->forstmt.target) == v)
+            *w = true;
+        jit_var_refs(n->forstmt.iter, v, r, w);
+        refs_list(&n->forstmt.body, v, r, w);
+        break;
+    case N_RETURN: jit_var_refs(n->ret.value, v, r, w); break;
+    case N_UNARY: jit_var_refs(n->unary.operand, v, r, w); break;
+    case N_BINARY: jit_var_refs(n->binary.lhs, v, r, w); jit_var_refs(n->binary.rhs, v, r, w); break;
+    case N_BOOLOP:
+        if (n->boolop.tmp == v)
+            *r = *w = true;
+        jit_var_refs(n->boolop.lhs, v, r, w);
+        jit_var_refs(n->boolop.rhs, v, r, w);
+        break;
+    case N_COMPARE:
+        for (int i = 0; i <= n->compare.n; i++)
+            jit_var_refs(n->compare.operands[i], v, r, w);
+        for (int i = 0; n->compare.tmps && i < n->compare.n; i++)
+            if (n->compare.tmps[i] == v)
+                *r = *w = true;
+        break;
+    case N_IFEXP:
+        jit_var_refs(n->ifexp.cond, v, r, w);
+        jit_var_refs(n->ifexp.then, v, r, w);
+        jit_var_refs(n->ifexp.orelse, v, r, w);
+        break;
+    case N_CALL: refs_list(&n->call.args, v, r, w); break;
+    case N_ATTR: jit_var_refs(n->attr.value, v, r, w); break;
+    case N_SUBSCRIPT: jit_var_refs(n->subscript.value, v, r, w); refs_list(&n->subscript.index, v, r, w); break;
+    case N_TUPLE: refs_list(&n->tuple.elts, v, r, w); break;
+    case N_CAST: jit_var_refs(n->cast.operand, v, r, w); break;
+    default: break;
+    }
+}
+
+/* A loop of a region that the split runner turns inside out - the loop
+ * outside, the threads inside: a for-range loop with the same bounds in
+ * every thread, nothing that leaves it, in a kernel without print (whose
+ * lines would come in another order). */
+bool jit_interchange(const Instance *inst, const Node *s)
+{
+    if (s->kind != N_FOR || s->forstmt.orelse.len || s->forstmt.iter->kind != N_CALL
+        || s->forstmt.iter->call.builtin != B_RANGE || (jit_flags(inst) & UFN_KF_PRINT))
+        return false;
+    const NodeList *a = &s->forstmt.iter->call.args;
+    for (int k = 0; k < a->len; k++)
+        if (!uniform(a->items[k]))
+            return false;
+    if (a->len == 3 && (a->items[2]->kind != N_CONST || a->items[2]->konst.v.i == 0))
+        return false;
+    return !escapes(&s->forstmt.body) && !has_return(&s->forstmt.body) && !jit_has_barrier(s);
+}
+
+/* Is a for loop's variable its own - bound by its header only, read by
+ * nothing outside it?  Then the split runner keeps it in no context. */
+static bool refs_outside(const NodeList *b, const Node *loop, const Var *v)
+{
+    for (int i = 0; i < b->len; i++) {
+        const Node *s = b->items[i];
+        bool r = false, w = false;
+        if (s == loop)
+            continue;
+        if (s->kind == N_FOR) {
+            jit_var_refs(s->forstmt.iter, v, &r, &w);
+            if (local_of(s->forstmt.target) == v || r || refs_outside(&s->forstmt.body, loop, v))
+                return true;
+        } else if (s->kind == N_WHILE) {
+            jit_var_refs(s->whilestmt.cond, v, &r, &w);
+            if (r || refs_outside(&s->whilestmt.body, loop, v))
+                return true;
+        } else if (s->kind == N_IF) {
+            jit_var_refs(s->ifstmt.cond, v, &r, &w);
+            if (r || refs_outside(&s->ifstmt.then, loop, v) || refs_outside(&s->ifstmt.orelse, loop, v))
+                return true;
+        } else {
+            jit_var_refs(s, v, &r, &w);
+            if (r || w)
+                return true;
+        }
+    }
+    return false;
+}
+
+bool jit_loop_local(const Instance *inst, const Node *loop)
+{
+    const Var *v = local_of(loop->forstmt.target);
+    return v && !v->param && v->ndefs == 1 && !refs_outside(&inst->body, loop, v);
+}

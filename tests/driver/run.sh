@@ -769,6 +769,13 @@ if run kernel-forms 0 jitlang.ufn --target=host -o jitlang.cu; then
         fi
     done
     [ -n "$form_ok" ] && ok "kernel-forms: each kernel's host form named in the .cu"
+    # a split runner turns loops of uniform bounds inside out (one in each
+    # of matmul and prefix_sums; prefix_sums' range(t + 1) stays per thread)
+    for k in matmul prefix_sums; do
+        n=$(awk "/__${k}__.*__jit__run\\(/,/^UFN_RUNNER_VARIANTS/" "$tmp/w/jitlang.cu" | grep -c 'interchanged: this loop outside')
+        if [ "$n" = 1 ]; then ok "kernel-forms: $k's runner has one interchanged loop"
+        else bad kernel-forms "$k's runner has $n interchanged loops, expected 1"; fi
+    done
 fi
 
 # Two compilations of the same source with different temporary directories

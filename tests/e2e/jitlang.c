@@ -276,6 +276,32 @@ static void stride_case(void)
     sample_dump_exact("stride_return", UFN_FLOAT32, out, N);
 }
 
+/* A split kernel with a loop per thread and an interchanged one. */
+static void prefix_case(void)
+{
+    enum { B = 3, T = 64, N = B * T };
+    static float x[N], out[N];
+    for (int i = 0; i < N; i++)
+        x[i] = (float)((i * 11) % 17 - 8) * 0.25f;
+    int64_t n[1] = {N};
+    ufn_array X = ufn_host(x, UFN_FLOAT32, 1, n), O = ufn_host(out, UFN_FLOAT32, 1, n);
+    e2e_begin("prefix_sums: a split kernel's loops inside and outside the threads");
+    E2E_CALL(prefix_sums(ufn_launch_1d(B, T), &X, &O));
+    for (int b = 0; b < B; b++)
+        for (int t = 0; t < T; t++) {
+            const float *s = x + b * T;
+            float acc = 0;
+            for (int k = 0; k <= t; k++)
+                acc += s[k];
+            for (int k = 0; k < 4; k++)
+                acc += s[(t + k) % 64];
+            float w = (float)((double)acc + 3);
+            E2E_CHECK(out[b * T + t] == w, "out[%d] = %g, expected %g", b * T + t, out[b * T + t], w);
+        }
+    e2e_end();
+    sample_dump_exact("prefix_sums", UFN_FLOAT32, out, N);
+}
+
 /* The simulator's checks, each at its .ufn line. */
 static void checks_case(void)
 {
@@ -305,6 +331,7 @@ int main(int argc, char **argv)
     atomics_case();
     print_case();
     stride_case();
+    prefix_case();
     if (!strcmp(ufn_backend(), "sim"))
         checks_case();
     return e2e_finish();
