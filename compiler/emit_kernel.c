@@ -30,6 +30,12 @@
 #include "ufnc.h"
 
 #include <string.h>
+/* A local's initial value in the runners: every local starts at zero. */
+static const char *zero_of(const Type *t)
+{
+    return t->kind == TY_TUPLE || t->kind == TY_ARRAY || ty_is_complex(t) ? "{0}" : "0";
+}
+
 /* The per-thread context of a split kernel: its locals but the
  * rematerialised ones (kernel_uses.c).  The runner lays it out as arrays,
  * field f of thread l at ctx + offsetof(f) * threads + l * sizeof(f), so
@@ -133,9 +139,8 @@ static void thread_loop(Emitter *em, const Split *sp, const Node *const *stmts, 
         const Var *v = inst->vars[i];
         bool touch, written;
         piece_refs(sp, stmts, n, loopvar, v, &touch, &written);
-        bool aggregate = v->type && (v->type->kind == TY_TUPLE || v->type->kind == TY_ARRAY || ty_is_complex(v->type));
         if ((!v->param && v->type && jit_remat_var(inst, v)) || (touch && own_counter(sp, v)))
-            emit_line(em, "%s %s = %s;", c_type(v->type), v->cname, aggregate ? "{0}" : "0");
+            emit_line(em, "%s %s = %s;", c_type(v->type), v->cname, zero_of(v->type));
         else if (in_context(inst, v) && touch)
             emit_line(em, "%s %s = ufn_c_%s[ufn_l];", c_type(v->type), v->cname, v->cname);
     }
@@ -349,7 +354,7 @@ static void stride_runner(Emitter *em, const Instance *inst, const char *kname, 
     for (int i = 0; i < b->len && b->items[i] != loop; i++, nprefix++)
         if (jit_grid_stride_uniform(b->items[i])) {
             const Var *v = b->items[i]->assign.targets.items[0]->name.sym->var;
-            emit_line(em, "%s %s = 0;", c_type(v->type), v->cname);
+            emit_line(em, "%s %s = %s;", c_type(v->type), v->cname, zero_of(v->type));
         }
     for (int i = 0; i < nprefix; i++)
         if (jit_grid_stride_uniform(b->items[i]))
@@ -377,8 +382,7 @@ static void stride_runner(Emitter *em, const Instance *inst, const char *kname, 
             prefix = prefix || b->items[k]->assign.targets.items[0]->name.sym->var == v;
         if (v->param || !v->type || prefix)
             continue;
-        bool aggregate = v->type->kind == TY_TUPLE || v->type->kind == TY_ARRAY || ty_is_complex(v->type);
-        emit_line(em, "%s %s = %s;", c_type(v->type), v->cname, aggregate ? "{0}" : "0");
+        emit_line(em, "%s %s = %s;", c_type(v->type), v->cname, zero_of(v->type));
     }
     emit_line(em, "%s = (%s)ufn_gi;", target->cname, c_type(target->type));
     for (int i = 0; i < loop->forstmt.body.len; i++)

@@ -761,6 +761,7 @@ cp "$top/tests/e2e/jitlang.ufn" "$tmp/w/"
 if run kernel-forms 0 jitlang.ufn --target=host -o jitlang.cu; then
     form_ok=1
     for want in "stride_scale:a block runner, grid-stride form" "stride_count:a block runner, grid-stride form" \
+                "stride_shape:a block runner, grid-stride form" \
                 "stride_carry:a block runner" "stride_return:a block runner" \
                 "matmul:a block runner split at its barriers" "warps:the thread entry on the runtime's engine"; do
         k=${want%%:*} form=${want#*:}

@@ -227,9 +227,9 @@ static void print_case(void)
 
 /* Grid-stride loops: stride_scale and stride_count in the host's
  * grid-stride form (one loop over i per stride), stride_count also on a
- * 2-d block (the form's fallback: every y repeats grid(1)), stride_carry
- * and stride_return in the plain block runner; every result by CUDA's
- * rule, thread by thread. */
+ * 2-d block (the form's fallback: every y repeats grid(1)), stride_shape
+ * with a tuple local, stride_carry and stride_return in the plain block
+ * runner; every result by CUDA's rule, thread by thread. */
 static void stride_case(void)
 {
     enum { N = 1000, B = 3, T = 64, S = B * T };
@@ -272,6 +272,9 @@ static void stride_case(void)
             want[i] = x[i] * 2;
     for (int i = 0; i < N; i++)
         E2E_CHECK(out[i] == want[i], "stride_return: out[%d] = %g, expected %g", i, out[i], want[i]);
+    E2E_CALL(stride_shape(ufn_launch_1d(B, T), &X, &O));
+    for (int i = 0; i < N; i++)
+        E2E_CHECK(out[i] == (float)((double)x[i] * N), "stride_shape: out[%d] = %g", i, out[i]);
     e2e_end();
     sample_dump_exact("stride_return", UFN_FLOAT32, out, N);
 }
