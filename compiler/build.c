@@ -351,6 +351,7 @@ static int compile_c(Build *b, CKind kind, const char *src, const char *obj, con
     if (kind == C_HOST)
         arg(&a, "-fopenmp-simd");
     if (kind == C_KERNELS) {
+        arg(&a, "-fopenmp-simd");      /* the grid-stride runners' `omp simd` */
         arg(&a, "-O3");
         arg(&a, "-DUFN_HOST_ENTRY");
     }

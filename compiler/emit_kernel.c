@@ -21,19 +21,36 @@
  * A kernel gets a block runner when its code (helpers included) has no
  * barrier, warp function or lane id and no shared memory, and no helper
  * reads the thread coordinates: then its threads are independent and may
- * run one after another.  A kernel whose barriers stand where every thread
+ * run one after another.  One that is a grid-stride loop gets the
+ * grid-stride form of it (kernel_uses.c): per stride one loop over
+ * consecutive i, across the threads, which the C compiler vectorises.  A kernel whose barriers stand where every thread
  * meets them (below, "splitting at barriers") gets a block runner split
  * into regions.  Every other kernel runs as form (b): threads as fibers
  * where there are barriers or warp functions, else one after another. */
 #include "ufnc.h"
 
 #include <string.h>
+/* A local's initial value in the runners: every local starts at zero. */
+static const char *zero_of(const Type *t)
+{
+    return t->kind == TY_TUPLE || t->kind == TY_ARRAY || ty_is_complex(t) ? "{0}" : "0";
+}
+
+/* The per-thread context of a split kernel: its locals but the
+ * rematerialised ones (kernel_uses.c).  The runner lays it out as arrays,
+ * field f of thread l at ctx + offsetof(f) * threads + l * sizeof(f), so
+ * that consecutive threads' values are consecutive. */
+static bool in_context(const Instance *inst, const Var *v)
+{
+    return !v->param && v->type && !jit_remat_var(inst, v);
+}
+
 void emit_jit_context(Emitter *em, const Instance *inst)
 {
     Buf fields = {0};
     for (int i = 0; i < inst->nvars; i++) {
         const Var *v = inst->vars[i];
-        if (!v->param && v->type)
+        if (in_context(inst, v))
             buf_printf(&fields, " %s;", c_declaration(c_type(v->type), v->cname));
     }
     emit_line(em, "typedef struct {%s } %s;", fields.data ? fields.data : " char ufn_none;", jit_context(inst));
@@ -42,35 +59,144 @@ void emit_jit_context(Emitter *em, const Instance *inst)
 
 /* The statements of a split kernel, region by region: each run of
  * statements without a barrier becomes a loop over the block's threads;
- * `loops` are the enclosing barrier loops' variables (their counters). */
+ * `vars` are the enclosing barrier loops' variables (their counters). */
 typedef struct Split {
     const Instance *inst;
     const Var *vars[16];
     int depth;
+    const Var *own[17];      /* counters of these loops read in them only: */
+    int nown;                /* plain locals, in no context */
 } Split;
 
-static void split_region(Emitter *em, Split *sp, const NodeList *b, int from, int to)
+static bool own_counter(const Split *sp, const Var *v)
 {
-    emit_line(em, "for (uint32_t ufn_l = 0; ufn_l < ufn_nt; ufn_l++) {");
-    em->indent++;
-    emit_line(em, "ufn_t.tid = make_uint3(ufn_l %% ufn_t.bdim.x, ufn_l / ufn_t.bdim.x %% ufn_t.bdim.y, ufn_l / (ufn_t.bdim.x * ufn_t.bdim.y));");
-    /* the thread's locals from its context, and back after the region:
-     * plain locals in between, which the C compiler keeps in registers */
+    for (int i = 0; i < sp->nown; i++)
+        if (sp->own[i] == v)
+            return true;
+    return false;
+}
+
+/* `for (int64_t NAMEd = lo, NAMEendd = hi; ...)` for a range() whose
+ * bounds are the same in every thread (and a constant step). */
+static void uniform_for(Emitter *em, const Node *s, const char *name, int d)
+{
+    const NodeList *a = &s->forstmt.iter->call.args;
+    Buf lo = {0}, hi = {0}, step = {0};
+    Buf *saved = em->out;
+    em->out = &lo;
+    if (a->len >= 2) emit_expr(em, a->items[0]); else emit_text(em, "0");
+    em->out = &hi;
+    emit_expr(em, a->len >= 2 ? a->items[1] : a->items[0]);
+    em->out = &step;
+    if (a->len == 3) emit_expr(em, a->items[2]); else emit_text(em, "1");
+    em->out = saved;
+    bool down = a->len == 3 && a->items[2]->konst.v.i < 0;
+    line_directive(em, s->loc);
+    emit_line(em, "for (int64_t %s%d = %s, %send%d = %s; %s%d %s %send%d; %s%d += %s) {", name, d, lo.data, name, d,
+              hi.data, name, d, down ? ">" : "<", name, d, name, d, step.data);
+    buf_free(&lo);
+    buf_free(&hi);
+    buf_free(&step);
+}
+
+/* Does a piece of a region (its statements, its loop's variable) touch v? */
+static void piece_refs(const Split *sp, const Node *const *stmts, int n, const Var *loopvar, const Var *v, bool *touch,
+                       bool *written)
+{
+    bool r = false, w = v == loopvar;
+    for (int d = 0; d < sp->depth; d++)
+        w = w || sp->vars[d] == v;
+    for (int i = 0; i < n; i++)
+        jit_var_refs(stmts[i], v, &r, &w);
+    *touch = r || w;
+    *written = w;
+}
+
+/* One loop over the block's threads, consecutive threadIdx.x innermost so
+ * that the C compiler vectorises across them (under omp simd unless the
+ * kernel has atomics: threads between two barriers are unordered): the
+ * rematerialised locals computed, the others the piece touches loaded from
+ * the context and the assigned ones stored back; plain locals in between,
+ * which the C compiler keeps in registers.  `loopvar`, if any, takes the
+ * interchanged loop's counter ufn_v0. */
+static void thread_loop(Emitter *em, const Split *sp, const Node *const *stmts, int n, const Var *loopvar)
+{
     const Instance *inst = sp->inst;
-    for (int i = 0; i < inst->nvars; i++)
-        if (!inst->vars[i]->param && inst->vars[i]->type)
-            emit_line(em, "%s = ufn_ctx[ufn_l].%s;", c_declaration(c_type(inst->vars[i]->type), inst->vars[i]->cname),
-                      inst->vars[i]->cname);
+    emit_line(em, "for (uint32_t ufn_z = 0; ufn_z < ufn_t.bdim.z; ufn_z++)");
+    emit_line(em, "    for (uint32_t ufn_y = 0; ufn_y < ufn_t.bdim.y; ufn_y++) {");
+    em->indent += 2;
+    if (!(jit_flags(inst) & UFN_KF_ATOMIC))
+        emit_line(em, "_Pragma(\"omp simd\")");
+    /* 64-bit signed counters: the C compiler sees ufn_l step by one */
+    emit_line(em, "for (int64_t ufn_x = 0; ufn_x < (int64_t)ufn_t.bdim.x; ufn_x++) {");
+    em->indent++;
+    emit_line(em, "const int64_t ufn_l = ((int64_t)ufn_z * ufn_t.bdim.y + ufn_y) * ufn_t.bdim.x + ufn_x;");
+    emit_line(em, "ufn_kthread ufn_tl = ufn_t;");
+    emit_line(em, "ufn_tl.tid = make_uint3((unsigned)ufn_x, ufn_y, ufn_z);");
+    const char *coords = em->coords;
+    em->coords = "ufn_tl";
+    for (int i = 0; i < inst->nvars; i++) {
+        const Var *v = inst->vars[i];
+        bool touch, written;
+        piece_refs(sp, stmts, n, loopvar, v, &touch, &written);
+        if ((!v->param && v->type && jit_remat_var(inst, v)) || (touch && own_counter(sp, v)))
+            emit_line(em, "%s %s = %s;", c_type(v->type), v->cname, zero_of(v->type));
+        else if (in_context(inst, v) && touch)
+            emit_line(em, "%s %s = ufn_c_%s[ufn_l];", c_type(v->type), v->cname, v->cname);
+    }
+    for (int i = 0; i < inst->body.len; i++)
+        if (jit_remat_stmt(inst, inst->body.items[i]))
+            emit_statement(em, inst->body.items[i]);
+    line_reset(em);
     for (int d = 0; d < sp->depth; d++)
         emit_line(em, "%s = (%s)ufn_u%d;", sp->vars[d]->cname, c_type(sp->vars[d]->type), d);
-    for (int i = from; i < to; i++)
-        emit_statement(em, b->items[i]);
+    if (loopvar)
+        emit_line(em, "%s = (%s)ufn_v0;", loopvar->cname, c_type(loopvar->type));
+    for (int i = 0; i < n; i++)
+        if (!jit_remat_stmt(inst, stmts[i]))
+            emit_statement(em, stmts[i]);
     line_reset(em);
-    for (int i = 0; i < inst->nvars; i++)
-        if (!inst->vars[i]->param && inst->vars[i]->type)
-            emit_line(em, "ufn_ctx[ufn_l].%s = %s;", inst->vars[i]->cname, inst->vars[i]->cname);
+    for (int i = 0; i < inst->nvars; i++) {
+        const Var *v = inst->vars[i];
+        bool touch, written;
+        piece_refs(sp, stmts, n, loopvar, v, &touch, &written);
+        if (in_context(inst, v) && written && !own_counter(sp, v))
+            emit_line(em, "ufn_c_%s[ufn_l] = %s;", v->cname, v->cname);
+    }
+    em->coords = coords;
     em->indent--;
     emit_line(em, "}");
+    em->indent -= 2;
+    emit_line(em, "    }");
+}
+
+/* A region: runs of statements as thread loops, and each loop that
+ * jit_interchange allows turned inside out - the loop outside, a thread
+ * loop over its body inside (a thread's iterations still in order). */
+static void split_region(Emitter *em, Split *sp, const NodeList *b, int from, int to)
+{
+    int run = from;
+    for (int i = from; i <= to; i++) {
+        const Node *s = i < to ? b->items[i] : NULL;
+        if (s && !jit_interchange(sp->inst, s))
+            continue;
+        if (run < i)
+            thread_loop(em, sp, (const Node *const *)&b->items[run], i - run, NULL);
+        run = i + 1;
+        if (!s)
+            break;
+        uniform_for(em, s, "ufn_v", 0);
+        em->indent++;
+        emit_line(em, "/* interchanged: this loop outside, the threads inside */");
+        const Var *k = s->forstmt.target->name.sym->var;
+        bool own = jit_loop_local(sp->inst, s);
+        if (own)
+            sp->own[sp->nown++] = k;
+        thread_loop(em, sp, (const Node *const *)s->forstmt.body.items, s->forstmt.body.len, k);
+        sp->nown -= own;
+        em->indent--;
+        emit_line(em, "}");
+    }
 }
 
 static void split_block(Emitter *em, Split *sp, const NodeList *b)
@@ -91,33 +217,29 @@ static void split_block(Emitter *em, Split *sp, const NodeList *b)
             continue;
         }
         /* a barrier loop: its counter is the block's, its body split again */
-        const NodeList *a = &s->forstmt.iter->call.args;
         int d = sp->depth;
         if (d >= 16)
             die("barrier loops nested too deeply");
-        Buf lo = {0}, hi = {0}, step = {0};
-        Buf *saved = em->out;
-        em->out = &lo;
-        if (a->len >= 2) emit_expr(em, a->items[0]); else emit_text(em, "0");
-        em->out = &hi;
-        emit_expr(em, a->len >= 2 ? a->items[1] : a->items[0]);
-        em->out = &step;
-        if (a->len == 3) emit_expr(em, a->items[2]); else emit_text(em, "1");
-        em->out = saved;
-        bool down = a->len == 3 && a->items[2]->konst.v.i < 0;
-        line_directive(em, s->loc);
-        emit_line(em, "for (int64_t ufn_u%d = %s, ufn_uend%d = %s; ufn_u%d %s ufn_uend%d; ufn_u%d += %s) {", d, lo.data, d,
-                  hi.data, d, down ? ">" : "<", d, d, step.data);
-        buf_free(&lo);
-        buf_free(&hi);
-        buf_free(&step);
+        uniform_for(em, s, "ufn_u", d);
         em->indent++;
         sp->vars[sp->depth++] = s->forstmt.target->name.sym->var;
+        bool own = jit_loop_local(sp->inst, s);
+        if (own)
+            sp->own[sp->nown++] = s->forstmt.target->name.sym->var;
         split_block(em, sp, &s->forstmt.body);
+        sp->nown -= own;
         sp->depth--;
         em->indent--;
         emit_line(em, "}");
     }
+}
+
+/* NAME__blocks_baseline, _avx2 and _avx512: the runner NAME__run built
+ * for each ISA (UFN_RUNNER_VARIANTS, emit_jit_kernels), which the host
+ * stub's table lists (emit_kernel_host.c). */
+static void runner_variants(Emitter *em, const char *kname)
+{
+    emit_line(em, "UFN_RUNNER_VARIANTS(%s, %s)", sim_c_symbol(kname, "run"), sim_c_symbol(kname, "blocks"));
 }
 
 /* Form (a) with regions: the locals per thread in the context. */
@@ -127,23 +249,35 @@ static void split_runner(Emitter *em, const Instance *inst, const char *kname, c
     emit_line(em, "#if defined(UFN_HOST_ENTRY)");
     emit_jit_context(em, inst);
     emit_line(em, "/* the host's block runner, split at the barriers: each region for every thread in turn */");
-    emit_line(em, "void %s(void **ufn_p, const ufn_kblocks *ufn_b)", sim_c_symbol(kname, "blocks"));
+    emit_line(em, "UFN_RUNNER void %s(void **ufn_p, const ufn_kblocks *ufn_b)", sim_c_symbol(kname, "run"));
     emit_line(em, "{");
     em->indent++;
     for (int i = 0; i < n; i++)
         emit_line(em, "%s = *(%s *)ufn_p[%d];", c_declaration(params[i].type, params[i].name), params[i].type, i);
-    emit_line(em, "%s *ufn_ctx = (%s *)ufn_b->ctx;", ctx, ctx);
     /* static shared arrays at the offsets the kernel itself uses */
     emit_array_storage(em, inst, true);
     emit_line(em, "ufn_kthread ufn_t;");
     emit_line(em, "ufn_t.gdim = make_uint3(ufn_b->grid[0], ufn_b->grid[1], ufn_b->grid[2]);");
     emit_line(em, "ufn_t.bdim = make_uint3(ufn_b->block[0], ufn_b->block[1], ufn_b->block[2]);");
-    emit_line(em, "uint32_t ufn_nt = ufn_t.bdim.x * ufn_t.bdim.y * ufn_t.bdim.z;");
+    emit_line(em, "ufn_t.tid = make_uint3(0, 0, 0);   /* each thread loop's ufn_tl has the thread's */");
+    /* never taken (the runtime refuses such blocks, CUDA's limits): it tells
+     * the C compiler that a thread index fits an int32, so that tx, an index
+     * through it and its wrap-around are affine in the lane and vectorise */
+    emit_line(em, "if (ufn_t.bdim.x > 1024 || ufn_t.bdim.y > 1024 || ufn_t.bdim.z > 64)");
+    emit_line(em, "    return;");
+    emit_line(em, "const uint32_t ufn_nt = ufn_t.bdim.x * ufn_t.bdim.y * ufn_t.bdim.z;");
+    emit_line(em, "/* the context as arrays, a local's values of consecutive threads side by side */");
+    for (int i = 0; i < inst->nvars; i++) {
+        const Var *v = inst->vars[i];
+        if (in_context(inst, v))
+            emit_line(em, "%s *ufn_c_%s = (%s *)(void *)(ufn_b->ctx + offsetof(%s, %s) * ufn_nt);", c_type(v->type),
+                      v->cname, c_type(v->type), ctx, v->cname);
+    }
     emit_line(em, "for (uint64_t ufn_blk = ufn_b->first; ufn_blk < ufn_b->end; ufn_blk++) {");
     em->indent++;
     emit_line(em, "ufn_t.bid = make_uint3((unsigned)(ufn_blk %% ufn_b->grid[0]), (unsigned)(ufn_blk / ufn_b->grid[0] %% ufn_b->grid[1]),");
     emit_line(em, "                       (unsigned)(ufn_blk / ufn_b->grid[0] / ufn_b->grid[1]));");
-    emit_line(em, "memset(ufn_ctx, 0, sizeof *ufn_ctx * ufn_nt);   /* every local starts at zero */");
+    emit_line(em, "memset(ufn_b->ctx, 0, sizeof(%s) * ufn_nt);   /* every local starts at zero */", ctx);
     Split sp = {.inst = inst};
     split_block(em, &sp, &inst->body);
     em->indent--;
@@ -151,7 +285,115 @@ static void split_runner(Emitter *em, const Instance *inst, const char *kname, c
     em->indent--;
     line_reset(em);
     emit_line(em, "}");
+    runner_variants(em, kname);
     emit_line(em, "#endif");
+}
+
+/* Form (a): the threads of each block in turn, as loops around the body;
+ * `fallback`: the grid-stride runner's form for 2-d and 3-d launches. */
+static void plain_runner(Emitter *em, const char *kname, const char *body, const KernelParam *params, int n,
+                         bool fallback)
+{
+    Buf call = {0};
+    for (int i = 0; i < n; i++)
+        buf_printf(&call, ", %s", params[i].name);
+    emit_line(em, "/* the host's block runner: the threads of each block in turn */");
+    if (fallback)
+        emit_line(em, "static void %s(void **ufn_p, const ufn_kblocks *ufn_b)", sim_c_symbol(kname, "threads"));
+    else
+        emit_line(em, "UFN_RUNNER void %s(void **ufn_p, const ufn_kblocks *ufn_b)", sim_c_symbol(kname, "run"));
+    emit_line(em, "{");
+    em->indent++;
+    for (int i = 0; i < n; i++)
+        emit_line(em, "%s = *(%s *)ufn_p[%d];", c_declaration(params[i].type, params[i].name), params[i].type, i);
+    emit_line(em, "ufn_kthread ufn_t;");
+    emit_line(em, "ufn_t.gdim = make_uint3(ufn_b->grid[0], ufn_b->grid[1], ufn_b->grid[2]);");
+    emit_line(em, "ufn_t.bdim = make_uint3(ufn_b->block[0], ufn_b->block[1], ufn_b->block[2]);");
+    emit_line(em, "for (uint64_t ufn_blk = ufn_b->first; ufn_blk < ufn_b->end; ufn_blk++) {");
+    emit_line(em, "    ufn_t.bid = make_uint3((unsigned)(ufn_blk %% ufn_b->grid[0]), (unsigned)(ufn_blk / ufn_b->grid[0] %% ufn_b->grid[1]),");
+    emit_line(em, "                           (unsigned)(ufn_blk / ufn_b->grid[0] / ufn_b->grid[1]));");
+    emit_line(em, "    for (unsigned ufn_z = 0; ufn_z < ufn_t.bdim.z; ufn_z++)");
+    emit_line(em, "        for (unsigned ufn_y = 0; ufn_y < ufn_t.bdim.y; ufn_y++)");
+    emit_line(em, "            for (unsigned ufn_x = 0; ufn_x < ufn_t.bdim.x; ufn_x++) {");
+    emit_line(em, "                ufn_t.tid = make_uint3(ufn_x, ufn_y, ufn_z);");
+    emit_line(em, "                %s(ufn_t%s);", body, call.data ? call.data : "");
+    emit_line(em, "            }");
+    emit_line(em, "}");
+    em->indent--;
+    emit_line(em, "}");
+    buf_free(&call);
+}
+
+/* Form (a) for a grid-stride kernel (kernel_uses.c): the uniform
+ * statements before the loop, then for each stride k the iterations of
+ * the runner's blocks as one loop over consecutive i (the threads' k-th),
+ * so a thread's run in their order, each iteration with
+ * fresh locals (none is read before the iteration assigns it).  Without
+ * atomics `omp simd` may run iterations of distinct threads at once, as
+ * CUDA's unordered threads allow. */
+static void stride_runner(Emitter *em, const Instance *inst, const char *kname, const KernelParam *params, int n)
+{
+    const Node *loop = jit_grid_stride(inst);
+    const NodeList *b = &inst->body;
+    const Var *target = loop->forstmt.target->name.sym->var;
+    emit_line(em, "/* the host's block runner, grid-stride form: per stride, the blocks' iterations as one loop over i */");
+    emit_line(em, "UFN_RUNNER void %s(void **ufn_p, const ufn_kblocks *ufn_b)", sim_c_symbol(kname, "run"));
+    emit_line(em, "{");
+    em->indent++;
+    emit_line(em, "if (ufn_b->grid[1] != 1 || ufn_b->grid[2] != 1 || ufn_b->block[1] != 1 || ufn_b->block[2] != 1) {");
+    emit_line(em, "    %s(ufn_p, ufn_b);   /* grid(1) repeats along y and z */", sim_c_symbol(kname, "threads"));
+    emit_line(em, "    return;");
+    emit_line(em, "}");
+    for (int i = 0; i < n; i++)
+        emit_line(em, "%s = *(%s *)ufn_p[%d];", c_declaration(params[i].type, params[i].name), params[i].type, i);
+    emit_line(em, "ufn_kthread ufn_t;");
+    emit_line(em, "ufn_t.gdim = make_uint3(ufn_b->grid[0], 1, 1);");
+    emit_line(em, "ufn_t.bdim = make_uint3(ufn_b->block[0], 1, 1);");
+    emit_line(em, "ufn_t.tid = ufn_t.bid = make_uint3(0, 0, 0);   /* the loop reads neither */");
+    int nprefix = 0;
+    for (int i = 0; i < b->len && b->items[i] != loop; i++, nprefix++)
+        if (jit_grid_stride_uniform(b->items[i])) {
+            const Var *v = b->items[i]->assign.targets.items[0]->name.sym->var;
+            emit_line(em, "%s %s = %s;", c_type(v->type), v->cname, zero_of(v->type));
+        }
+    for (int i = 0; i < nprefix; i++)
+        if (jit_grid_stride_uniform(b->items[i]))
+            emit_statement(em, b->items[i]);
+    line_reset(em);
+    Buf end = {0};
+    Buf *saved = em->out;
+    em->out = &end;
+    emit_expr(em, loop->forstmt.iter->call.args.items[1]);
+    em->out = saved;
+    emit_line(em, "const int64_t ufn_gstep = (int64_t)ufn_t.bdim.x * ufn_t.gdim.x, ufn_gend = %s;", end.data);
+    emit_line(em, "const int64_t ufn_gspan = (int64_t)(ufn_b->end - ufn_b->first) * ufn_t.bdim.x;");
+    buf_free(&end);
+    emit_line(em, "for (int64_t ufn_g0 = (int64_t)ufn_b->first * ufn_t.bdim.x; ufn_g0 < ufn_gend; ufn_g0 += ufn_gstep) {");
+    em->indent++;
+    emit_line(em, "const int64_t ufn_g1 = ufn_gend - ufn_g0 < ufn_gspan ? ufn_gend : ufn_g0 + ufn_gspan;");
+    if (!(jit_flags(inst) & UFN_KF_ATOMIC))
+        emit_line(em, "_Pragma(\"omp simd\")");
+    emit_line(em, "for (int64_t ufn_gi = ufn_g0; ufn_gi < ufn_g1; ufn_gi++) {");
+    em->indent++;
+    for (int i = 0; i < inst->nvars; i++) {
+        const Var *v = inst->vars[i];
+        bool prefix = false;
+        for (int k = 0; k < nprefix; k++)
+            prefix = prefix || b->items[k]->assign.targets.items[0]->name.sym->var == v;
+        if (v->param || !v->type || prefix)
+            continue;
+        emit_line(em, "%s %s = %s;", c_type(v->type), v->cname, zero_of(v->type));
+    }
+    emit_line(em, "%s = (%s)ufn_gi;", target->cname, c_type(target->type));
+    for (int i = 0; i < loop->forstmt.body.len; i++)
+        emit_statement(em, loop->forstmt.body.items[i]);
+    line_reset(em);
+    em->indent--;
+    emit_line(em, "}");
+    em->indent--;
+    emit_line(em, "}");
+    em->indent--;
+    emit_line(em, "}");
 }
 
 static void emit_params(Buf *b, const Instance *inst, const char *first)
@@ -179,6 +421,7 @@ static void emit_kernel(Emitter *em, const Instance *inst)
     emit_line(em, "/* %s:%d: @cuda.jit def %s, '%s'%s */", f->def->loc.file ? f->def->loc.file->name : "?",
               f->def->loc.line, f->name, jit_signature_text(inst->sig),
               jit_context(inst)           ? " (host: a block runner split at its barriers)"
+              : jit_grid_stride(inst)      ? " (host: a block runner, grid-stride form)"
               : jit_has_block_runner(inst) ? " (host: a block runner)"
                                            : " (host: the thread entry on the runtime's engine)");
     emit_line(em, "UFN_KBODY void %s(%s)", body, decl.data);
@@ -202,31 +445,18 @@ static void emit_kernel(Emitter *em, const Instance *inst)
         em->coords = "ufn_t";
         split_runner(em, inst, kname, params, n);
         em->coords = NULL;
+    } else if (jit_grid_stride(inst)) {
+        em->coords = "ufn_t";
+        emit_line(em, "#if defined(UFN_HOST_ENTRY)");
+        plain_runner(em, kname, body, params, n, true);
+        stride_runner(em, inst, kname, params, n);
+        runner_variants(em, kname);
+        emit_line(em, "#endif");
+        em->coords = NULL;
     } else if (jit_has_block_runner(inst)) {
         emit_line(em, "#if defined(UFN_HOST_ENTRY)");
-        emit_line(em, "/* the host's block runner: the threads of each block in turn */");
-        emit_line(em, "void %s(void **ufn_p, const ufn_kblocks *ufn_b)", sim_c_symbol(kname, "blocks"));
-        emit_line(em, "{");
-        em->indent++;
-        for (int i = 0; i < n; i++) {
-            const char *t = params[i].type;
-            emit_line(em, "%s = *(%s *)ufn_p[%d];", c_declaration(t, params[i].name), t, i);
-        }
-        emit_line(em, "ufn_kthread ufn_t;");
-        emit_line(em, "ufn_t.gdim = make_uint3(ufn_b->grid[0], ufn_b->grid[1], ufn_b->grid[2]);");
-        emit_line(em, "ufn_t.bdim = make_uint3(ufn_b->block[0], ufn_b->block[1], ufn_b->block[2]);");
-        emit_line(em, "for (uint64_t ufn_blk = ufn_b->first; ufn_blk < ufn_b->end; ufn_blk++) {");
-        emit_line(em, "    ufn_t.bid = make_uint3((unsigned)(ufn_blk %% ufn_b->grid[0]), (unsigned)(ufn_blk / ufn_b->grid[0] %% ufn_b->grid[1]),");
-        emit_line(em, "                           (unsigned)(ufn_blk / ufn_b->grid[0] / ufn_b->grid[1]));");
-        emit_line(em, "    for (unsigned ufn_z = 0; ufn_z < ufn_t.bdim.z; ufn_z++)");
-        emit_line(em, "        for (unsigned ufn_y = 0; ufn_y < ufn_t.bdim.y; ufn_y++)");
-        emit_line(em, "            for (unsigned ufn_x = 0; ufn_x < ufn_t.bdim.x; ufn_x++) {");
-        emit_line(em, "                ufn_t.tid = make_uint3(ufn_x, ufn_y, ufn_z);");
-        emit_line(em, "                %s(ufn_t%s);", body, call.data ? call.data : "");
-        emit_line(em, "            }");
-        emit_line(em, "}");
-        em->indent--;
-        emit_line(em, "}");
+        plain_runner(em, kname, body, params, n, false);
+        runner_variants(em, kname);
         emit_line(em, "#endif");
     }
     emit_line(em, "%s", "");
@@ -241,6 +471,22 @@ void emit_jit_kernels(Emitter *em)
     if (!module_has_jit(m))
         return;
     emit_line(em, "/* ---- @cuda.jit kernels ---- */");
+    emit_line(em, "%s", "");
+    emit_line(em, "#if defined(UFN_HOST_ENTRY)");
+    emit_line(em, "/* Each block runner is built for the baseline, AVX2 and AVX-512; libufnrt");
+    emit_line(em, " * picks one by the CPU (UFN_HOST_ISA overrides), as for the ufuncs' loops. */");
+    emit_line(em, "#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))");
+    emit_line(em, "#define UFN_RUNNER static inline __attribute__((always_inline))");
+    emit_line(em, "#define UFN_RUNNER_VARIANTS(run, name) \\");
+    emit_line(em, "    void name##_baseline(void **p, const ufn_kblocks *b) { run(p, b); } \\");
+    emit_line(em, "    __attribute__((target(\"avx2,fma\"))) void name##_avx2(void **p, const ufn_kblocks *b) { run(p, b); } \\");
+    emit_line(em, "    __attribute__((target(\"avx512f,avx512dq,avx512vl,avx512bw,avx2,fma\"))) \\");
+    emit_line(em, "    void name##_avx512(void **p, const ufn_kblocks *b) { run(p, b); }");
+    emit_line(em, "#else");
+    emit_line(em, "#define UFN_RUNNER static inline");
+    emit_line(em, "#define UFN_RUNNER_VARIANTS(run, name) void name##_baseline(void **p, const ufn_kblocks *b) { run(p, b); }");
+    emit_line(em, "#endif");
+    emit_line(em, "#endif");
     emit_line(em, "%s", "");
     emit_line(em, "/* A thread's coordinates, a parameter of each kernel body: the kernel");
     emit_line(em, " * passes CUDA's, a host block runner its loop counters. */");

@@ -54,8 +54,14 @@ static void host_entries(Emitter *em, const Instance *inst)
               sim_c_symbol(kname, "host"), n ? call.data : "");
     if (jit_context(inst))
         emit_jit_context(em, inst);
-    if (jit_has_block_runner(inst))
-        emit_line(em, "void %s(void **, const ufn_kblocks *);", sim_c_symbol(kname, "blocks"));
+    if (jit_has_block_runner(inst)) {
+        const char *b = sim_c_symbol(kname, "blocks");
+        emit_line(em, "void %s_baseline(void **, const ufn_kblocks *);", b);
+        emit_line(em, "#if UFN_RUNNER_ISAS");
+        emit_line(em, "void %s_avx2(void **, const ufn_kblocks *);", b);
+        emit_line(em, "void %s_avx512(void **, const ufn_kblocks *);", b);
+        emit_line(em, "#endif");
+    }
     buf_free(&decl);
     buf_free(&call);
 }
@@ -86,8 +92,14 @@ static void kernel_tables(Emitter *em, const Func *f)
                   sim_c_symbol(kname, "params"), c_string_literal(kname));
         emit_line(em, "     .static_shared = %u, .flags = %s,", jit_static_shared(inst), flags_text(jit_flags(inst)));
         if (em->opt->host) {
-            if (jit_has_block_runner(inst))
-                emit_line(em, "     .host_blocks = {%s},", sim_c_symbol(kname, "blocks"));
+            if (jit_has_block_runner(inst)) {
+                const char *b = sim_c_symbol(kname, "blocks");
+                emit_line(em, "#if UFN_RUNNER_ISAS");
+                emit_line(em, "     .host_blocks = {%s_baseline, %s_avx2, %s_avx512},", b, b, b);
+                emit_line(em, "#else");
+                emit_line(em, "     .host_blocks = {%s_baseline},", b);
+                emit_line(em, "#endif");
+            }
             if (jit_context(inst))
                 emit_line(em, "     .host_ctx_bytes = sizeof(%s),", jit_context(inst));
             emit_line(em, "     .host_thread = %s,", sim_c_symbol(kname, "thread"));
@@ -116,7 +128,13 @@ void emit_jit_tables(Emitter *em)
     emit_line(em, "/* ---- @cuda.jit kernels ---- */");
     emit_line(em, "%s", "");
     if (em->opt->host) {
-        emit_line(em, "/* the host backend runs %s.cu's host build: a thread entry, a block runner */", m->name);
+        emit_line(em, "/* the host backend runs %s.cu's host build: a thread entry, a block runner", m->name);
+        emit_line(em, " * per ISA where the compiler builds them (UFN_RUNNER_VARIANTS there) */");
+        emit_line(em, "#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))");
+        emit_line(em, "#define UFN_RUNNER_ISAS 1");
+        emit_line(em, "#else");
+        emit_line(em, "#define UFN_RUNNER_ISAS 0");
+        emit_line(em, "#endif");
         for (int i = 0; i < m->nkernels; i++)
             if (m->kernels[i]->kind == FK_CUDA_KERNEL)
                 for (int k = 0; k < m->kernels[i]->ninstances; k++)

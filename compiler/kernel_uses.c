@@ -1,8 +1,9 @@
 /* kernel_uses.c - what a @cuda.jit kernel's typed code uses, for the
  * emitters: the flags of its table (UFN_KF_*), its static shared memory,
  * whether a device function touches numba.cuda (then it is thread code
- * only), and which host form the kernel gets - a block runner, one split
- * at its barriers, or the thread entry on the runtime's engine
+ * only), and which host form the kernel gets - a block runner (in the
+ * grid-stride form where it is legal), one split at its barriers, or the
+ * thread entry on the runtime's engine
  * (emit_kernel.c writes them).  It reads typed bodies and writes nothing. */
 #include "ufnc.h"
 
@@ -282,3 +283,441 @@ bool jit_has_block_runner(const Instance *inst)
     return !(u.flags & (UFN_KF_BARRIER | UFN_KF_WARP | UFN_KF_DYN_SHARED)) && !u.lane && !u.shared;
 }
 
+
+/* ---- the grid-stride form ---------------------------------------------------------------- *
+ * A kernel that is, besides assignments of grid-uniform values, one loop
+ *
+ *     start = cuda.grid(1); stride = cuda.gridsize(1)
+ *     for i in range(start, n, stride):    # n uniform; cuda.grid(1) and
+ *         body                             # cuda.gridsize(1) may stand inline
+ *
+ * covers, over blocks [b0, b1) of a 1-d launch, the indices
+ * [b0*bdim + k*S, b1*bdim + k*S) for k = 0, 1, ... (S the grid's thread
+ * count): its block runner runs each as one loop over consecutive i, each
+ * thread's iterations in their
+ * order, the threads' in an order CUDA leaves unspecified, so that the C
+ * compiler vectorises across threads (kernels.md, loop interchange).  That
+ * holds when no iteration sees another's locals: every local the body
+ * reads it has assigned earlier in the same iteration (else the value
+ * would come from another thread), and the body neither returns nor
+ * breaks out of the loop nor reads the start or the thread coordinates. */
+
+enum { GS_MAX_VARS = 64 };
+
+typedef struct VarSet {
+    const Var *v[GS_MAX_VARS];
+    int n;
+} VarSet;
+
+static bool set_has(const VarSet *s, const Var *v)
+{
+    for (int i = 0; i < s->n; i++)
+        if (s->v[i] == v)
+            return true;
+    return false;
+}
+
+static bool set_add(VarSet *s, const Var *v)
+{
+    if (set_has(s, v))
+        return true;
+    if (s->n == GS_MAX_VARS)
+        return false;
+    s->v[s->n++] = v;
+    return true;
+}
+
+static const Var *local_of(const Node *e)
+{
+    return e && e->kind == N_NAME && e->name.sym && e->name.sym->kind == SYM_LOCAL ? e->name.sym->var : NULL;
+}
+
+static bool cuda_call_1(const Node *e, CudaFn fn)
+{
+    return e && e->kind == N_CALL && e->call.builtin == B_CUDA && e->call.cuda == (int)fn && e->call.args.len == 1
+           && e->call.args.items[0]->kind == N_CONST && e->call.args.items[0]->konst.v.i == 1;
+}
+
+/* Same value for every thread of the grid: built from parameters,
+ * constants, locals of `u`, blockDim, gridDim and gridsize(1). */
+static bool grid_uniform(const Node *e, const VarSet *u)
+{
+    if (!e)
+        return true;
+    switch (e->kind) {
+    case N_NAME: return uniform(e) || set_has(u, local_of(e)) || !local_of(e);
+    case N_ATTR: return grid_uniform(e->attr.value, u);
+    case N_CAST: return grid_uniform(e->cast.operand, u);
+    case N_UNARY: return grid_uniform(e->unary.operand, u);
+    case N_BINARY: return grid_uniform(e->binary.lhs, u) && grid_uniform(e->binary.rhs, u);
+    case N_CALL:
+        if (e->call.builtin == B_CUDA)
+            return ((int)e->call.cuda >= CU_BDIM_X && (int)e->call.cuda <= CU_GDIM_Z) || cuda_call_1(e, CU_GRIDSIZE);
+        if (e->call.callee || e->call.builtin == B_NONE)
+            return false;
+        for (int i = 0; i < e->call.args.len; i++)
+            if (!grid_uniform(e->call.args.items[i], u))
+                return false;
+        return true;
+    default: return uniform(e);
+    }
+}
+
+typedef struct GridStride {
+    VarSet uniform;          /* the prefix's locals: the same in every thread */
+    const Var *start, *stride;
+} GridStride;
+
+/* Does every local that e reads have a value of this iteration (defs), or
+ * one the same for all threads? */
+static bool reads_ok(const Node *e, const VarSet *defs, const GridStride *g)
+{
+    if (!e)
+        return true;
+    switch (e->kind) {
+    case N_NAME: {
+        const Var *v = local_of(e);
+        return !v || (v->param && !v->ndefs) || set_has(defs, v) || set_has(&g->uniform, v);
+    }
+    case N_CONST: case N_INT: case N_FLOAT: case N_IMAG: case N_STR: case N_TRUE: case N_FALSE: case N_NONE:
+        return true;
+    case N_ATTR: return reads_ok(e->attr.value, defs, g);
+    case N_CAST: return reads_ok(e->cast.operand, defs, g);
+    case N_UNARY: return reads_ok(e->unary.operand, defs, g);
+    case N_BINARY: return reads_ok(e->binary.lhs, defs, g) && reads_ok(e->binary.rhs, defs, g);
+    case N_BOOLOP: return reads_ok(e->boolop.lhs, defs, g) && reads_ok(e->boolop.rhs, defs, g);
+    case N_IFEXP:
+        return reads_ok(e->ifexp.cond, defs, g) && reads_ok(e->ifexp.then, defs, g)
+               && reads_ok(e->ifexp.orelse, defs, g);
+    case N_COMPARE:
+        for (int i = 0; i <= e->compare.n; i++)
+            if (!reads_ok(e->compare.operands[i], defs, g))
+                return false;
+        return true;
+    case N_SUBSCRIPT:
+        if (!reads_ok(e->subscript.value, defs, g))
+            return false;
+        for (int i = 0; i < e->subscript.index.len; i++)
+            if (!reads_ok(e->subscript.index.items[i], defs, g))
+                return false;
+        return true;
+    case N_TUPLE:
+        for (int i = 0; i < e->tuple.elts.len; i++)
+            if (!reads_ok(e->tuple.elts.items[i], defs, g))
+                return false;
+        return true;
+    case N_CALL:
+        if (e->call.builtin == B_CUDA && (int)e->call.cuda >= CU_TID_X && (int)e->call.cuda <= CU_GRIDSIZE)
+            return false;            /* the thread's coordinates: it has none here */
+        for (int i = 0; i < e->call.args.len; i++)
+            if (!reads_ok(e->call.args.items[i], defs, g))
+                return false;
+        return true;
+    default: return false;
+    }
+}
+
+/* An assignment's target: the local it defines, or the element it writes. */
+static bool target_ok(const Node *t, VarSet *defs, const GridStride *g)
+{
+    const Var *v = local_of(t);
+    if (v)
+        return !v->param && !set_has(&g->uniform, v) && v != g->start && set_add(defs, v);
+    if (t->kind == N_TUPLE) {
+        for (int i = 0; i < t->tuple.elts.len; i++)
+            if (!target_ok(t->tuple.elts.items[i], defs, g))
+                return false;
+        return true;
+    }
+    return t->kind == N_SUBSCRIPT && reads_ok(t, defs, g);
+}
+
+/* Statements of the grid-stride loop's body (depth 0) or of loops in it. */
+static bool body_ok(const NodeList *b, VarSet *defs, const GridStride *g, int depth)
+{
+    for (int i = 0; i < b->len; i++) {
+        const Node *s = b->items[i];
+        VarSet inner = *defs;
+        switch (s->kind) {
+        case N_ASSIGN:
+            if (!reads_ok(s->assign.value, defs, g))
+                return false;
+            for (int k = 0; k < s->assign.targets.len; k++)
+                if (!target_ok(s->assign.targets.items[k], defs, g))
+                    return false;
+            break;
+        case N_EXPRSTMT:
+            if (!reads_ok(s->exprstmt.expr, defs, g))
+                return false;
+            break;
+        case N_IF:   /* what a branch assigns counts inside it only */
+            if (!reads_ok(s->ifstmt.cond, defs, g) || !body_ok(&s->ifstmt.then, &inner, g, depth))
+                return false;
+            inner = *defs;
+            if (!body_ok(&s->ifstmt.orelse, &inner, g, depth))
+                return false;
+            break;
+        case N_WHILE:
+            if (!reads_ok(s->whilestmt.cond, defs, g) || !body_ok(&s->whilestmt.body, &inner, g, depth + 1))
+                return false;
+            break;
+        case N_FOR:
+            if (!reads_ok(s->forstmt.iter, defs, g) || s->forstmt.orelse.len
+                || !target_ok(s->forstmt.target, &inner, g) || !body_ok(&s->forstmt.body, &inner, g, depth + 1))
+                return false;
+            break;
+        case N_BREAK:
+            if (depth == 0)
+                return false;
+            break;
+        case N_CONTINUE: case N_PASS:
+            break;
+        default:             /* return among them: it would end the thread's other iterations */
+            return false;
+        }
+    }
+    return true;
+}
+
+const Node *jit_grid_stride(const Instance *inst)
+{
+    Uses u = uses_of(inst);
+    if (!jit_has_block_runner(inst) || jit_context(inst) || u.local_arrays || (u.flags & UFN_KF_PRINT))
+        return NULL;
+    GridStride g = {.start = NULL};
+    const NodeList *b = &inst->body;
+    int last = b->len - 1;
+    if (last >= 1 && b->items[last]->kind == N_RETURN && !b->items[last]->ret.value)
+        last--;                                      /* a bare return at the end */
+    for (int i = 0; i < last; i++) {
+        const Node *s = b->items[i];
+        const Var *v = s->kind == N_ASSIGN && s->assign.targets.len == 1 ? local_of(s->assign.targets.items[0]) : NULL;
+        if (!v || v->param || v->ndefs != 1)
+            return NULL;
+        if (cuda_call_1(s->assign.value, CU_GRID) && !g.start)
+            g.start = v;
+        else if (!grid_uniform(s->assign.value, &g.uniform) || !set_add(&g.uniform, v))
+            return NULL;
+        if (cuda_call_1(s->assign.value, CU_GRIDSIZE))
+            g.stride = v;
+    }
+    const Node *loop = last >= 0 ? b->items[last] : NULL;
+    if (!loop || loop->kind != N_FOR || loop->forstmt.orelse.len || loop->forstmt.iter->kind != N_CALL
+        || loop->forstmt.iter->call.builtin != B_RANGE || loop->forstmt.iter->call.args.len != 3)
+        return NULL;
+    const NodeList *a = &loop->forstmt.iter->call.args;
+    const Var *lo = local_of(a->items[0]), *step = local_of(a->items[2]);
+    if (!(cuda_call_1(a->items[0], CU_GRID) || (lo && lo == g.start))
+        || !(cuda_call_1(a->items[2], CU_GRIDSIZE) || (step && step == g.stride))
+        || !grid_uniform(a->items[1], &g.uniform))
+        return NULL;
+    VarSet defs = {.n = 0};
+    if (!target_ok(loop->forstmt.target, &defs, &g) || !body_ok(&loop->forstmt.body, &defs, &g, 0))
+        return NULL;
+    return loop;
+}
+
+/* The prefix's statements the grid-stride runner runs once: the uniform
+ * ones (not the start's). */
+bool jit_grid_stride_uniform(const Node *s)
+{
+    return s->kind == N_ASSIGN && !cuda_call_1(s->assign.value, CU_GRID);
+}
+
+/* ---- a split kernel's locals ---------------------------------------------------------------- *
+ * The split runner keeps a local per thread in the context, except the
+ * rematerialised ones: a local assigned once, before the first barrier,
+ * a value of the thread's coordinates, parameters, constants, static
+ * shared arrays and such locals (tx = cuda.threadIdx.x, row from
+ * cuda.grid(2), sa = cuda.shared.array(...)).  Each region computes those
+ * again, so the C compiler sees tx as the lane's index and vectorises the
+ * accesses through it as consecutive.  And it reads which locals a
+ * statement touches, for the loads and stores around a region. */
+
+static bool thread_pure(const Node *e, const VarSet *remat)
+{
+    switch (e->kind) {
+    case N_CONST: return true;
+    case N_NAME: return uniform(e) || set_has(remat, local_of(e)) || !local_of(e);
+    case N_ATTR: return thread_pure(e->attr.value, remat);
+    case N_CAST: return thread_pure(e->cast.operand, remat);
+    case N_UNARY: return thread_pure(e->unary.operand, remat);
+    case N_BINARY: return thread_pure(e->binary.lhs, remat) && thread_pure(e->binary.rhs, remat);
+    case N_SUBSCRIPT:   /* a tuple's field, not memory */
+        return e->subscript.value->type && e->subscript.value->type->kind == TY_TUPLE
+               && thread_pure(e->subscript.value, remat) && e->subscript.index.len == 1
+               && e->subscript.index.items[0]->kind == N_CONST;
+    case N_CALL:
+        if (e->call.builtin != B_CUDA)
+            return false;
+        if (e->call.cuda == CU_SHARED_ARRAY)
+            return !(e->call.args.len == 1 && e->call.args.items[0]->konst.v.i == 0);
+        if ((int)e->call.cuda > CU_GRIDSIZE)
+            return false;
+        for (int i = 0; i < e->call.args.len; i++)
+            if (e->call.args.items[i]->kind != N_CONST)
+                return false;
+        return e->call.cuda != CU_LANEID;
+    default: return false;
+    }
+}
+
+static void remat_set(const Instance *inst, VarSet *set)
+{
+    set->n = 0;
+    const NodeList *b = &inst->body;
+    for (int i = 0; i < b->len; i++) {
+        const Node *s = b->items[i];
+        if (jit_is_barrier(s) || jit_has_barrier(s))
+            return;
+        const Var *v = s->kind == N_ASSIGN && s->assign.targets.len == 1 ? local_of(s->assign.targets.items[0]) : NULL;
+        /* (the checker's temporaries of tuple unpacking count no definition) */
+        if (!v || v->param || v->ndefs > 1 || (v->ndefs == 0 && !v->temp) || !thread_pure(s->assign.value, set))
+            continue;
+        bool other = false;   /* read before, or assigned elsewhere */
+        for (int k = 0; k < b->len && !other; k++) {
+            bool r = false, w = false;
+            if (k != i)
+                jit_var_refs(b->items[k], v, &r, &w);
+            other = w || (k < i && r);
+        }
+        if (!other && !set_add(set, v))
+            return;
+    }
+}
+
+bool jit_remat_var(const Instance *inst, const Var *v)
+{
+    VarSet set;
+    remat_set(inst, &set);
+    return set_has(&set, v);
+}
+
+bool jit_remat_stmt(const Instance *inst, const Node *s)
+{
+    return s->kind == N_ASSIGN && s->assign.targets.len == 1 && local_of(s->assign.targets.items[0])
+           && jit_remat_var(inst, local_of(s->assign.targets.items[0]));
+}
+
+static void refs_list(const NodeList *l, const Var *v, bool *r, bool *w)
+{
+    for (int i = 0; i < l->len; i++)
+        jit_var_refs(l->items[i], v, r, w);
+}
+
+/* Whether n reads v (*r) or assigns it (*w), ORed in; the checker's
+ * temporaries of and/or and comparison chains count as both. */
+void jit_var_refs(const Node *n, const Var *v, bool *r, bool *w)
+{
+    if (!n)
+        return;
+    switch (n->kind) {
+    case N_NAME:
+        if (local_of(n) == v)
+            *r = true;
+        break;
+    case N_ASSIGN:
+        for (int i = 0; i < n->assign.targets.len; i++) {
+            const Node *t = n->assign.targets.items[i];
+            if (local_of(t) == v)
+                *w = true;
+            else if (t->kind == N_TUPLE)
+                for (int k = 0; k < t->tuple.elts.len; k++)
+                    jit_var_refs(t->tuple.elts.items[k], v, w, w);
+            else
+                jit_var_refs(t, v, r, w);
+        }
+        jit_var_refs(n->assign.value, v, r, w);
+        break;
+    case N_EXPRSTMT: jit_var_refs(n->exprstmt.expr, v, r, w); break;
+    case N_IF: jit_var_refs(n->ifstmt.cond, v, r, w); refs_list(&n->ifstmt.then, v, r, w); refs_list(&n->ifstmt.orelse, v, r, w); break;
+    case N_WHILE: jit_var_refs(n->whilestmt.cond, v, r, w); refs_list(&n->whilestmt.body, v, r, w); break;
+    case N_FOR:
+        if (local_of(n->forstmt.target) == v)
+            *w = true;
+        jit_var_refs(n->forstmt.iter, v, r, w);
+        refs_list(&n->forstmt.body, v, r, w);
+        break;
+    case N_RETURN: jit_var_refs(n->ret.value, v, r, w); break;
+    case N_UNARY: jit_var_refs(n->unary.operand, v, r, w); break;
+    case N_BINARY: jit_var_refs(n->binary.lhs, v, r, w); jit_var_refs(n->binary.rhs, v, r, w); break;
+    case N_BOOLOP:
+        if (n->boolop.tmp == v)
+            *r = *w = true;
+        jit_var_refs(n->boolop.lhs, v, r, w);
+        jit_var_refs(n->boolop.rhs, v, r, w);
+        break;
+    case N_COMPARE:
+        for (int i = 0; i <= n->compare.n; i++)
+            jit_var_refs(n->compare.operands[i], v, r, w);
+        for (int i = 0; n->compare.tmps && i < n->compare.n; i++)
+            if (n->compare.tmps[i] == v)
+                *r = *w = true;
+        break;
+    case N_IFEXP:
+        jit_var_refs(n->ifexp.cond, v, r, w);
+        jit_var_refs(n->ifexp.then, v, r, w);
+        jit_var_refs(n->ifexp.orelse, v, r, w);
+        break;
+    case N_CALL: refs_list(&n->call.args, v, r, w); break;
+    case N_ATTR: jit_var_refs(n->attr.value, v, r, w); break;
+    case N_SUBSCRIPT: jit_var_refs(n->subscript.value, v, r, w); refs_list(&n->subscript.index, v, r, w); break;
+    case N_TUPLE: refs_list(&n->tuple.elts, v, r, w); break;
+    case N_CAST: jit_var_refs(n->cast.operand, v, r, w); break;
+    default: break;
+    }
+}
+
+/* A loop of a region that the split runner turns inside out - the loop
+ * outside, the threads inside: a for-range loop with the same bounds in
+ * every thread, nothing that leaves it, in a kernel without print (whose
+ * lines would come in another order). */
+bool jit_interchange(const Instance *inst, const Node *s)
+{
+    if (s->kind != N_FOR || s->forstmt.orelse.len || s->forstmt.iter->kind != N_CALL
+        || s->forstmt.iter->call.builtin != B_RANGE || (jit_flags(inst) & UFN_KF_PRINT))
+        return false;
+    const NodeList *a = &s->forstmt.iter->call.args;
+    for (int k = 0; k < a->len; k++)
+        if (!uniform(a->items[k]))
+            return false;
+    if (a->len == 3 && (a->items[2]->kind != N_CONST || a->items[2]->konst.v.i == 0))
+        return false;
+    return !escapes(&s->forstmt.body) && !has_return(&s->forstmt.body) && !jit_has_barrier(s);
+}
+
+/* Is a for loop's variable its own - bound by its header only, read by
+ * nothing outside it?  Then the split runner keeps it in no context. */
+static bool refs_outside(const NodeList *b, const Node *loop, const Var *v)
+{
+    for (int i = 0; i < b->len; i++) {
+        const Node *s = b->items[i];
+        bool r = false, w = false;
+        if (s == loop)
+            continue;
+        if (s->kind == N_FOR) {
+            jit_var_refs(s->forstmt.iter, v, &r, &w);
+            if (local_of(s->forstmt.target) == v || r || refs_outside(&s->forstmt.body, loop, v))
+                return true;
+        } else if (s->kind == N_WHILE) {
+            jit_var_refs(s->whilestmt.cond, v, &r, &w);
+            if (r || refs_outside(&s->whilestmt.body, loop, v))
+                return true;
+        } else if (s->kind == N_IF) {
+            jit_var_refs(s->ifstmt.cond, v, &r, &w);
+            if (r || refs_outside(&s->ifstmt.then, loop, v) || refs_outside(&s->ifstmt.orelse, loop, v))
+                return true;
+        } else {
+            jit_var_refs(s, v, &r, &w);
+            if (r || w)
+                return true;
+        }
+    }
+    return false;
+}
+
+bool jit_loop_local(const Instance *inst, const Node *loop)
+{
+    const Var *v = local_of(loop->forstmt.target);
+    return v && !v->param && v->ndefs == 1 && !refs_outside(&inst->body, loop, v);
+}

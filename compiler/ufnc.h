@@ -1200,6 +1200,19 @@ bool jit_has_block_runner(const Instance *inst);              /* form (a) */
 const char *jit_context(const Instance *inst);
 bool jit_is_barrier(const Node *s);                           /* a plain syncthreads() statement */
 bool jit_has_barrier(const Node *s);                          /* one, or a statement holding one */
+/* Form (a) as one loop over a block's grid-stride iterations: the loop
+ * `for i in range(cuda.grid(1), n, cuda.gridsize(1))`, or NULL; and which
+ * statements before it the runner runs once per block. */
+const Node *jit_grid_stride(const Instance *inst);
+bool jit_grid_stride_uniform(const Node *s);
+/* The split runner's locals computed again in every region, not kept per
+ * thread (their one statement, before the first barrier); which locals a
+ * statement reads or assigns; and its loops run outside the threads. */
+bool jit_remat_var(const Instance *inst, const Var *v);
+bool jit_remat_stmt(const Instance *inst, const Node *s);
+void jit_var_refs(const Node *n, const Var *v, bool *reads, bool *writes);
+bool jit_interchange(const Instance *inst, const Node *s);
+bool jit_loop_local(const Instance *inst, const Node *loop);     /* its variable read in it only */
 /* emit_kernel.c: @cuda.jit kernels in polar.cu - per signature a body
  * (the thread's code, its coordinates a parameter), the kernel calling it,
  * and for the host backend a block runner where the kernel allows one. */

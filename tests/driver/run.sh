@@ -759,6 +759,33 @@ fi
 
 # ---- determinism ------------------------------------------------------------------------------
 
+# ---- the host forms of @cuda.jit kernels ---------------------------------------------------
+# The comment above each kernel in the .cu names the form its host block
+# runner takes (emit_kernel.c; ufn(7) KERNELS): the grid-stride form where
+# kernel_uses.c proves it legal, the plain runner where it does not.
+fresh
+cp "$top/tests/e2e/jitlang.ufn" "$tmp/w/"
+if run kernel-forms 0 jitlang.ufn --target=host -o jitlang.cu; then
+    form_ok=1
+    for want in "stride_scale:a block runner, grid-stride form" "stride_count:a block runner, grid-stride form" \
+                "stride_shape:a block runner, grid-stride form" \
+                "stride_carry:a block runner" "stride_return:a block runner" \
+                "matmul:a block runner split at its barriers" "warps:the thread entry on the runtime's engine"; do
+        k=${want%%:*} form=${want#*:}
+        if ! grep -q -- "@cuda.jit def $k, '[^']*' (host: $form)" "$tmp/w/jitlang.cu"; then
+            bad kernel-forms "$k: not '$form'"; form_ok=
+        fi
+    done
+    [ -n "$form_ok" ] && ok "kernel-forms: each kernel's host form named in the .cu"
+    # a split runner turns loops of uniform bounds inside out (one in each
+    # of matmul and prefix_sums; prefix_sums' range(t + 1) stays per thread)
+    for k in matmul prefix_sums; do
+        n=$(awk "/__${k}__.*__jit__run\\(/,/^UFN_RUNNER_VARIANTS/" "$tmp/w/jitlang.cu" | grep -c 'interchanged: this loop outside')
+        if [ "$n" = 1 ]; then ok "kernel-forms: $k's runner has one interchanged loop"
+        else bad kernel-forms "$k's runner has $n interchanged loops, expected 1"; fi
+    done
+fi
+
 # Two compilations of the same source with different temporary directories
 # give the same bytes; an object also when written to another path.
 same_outputs() {   # NAME ARGS...; $ext is the output kind

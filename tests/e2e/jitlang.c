@@ -225,6 +225,86 @@ static void print_case(void)
     e2e_end();
 }
 
+/* Grid-stride loops: stride_scale and stride_count in the host's
+ * grid-stride form (one loop over i per stride), stride_count also on a
+ * 2-d block (the form's fallback: every y repeats grid(1)), stride_shape
+ * with a tuple local, stride_carry and stride_return in the plain block
+ * runner; every result by CUDA's rule, thread by thread. */
+static void stride_case(void)
+{
+    enum { N = 1000, B = 3, T = 64, S = B * T };
+    static float x[N], out[N], want[N];
+    static int32_t xi[N];
+    int32_t bins[8] = {0}, bins2[8] = {0}, wbins[8] = {0};
+    for (int i = 0; i < N; i++) {
+        x[i] = (float)((i * 7) % 23 - 3);
+        xi[i] = i * 5 % 37;
+        wbins[xi[i] % 8]++;
+    }
+    int64_t n[1] = {N}, n8[1] = {8};
+    ufn_array X = ufn_host(x, UFN_FLOAT32, 1, n), O = ufn_host(out, UFN_FLOAT32, 1, n);
+    ufn_array XI = ufn_host(xi, UFN_INT32, 1, n), BINS = ufn_host(bins, UFN_INT32, 1, n8);
+    ufn_array BINS2 = ufn_host(bins2, UFN_INT32, 1, n8), A = ufn_scalar_float32(2.0f);
+    e2e_begin("grid-stride loops: the host's grid-stride form and its fallbacks");
+    E2E_CALL(stride_scale(ufn_launch_1d(B, T), &X, &A, &O));
+    for (int i = 0; i < N; i++)
+        E2E_CHECK(out[i] == (x[i] * 2 < 0 ? 0.0f : (float)(x[i] * 2.0f + (double)N)), "stride_scale: out[%d] = %g", i,
+                  out[i]);
+    E2E_CALL(stride_count(ufn_launch_1d(B, T), &XI, &BINS));
+    ufn_dim3 grid = {B, 1, 1}, block = {T / 2, 2, 1};
+    E2E_CALL(stride_count(ufn_launch_3d(grid, block), &XI, &BINS2));
+    for (int k = 0; k < 8; k++)
+        E2E_CHECK(bins[k] == wbins[k] && bins2[k] == 2 * wbins[k], "stride_count: bin %d: %d and %d, expected %d and %d",
+                  k, bins[k], bins2[k], wbins[k], 2 * wbins[k]);
+    E2E_CALL(stride_carry(ufn_launch_1d(B, T), &X, &O));
+    for (int t = 0; t < S; t++) {
+        float acc = 0;
+        for (int i = t; i < N; i += S)
+            want[i] = acc += x[i];
+    }
+    for (int i = 0; i < N; i++)
+        E2E_CHECK(out[i] == want[i], "stride_carry: out[%d] = %g, expected %g", i, out[i], want[i]);
+    for (int i = 0; i < N; i++)
+        out[i] = want[i] = -1;
+    E2E_CALL(stride_return(ufn_launch_1d(B, T), &X, &O));
+    for (int t = 0; t < S; t++)
+        for (int i = t; i < N && x[i] >= 0; i += S)
+            want[i] = x[i] * 2;
+    for (int i = 0; i < N; i++)
+        E2E_CHECK(out[i] == want[i], "stride_return: out[%d] = %g, expected %g", i, out[i], want[i]);
+    E2E_CALL(stride_shape(ufn_launch_1d(B, T), &X, &O));
+    for (int i = 0; i < N; i++)
+        E2E_CHECK(out[i] == (float)((double)x[i] * N), "stride_shape: out[%d] = %g", i, out[i]);
+    e2e_end();
+    sample_dump_exact("stride_return", UFN_FLOAT32, out, N);
+}
+
+/* A split kernel with a loop per thread and an interchanged one. */
+static void prefix_case(void)
+{
+    enum { B = 3, T = 64, N = B * T };
+    static float x[N], out[N];
+    for (int i = 0; i < N; i++)
+        x[i] = (float)((i * 11) % 17 - 8) * 0.25f;
+    int64_t n[1] = {N};
+    ufn_array X = ufn_host(x, UFN_FLOAT32, 1, n), O = ufn_host(out, UFN_FLOAT32, 1, n);
+    e2e_begin("prefix_sums: a split kernel's loops inside and outside the threads");
+    E2E_CALL(prefix_sums(ufn_launch_1d(B, T), &X, &O));
+    for (int b = 0; b < B; b++)
+        for (int t = 0; t < T; t++) {
+            const float *s = x + b * T;
+            float acc = 0;
+            for (int k = 0; k <= t; k++)
+                acc += s[k];
+            for (int k = 0; k < 4; k++)
+                acc += s[(t + k) % 64];
+            float w = (float)((double)acc + 3);
+            E2E_CHECK(out[b * T + t] == w, "out[%d] = %g, expected %g", b * T + t, out[b * T + t], w);
+        }
+    e2e_end();
+    sample_dump_exact("prefix_sums", UFN_FLOAT32, out, N);
+}
+
 /* The simulator's checks, each at its .ufn line. */
 static void checks_case(void)
 {
@@ -253,6 +333,8 @@ int main(int argc, char **argv)
     warps_case();
     atomics_case();
     print_case();
+    stride_case();
+    prefix_case();
     if (!strcmp(ufn_backend(), "sim"))
         checks_case();
     return e2e_finish();

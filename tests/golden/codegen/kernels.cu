@@ -53,6 +53,22 @@ UFN_BODY ufn_tup2_i64_i64 ufn_tup2_i64_i64_make(int64_t a0, int64_t a1) { ufn_tu
 #endif
 /* ---- @cuda.jit kernels ---- */
 
+#if defined(UFN_HOST_ENTRY)
+/* Each block runner is built for the baseline, AVX2 and AVX-512; libufnrt
+ * picks one by the CPU (UFN_HOST_ISA overrides), as for the ufuncs' loops. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define UFN_RUNNER static inline __attribute__((always_inline))
+#define UFN_RUNNER_VARIANTS(run, name) \
+    void name##_baseline(void **p, const ufn_kblocks *b) { run(p, b); } \
+    __attribute__((target("avx2,fma"))) void name##_avx2(void **p, const ufn_kblocks *b) { run(p, b); } \
+    __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx2,fma"))) \
+    void name##_avx512(void **p, const ufn_kblocks *b) { run(p, b); }
+#else
+#define UFN_RUNNER static inline
+#define UFN_RUNNER_VARIANTS(run, name) void name##_baseline(void **p, const ufn_kblocks *b) { run(p, b); }
+#endif
+#endif
+
 /* A thread's coordinates, a parameter of each kernel body: the kernel
  * passes CUDA's, a host block runner its loop counters. */
 typedef struct { uint3 tid, bid, bdim, gdim; } ufn_kthread;
@@ -66,7 +82,7 @@ UFN_KBODY ufn_kthread ufn_kthis(void)
     return t;
 }
 
-/* kernels.ufn:10: @cuda.jit def add, 'void(float32[:], float32[:], float32[:])' (host: a block runner) */
+/* kernels.ufn:10: @cuda.jit def add, 'void(float32[:], float32[:], float32[:])' (host: a block runner, grid-stride form) */
 UFN_KBODY void kernels__add__a1_f32_a1_f32_a1_f32__body(ufn_kthread ufn_t, ufn_view_f32_1 v_x, ufn_view_f32_1 v_y, ufn_view_f32_1 v_out)
 {
     int64_t v_start = 0;
@@ -83,7 +99,7 @@ UFN_KBODY void kernels__add__a1_f32_a1_f32_a1_f32__body(ufn_kthread ufn_t, ufn_v
 #line 14 "kernels.ufn"
         UFN_STORE(float, &v_out.data[UFN_BOUNDS(ufn_wrap_index(v_i, v_out.shape[0]), v_out.shape[0], 0, "out") * v_out.stride[0]], UFN_LOAD(float, &v_x.data[UFN_BOUNDS(ufn_wrap_index(v_i, v_x.shape[0]), v_x.shape[0], 0, "x") * v_x.stride[0]]) + UFN_LOAD(float, &v_y.data[UFN_BOUNDS(ufn_wrap_index(v_i, v_y.shape[0]), v_y.shape[0], 0, "y") * v_y.stride[0]]));
     }
-#line 87 "kernels.cu"
+#line 103 "kernels.cu"
 }
 UFN_JIT_KERNEL UFN_KNAME(kernels__add__a1_f32_a1_f32_a1_f32__jit)(ufn_view_f32_1 v_x, ufn_view_f32_1 v_y, ufn_view_f32_1 v_out)
 {
@@ -91,7 +107,7 @@ UFN_JIT_KERNEL UFN_KNAME(kernels__add__a1_f32_a1_f32_a1_f32__jit)(ufn_view_f32_1
 }
 #if defined(UFN_HOST_ENTRY)
 /* the host's block runner: the threads of each block in turn */
-void kernels__add__a1_f32_a1_f32_a1_f32__jit__blocks(void **ufn_p, const ufn_kblocks *ufn_b)
+static void kernels__add__a1_f32_a1_f32_a1_f32__jit__threads(void **ufn_p, const ufn_kblocks *ufn_b)
 {
     ufn_view_f32_1 v_x = *(ufn_view_f32_1 *)ufn_p[0];
     ufn_view_f32_1 v_y = *(ufn_view_f32_1 *)ufn_p[1];
@@ -110,6 +126,39 @@ void kernels__add__a1_f32_a1_f32_a1_f32__jit__blocks(void **ufn_p, const ufn_kbl
                 }
     }
 }
+/* the host's block runner, grid-stride form: per stride, the blocks' iterations as one loop over i */
+UFN_RUNNER void kernels__add__a1_f32_a1_f32_a1_f32__jit__run(void **ufn_p, const ufn_kblocks *ufn_b)
+{
+    if (ufn_b->grid[1] != 1 || ufn_b->grid[2] != 1 || ufn_b->block[1] != 1 || ufn_b->block[2] != 1) {
+        kernels__add__a1_f32_a1_f32_a1_f32__jit__threads(ufn_p, ufn_b);   /* grid(1) repeats along y and z */
+        return;
+    }
+    ufn_view_f32_1 v_x = *(ufn_view_f32_1 *)ufn_p[0];
+    ufn_view_f32_1 v_y = *(ufn_view_f32_1 *)ufn_p[1];
+    ufn_view_f32_1 v_out = *(ufn_view_f32_1 *)ufn_p[2];
+    ufn_kthread ufn_t;
+    ufn_t.gdim = make_uint3(ufn_b->grid[0], 1, 1);
+    ufn_t.bdim = make_uint3(ufn_b->block[0], 1, 1);
+    ufn_t.tid = ufn_t.bid = make_uint3(0, 0, 0);   /* the loop reads neither */
+    int64_t v_stride = 0;
+#line 12 "kernels.ufn"
+    v_stride = (int64_t)ufn_t.bdim.x * ufn_t.gdim.x;
+#line 147 "kernels.cu"
+    const int64_t ufn_gstep = (int64_t)ufn_t.bdim.x * ufn_t.gdim.x, ufn_gend = v_x.shape[0];
+    const int64_t ufn_gspan = (int64_t)(ufn_b->end - ufn_b->first) * ufn_t.bdim.x;
+    for (int64_t ufn_g0 = (int64_t)ufn_b->first * ufn_t.bdim.x; ufn_g0 < ufn_gend; ufn_g0 += ufn_gstep) {
+        const int64_t ufn_g1 = ufn_gend - ufn_g0 < ufn_gspan ? ufn_gend : ufn_g0 + ufn_gspan;
+        _Pragma("omp simd")
+        for (int64_t ufn_gi = ufn_g0; ufn_gi < ufn_g1; ufn_gi++) {
+            int64_t v_i = 0;
+            v_i = (int64_t)ufn_gi;
+#line 14 "kernels.ufn"
+            v_out.data[ufn_wrap_index(v_i, v_out.shape[0]) * v_out.stride[0]] = v_x.data[ufn_wrap_index(v_i, v_x.shape[0]) * v_x.stride[0]] + v_y.data[ufn_wrap_index(v_i, v_y.shape[0]) * v_y.stride[0]];
+#line 158 "kernels.cu"
+        }
+    }
+}
+UFN_RUNNER_VARIANTS(kernels__add__a1_f32_a1_f32_a1_f32__jit__run, kernels__add__a1_f32_a1_f32_a1_f32__jit__blocks)
 #endif
 
 /* kernels.ufn:18: @cuda.jit def matmul, 'void(float32[:, :], float32[:, :], float32[:, :])' (host: a block runner split at its barriers) */
@@ -165,168 +214,201 @@ UFN_KBODY void kernels__matmul__a2_f32_a2_f32_a2_f32__body(ufn_kthread ufn_t, uf
     }
 #line 32 "kernels.ufn"
     UFN_STORE(float, &v_c.data[UFN_BOUNDS(ufn_wrap_index(v_row, v_c.shape[0]), v_c.shape[0], 0, "c") * v_c.stride[0] + UFN_BOUNDS(ufn_wrap_index(v_col, v_c.shape[1]), v_c.shape[1], 1, "c") * v_c.stride[1]], v_acc);
-#line 169 "kernels.cu"
+#line 218 "kernels.cu"
 }
 UFN_JIT_KERNEL UFN_KNAME(kernels__matmul__a2_f32_a2_f32_a2_f32__jit)(ufn_view_f32_2 v_a, ufn_view_f32_2 v_b, ufn_view_f32_2 v_c)
 {
     kernels__matmul__a2_f32_a2_f32_a2_f32__body(ufn_kthis(), v_a, v_b, v_c);
 }
 #if defined(UFN_HOST_ENTRY)
-typedef struct { ufn_view_f32_2 v_sa; ufn_view_f32_2 v_sb; int64_t v_col; int64_t v_row; int32_t v_tx; int32_t v_ty; float v_acc; int64_t v_t; int64_t v_k; ufn_tup2_i64_i64 ufn_t0; } kernels__matmul__a2_f32_a2_f32_a2_f32__jit__ctx;
+typedef struct { float v_acc; int64_t v_t; int64_t v_k; } kernels__matmul__a2_f32_a2_f32_a2_f32__jit__ctx;
 /* the host's block runner, split at the barriers: each region for every thread in turn */
-void kernels__matmul__a2_f32_a2_f32_a2_f32__jit__blocks(void **ufn_p, const ufn_kblocks *ufn_b)
+UFN_RUNNER void kernels__matmul__a2_f32_a2_f32_a2_f32__jit__run(void **ufn_p, const ufn_kblocks *ufn_b)
 {
     ufn_view_f32_2 v_a = *(ufn_view_f32_2 *)ufn_p[0];
     ufn_view_f32_2 v_b = *(ufn_view_f32_2 *)ufn_p[1];
     ufn_view_f32_2 v_c = *(ufn_view_f32_2 *)ufn_p[2];
-    kernels__matmul__a2_f32_a2_f32_a2_f32__jit__ctx *ufn_ctx = (kernels__matmul__a2_f32_a2_f32_a2_f32__jit__ctx *)ufn_b->ctx;
     float *ufn_shared0 = (float *)(ufn_b->shared + 0);
     float *ufn_shared1 = (float *)(ufn_b->shared + 1024);
     ufn_kthread ufn_t;
     ufn_t.gdim = make_uint3(ufn_b->grid[0], ufn_b->grid[1], ufn_b->grid[2]);
     ufn_t.bdim = make_uint3(ufn_b->block[0], ufn_b->block[1], ufn_b->block[2]);
-    uint32_t ufn_nt = ufn_t.bdim.x * ufn_t.bdim.y * ufn_t.bdim.z;
+    ufn_t.tid = make_uint3(0, 0, 0);   /* each thread loop's ufn_tl has the thread's */
+    if (ufn_t.bdim.x > 1024 || ufn_t.bdim.y > 1024 || ufn_t.bdim.z > 64)
+        return;
+    const uint32_t ufn_nt = ufn_t.bdim.x * ufn_t.bdim.y * ufn_t.bdim.z;
+    /* the context as arrays, a local's values of consecutive threads side by side */
+    float *ufn_c_v_acc = (float *)(void *)(ufn_b->ctx + offsetof(kernels__matmul__a2_f32_a2_f32_a2_f32__jit__ctx, v_acc) * ufn_nt);
+    int64_t *ufn_c_v_t = (int64_t *)(void *)(ufn_b->ctx + offsetof(kernels__matmul__a2_f32_a2_f32_a2_f32__jit__ctx, v_t) * ufn_nt);
+    int64_t *ufn_c_v_k = (int64_t *)(void *)(ufn_b->ctx + offsetof(kernels__matmul__a2_f32_a2_f32_a2_f32__jit__ctx, v_k) * ufn_nt);
     for (uint64_t ufn_blk = ufn_b->first; ufn_blk < ufn_b->end; ufn_blk++) {
         ufn_t.bid = make_uint3((unsigned)(ufn_blk % ufn_b->grid[0]), (unsigned)(ufn_blk / ufn_b->grid[0] % ufn_b->grid[1]),
                                (unsigned)(ufn_blk / ufn_b->grid[0] / ufn_b->grid[1]));
-        memset(ufn_ctx, 0, sizeof *ufn_ctx * ufn_nt);   /* every local starts at zero */
-        for (uint32_t ufn_l = 0; ufn_l < ufn_nt; ufn_l++) {
-            ufn_t.tid = make_uint3(ufn_l % ufn_t.bdim.x, ufn_l / ufn_t.bdim.x % ufn_t.bdim.y, ufn_l / (ufn_t.bdim.x * ufn_t.bdim.y));
-            ufn_view_f32_2 v_sa = ufn_ctx[ufn_l].v_sa;
-            ufn_view_f32_2 v_sb = ufn_ctx[ufn_l].v_sb;
-            int64_t v_col = ufn_ctx[ufn_l].v_col;
-            int64_t v_row = ufn_ctx[ufn_l].v_row;
-            int32_t v_tx = ufn_ctx[ufn_l].v_tx;
-            int32_t v_ty = ufn_ctx[ufn_l].v_ty;
-            float v_acc = ufn_ctx[ufn_l].v_acc;
-            int64_t v_t = ufn_ctx[ufn_l].v_t;
-            int64_t v_k = ufn_ctx[ufn_l].v_k;
-            ufn_tup2_i64_i64 ufn_t0 = ufn_ctx[ufn_l].ufn_t0;
+        memset(ufn_b->ctx, 0, sizeof(kernels__matmul__a2_f32_a2_f32_a2_f32__jit__ctx) * ufn_nt);   /* every local starts at zero */
+        for (uint32_t ufn_z = 0; ufn_z < ufn_t.bdim.z; ufn_z++)
+            for (uint32_t ufn_y = 0; ufn_y < ufn_t.bdim.y; ufn_y++) {
+                _Pragma("omp simd")
+                for (int64_t ufn_x = 0; ufn_x < (int64_t)ufn_t.bdim.x; ufn_x++) {
+                    const int64_t ufn_l = ((int64_t)ufn_z * ufn_t.bdim.y + ufn_y) * ufn_t.bdim.x + ufn_x;
+                    ufn_kthread ufn_tl = ufn_t;
+                    ufn_tl.tid = make_uint3((unsigned)ufn_x, ufn_y, ufn_z);
+                    ufn_view_f32_2 v_sa = {0};
+                    ufn_view_f32_2 v_sb = {0};
+                    int64_t v_col = 0;
+                    int64_t v_row = 0;
+                    int32_t v_tx = 0;
+                    int32_t v_ty = 0;
+                    float v_acc = ufn_c_v_acc[ufn_l];
+                    ufn_tup2_i64_i64 ufn_t0 = {0};
 #line 19 "kernels.ufn"
-            v_sa = ufn_view_f32_2_make(ufn_shared0, 16, 16, 16, 1);
+                    v_sa = ufn_view_f32_2_make(ufn_shared0, 16, 16, 16, 1);
 #line 20 "kernels.ufn"
-            v_sb = ufn_view_f32_2_make(ufn_shared1, 16, 16, 16, 1);
+                    v_sb = ufn_view_f32_2_make(ufn_shared1, 16, 16, 16, 1);
 #line 21 "kernels.ufn"
-            ufn_t0 = ufn_tup2_i64_i64_make(((int64_t)ufn_t.bid.x * ufn_t.bdim.x + ufn_t.tid.x), ((int64_t)ufn_t.bid.y * ufn_t.bdim.y + ufn_t.tid.y));
+                    ufn_t0 = ufn_tup2_i64_i64_make(((int64_t)ufn_tl.bid.x * ufn_tl.bdim.x + ufn_tl.tid.x), ((int64_t)ufn_tl.bid.y * ufn_tl.bdim.y + ufn_tl.tid.y));
 #line 21 "kernels.ufn"
-            v_col = ufn_t0.f0;
+                    v_col = ufn_t0.f0;
 #line 21 "kernels.ufn"
-            v_row = ufn_t0.f1;
+                    v_row = ufn_t0.f1;
 #line 22 "kernels.ufn"
-            v_tx = (int32_t)ufn_t.tid.x;
+                    v_tx = (int32_t)ufn_tl.tid.x;
 #line 23 "kernels.ufn"
-            v_ty = (int32_t)ufn_t.tid.y;
+                    v_ty = (int32_t)ufn_tl.tid.y;
+#line 278 "kernels.cu"
 #line 24 "kernels.ufn"
-            v_acc = 0.0f;
-#line 222 "kernels.cu"
-            ufn_ctx[ufn_l].v_sa = v_sa;
-            ufn_ctx[ufn_l].v_sb = v_sb;
-            ufn_ctx[ufn_l].v_col = v_col;
-            ufn_ctx[ufn_l].v_row = v_row;
-            ufn_ctx[ufn_l].v_tx = v_tx;
-            ufn_ctx[ufn_l].v_ty = v_ty;
-            ufn_ctx[ufn_l].v_acc = v_acc;
-            ufn_ctx[ufn_l].v_t = v_t;
-            ufn_ctx[ufn_l].v_k = v_k;
-            ufn_ctx[ufn_l].ufn_t0 = ufn_t0;
-        }
+                    v_acc = 0.0f;
+#line 281 "kernels.cu"
+                    ufn_c_v_acc[ufn_l] = v_acc;
+                }
+            }
 #line 25 "kernels.ufn"
         for (int64_t ufn_u0 = 0, ufn_uend0 = ufn_floordiv_i64(ufn_sub_i64(ufn_add_i64(v_a.shape[1], 16), 1), 16); ufn_u0 < ufn_uend0; ufn_u0 += 1) {
-            for (uint32_t ufn_l = 0; ufn_l < ufn_nt; ufn_l++) {
-                ufn_t.tid = make_uint3(ufn_l % ufn_t.bdim.x, ufn_l / ufn_t.bdim.x % ufn_t.bdim.y, ufn_l / (ufn_t.bdim.x * ufn_t.bdim.y));
-                ufn_view_f32_2 v_sa = ufn_ctx[ufn_l].v_sa;
-                ufn_view_f32_2 v_sb = ufn_ctx[ufn_l].v_sb;
-                int64_t v_col = ufn_ctx[ufn_l].v_col;
-                int64_t v_row = ufn_ctx[ufn_l].v_row;
-                int32_t v_tx = ufn_ctx[ufn_l].v_tx;
-                int32_t v_ty = ufn_ctx[ufn_l].v_ty;
-                float v_acc = ufn_ctx[ufn_l].v_acc;
-                int64_t v_t = ufn_ctx[ufn_l].v_t;
-                int64_t v_k = ufn_ctx[ufn_l].v_k;
-                ufn_tup2_i64_i64 ufn_t0 = ufn_ctx[ufn_l].ufn_t0;
-                v_t = (int64_t)ufn_u0;
+            for (uint32_t ufn_z = 0; ufn_z < ufn_t.bdim.z; ufn_z++)
+                for (uint32_t ufn_y = 0; ufn_y < ufn_t.bdim.y; ufn_y++) {
+                    _Pragma("omp simd")
+                    for (int64_t ufn_x = 0; ufn_x < (int64_t)ufn_t.bdim.x; ufn_x++) {
+                        const int64_t ufn_l = ((int64_t)ufn_z * ufn_t.bdim.y + ufn_y) * ufn_t.bdim.x + ufn_x;
+                        ufn_kthread ufn_tl = ufn_t;
+                        ufn_tl.tid = make_uint3((unsigned)ufn_x, ufn_y, ufn_z);
+                        ufn_view_f32_2 v_sa = {0};
+                        ufn_view_f32_2 v_sb = {0};
+                        int64_t v_col = 0;
+                        int64_t v_row = 0;
+                        int32_t v_tx = 0;
+                        int32_t v_ty = 0;
+                        int64_t v_t = 0;
+                        ufn_tup2_i64_i64 ufn_t0 = {0};
+#line 19 "kernels.ufn"
+                        v_sa = ufn_view_f32_2_make(ufn_shared0, 16, 16, 16, 1);
+#line 20 "kernels.ufn"
+                        v_sb = ufn_view_f32_2_make(ufn_shared1, 16, 16, 16, 1);
+#line 21 "kernels.ufn"
+                        ufn_t0 = ufn_tup2_i64_i64_make(((int64_t)ufn_tl.bid.x * ufn_tl.bdim.x + ufn_tl.tid.x), ((int64_t)ufn_tl.bid.y * ufn_tl.bdim.y + ufn_tl.tid.y));
+#line 21 "kernels.ufn"
+                        v_col = ufn_t0.f0;
+#line 21 "kernels.ufn"
+                        v_row = ufn_t0.f1;
+#line 22 "kernels.ufn"
+                        v_tx = (int32_t)ufn_tl.tid.x;
+#line 23 "kernels.ufn"
+                        v_ty = (int32_t)ufn_tl.tid.y;
+#line 316 "kernels.cu"
+                        v_t = (int64_t)ufn_u0;
 #line 26 "kernels.ufn"
-                v_sa.data[ufn_wrap_index((int64_t)v_ty, v_sa.shape[0]) * v_sa.stride[0] + ufn_wrap_index((int64_t)v_tx, v_sa.shape[1]) * v_sa.stride[1]] = v_a.data[ufn_wrap_index(v_row, v_a.shape[0]) * v_a.stride[0] + ufn_wrap_index(ufn_add_i64(ufn_mul_i64(v_t, 16), (int64_t)v_tx), v_a.shape[1]) * v_a.stride[1]];
+                        v_sa.data[ufn_wrap_index((int64_t)v_ty, v_sa.shape[0]) * v_sa.stride[0] + ufn_wrap_index((int64_t)v_tx, v_sa.shape[1]) * v_sa.stride[1]] = v_a.data[ufn_wrap_index(v_row, v_a.shape[0]) * v_a.stride[0] + ufn_wrap_index(ufn_add_i64(ufn_mul_i64(v_t, 16), (int64_t)v_tx), v_a.shape[1]) * v_a.stride[1]];
 #line 27 "kernels.ufn"
-                v_sb.data[ufn_wrap_index((int64_t)v_ty, v_sb.shape[0]) * v_sb.stride[0] + ufn_wrap_index((int64_t)v_tx, v_sb.shape[1]) * v_sb.stride[1]] = v_b.data[ufn_wrap_index(ufn_add_i64(ufn_mul_i64(v_t, 16), (int64_t)v_ty), v_b.shape[0]) * v_b.stride[0] + ufn_wrap_index(v_col, v_b.shape[1]) * v_b.stride[1]];
-#line 253 "kernels.cu"
-                ufn_ctx[ufn_l].v_sa = v_sa;
-                ufn_ctx[ufn_l].v_sb = v_sb;
-                ufn_ctx[ufn_l].v_col = v_col;
-                ufn_ctx[ufn_l].v_row = v_row;
-                ufn_ctx[ufn_l].v_tx = v_tx;
-                ufn_ctx[ufn_l].v_ty = v_ty;
-                ufn_ctx[ufn_l].v_acc = v_acc;
-                ufn_ctx[ufn_l].v_t = v_t;
-                ufn_ctx[ufn_l].v_k = v_k;
-                ufn_ctx[ufn_l].ufn_t0 = ufn_t0;
-            }
+                        v_sb.data[ufn_wrap_index((int64_t)v_ty, v_sb.shape[0]) * v_sb.stride[0] + ufn_wrap_index((int64_t)v_tx, v_sb.shape[1]) * v_sb.stride[1]] = v_b.data[ufn_wrap_index(ufn_add_i64(ufn_mul_i64(v_t, 16), (int64_t)v_ty), v_b.shape[0]) * v_b.stride[0] + ufn_wrap_index(v_col, v_b.shape[1]) * v_b.stride[1]];
+#line 322 "kernels.cu"
+                    }
+                }
 #line 28 "kernels.ufn"
             /* syncthreads(): every thread has run the region above */
-            for (uint32_t ufn_l = 0; ufn_l < ufn_nt; ufn_l++) {
-                ufn_t.tid = make_uint3(ufn_l % ufn_t.bdim.x, ufn_l / ufn_t.bdim.x % ufn_t.bdim.y, ufn_l / (ufn_t.bdim.x * ufn_t.bdim.y));
-                ufn_view_f32_2 v_sa = ufn_ctx[ufn_l].v_sa;
-                ufn_view_f32_2 v_sb = ufn_ctx[ufn_l].v_sb;
-                int64_t v_col = ufn_ctx[ufn_l].v_col;
-                int64_t v_row = ufn_ctx[ufn_l].v_row;
-                int32_t v_tx = ufn_ctx[ufn_l].v_tx;
-                int32_t v_ty = ufn_ctx[ufn_l].v_ty;
-                float v_acc = ufn_ctx[ufn_l].v_acc;
-                int64_t v_t = ufn_ctx[ufn_l].v_t;
-                int64_t v_k = ufn_ctx[ufn_l].v_k;
-                ufn_tup2_i64_i64 ufn_t0 = ufn_ctx[ufn_l].ufn_t0;
-                v_t = (int64_t)ufn_u0;
 #line 29 "kernels.ufn"
-                UFN_LOOP
-                for (int64_t ufn_i1 = 0, ufn_end1 = 16; ufn_i1 < ufn_end1; ufn_i1 += 1) {
-                    v_k = ufn_i1;
+            for (int64_t ufn_v0 = 0, ufn_vend0 = 16; ufn_v0 < ufn_vend0; ufn_v0 += 1) {
+                /* interchanged: this loop outside, the threads inside */
+                for (uint32_t ufn_z = 0; ufn_z < ufn_t.bdim.z; ufn_z++)
+                    for (uint32_t ufn_y = 0; ufn_y < ufn_t.bdim.y; ufn_y++) {
+                        _Pragma("omp simd")
+                        for (int64_t ufn_x = 0; ufn_x < (int64_t)ufn_t.bdim.x; ufn_x++) {
+                            const int64_t ufn_l = ((int64_t)ufn_z * ufn_t.bdim.y + ufn_y) * ufn_t.bdim.x + ufn_x;
+                            ufn_kthread ufn_tl = ufn_t;
+                            ufn_tl.tid = make_uint3((unsigned)ufn_x, ufn_y, ufn_z);
+                            ufn_view_f32_2 v_sa = {0};
+                            ufn_view_f32_2 v_sb = {0};
+                            int64_t v_col = 0;
+                            int64_t v_row = 0;
+                            int32_t v_tx = 0;
+                            int32_t v_ty = 0;
+                            float v_acc = ufn_c_v_acc[ufn_l];
+                            int64_t v_t = 0;
+                            int64_t v_k = 0;
+                            ufn_tup2_i64_i64 ufn_t0 = {0};
+#line 19 "kernels.ufn"
+                            v_sa = ufn_view_f32_2_make(ufn_shared0, 16, 16, 16, 1);
+#line 20 "kernels.ufn"
+                            v_sb = ufn_view_f32_2_make(ufn_shared1, 16, 16, 16, 1);
+#line 21 "kernels.ufn"
+                            ufn_t0 = ufn_tup2_i64_i64_make(((int64_t)ufn_tl.bid.x * ufn_tl.bdim.x + ufn_tl.tid.x), ((int64_t)ufn_tl.bid.y * ufn_tl.bdim.y + ufn_tl.tid.y));
+#line 21 "kernels.ufn"
+                            v_col = ufn_t0.f0;
+#line 21 "kernels.ufn"
+                            v_row = ufn_t0.f1;
+#line 22 "kernels.ufn"
+                            v_tx = (int32_t)ufn_tl.tid.x;
+#line 23 "kernels.ufn"
+                            v_ty = (int32_t)ufn_tl.tid.y;
+#line 361 "kernels.cu"
+                            v_t = (int64_t)ufn_u0;
+                            v_k = (int64_t)ufn_v0;
 #line 30 "kernels.ufn"
-                    v_acc = v_acc + (v_sa.data[ufn_wrap_index((int64_t)v_ty, v_sa.shape[0]) * v_sa.stride[0] + v_k * v_sa.stride[1]] * v_sb.data[v_k * v_sb.stride[0] + ufn_wrap_index((int64_t)v_tx, v_sb.shape[1]) * v_sb.stride[1]]);
-                }
-#line 287 "kernels.cu"
-                ufn_ctx[ufn_l].v_sa = v_sa;
-                ufn_ctx[ufn_l].v_sb = v_sb;
-                ufn_ctx[ufn_l].v_col = v_col;
-                ufn_ctx[ufn_l].v_row = v_row;
-                ufn_ctx[ufn_l].v_tx = v_tx;
-                ufn_ctx[ufn_l].v_ty = v_ty;
-                ufn_ctx[ufn_l].v_acc = v_acc;
-                ufn_ctx[ufn_l].v_t = v_t;
-                ufn_ctx[ufn_l].v_k = v_k;
-                ufn_ctx[ufn_l].ufn_t0 = ufn_t0;
+                            v_acc = v_acc + (v_sa.data[ufn_wrap_index((int64_t)v_ty, v_sa.shape[0]) * v_sa.stride[0] + v_k * v_sa.stride[1]] * v_sb.data[v_k * v_sb.stride[0] + ufn_wrap_index((int64_t)v_tx, v_sb.shape[1]) * v_sb.stride[1]]);
+#line 366 "kernels.cu"
+                            ufn_c_v_acc[ufn_l] = v_acc;
+                        }
+                    }
             }
 #line 31 "kernels.ufn"
             /* syncthreads(): every thread has run the region above */
         }
-        for (uint32_t ufn_l = 0; ufn_l < ufn_nt; ufn_l++) {
-            ufn_t.tid = make_uint3(ufn_l % ufn_t.bdim.x, ufn_l / ufn_t.bdim.x % ufn_t.bdim.y, ufn_l / (ufn_t.bdim.x * ufn_t.bdim.y));
-            ufn_view_f32_2 v_sa = ufn_ctx[ufn_l].v_sa;
-            ufn_view_f32_2 v_sb = ufn_ctx[ufn_l].v_sb;
-            int64_t v_col = ufn_ctx[ufn_l].v_col;
-            int64_t v_row = ufn_ctx[ufn_l].v_row;
-            int32_t v_tx = ufn_ctx[ufn_l].v_tx;
-            int32_t v_ty = ufn_ctx[ufn_l].v_ty;
-            float v_acc = ufn_ctx[ufn_l].v_acc;
-            int64_t v_t = ufn_ctx[ufn_l].v_t;
-            int64_t v_k = ufn_ctx[ufn_l].v_k;
-            ufn_tup2_i64_i64 ufn_t0 = ufn_ctx[ufn_l].ufn_t0;
+        for (uint32_t ufn_z = 0; ufn_z < ufn_t.bdim.z; ufn_z++)
+            for (uint32_t ufn_y = 0; ufn_y < ufn_t.bdim.y; ufn_y++) {
+                _Pragma("omp simd")
+                for (int64_t ufn_x = 0; ufn_x < (int64_t)ufn_t.bdim.x; ufn_x++) {
+                    const int64_t ufn_l = ((int64_t)ufn_z * ufn_t.bdim.y + ufn_y) * ufn_t.bdim.x + ufn_x;
+                    ufn_kthread ufn_tl = ufn_t;
+                    ufn_tl.tid = make_uint3((unsigned)ufn_x, ufn_y, ufn_z);
+                    ufn_view_f32_2 v_sa = {0};
+                    ufn_view_f32_2 v_sb = {0};
+                    int64_t v_col = 0;
+                    int64_t v_row = 0;
+                    int32_t v_tx = 0;
+                    int32_t v_ty = 0;
+                    float v_acc = ufn_c_v_acc[ufn_l];
+                    ufn_tup2_i64_i64 ufn_t0 = {0};
+#line 19 "kernels.ufn"
+                    v_sa = ufn_view_f32_2_make(ufn_shared0, 16, 16, 16, 1);
+#line 20 "kernels.ufn"
+                    v_sb = ufn_view_f32_2_make(ufn_shared1, 16, 16, 16, 1);
+#line 21 "kernels.ufn"
+                    ufn_t0 = ufn_tup2_i64_i64_make(((int64_t)ufn_tl.bid.x * ufn_tl.bdim.x + ufn_tl.tid.x), ((int64_t)ufn_tl.bid.y * ufn_tl.bdim.y + ufn_tl.tid.y));
+#line 21 "kernels.ufn"
+                    v_col = ufn_t0.f0;
+#line 21 "kernels.ufn"
+                    v_row = ufn_t0.f1;
+#line 22 "kernels.ufn"
+                    v_tx = (int32_t)ufn_tl.tid.x;
+#line 23 "kernels.ufn"
+                    v_ty = (int32_t)ufn_tl.tid.y;
+#line 403 "kernels.cu"
 #line 32 "kernels.ufn"
-            v_c.data[ufn_wrap_index(v_row, v_c.shape[0]) * v_c.stride[0] + ufn_wrap_index(v_col, v_c.shape[1]) * v_c.stride[1]] = v_acc;
-#line 316 "kernels.cu"
-            ufn_ctx[ufn_l].v_sa = v_sa;
-            ufn_ctx[ufn_l].v_sb = v_sb;
-            ufn_ctx[ufn_l].v_col = v_col;
-            ufn_ctx[ufn_l].v_row = v_row;
-            ufn_ctx[ufn_l].v_tx = v_tx;
-            ufn_ctx[ufn_l].v_ty = v_ty;
-            ufn_ctx[ufn_l].v_acc = v_acc;
-            ufn_ctx[ufn_l].v_t = v_t;
-            ufn_ctx[ufn_l].v_k = v_k;
-            ufn_ctx[ufn_l].ufn_t0 = ufn_t0;
-        }
+                    v_c.data[ufn_wrap_index(v_row, v_c.shape[0]) * v_c.stride[0] + ufn_wrap_index(v_col, v_c.shape[1]) * v_c.stride[1]] = v_acc;
+#line 406 "kernels.cu"
+                }
+            }
     }
-#line 329 "kernels.cu"
+#line 410 "kernels.cu"
 }
+UFN_RUNNER_VARIANTS(kernels__matmul__a2_f32_a2_f32_a2_f32__jit__run, kernels__matmul__a2_f32_a2_f32_a2_f32__jit__blocks)
 #endif
 
 /* kernels.ufn:36: @cuda.jit def block_sum, 'void(float32[:], float32[:])' (host: the thread entry on the runtime's engine) */
@@ -371,7 +453,7 @@ UFN_KBODY void kernels__block_sum__a1_f32_a1_f32__body(ufn_kthread ufn_t, ufn_vi
             UFN_STORE(float, &v_out.data[UFN_BOUNDS(ufn_wrap_index((int64_t)(int32_t)ufn_t.bid.x, v_out.shape[0]), v_out.shape[0], 0, "out") * v_out.stride[0]], v_v);
         }
     }
-#line 375 "kernels.cu"
+#line 457 "kernels.cu"
 }
 UFN_JIT_KERNEL UFN_KNAME(kernels__block_sum__a1_f32_a1_f32__jit)(ufn_view_f32_1 v_x, ufn_view_f32_1 v_out)
 {

@@ -136,14 +136,28 @@ static ufn_module kernels__module = {
 
 /* ---- @cuda.jit kernels ---- */
 
-/* the host backend runs kernels.cu's host build: a thread entry, a block runner */
+/* the host backend runs kernels.cu's host build: a thread entry, a block runner
+ * per ISA where the compiler builds them (UFN_RUNNER_VARIANTS there) */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define UFN_RUNNER_ISAS 1
+#else
+#define UFN_RUNNER_ISAS 0
+#endif
 void kernels__add__a1_f32_a1_f32_a1_f32__jit__host(ufn_view_f32_1, ufn_view_f32_1, ufn_view_f32_1);
 static void kernels__add__a1_f32_a1_f32_a1_f32__jit__thread(void **p) { kernels__add__a1_f32_a1_f32_a1_f32__jit__host(*(ufn_view_f32_1 *)p[0], *(ufn_view_f32_1 *)p[1], *(ufn_view_f32_1 *)p[2]); }
-void kernels__add__a1_f32_a1_f32_a1_f32__jit__blocks(void **, const ufn_kblocks *);
+void kernels__add__a1_f32_a1_f32_a1_f32__jit__blocks_baseline(void **, const ufn_kblocks *);
+#if UFN_RUNNER_ISAS
+void kernels__add__a1_f32_a1_f32_a1_f32__jit__blocks_avx2(void **, const ufn_kblocks *);
+void kernels__add__a1_f32_a1_f32_a1_f32__jit__blocks_avx512(void **, const ufn_kblocks *);
+#endif
 void kernels__matmul__a2_f32_a2_f32_a2_f32__jit__host(ufn_view_f32_2, ufn_view_f32_2, ufn_view_f32_2);
 static void kernels__matmul__a2_f32_a2_f32_a2_f32__jit__thread(void **p) { kernels__matmul__a2_f32_a2_f32_a2_f32__jit__host(*(ufn_view_f32_2 *)p[0], *(ufn_view_f32_2 *)p[1], *(ufn_view_f32_2 *)p[2]); }
-typedef struct { ufn_view_f32_2 v_sa; ufn_view_f32_2 v_sb; int64_t v_col; int64_t v_row; int32_t v_tx; int32_t v_ty; float v_acc; int64_t v_t; int64_t v_k; ufn_tup2_i64_i64 ufn_t0; } kernels__matmul__a2_f32_a2_f32_a2_f32__jit__ctx;
-void kernels__matmul__a2_f32_a2_f32_a2_f32__jit__blocks(void **, const ufn_kblocks *);
+typedef struct { float v_acc; int64_t v_t; int64_t v_k; } kernels__matmul__a2_f32_a2_f32_a2_f32__jit__ctx;
+void kernels__matmul__a2_f32_a2_f32_a2_f32__jit__blocks_baseline(void **, const ufn_kblocks *);
+#if UFN_RUNNER_ISAS
+void kernels__matmul__a2_f32_a2_f32_a2_f32__jit__blocks_avx2(void **, const ufn_kblocks *);
+void kernels__matmul__a2_f32_a2_f32_a2_f32__jit__blocks_avx512(void **, const ufn_kblocks *);
+#endif
 void kernels__block_sum__a1_f32_a1_f32__jit__host(ufn_view_f32_1, ufn_view_f32_1);
 static void kernels__block_sum__a1_f32_a1_f32__jit__thread(void **p) { kernels__block_sum__a1_f32_a1_f32__jit__host(*(ufn_view_f32_1 *)p[0], *(ufn_view_f32_1 *)p[1]); }
 
@@ -151,7 +165,11 @@ static const ufn_kparam kernels__add__a1_f32_a1_f32_a1_f32__jit__params[] = {{.d
 static const ufn_ksig kernels__add__sigs[] = {
     {.signature = "void(float32[:], float32[:], float32[:])", .params = kernels__add__a1_f32_a1_f32_a1_f32__jit__params, .kernel = "kernels__add__a1_f32_a1_f32_a1_f32__jit",
      .static_shared = 0, .flags = 0,
-     .host_blocks = {kernels__add__a1_f32_a1_f32_a1_f32__jit__blocks},
+#if UFN_RUNNER_ISAS
+     .host_blocks = {kernels__add__a1_f32_a1_f32_a1_f32__jit__blocks_baseline, kernels__add__a1_f32_a1_f32_a1_f32__jit__blocks_avx2, kernels__add__a1_f32_a1_f32_a1_f32__jit__blocks_avx512},
+#else
+     .host_blocks = {kernels__add__a1_f32_a1_f32_a1_f32__jit__blocks_baseline},
+#endif
      .host_thread = kernels__add__a1_f32_a1_f32_a1_f32__jit__thread,
     },
 };
@@ -165,7 +183,11 @@ static const ufn_kparam kernels__matmul__a2_f32_a2_f32_a2_f32__jit__params[] = {
 static const ufn_ksig kernels__matmul__sigs[] = {
     {.signature = "void(float32[:, :], float32[:, :], float32[:, :])", .params = kernels__matmul__a2_f32_a2_f32_a2_f32__jit__params, .kernel = "kernels__matmul__a2_f32_a2_f32_a2_f32__jit",
      .static_shared = 2048, .flags = UFN_KF_BARRIER,
-     .host_blocks = {kernels__matmul__a2_f32_a2_f32_a2_f32__jit__blocks},
+#if UFN_RUNNER_ISAS
+     .host_blocks = {kernels__matmul__a2_f32_a2_f32_a2_f32__jit__blocks_baseline, kernels__matmul__a2_f32_a2_f32_a2_f32__jit__blocks_avx2, kernels__matmul__a2_f32_a2_f32_a2_f32__jit__blocks_avx512},
+#else
+     .host_blocks = {kernels__matmul__a2_f32_a2_f32_a2_f32__jit__blocks_baseline},
+#endif
      .host_ctx_bytes = sizeof(kernels__matmul__a2_f32_a2_f32_a2_f32__jit__ctx),
      .host_thread = kernels__matmul__a2_f32_a2_f32_a2_f32__jit__thread,
     },
