@@ -79,6 +79,8 @@ void begin_line(Emitter *em)
 
 const char *var_ref(const Emitter *em, const Var *v)
 {
+    if (em->lane && v->param && v->type && v->type->kind == TY_ARRAY)
+        return lanes_view_ref(em, v);
     return em->lane ? arena_printf("%s%s", v->cname, em->lane) : v->cname;
 }
 

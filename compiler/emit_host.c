@@ -144,20 +144,38 @@ static void gufunc_loop(Emitter *em, const Instance *inst)
     }
     if (lanes_apply(inst)) {
         /* a core loop: HOST_LANES rows at a time through the lane body */
-        emit_line(em, "for (ufn_index ufn_t = 0; ufn_t < dims[0]; ufn_t += %d) {", HOST_LANES);
+        emit_line(em, "for (ufn_index t = 0; t < dims[0]; t += %d) {", HOST_LANES);
         em->indent++;
-        emit_line(em, "int ufn_nl = dims[0] - ufn_t < %d ? (int)(dims[0] - ufn_t) : %d;", HOST_LANES, HOST_LANES);
+        emit_line(em, "int ufn_nl = dims[0] - t < %d ? (int)(dims[0] - t) : %d;", HOST_LANES, HOST_LANES);
+        /* arrays: the view of the block's first row and the distance
+         * between rows; scalars: each row's value (emit_lanes.c) */
         Buf lanes = {0};
+        bool scalars = false;
         for (int k = 0; k < nops; k++) {
-            emit_line(em, "%s ufn_a%d[%d];", c_type(inst->args[k]), k, HOST_LANES);
-            buf_printf(&lanes, "ufn_a%d, ", k);
+            Type *t = inst->args[k];
+            if (t->kind == TY_ARRAY) {
+                buf_printf(&lanes, "%s, steps[%d] / (ufn_index)sizeof(%s), ", views[k], k, c_elem_type(t->elt));
+            } else {
+                emit_line(em, "%s ufn_a%d[%d];", c_type(t), k, HOST_LANES);
+                buf_printf(&lanes, "ufn_a%d, ", k);
+                scalars = true;
+            }
         }
-        emit_line(em, "for (int ufn_l = 0; ufn_l < ufn_nl; ufn_l++) {");
-        emit_line(em, "    ufn_index t = ufn_t + ufn_l;");
-        for (int k = 0; k < nops; k++)
-            emit_line(em, "    ufn_a%d[ufn_l] = %s;", k, views[k]);
-        emit_line(em, "}");
-        emit_line(em, "%s(%sufn_nl);", lanes_c_name(inst), lanes.data);
+        if (scalars) {
+            emit_line(em, "for (int ufn_l = 0; ufn_l < ufn_nl; ufn_l++) {");
+            for (int k = 0; k < nops; k++) {
+                Type *t = inst->args[k];
+                const char *ptr = arena_printf("(%s *)(args[%d] + (t + ufn_l) * steps[%d])", c_elem_type(t), k, k);
+                if (t->kind != TY_ARRAY)
+                    emit_line(em, "    ufn_a%d[ufn_l] = %s;", k, gufunc_view(inst, k, ptr, dims, NULL));
+            }
+            emit_line(em, "}");
+        }
+        /* a full block's lane loops get constant bounds (the body is inlined) */
+        emit_line(em, "if (ufn_nl == %d)", HOST_LANES);
+        emit_line(em, "    %s(%s%d);", lanes_c_name(inst), lanes.data, HOST_LANES);
+        emit_line(em, "else");
+        emit_line(em, "    %s(%sufn_nl);", lanes_c_name(inst), lanes.data);
         buf_free(&lanes);
         em->indent--;
         emit_line(em, "}");

@@ -24,6 +24,29 @@ const char *lanes_c_name(const Instance *inst)
     return arena_printf("%s__lanes", inst->cname);
 }
 
+/* An array parameter is passed to the lane body as the view of the block's
+ * first row and the distance between rows, in elements: row l's view has
+ * the same shape and strides and its data l rows further on.  Its address
+ * is then an affine function of the lane, which gcc vectorises (a view per
+ * lane, loaded from memory, it does not). */
+static const char *rows_name(const Var *v)
+{
+    return arena_printf("ufn_rows_%s", v->cname);
+}
+
+const char *lanes_row_maker(const Type *t)
+{
+    return arena_printf("%s_row", c_type(t));
+}
+
+const char *lanes_view_ref(const Emitter *em, const Var *v)
+{
+    if (!strcmp(em->lane, "[0]"))
+        return v->cname;
+    const char *index = arena_strndup(em->lane + 1, strlen(em->lane) - 2);   /* "[ufn_l]" */
+    return arena_printf("%s(%s, %s, %s)", lanes_row_maker(v->type), v->cname, rows_name(v), index);
+}
+
 /* ---- which bodies ------------------------------------------------------------------------ */
 
 typedef struct Uniform {
@@ -196,6 +219,41 @@ static const char *expr_text(Emitter *em, const Node *e, const char *lane, bool 
 
 static void lane_block(Emitter *em, const NodeList *b, bool *open);
 
+/* `for x in arr` over a 1-d array parameter: the rows' elements are read a
+ * tile of HOST_LANES at a time into ufn_tileD[k][lane], then the loop runs
+ * over the tile's k.  Row by row a lane's elements are contiguous (and one
+ * lane's are HOST_LANES * 4 bytes, a cache line, for float32), so a full
+ * tile of unit-stride rows is read as whole rows and transposed with
+ * constant bounds, which gcc does in registers (vpermt2ps); element by
+ * element across the lanes it would be a gather per element.  Opens the
+ * tile's loop and the loop over k (lane_for closes them). */
+static void tile_loop(Emitter *em, const Node *arr, int d)
+{
+    const Var *v = local_of(arr);
+    const char *a = v->cname, *rows = rows_name(v), *elt = c_elem_type(arr->type->elt);
+    int n = HOST_LANES;
+    emit_line(em, "for (int64_t ufn_b%d = 0; ufn_b%d < %s.shape[0]; ufn_b%d += %d) {", d, d, a, d, n);
+    em->indent++;
+    emit_line(em, "int ufn_nk%d = %s.shape[0] - ufn_b%d < %d ? (int)(%s.shape[0] - ufn_b%d) : %d;", d, a, d, n, a, d, n);
+    emit_line(em, "%s ufn_tile%d[%d][%d];", elt, d, n, n);
+    emit_line(em, "if (ufn_nl == %d && ufn_nk%d == %d && %s.stride[0] == 1) {", n, d, n, a);
+    emit_line(em, "    %s ufn_row%d[%d][%d];", elt, d, n, n);
+    emit_line(em, "    for (int ufn_l = 0; ufn_l < %d; ufn_l++)", n);
+    emit_line(em, "        for (int ufn_k = 0; ufn_k < %d; ufn_k++)", n);
+    emit_line(em, "            ufn_row%d[ufn_l][ufn_k] = %s.data[ufn_l * %s + ufn_b%d + ufn_k];", d, a, rows, d);
+    emit_line(em, "    for (int ufn_k = 0; ufn_k < %d; ufn_k++)", n);
+    emit_line(em, "        for (int ufn_l = 0; ufn_l < %d; ufn_l++)", n);
+    emit_line(em, "            ufn_tile%d[ufn_k][ufn_l] = ufn_row%d[ufn_l][ufn_k];", d, d);
+    emit_line(em, "} else {");
+    emit_line(em, "    for (int ufn_l = 0; ufn_l < ufn_nl; ufn_l++)");
+    emit_line(em, "        for (int ufn_k = 0; ufn_k < ufn_nk%d; ufn_k++)", d);
+    emit_line(em, "            ufn_tile%d[ufn_k][ufn_l] = %s.data[ufn_l * %s + (ufn_b%d + ufn_k) * %s.stride[0]];", d, a, rows,
+              d, a);
+    emit_line(em, "}");
+    emit_line(em, "for (int ufn_k%d = 0; ufn_k%d < ufn_nk%d; ufn_k%d++) {", d, d, d, d);
+    em->indent++;
+}
+
 /* A loop: its header read in lane 0 (the same in every lane), the target
  * bound in each lane, then the body. */
 static void lane_for(Emitter *em, const Node *s)
@@ -217,18 +275,19 @@ static void lane_for(Emitter *em, const Node *s)
         open_lanes(em, &open);
         emit_line(em, "%s = (%s)ufn_i%d;", var_ref(em, target->name.sym->var), c_type(target->type), d);
     } else {
-        const char *arr0 = expr_text(em, iter, "[0]", true);
-        emit_line(em, "for (int64_t ufn_i%d = 0; ufn_i%d < %s.shape[0]; ufn_i%d++) {", d, d, arr0, d);
-        em->indent++;
+        tile_loop(em, iter, d);
         open_lanes(em, &open);
-        const char *arr = expr_text(em, iter, "[ufn_l]", true);
-        const char *elem = c_load(iter->type->elt, arena_printf("%s.data[ufn_i%d * %s.stride[0]]", arr, d, arr));
+        const char *elem = c_load(iter->type->elt, arena_printf("ufn_tile%d[ufn_k%d][ufn_l]", d, d));
         emit_line(em, "%s = (%s)%s;", var_ref(em, target->name.sym->var), c_type(target->type), elem);
     }
     lane_block(em, &s->forstmt.body, &open);   /* the body's first run joins the binding's */
     close_lanes(em, &open);
     em->indent--;
     emit_line(em, "}");
+    if (iter->kind != N_CALL) {                /* the tile's loop */
+        em->indent--;
+        emit_line(em, "}");
+    }
     em->loop_depth--;
 }
 
@@ -248,15 +307,21 @@ static void lane_block(Emitter *em, const NodeList *b, bool *open)
     }
 }
 
-/* NAME__lanes(views of each operand, one per lane, ufn_nl lanes): the body
- * for ufn_nl <= HOST_LANES rows. */
+/* NAME__lanes(each operand: an array's first view and row distance, a
+ * scalar's value in each lane; ufn_nl lanes): the body for ufn_nl <=
+ * HOST_LANES rows. */
 void emit_lane_function(Emitter *em, const Instance *inst)
 {
     emit_line(em, "/* %s '%s' on up to %d rows at once, each row in the scalar body's order */",
               inst->func->name, inst->sig->text, HOST_LANES);
     Buf params = {0};
-    for (int i = 0; i < inst->nargs; i++)
-        buf_printf(&params, "%s%s *%s", i ? ", " : "", c_type(inst->args[i]), inst->vars[i]->cname);
+    for (int i = 0; i < inst->nargs; i++) {
+        const Var *v = inst->vars[i];
+        if (inst->args[i]->kind == TY_ARRAY)
+            buf_printf(&params, "%s%s %s, ufn_index %s", i ? ", " : "", c_type(inst->args[i]), v->cname, rows_name(v));
+        else
+            buf_printf(&params, "%s%s *%s", i ? ", " : "", c_type(inst->args[i]), v->cname);
+    }
     emit_line(em, "UFN_LOOP_INLINE void %s(%s, int ufn_nl)", lanes_c_name(inst), params.data);
     buf_free(&params);
     emit_line(em, "{");

@@ -1163,6 +1163,10 @@ bool lanes_apply(const Instance *inst);
 void emit_simple_stmt(Emitter *em, const Node *s);   /* emit_body.c */
 void emit_lane_function(Emitter *em, const Instance *inst);
 const char *lanes_c_name(const Instance *inst);
+/* In a lane body, array parameter v is one view per row block: the view
+ * that lane em->lane reads; the maker of that view of a view type. */
+const char *lanes_view_ref(const Emitter *em, const Var *v);
+const char *lanes_row_maker(const Type *t);
 void entry_typed_proto(Buf *b, const Func *f, const Instance *inst);
 const char *describe_kernel(const Func *f);     /* "@vectorize([...]) def f(x)" */
 

@@ -1,7 +1,8 @@
 /* gufuncs - the layouts of gufuncs.ufn: (i)->() with loop dimensions,
  * matmul (m,n),(n,p)->(m,p) batched and with a broadcast ("pinned")
  * operand, a fixed (3) core and its size check, two outputs (i)->(),(), a
- * scalar () input declared as a scalar, and the typed entries.
+ * scalar () input declared as a scalar, the typed entries, and a loop
+ * over each row that the host reads in transposed tiles.
  */
 #include "e2e.h"
 #include "gufuncs.h"
@@ -57,6 +58,47 @@ static void reductions(sample_rng *rng)
 }
 
 /* C = A @ B in the kernel's order (k innermost, from 0), so exact. */
+static double sumsq_ref(const float *row, int n, int64_t stride)
+{
+    double acc = 0.0;
+    for (int i = 0; i < n; i++)
+        acc += (double)(row[i * stride] * row[i * stride]);
+    return acc;
+}
+
+/* sumsq's `for v in a` on the host: 16 rows at a time, 16 elements of each
+ * at a time (emit_lanes.c), whole rows transposed when 16 rows and 16
+ * elements are there and the elements are contiguous.  Rows and elements
+ * that leave partial blocks and tiles, a row step longer than the row, and
+ * a non-unit element stride; random floats, whose sums of squares depend
+ * on their order, so each row's order is checked too. */
+static void row_tiles(sample_rng *rng)
+{
+    enum { R = 37, C = 35 };
+    static float a[R][C];
+    double out[R];
+    for (int i = 0; i < R * C; i++)
+        (&a[0][0])[i] = (float)sample_uniform(rng, -1, 1);
+    struct { const char *what; int64_t n, stride; } cases[] = {
+        {"sumsq (i)->() over (37, 35): partial blocks and tiles", C, 1},
+        {"sumsq over a[:, :32]: rows 35 apart, whole tiles", 32, 1},
+        {"sumsq over a[:, ::2]: element stride 2", (C + 1) / 2, 2},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        int64_t shape[2] = {R, cases[c].n}, strides[2] = {C, cases[c].stride};
+        ufn_array A = ufn_host_strided(a, UFN_FLOAT32, 2, shape, strides);
+        ufn_array O = ufn_host(out, UFN_FLOAT64, 1, shape);
+        e2e_begin(cases[c].what);
+        E2E_CALL(sumsq(&A, &O));
+        for (int r = 0; r < R; r++) {
+            double w = sumsq_ref(a[r], (int)cases[c].n, cases[c].stride);
+            E2E_CHECK(out[r] == w, "row %d: %a, expected %a", r, out[r], w);
+        }
+        e2e_end();
+        sample_dump_exact("sumsq", UFN_FLOAT64, out, R);
+    }
+}
+
 static void matmul_ref(const double *a, const double *b, double *c, int m, int n, int p)
 {
     for (int i = 0; i < m; i++)
@@ -225,6 +267,7 @@ int main(int argc, char **argv)
     sample_rng rng = {77};
     e2e_start(argc, argv, "gufuncs");
     reductions(&rng);
+    row_tiles(&rng);
     matmuls(&rng);
     fixed_and_scalar(&rng);
     negative_indices();

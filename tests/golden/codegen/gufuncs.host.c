@@ -91,14 +91,19 @@ __attribute__((simd("notinbranch"))) double hypot(double, double); __attribute__
  * a view is a pointer with the extent and element stride of each axis. */
 typedef struct { double *data; int64_t shape[2]; int64_t stride[2]; } ufn_view_f64_2;
 UFN_BODY ufn_view_f64_2 ufn_view_f64_2_make(double *data, int64_t n0, int64_t n1, int64_t s0, int64_t s1) { ufn_view_f64_2 v; v.data = data; v.shape[0] = n0; v.shape[1] = n1; v.stride[0] = s0; v.stride[1] = s1; return v; }
+UFN_BODY ufn_view_f64_2 ufn_view_f64_2_row(ufn_view_f64_2 v, int64_t rows, int l) { v.data += l * rows; return v; }
 typedef struct { float *data; int64_t shape[1]; int64_t stride[1]; } ufn_view_f32_1;
 UFN_BODY ufn_view_f32_1 ufn_view_f32_1_make(float *data, int64_t n0, int64_t s0) { ufn_view_f32_1 v; v.data = data; v.shape[0] = n0; v.stride[0] = s0; return v; }
+UFN_BODY ufn_view_f32_1 ufn_view_f32_1_row(ufn_view_f32_1 v, int64_t rows, int l) { v.data += l * rows; return v; }
 typedef struct { int32_t *data; int64_t shape[1]; int64_t stride[1]; } ufn_view_i32_1;
 UFN_BODY ufn_view_i32_1 ufn_view_i32_1_make(int32_t *data, int64_t n0, int64_t s0) { ufn_view_i32_1 v; v.data = data; v.shape[0] = n0; v.stride[0] = s0; return v; }
+UFN_BODY ufn_view_i32_1 ufn_view_i32_1_row(ufn_view_i32_1 v, int64_t rows, int l) { v.data += l * rows; return v; }
 typedef struct { int64_t *data; int64_t shape[1]; int64_t stride[1]; } ufn_view_i64_1;
 UFN_BODY ufn_view_i64_1 ufn_view_i64_1_make(int64_t *data, int64_t n0, int64_t s0) { ufn_view_i64_1 v; v.data = data; v.shape[0] = n0; v.stride[0] = s0; return v; }
+UFN_BODY ufn_view_i64_1 ufn_view_i64_1_row(ufn_view_i64_1 v, int64_t rows, int l) { v.data += l * rows; return v; }
 typedef struct { double *data; int64_t shape[1]; int64_t stride[1]; } ufn_view_f64_1;
 UFN_BODY ufn_view_f64_1 ufn_view_f64_1_make(double *data, int64_t n0, int64_t s0) { ufn_view_f64_1 v; v.data = data; v.shape[0] = n0; v.stride[0] = s0; return v; }
+UFN_BODY ufn_view_f64_1 ufn_view_f64_1_row(ufn_view_f64_1 v, int64_t rows, int l) { v.data += l * rows; return v; }
 
 /* ---- scalar bodies: the same code for the GPU, the simulator and the host ---- */
 
@@ -136,7 +141,7 @@ UFN_BODY void gufuncs__matmul__a2_f64_a2_f64_a2_f64(ufn_view_f64_2 v_a, ufn_view
             v_out.data[v_i * v_out.stride[0] + v_j * v_out.stride[1]] = v_acc;
         }
     }
-#line 140 "gufuncs.host.c"
+#line 145 "gufuncs.host.c"
 }
 
 /* gufuncs.ufn:16: def cross, @guvectorize '(float32[::1], float32[::1], float32[::1])' */
@@ -148,7 +153,7 @@ UFN_BODY void gufuncs__cross__a1_f32_a1_f32_a1_f32(ufn_view_f32_1 v_u, ufn_view_
     v_out.data[1 * v_out.stride[0]] = (v_u.data[2 * v_u.stride[0]] * v_v.data[0 * v_v.stride[0]]) - (v_u.data[0 * v_u.stride[0]] * v_v.data[2 * v_v.stride[0]]);
 #line 19 "gufuncs.ufn"
     v_out.data[2 * v_out.stride[0]] = (v_u.data[0 * v_u.stride[0]] * v_v.data[1 * v_v.stride[0]]) - (v_u.data[1 * v_u.stride[0]] * v_v.data[0 * v_v.stride[0]]);
-#line 152 "gufuncs.host.c"
+#line 157 "gufuncs.host.c"
 }
 
 /* gufuncs.ufn:23: def sum_mean, @guvectorize '(int32[:], int64[:], float64[:])' */
@@ -169,7 +174,7 @@ UFN_BODY void gufuncs__sum_mean__a1_i32_a1_i64_a1_f64(ufn_view_i32_1 v_x, ufn_vi
     v_total.data[0 * v_total.stride[0]] = v_s;
 #line 28 "gufuncs.ufn"
     v_mean.data[0 * v_mean.stride[0]] = (v_x.shape[0] > 0) ? (((double)v_s) / ((double)v_x.shape[0])) : 0.0;
-#line 173 "gufuncs.host.c"
+#line 178 "gufuncs.host.c"
 }
 
 /* gufuncs.ufn:23: def sum_mean, @guvectorize '(float32[:], float32[:], float32[:])' */
@@ -190,7 +195,7 @@ UFN_BODY void gufuncs__sum_mean__a1_f32_a1_f32_a1_f32(ufn_view_f32_1 v_x, ufn_vi
     v_total.data[0 * v_total.stride[0]] = (float)v_s;
 #line 28 "gufuncs.ufn"
     v_mean.data[0 * v_mean.stride[0]] = (float)((v_x.shape[0] > 0) ? (v_s / ((double)v_x.shape[0])) : 0.0);
-#line 194 "gufuncs.host.c"
+#line 199 "gufuncs.host.c"
 }
 
 /* gufuncs.ufn:32: def axpy, @guvectorize '(float32, float32[:], float32[:])' */
@@ -204,26 +209,26 @@ UFN_BODY void gufuncs__axpy__f32_a1_f32_a1_f32(float v_alpha, ufn_view_f32_1 v_x
 #line 34 "gufuncs.ufn"
         v_out.data[v_i * v_out.stride[0]] = (float)((v_i > 0) ? (((double)(v_alpha * v_x.data[v_i * v_x.stride[0]])) + (((double)v_out.data[ufn_wrap_index(ufn_sub_i64(v_i, 1), v_out.shape[0]) * v_out.stride[0]]) * 0.0)) : ((double)(v_alpha * v_x.data[v_i * v_x.stride[0]])));
     }
-#line 208 "gufuncs.host.c"
+#line 213 "gufuncs.host.c"
 }
 
 /* ---- host loops ---- */
 
 /* matmul '(float64[:, :], float64[:, :], float64[:, :])' on up to 16 rows at once, each row in the scalar body's order */
-UFN_LOOP_INLINE void gufuncs__matmul__a2_f64_a2_f64_a2_f64__lanes(ufn_view_f64_2 *v_a, ufn_view_f64_2 *v_b, ufn_view_f64_2 *v_out, int ufn_nl)
+UFN_LOOP_INLINE void gufuncs__matmul__a2_f64_a2_f64_a2_f64__lanes(ufn_view_f64_2 v_a, ufn_index ufn_rows_v_a, ufn_view_f64_2 v_b, ufn_index ufn_rows_v_b, ufn_view_f64_2 v_out, ufn_index ufn_rows_v_out, int ufn_nl)
 {
     int64_t v_i[16] = {0};
     int64_t v_j[16] = {0};
     double v_acc[16] = {0};
     int64_t v_k[16] = {0};
 #line 7 "gufuncs.ufn"
-    for (int64_t ufn_i1 = 0, ufn_end1 = v_a[0].shape[0], ufn_step1 = 1; ufn_step1 > 0 ? ufn_i1 < ufn_end1 : ufn_step1 < 0 && ufn_i1 > ufn_end1; ufn_i1 += ufn_step1) {
+    for (int64_t ufn_i1 = 0, ufn_end1 = v_a.shape[0], ufn_step1 = 1; ufn_step1 > 0 ? ufn_i1 < ufn_end1 : ufn_step1 < 0 && ufn_i1 > ufn_end1; ufn_i1 += ufn_step1) {
         #pragma omp simd
         for (int ufn_l = 0; ufn_l < ufn_nl; ufn_l++) {
             v_i[ufn_l] = (int64_t)ufn_i1;
         }
 #line 8 "gufuncs.ufn"
-        for (int64_t ufn_i2 = 0, ufn_end2 = v_b[0].shape[1], ufn_step2 = 1; ufn_step2 > 0 ? ufn_i2 < ufn_end2 : ufn_step2 < 0 && ufn_i2 > ufn_end2; ufn_i2 += ufn_step2) {
+        for (int64_t ufn_i2 = 0, ufn_end2 = v_b.shape[1], ufn_step2 = 1; ufn_step2 > 0 ? ufn_i2 < ufn_end2 : ufn_step2 < 0 && ufn_i2 > ufn_end2; ufn_i2 += ufn_step2) {
             #pragma omp simd
             for (int ufn_l = 0; ufn_l < ufn_nl; ufn_l++) {
                 v_j[ufn_l] = (int64_t)ufn_i2;
@@ -231,22 +236,22 @@ UFN_LOOP_INLINE void gufuncs__matmul__a2_f64_a2_f64_a2_f64__lanes(ufn_view_f64_2
                 v_acc[ufn_l] = 0.0;
             }
 #line 10 "gufuncs.ufn"
-            for (int64_t ufn_i3 = 0, ufn_end3 = v_a[0].shape[1], ufn_step3 = 1; ufn_step3 > 0 ? ufn_i3 < ufn_end3 : ufn_step3 < 0 && ufn_i3 > ufn_end3; ufn_i3 += ufn_step3) {
+            for (int64_t ufn_i3 = 0, ufn_end3 = v_a.shape[1], ufn_step3 = 1; ufn_step3 > 0 ? ufn_i3 < ufn_end3 : ufn_step3 < 0 && ufn_i3 > ufn_end3; ufn_i3 += ufn_step3) {
                 #pragma omp simd
                 for (int ufn_l = 0; ufn_l < ufn_nl; ufn_l++) {
                     v_k[ufn_l] = (int64_t)ufn_i3;
 #line 11 "gufuncs.ufn"
-                    v_acc[ufn_l] = v_acc[ufn_l] + (v_a[ufn_l].data[v_i[ufn_l] * v_a[ufn_l].stride[0] + v_k[ufn_l] * v_a[ufn_l].stride[1]] * v_b[ufn_l].data[v_k[ufn_l] * v_b[ufn_l].stride[0] + v_j[ufn_l] * v_b[ufn_l].stride[1]]);
+                    v_acc[ufn_l] = v_acc[ufn_l] + (ufn_view_f64_2_row(v_a, ufn_rows_v_a, ufn_l).data[v_i[ufn_l] * ufn_view_f64_2_row(v_a, ufn_rows_v_a, ufn_l).stride[0] + v_k[ufn_l] * ufn_view_f64_2_row(v_a, ufn_rows_v_a, ufn_l).stride[1]] * ufn_view_f64_2_row(v_b, ufn_rows_v_b, ufn_l).data[v_k[ufn_l] * ufn_view_f64_2_row(v_b, ufn_rows_v_b, ufn_l).stride[0] + v_j[ufn_l] * ufn_view_f64_2_row(v_b, ufn_rows_v_b, ufn_l).stride[1]]);
                 }
             }
             #pragma omp simd
             for (int ufn_l = 0; ufn_l < ufn_nl; ufn_l++) {
 #line 12 "gufuncs.ufn"
-                v_out[ufn_l].data[v_i[ufn_l] * v_out[ufn_l].stride[0] + v_j[ufn_l] * v_out[ufn_l].stride[1]] = v_acc[ufn_l];
+                ufn_view_f64_2_row(v_out, ufn_rows_v_out, ufn_l).data[v_i[ufn_l] * ufn_view_f64_2_row(v_out, ufn_rows_v_out, ufn_l).stride[0] + v_j[ufn_l] * ufn_view_f64_2_row(v_out, ufn_rows_v_out, ufn_l).stride[1]] = v_acc[ufn_l];
             }
         }
     }
-#line 250 "gufuncs.host.c"
+#line 255 "gufuncs.host.c"
 }
 
 /* host loop of matmul '(float64[:, :], float64[:, :], float64[:, :])', layout '(m,n),(n,p)->(m,p)' */
@@ -255,18 +260,12 @@ UFN_LOOP_INLINE void gufuncs__matmul__a2_f64_a2_f64_a2_f64__host(char *const *ar
     const ufn_index s0[2] = {steps[3] / (ufn_index)sizeof(double), steps[4] / (ufn_index)sizeof(double)};
     const ufn_index s1[2] = {steps[5] / (ufn_index)sizeof(double), steps[6] / (ufn_index)sizeof(double)};
     const ufn_index s2[2] = {steps[7] / (ufn_index)sizeof(double), steps[8] / (ufn_index)sizeof(double)};
-    for (ufn_index ufn_t = 0; ufn_t < dims[0]; ufn_t += 16) {
-        int ufn_nl = dims[0] - ufn_t < 16 ? (int)(dims[0] - ufn_t) : 16;
-        ufn_view_f64_2 ufn_a0[16];
-        ufn_view_f64_2 ufn_a1[16];
-        ufn_view_f64_2 ufn_a2[16];
-        for (int ufn_l = 0; ufn_l < ufn_nl; ufn_l++) {
-            ufn_index t = ufn_t + ufn_l;
-            ufn_a0[ufn_l] = ufn_view_f64_2_make((double *)(args[0] + t * steps[0]), dims[1], dims[2], s0[0], s0[1]);
-            ufn_a1[ufn_l] = ufn_view_f64_2_make((double *)(args[1] + t * steps[1]), dims[2], dims[3], s1[0], s1[1]);
-            ufn_a2[ufn_l] = ufn_view_f64_2_make((double *)(args[2] + t * steps[2]), dims[1], dims[3], s2[0], s2[1]);
-        }
-        gufuncs__matmul__a2_f64_a2_f64_a2_f64__lanes(ufn_a0, ufn_a1, ufn_a2, ufn_nl);
+    for (ufn_index t = 0; t < dims[0]; t += 16) {
+        int ufn_nl = dims[0] - t < 16 ? (int)(dims[0] - t) : 16;
+        if (ufn_nl == 16)
+            gufuncs__matmul__a2_f64_a2_f64_a2_f64__lanes(ufn_view_f64_2_make((double *)(args[0] + t * steps[0]), dims[1], dims[2], s0[0], s0[1]), steps[0] / (ufn_index)sizeof(double), ufn_view_f64_2_make((double *)(args[1] + t * steps[1]), dims[2], dims[3], s1[0], s1[1]), steps[1] / (ufn_index)sizeof(double), ufn_view_f64_2_make((double *)(args[2] + t * steps[2]), dims[1], dims[3], s2[0], s2[1]), steps[2] / (ufn_index)sizeof(double), 16);
+        else
+            gufuncs__matmul__a2_f64_a2_f64_a2_f64__lanes(ufn_view_f64_2_make((double *)(args[0] + t * steps[0]), dims[1], dims[2], s0[0], s0[1]), steps[0] / (ufn_index)sizeof(double), ufn_view_f64_2_make((double *)(args[1] + t * steps[1]), dims[2], dims[3], s1[0], s1[1]), steps[1] / (ufn_index)sizeof(double), ufn_view_f64_2_make((double *)(args[2] + t * steps[2]), dims[1], dims[3], s2[0], s2[1]), steps[2] / (ufn_index)sizeof(double), ufn_nl);
     }
 }
 UFN_HOST_VARIANTS(gufuncs__matmul__a2_f64_a2_f64_a2_f64__host)
@@ -284,7 +283,7 @@ UFN_LOOP_INLINE void gufuncs__cross__a1_f32_a1_f32_a1_f32__host(char *const *arg
 UFN_HOST_VARIANTS(gufuncs__cross__a1_f32_a1_f32_a1_f32__host)
 
 /* sum_mean '(int32[:], int64[:], float64[:])' on up to 16 rows at once, each row in the scalar body's order */
-UFN_LOOP_INLINE void gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__lanes(ufn_view_i32_1 *v_x, ufn_view_i64_1 *v_total, ufn_view_f64_1 *v_mean, int ufn_nl)
+UFN_LOOP_INLINE void gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__lanes(ufn_view_i32_1 v_x, ufn_index ufn_rows_v_x, ufn_view_i64_1 v_total, ufn_index ufn_rows_v_total, ufn_view_f64_1 v_mean, ufn_index ufn_rows_v_mean, int ufn_nl)
 {
     int64_t v_s[16] = {0};
     int32_t v_v[16] = {0};
@@ -294,46 +293,57 @@ UFN_LOOP_INLINE void gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__lanes(ufn_view_i32
         v_s[ufn_l] = 0;
     }
 #line 25 "gufuncs.ufn"
-    for (int64_t ufn_i1 = 0; ufn_i1 < v_x[0].shape[0]; ufn_i1++) {
-        #pragma omp simd
-        for (int ufn_l = 0; ufn_l < ufn_nl; ufn_l++) {
-            v_v[ufn_l] = (int32_t)v_x[ufn_l].data[ufn_i1 * v_x[ufn_l].stride[0]];
+    for (int64_t ufn_b1 = 0; ufn_b1 < v_x.shape[0]; ufn_b1 += 16) {
+        int ufn_nk1 = v_x.shape[0] - ufn_b1 < 16 ? (int)(v_x.shape[0] - ufn_b1) : 16;
+        int32_t ufn_tile1[16][16];
+        if (ufn_nl == 16 && ufn_nk1 == 16 && v_x.stride[0] == 1) {
+            int32_t ufn_row1[16][16];
+            for (int ufn_l = 0; ufn_l < 16; ufn_l++)
+                for (int ufn_k = 0; ufn_k < 16; ufn_k++)
+                    ufn_row1[ufn_l][ufn_k] = v_x.data[ufn_l * ufn_rows_v_x + ufn_b1 + ufn_k];
+            for (int ufn_k = 0; ufn_k < 16; ufn_k++)
+                for (int ufn_l = 0; ufn_l < 16; ufn_l++)
+                    ufn_tile1[ufn_k][ufn_l] = ufn_row1[ufn_l][ufn_k];
+        } else {
+            for (int ufn_l = 0; ufn_l < ufn_nl; ufn_l++)
+                for (int ufn_k = 0; ufn_k < ufn_nk1; ufn_k++)
+                    ufn_tile1[ufn_k][ufn_l] = v_x.data[ufn_l * ufn_rows_v_x + (ufn_b1 + ufn_k) * v_x.stride[0]];
+        }
+        for (int ufn_k1 = 0; ufn_k1 < ufn_nk1; ufn_k1++) {
+            #pragma omp simd
+            for (int ufn_l = 0; ufn_l < ufn_nl; ufn_l++) {
+                v_v[ufn_l] = (int32_t)ufn_tile1[ufn_k1][ufn_l];
 #line 26 "gufuncs.ufn"
-            v_s[ufn_l] = ufn_add_i64(v_s[ufn_l], (int64_t)v_v[ufn_l]);
+                v_s[ufn_l] = ufn_add_i64(v_s[ufn_l], (int64_t)v_v[ufn_l]);
+            }
         }
     }
     #pragma omp simd
     for (int ufn_l = 0; ufn_l < ufn_nl; ufn_l++) {
 #line 27 "gufuncs.ufn"
-        v_total[ufn_l].data[0 * v_total[ufn_l].stride[0]] = v_s[ufn_l];
+        ufn_view_i64_1_row(v_total, ufn_rows_v_total, ufn_l).data[0 * ufn_view_i64_1_row(v_total, ufn_rows_v_total, ufn_l).stride[0]] = v_s[ufn_l];
 #line 28 "gufuncs.ufn"
-        v_mean[ufn_l].data[0 * v_mean[ufn_l].stride[0]] = (v_x[ufn_l].shape[0] > 0) ? (((double)v_s[ufn_l]) / ((double)v_x[ufn_l].shape[0])) : 0.0;
+        ufn_view_f64_1_row(v_mean, ufn_rows_v_mean, ufn_l).data[0 * ufn_view_f64_1_row(v_mean, ufn_rows_v_mean, ufn_l).stride[0]] = (ufn_view_i32_1_row(v_x, ufn_rows_v_x, ufn_l).shape[0] > 0) ? (((double)v_s[ufn_l]) / ((double)ufn_view_i32_1_row(v_x, ufn_rows_v_x, ufn_l).shape[0])) : 0.0;
     }
-#line 313 "gufuncs.host.c"
+#line 329 "gufuncs.host.c"
 }
 
 /* host loop of sum_mean '(int32[:], int64[:], float64[:])', layout '(n)->(),()' */
 UFN_LOOP_INLINE void gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__host(char *const *args, const ufn_index *dims, const ufn_index *steps)
 {
     const ufn_index s0[1] = {steps[3] / (ufn_index)sizeof(int32_t)};
-    for (ufn_index ufn_t = 0; ufn_t < dims[0]; ufn_t += 16) {
-        int ufn_nl = dims[0] - ufn_t < 16 ? (int)(dims[0] - ufn_t) : 16;
-        ufn_view_i32_1 ufn_a0[16];
-        ufn_view_i64_1 ufn_a1[16];
-        ufn_view_f64_1 ufn_a2[16];
-        for (int ufn_l = 0; ufn_l < ufn_nl; ufn_l++) {
-            ufn_index t = ufn_t + ufn_l;
-            ufn_a0[ufn_l] = ufn_view_i32_1_make((int32_t *)(args[0] + t * steps[0]), dims[1], s0[0]);
-            ufn_a1[ufn_l] = ufn_view_i64_1_make((int64_t *)(args[1] + t * steps[1]), 1, 1);
-            ufn_a2[ufn_l] = ufn_view_f64_1_make((double *)(args[2] + t * steps[2]), 1, 1);
-        }
-        gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__lanes(ufn_a0, ufn_a1, ufn_a2, ufn_nl);
+    for (ufn_index t = 0; t < dims[0]; t += 16) {
+        int ufn_nl = dims[0] - t < 16 ? (int)(dims[0] - t) : 16;
+        if (ufn_nl == 16)
+            gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__lanes(ufn_view_i32_1_make((int32_t *)(args[0] + t * steps[0]), dims[1], s0[0]), steps[0] / (ufn_index)sizeof(int32_t), ufn_view_i64_1_make((int64_t *)(args[1] + t * steps[1]), 1, 1), steps[1] / (ufn_index)sizeof(int64_t), ufn_view_f64_1_make((double *)(args[2] + t * steps[2]), 1, 1), steps[2] / (ufn_index)sizeof(double), 16);
+        else
+            gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__lanes(ufn_view_i32_1_make((int32_t *)(args[0] + t * steps[0]), dims[1], s0[0]), steps[0] / (ufn_index)sizeof(int32_t), ufn_view_i64_1_make((int64_t *)(args[1] + t * steps[1]), 1, 1), steps[1] / (ufn_index)sizeof(int64_t), ufn_view_f64_1_make((double *)(args[2] + t * steps[2]), 1, 1), steps[2] / (ufn_index)sizeof(double), ufn_nl);
     }
 }
 UFN_HOST_VARIANTS(gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__host)
 
 /* sum_mean '(float32[:], float32[:], float32[:])' on up to 16 rows at once, each row in the scalar body's order */
-UFN_LOOP_INLINE void gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__lanes(ufn_view_f32_1 *v_x, ufn_view_f32_1 *v_total, ufn_view_f32_1 *v_mean, int ufn_nl)
+UFN_LOOP_INLINE void gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__lanes(ufn_view_f32_1 v_x, ufn_index ufn_rows_v_x, ufn_view_f32_1 v_total, ufn_index ufn_rows_v_total, ufn_view_f32_1 v_mean, ufn_index ufn_rows_v_mean, int ufn_nl)
 {
     double v_s[16] = {0};
     float v_v[16] = {0};
@@ -343,58 +353,69 @@ UFN_LOOP_INLINE void gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__lanes(ufn_view_f32
         v_s[ufn_l] = 0.0;
     }
 #line 25 "gufuncs.ufn"
-    for (int64_t ufn_i1 = 0; ufn_i1 < v_x[0].shape[0]; ufn_i1++) {
-        #pragma omp simd
-        for (int ufn_l = 0; ufn_l < ufn_nl; ufn_l++) {
-            v_v[ufn_l] = (float)v_x[ufn_l].data[ufn_i1 * v_x[ufn_l].stride[0]];
+    for (int64_t ufn_b1 = 0; ufn_b1 < v_x.shape[0]; ufn_b1 += 16) {
+        int ufn_nk1 = v_x.shape[0] - ufn_b1 < 16 ? (int)(v_x.shape[0] - ufn_b1) : 16;
+        float ufn_tile1[16][16];
+        if (ufn_nl == 16 && ufn_nk1 == 16 && v_x.stride[0] == 1) {
+            float ufn_row1[16][16];
+            for (int ufn_l = 0; ufn_l < 16; ufn_l++)
+                for (int ufn_k = 0; ufn_k < 16; ufn_k++)
+                    ufn_row1[ufn_l][ufn_k] = v_x.data[ufn_l * ufn_rows_v_x + ufn_b1 + ufn_k];
+            for (int ufn_k = 0; ufn_k < 16; ufn_k++)
+                for (int ufn_l = 0; ufn_l < 16; ufn_l++)
+                    ufn_tile1[ufn_k][ufn_l] = ufn_row1[ufn_l][ufn_k];
+        } else {
+            for (int ufn_l = 0; ufn_l < ufn_nl; ufn_l++)
+                for (int ufn_k = 0; ufn_k < ufn_nk1; ufn_k++)
+                    ufn_tile1[ufn_k][ufn_l] = v_x.data[ufn_l * ufn_rows_v_x + (ufn_b1 + ufn_k) * v_x.stride[0]];
+        }
+        for (int ufn_k1 = 0; ufn_k1 < ufn_nk1; ufn_k1++) {
+            #pragma omp simd
+            for (int ufn_l = 0; ufn_l < ufn_nl; ufn_l++) {
+                v_v[ufn_l] = (float)ufn_tile1[ufn_k1][ufn_l];
 #line 26 "gufuncs.ufn"
-            v_s[ufn_l] = v_s[ufn_l] + ((double)v_v[ufn_l]);
+                v_s[ufn_l] = v_s[ufn_l] + ((double)v_v[ufn_l]);
+            }
         }
     }
     #pragma omp simd
     for (int ufn_l = 0; ufn_l < ufn_nl; ufn_l++) {
 #line 27 "gufuncs.ufn"
-        v_total[ufn_l].data[0 * v_total[ufn_l].stride[0]] = (float)v_s[ufn_l];
+        ufn_view_f32_1_row(v_total, ufn_rows_v_total, ufn_l).data[0 * ufn_view_f32_1_row(v_total, ufn_rows_v_total, ufn_l).stride[0]] = (float)v_s[ufn_l];
 #line 28 "gufuncs.ufn"
-        v_mean[ufn_l].data[0 * v_mean[ufn_l].stride[0]] = (float)((v_x[ufn_l].shape[0] > 0) ? (v_s[ufn_l] / ((double)v_x[ufn_l].shape[0])) : 0.0);
+        ufn_view_f32_1_row(v_mean, ufn_rows_v_mean, ufn_l).data[0 * ufn_view_f32_1_row(v_mean, ufn_rows_v_mean, ufn_l).stride[0]] = (float)((ufn_view_f32_1_row(v_x, ufn_rows_v_x, ufn_l).shape[0] > 0) ? (v_s[ufn_l] / ((double)ufn_view_f32_1_row(v_x, ufn_rows_v_x, ufn_l).shape[0])) : 0.0);
     }
-#line 362 "gufuncs.host.c"
+#line 389 "gufuncs.host.c"
 }
 
 /* host loop of sum_mean '(float32[:], float32[:], float32[:])', layout '(n)->(),()' */
 UFN_LOOP_INLINE void gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__host(char *const *args, const ufn_index *dims, const ufn_index *steps)
 {
     const ufn_index s0[1] = {steps[3] / (ufn_index)sizeof(float)};
-    for (ufn_index ufn_t = 0; ufn_t < dims[0]; ufn_t += 16) {
-        int ufn_nl = dims[0] - ufn_t < 16 ? (int)(dims[0] - ufn_t) : 16;
-        ufn_view_f32_1 ufn_a0[16];
-        ufn_view_f32_1 ufn_a1[16];
-        ufn_view_f32_1 ufn_a2[16];
-        for (int ufn_l = 0; ufn_l < ufn_nl; ufn_l++) {
-            ufn_index t = ufn_t + ufn_l;
-            ufn_a0[ufn_l] = ufn_view_f32_1_make((float *)(args[0] + t * steps[0]), dims[1], s0[0]);
-            ufn_a1[ufn_l] = ufn_view_f32_1_make((float *)(args[1] + t * steps[1]), 1, 1);
-            ufn_a2[ufn_l] = ufn_view_f32_1_make((float *)(args[2] + t * steps[2]), 1, 1);
-        }
-        gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__lanes(ufn_a0, ufn_a1, ufn_a2, ufn_nl);
+    for (ufn_index t = 0; t < dims[0]; t += 16) {
+        int ufn_nl = dims[0] - t < 16 ? (int)(dims[0] - t) : 16;
+        if (ufn_nl == 16)
+            gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__lanes(ufn_view_f32_1_make((float *)(args[0] + t * steps[0]), dims[1], s0[0]), steps[0] / (ufn_index)sizeof(float), ufn_view_f32_1_make((float *)(args[1] + t * steps[1]), 1, 1), steps[1] / (ufn_index)sizeof(float), ufn_view_f32_1_make((float *)(args[2] + t * steps[2]), 1, 1), steps[2] / (ufn_index)sizeof(float), 16);
+        else
+            gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__lanes(ufn_view_f32_1_make((float *)(args[0] + t * steps[0]), dims[1], s0[0]), steps[0] / (ufn_index)sizeof(float), ufn_view_f32_1_make((float *)(args[1] + t * steps[1]), 1, 1), steps[1] / (ufn_index)sizeof(float), ufn_view_f32_1_make((float *)(args[2] + t * steps[2]), 1, 1), steps[2] / (ufn_index)sizeof(float), ufn_nl);
     }
 }
 UFN_HOST_VARIANTS(gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__host)
 
 /* axpy '(float32, float32[:], float32[:])' on up to 16 rows at once, each row in the scalar body's order */
-UFN_LOOP_INLINE void gufuncs__axpy__f32_a1_f32_a1_f32__lanes(float *v_alpha, ufn_view_f32_1 *v_x, ufn_view_f32_1 *v_out, int ufn_nl)
+UFN_LOOP_INLINE void gufuncs__axpy__f32_a1_f32_a1_f32__lanes(float *v_alpha, ufn_view_f32_1 v_x, ufn_index ufn_rows_v_x, ufn_view_f32_1 v_out, ufn_index ufn_rows_v_out, int ufn_nl)
 {
     int64_t v_i[16] = {0};
 #line 33 "gufuncs.ufn"
-    for (int64_t ufn_i1 = 0, ufn_end1 = v_x[0].shape[0], ufn_step1 = 1; ufn_step1 > 0 ? ufn_i1 < ufn_end1 : ufn_step1 < 0 && ufn_i1 > ufn_end1; ufn_i1 += ufn_step1) {
+    for (int64_t ufn_i1 = 0, ufn_end1 = v_x.shape[0], ufn_step1 = 1; ufn_step1 > 0 ? ufn_i1 < ufn_end1 : ufn_step1 < 0 && ufn_i1 > ufn_end1; ufn_i1 += ufn_step1) {
         #pragma omp simd
         for (int ufn_l = 0; ufn_l < ufn_nl; ufn_l++) {
             v_i[ufn_l] = (int64_t)ufn_i1;
 #line 34 "gufuncs.ufn"
-            v_out[ufn_l].data[v_i[ufn_l] * v_out[ufn_l].stride[0]] = (float)((v_i[ufn_l] > 0) ? (((double)(v_alpha[ufn_l] * v_x[ufn_l].data[v_i[ufn_l] * v_x[ufn_l].stride[0]])) + (((double)v_out[ufn_l].data[ufn_wrap_index(ufn_sub_i64(v_i[ufn_l], 1), v_out[ufn_l].shape[0]) * v_out[ufn_l].stride[0]]) * 0.0)) : ((double)(v_alpha[ufn_l] * v_x[ufn_l].data[v_i[ufn_l] * v_x[ufn_l].stride[0]])));
+            ufn_view_f32_1_row(v_out, ufn_rows_v_out, ufn_l).data[v_i[ufn_l] * ufn_view_f32_1_row(v_out, ufn_rows_v_out, ufn_l).stride[0]] = (float)((v_i[ufn_l] > 0) ? (((double)(v_alpha[ufn_l] * ufn_view_f32_1_row(v_x, ufn_rows_v_x, ufn_l).data[v_i[ufn_l] * ufn_view_f32_1_row(v_x, ufn_rows_v_x, ufn_l).stride[0]])) + (((double)ufn_view_f32_1_row(v_out, ufn_rows_v_out, ufn_l).data[ufn_wrap_index(ufn_sub_i64(v_i[ufn_l], 1), ufn_view_f32_1_row(v_out, ufn_rows_v_out, ufn_l).shape[0]) * ufn_view_f32_1_row(v_out, ufn_rows_v_out, ufn_l).stride[0]]) * 0.0)) : ((double)(v_alpha[ufn_l] * ufn_view_f32_1_row(v_x, ufn_rows_v_x, ufn_l).data[v_i[ufn_l] * ufn_view_f32_1_row(v_x, ufn_rows_v_x, ufn_l).stride[0]])));
         }
     }
-#line 398 "gufuncs.host.c"
+#line 419 "gufuncs.host.c"
 }
 
 /* host loop of axpy '(float32, float32[:], float32[:])', layout '(),(n)->(n)' */
@@ -402,18 +423,16 @@ UFN_LOOP_INLINE void gufuncs__axpy__f32_a1_f32_a1_f32__host(char *const *args, c
 {
     const ufn_index s1[1] = {steps[3] / (ufn_index)sizeof(float)};
     const ufn_index s2[1] = {steps[4] / (ufn_index)sizeof(float)};
-    for (ufn_index ufn_t = 0; ufn_t < dims[0]; ufn_t += 16) {
-        int ufn_nl = dims[0] - ufn_t < 16 ? (int)(dims[0] - ufn_t) : 16;
+    for (ufn_index t = 0; t < dims[0]; t += 16) {
+        int ufn_nl = dims[0] - t < 16 ? (int)(dims[0] - t) : 16;
         float ufn_a0[16];
-        ufn_view_f32_1 ufn_a1[16];
-        ufn_view_f32_1 ufn_a2[16];
         for (int ufn_l = 0; ufn_l < ufn_nl; ufn_l++) {
-            ufn_index t = ufn_t + ufn_l;
-            ufn_a0[ufn_l] = *(float *)(args[0] + t * steps[0]);
-            ufn_a1[ufn_l] = ufn_view_f32_1_make((float *)(args[1] + t * steps[1]), dims[1], s1[0]);
-            ufn_a2[ufn_l] = ufn_view_f32_1_make((float *)(args[2] + t * steps[2]), dims[1], s2[0]);
+            ufn_a0[ufn_l] = *(float *)(args[0] + (t + ufn_l) * steps[0]);
         }
-        gufuncs__axpy__f32_a1_f32_a1_f32__lanes(ufn_a0, ufn_a1, ufn_a2, ufn_nl);
+        if (ufn_nl == 16)
+            gufuncs__axpy__f32_a1_f32_a1_f32__lanes(ufn_a0, ufn_view_f32_1_make((float *)(args[1] + t * steps[1]), dims[1], s1[0]), steps[1] / (ufn_index)sizeof(float), ufn_view_f32_1_make((float *)(args[2] + t * steps[2]), dims[1], s2[0]), steps[2] / (ufn_index)sizeof(float), 16);
+        else
+            gufuncs__axpy__f32_a1_f32_a1_f32__lanes(ufn_a0, ufn_view_f32_1_make((float *)(args[1] + t * steps[1]), dims[1], s1[0]), steps[1] / (ufn_index)sizeof(float), ufn_view_f32_1_make((float *)(args[2] + t * steps[2]), dims[1], s2[0]), steps[2] / (ufn_index)sizeof(float), ufn_nl);
     }
 }
 UFN_HOST_VARIANTS(gufuncs__axpy__f32_a1_f32_a1_f32__host)

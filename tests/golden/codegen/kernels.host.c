@@ -94,8 +94,10 @@ __attribute__((simd("notinbranch"))) double hypot(double, double); __attribute__
  * a view is a pointer with the extent and element stride of each axis. */
 typedef struct { float *data; int64_t shape[1]; int64_t stride[1]; } ufn_view_f32_1;
 UFN_BODY ufn_view_f32_1 ufn_view_f32_1_make(float *data, int64_t n0, int64_t s0) { ufn_view_f32_1 v; v.data = data; v.shape[0] = n0; v.stride[0] = s0; return v; }
+UFN_BODY ufn_view_f32_1 ufn_view_f32_1_row(ufn_view_f32_1 v, int64_t rows, int l) { v.data += l * rows; return v; }
 typedef struct { float *data; int64_t shape[2]; int64_t stride[2]; } ufn_view_f32_2;
 UFN_BODY ufn_view_f32_2 ufn_view_f32_2_make(float *data, int64_t n0, int64_t n1, int64_t s0, int64_t s1) { ufn_view_f32_2 v; v.data = data; v.shape[0] = n0; v.shape[1] = n1; v.stride[0] = s0; v.stride[1] = s1; return v; }
+UFN_BODY ufn_view_f32_2 ufn_view_f32_2_row(ufn_view_f32_2 v, int64_t rows, int l) { v.data += l * rows; return v; }
 typedef struct { int64_t f0; int64_t f1; } ufn_tup2_i64_i64;
 UFN_BODY ufn_tup2_i64_i64 ufn_tup2_i64_i64_make(int64_t a0, int64_t a1) { ufn_tup2_i64_i64 t; t.f0 = a0; t.f1 = a1; return t; }
 

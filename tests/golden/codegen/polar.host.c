@@ -91,6 +91,7 @@ __attribute__((simd("notinbranch"))) double hypot(double, double); __attribute__
  * a view is a pointer with the extent and element stride of each axis. */
 typedef struct { float *data; int64_t shape[1]; int64_t stride[1]; } ufn_view_f32_1;
 UFN_BODY ufn_view_f32_1 ufn_view_f32_1_make(float *data, int64_t n0, int64_t s0) { ufn_view_f32_1 v; v.data = data; v.shape[0] = n0; v.stride[0] = s0; return v; }
+UFN_BODY ufn_view_f32_1 ufn_view_f32_1_row(ufn_view_f32_1 v, int64_t rows, int l) { v.data += l * rows; return v; }
 
 /* ---- scalar bodies: the same code for the GPU, the simulator and the host ---- */
 
@@ -105,7 +106,7 @@ UFN_BODY float polar__gpu_arctan2__f32_f32(float v_y, float v_x)
     v_theta = ufn_atan2_f32(v_y, v_x);
 #line 10 "polar.ufn"
     return v_theta;
-#line 109 "polar.host.c"
+#line 110 "polar.host.c"
 }
 
 /* polar.ufn:14: def gpu_polar, @guvectorize '(float32[:], float32[:])' */
@@ -121,7 +122,7 @@ UFN_BODY void polar__gpu_polar__a1_f32_a1_f32(ufn_view_f32_1 v_vec, ufn_view_f32
     v_out.data[0 * v_out.stride[0]] = ufn_sqrt_f32(ufn_powi_f32(v_x, 2) + ufn_powi_f32(v_y, 2));
 #line 18 "polar.ufn"
     v_out.data[1 * v_out.stride[0]] = ufn_atan2_f32(v_y, v_x);
-#line 125 "polar.host.c"
+#line 126 "polar.host.c"
 }
 
 /* ---- host loops ---- */
