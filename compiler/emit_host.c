@@ -171,6 +171,7 @@ static void gufunc_loop(Emitter *em, const Instance *inst)
             }
             emit_line(em, "}");
         }
+        emit_lane_prefetch(em, inst);
         /* a full block's lane loops get constant bounds (the body is inlined) */
         emit_line(em, "if (ufn_nl == %d)", HOST_LANES);
         emit_line(em, "    %s(%s%d);", lanes_c_name(inst), lanes.data, HOST_LANES);

@@ -341,3 +341,23 @@ void emit_lane_function(Emitter *em, const Instance *inst)
     emit_line(em, "}");
     emit_line(em, "%s", "");
 }
+
+/* The lane body waits on memory at each block's first reads: the hardware
+ * prefetcher sees HOST_LANES rows start at once and does not run far
+ * enough ahead (l2_norm: 0.59 -> 0.43 ns per element, one thread, 64 MB).
+ * One hint per row of each input array, HOST_PREFETCH_BLOCKS blocks on. */
+void emit_lane_prefetch(Emitter *em, const Instance *inst)
+{
+    int ahead = HOST_PREFETCH_BLOCKS * HOST_LANES;
+    bool any = false;
+    for (int k = 0; k < inst->func->layout->nin; k++)
+        any = any || inst->args[k]->kind == TY_ARRAY;
+    if (!any)
+        return;
+    emit_line(em, "if (t + %d <= dims[0])", ahead + HOST_LANES);
+    emit_line(em, "    for (int ufn_l = 0; ufn_l < %d; ufn_l++) {", HOST_LANES);
+    for (int k = 0; k < inst->func->layout->nin; k++)
+        if (inst->args[k]->kind == TY_ARRAY)
+            emit_line(em, "        UFN_PREFETCH(args[%d] + (t + %d + ufn_l) * steps[%d]);", k, ahead, k);
+    emit_line(em, "    }");
+}

@@ -1159,9 +1159,13 @@ unsigned reduce_kernel_shared(const Instance *inst);
 void reduce_kernel(Emitter *em, const Instance *inst);
 /* emit_lanes.c: a gufunc body run on several rows at once, lane by lane. */
 #define HOST_LANES 16
+#define HOST_PREFETCH_BLOCKS 4     /* blocks of rows read ahead (emit_lane_prefetch) */
 bool lanes_apply(const Instance *inst);
 void emit_simple_stmt(Emitter *em, const Node *s);   /* emit_body.c */
 void emit_lane_function(Emitter *em, const Instance *inst);
+/* In the host loop, at the block of rows starting at t: ask for the input
+ * rows of a block further on. */
+void emit_lane_prefetch(Emitter *em, const Instance *inst);
 const char *lanes_c_name(const Instance *inst);
 /* In a lane body, array parameter v is one view per row block: the view
  * that lane em->lane reads; the maker of that view of a view type. */

@@ -58,6 +58,14 @@
 #define UFN_FN static inline
 #endif
 
+/* A hint that the memory at p is read soon (the gufunc host loops' blocks
+ * of rows, compiler/emit_lanes.c); nothing without the builtin. */
+#if defined(__GNUC__) || defined(__clang__)
+#define UFN_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define UFN_PREFETCH(p) ((void)0)
+#endif
+
 /* Constants C11's <math.h> does not promise (M_PI is POSIX, not C). */
 #define UFN_PI    3.141592653589793238462643383279502884
 #define UFN_E     2.718281828459045235360287471352662498

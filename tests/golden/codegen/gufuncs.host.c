@@ -262,6 +262,11 @@ UFN_LOOP_INLINE void gufuncs__matmul__a2_f64_a2_f64_a2_f64__host(char *const *ar
     const ufn_index s2[2] = {steps[7] / (ufn_index)sizeof(double), steps[8] / (ufn_index)sizeof(double)};
     for (ufn_index t = 0; t < dims[0]; t += 16) {
         int ufn_nl = dims[0] - t < 16 ? (int)(dims[0] - t) : 16;
+        if (t + 80 <= dims[0])
+            for (int ufn_l = 0; ufn_l < 16; ufn_l++) {
+                UFN_PREFETCH(args[0] + (t + 64 + ufn_l) * steps[0]);
+                UFN_PREFETCH(args[1] + (t + 64 + ufn_l) * steps[1]);
+            }
         if (ufn_nl == 16)
             gufuncs__matmul__a2_f64_a2_f64_a2_f64__lanes(ufn_view_f64_2_make((double *)(args[0] + t * steps[0]), dims[1], dims[2], s0[0], s0[1]), steps[0] / (ufn_index)sizeof(double), ufn_view_f64_2_make((double *)(args[1] + t * steps[1]), dims[2], dims[3], s1[0], s1[1]), steps[1] / (ufn_index)sizeof(double), ufn_view_f64_2_make((double *)(args[2] + t * steps[2]), dims[1], dims[3], s2[0], s2[1]), steps[2] / (ufn_index)sizeof(double), 16);
         else
@@ -325,7 +330,7 @@ UFN_LOOP_INLINE void gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__lanes(ufn_view_i32
 #line 28 "gufuncs.ufn"
         ufn_view_f64_1_row(v_mean, ufn_rows_v_mean, ufn_l).data[0 * ufn_view_f64_1_row(v_mean, ufn_rows_v_mean, ufn_l).stride[0]] = (ufn_view_i32_1_row(v_x, ufn_rows_v_x, ufn_l).shape[0] > 0) ? (((double)v_s[ufn_l]) / ((double)ufn_view_i32_1_row(v_x, ufn_rows_v_x, ufn_l).shape[0])) : 0.0;
     }
-#line 329 "gufuncs.host.c"
+#line 334 "gufuncs.host.c"
 }
 
 /* host loop of sum_mean '(int32[:], int64[:], float64[:])', layout '(n)->(),()' */
@@ -334,6 +339,10 @@ UFN_LOOP_INLINE void gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__host(char *const *
     const ufn_index s0[1] = {steps[3] / (ufn_index)sizeof(int32_t)};
     for (ufn_index t = 0; t < dims[0]; t += 16) {
         int ufn_nl = dims[0] - t < 16 ? (int)(dims[0] - t) : 16;
+        if (t + 80 <= dims[0])
+            for (int ufn_l = 0; ufn_l < 16; ufn_l++) {
+                UFN_PREFETCH(args[0] + (t + 64 + ufn_l) * steps[0]);
+            }
         if (ufn_nl == 16)
             gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__lanes(ufn_view_i32_1_make((int32_t *)(args[0] + t * steps[0]), dims[1], s0[0]), steps[0] / (ufn_index)sizeof(int32_t), ufn_view_i64_1_make((int64_t *)(args[1] + t * steps[1]), 1, 1), steps[1] / (ufn_index)sizeof(int64_t), ufn_view_f64_1_make((double *)(args[2] + t * steps[2]), 1, 1), steps[2] / (ufn_index)sizeof(double), 16);
         else
@@ -385,7 +394,7 @@ UFN_LOOP_INLINE void gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__lanes(ufn_view_f32
 #line 28 "gufuncs.ufn"
         ufn_view_f32_1_row(v_mean, ufn_rows_v_mean, ufn_l).data[0 * ufn_view_f32_1_row(v_mean, ufn_rows_v_mean, ufn_l).stride[0]] = (float)((ufn_view_f32_1_row(v_x, ufn_rows_v_x, ufn_l).shape[0] > 0) ? (v_s[ufn_l] / ((double)ufn_view_f32_1_row(v_x, ufn_rows_v_x, ufn_l).shape[0])) : 0.0);
     }
-#line 389 "gufuncs.host.c"
+#line 398 "gufuncs.host.c"
 }
 
 /* host loop of sum_mean '(float32[:], float32[:], float32[:])', layout '(n)->(),()' */
@@ -394,6 +403,10 @@ UFN_LOOP_INLINE void gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__host(char *const *
     const ufn_index s0[1] = {steps[3] / (ufn_index)sizeof(float)};
     for (ufn_index t = 0; t < dims[0]; t += 16) {
         int ufn_nl = dims[0] - t < 16 ? (int)(dims[0] - t) : 16;
+        if (t + 80 <= dims[0])
+            for (int ufn_l = 0; ufn_l < 16; ufn_l++) {
+                UFN_PREFETCH(args[0] + (t + 64 + ufn_l) * steps[0]);
+            }
         if (ufn_nl == 16)
             gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__lanes(ufn_view_f32_1_make((float *)(args[0] + t * steps[0]), dims[1], s0[0]), steps[0] / (ufn_index)sizeof(float), ufn_view_f32_1_make((float *)(args[1] + t * steps[1]), 1, 1), steps[1] / (ufn_index)sizeof(float), ufn_view_f32_1_make((float *)(args[2] + t * steps[2]), 1, 1), steps[2] / (ufn_index)sizeof(float), 16);
         else
@@ -415,7 +428,7 @@ UFN_LOOP_INLINE void gufuncs__axpy__f32_a1_f32_a1_f32__lanes(float *v_alpha, ufn
             ufn_view_f32_1_row(v_out, ufn_rows_v_out, ufn_l).data[v_i[ufn_l] * ufn_view_f32_1_row(v_out, ufn_rows_v_out, ufn_l).stride[0]] = (float)((v_i[ufn_l] > 0) ? (((double)(v_alpha[ufn_l] * ufn_view_f32_1_row(v_x, ufn_rows_v_x, ufn_l).data[v_i[ufn_l] * ufn_view_f32_1_row(v_x, ufn_rows_v_x, ufn_l).stride[0]])) + (((double)ufn_view_f32_1_row(v_out, ufn_rows_v_out, ufn_l).data[ufn_wrap_index(ufn_sub_i64(v_i[ufn_l], 1), ufn_view_f32_1_row(v_out, ufn_rows_v_out, ufn_l).shape[0]) * ufn_view_f32_1_row(v_out, ufn_rows_v_out, ufn_l).stride[0]]) * 0.0)) : ((double)(v_alpha[ufn_l] * ufn_view_f32_1_row(v_x, ufn_rows_v_x, ufn_l).data[v_i[ufn_l] * ufn_view_f32_1_row(v_x, ufn_rows_v_x, ufn_l).stride[0]])));
         }
     }
-#line 419 "gufuncs.host.c"
+#line 432 "gufuncs.host.c"
 }
 
 /* host loop of axpy '(float32, float32[:], float32[:])', layout '(),(n)->(n)' */
@@ -429,6 +442,10 @@ UFN_LOOP_INLINE void gufuncs__axpy__f32_a1_f32_a1_f32__host(char *const *args, c
         for (int ufn_l = 0; ufn_l < ufn_nl; ufn_l++) {
             ufn_a0[ufn_l] = *(float *)(args[0] + (t + ufn_l) * steps[0]);
         }
+        if (t + 80 <= dims[0])
+            for (int ufn_l = 0; ufn_l < 16; ufn_l++) {
+                UFN_PREFETCH(args[1] + (t + 64 + ufn_l) * steps[1]);
+            }
         if (ufn_nl == 16)
             gufuncs__axpy__f32_a1_f32_a1_f32__lanes(ufn_a0, ufn_view_f32_1_make((float *)(args[1] + t * steps[1]), dims[1], s1[0]), steps[1] / (ufn_index)sizeof(float), ufn_view_f32_1_make((float *)(args[2] + t * steps[2]), dims[1], s2[0]), steps[2] / (ufn_index)sizeof(float), 16);
         else
