@@ -9,6 +9,12 @@
  * operations of the scalar body in the same order, so its bits are the
  * scalar body's (and the simulator's: tests/e2e compares them).
  *
+ * What makes that fast (issue 17, bench/methods.md): lane l's view of an
+ * array is the block's first view l rows further on (an address gcc
+ * vectorises); a `for x in arr` loop reads the rows in transposed tiles
+ * (whole rows, shuffled in registers); the host loop prefetches the rows
+ * of a later block.
+ *
  * That needs every row to take the same path: the body may hold assignments,
  * expression statements and `for` loops whose bounds are the same for every
  * row (built from constants, the core dimensions of the array parameters,
