@@ -225,6 +225,102 @@ static const char *expr_text(Emitter *em, const Node *e, const char *lane, bool 
 
 static void lane_block(Emitter *em, const NodeList *b, bool *open);
 
+/* ---- tiles -------------------------------------------------------------------------------- */
+
+static bool passes_list(const NodeList *l, const Var *v);
+
+/* Does expression e hand array v to a call (which may write it)?  Kinds
+ * not listed count as yes. */
+static bool passes(const Node *e, const Var *v)
+{
+    if (!e)
+        return false;
+    switch (e->kind) {
+    case N_NAME:
+    case N_INT:
+    case N_FLOAT:
+    case N_IMAG:
+    case N_STR:
+    case N_TRUE:
+    case N_FALSE:
+    case N_NONE:
+    case N_CONST:
+        return false;
+    case N_UNARY:
+        return passes(e->unary.operand, v);
+    case N_CAST:
+        return passes(e->cast.operand, v);
+    case N_BINARY:
+        return passes(e->binary.lhs, v) || passes(e->binary.rhs, v);
+    case N_BOOLOP:
+        return passes(e->boolop.lhs, v) || passes(e->boolop.rhs, v);
+    case N_COMPARE:
+        for (int i = 0; i <= e->compare.n; i++)
+            if (passes(e->compare.operands[i], v))
+                return true;
+        return false;
+    case N_IFEXP:
+        return passes(e->ifexp.cond, v) || passes(e->ifexp.then, v) || passes(e->ifexp.orelse, v);
+    case N_ATTR:
+        return passes(e->attr.value, v);
+    case N_SUBSCRIPT:
+        return passes(e->subscript.value, v) || passes_list(&e->subscript.index, v);
+    case N_TUPLE:
+    case N_LIST:
+        return passes_list(&e->tuple.elts, v);
+    case N_KEYWORD:
+        return local_of(e->keyword.value) == v || passes(e->keyword.value, v);
+    case N_CALL:
+        for (int i = 0; i < e->call.args.len; i++)
+            if (local_of(e->call.args.items[i]) == v)
+                return true;
+        return passes_list(&e->call.args, v) || passes_list(&e->call.kwargs, v);
+    default:
+        return true;
+    }
+}
+
+static bool passes_list(const NodeList *l, const Var *v)
+{
+    for (int i = 0; i < l->len; i++)
+        if (passes(l->items[i], v))
+            return true;
+    return false;
+}
+
+/* Might block b write array v: an element assigned, or v handed to a call?
+ * (A tile holds elements read ahead; Python reads each when it gets there.) */
+static bool may_write(const NodeList *b, const Var *v)
+{
+    for (int i = 0; i < b->len; i++) {
+        const Node *s = b->items[i];
+        switch (s->kind) {
+        case N_ASSIGN:
+            for (int k = 0; k < s->assign.targets.len; k++) {
+                const Node *t = s->assign.targets.items[k];
+                if (t->kind == N_SUBSCRIPT && local_of(t->subscript.value) == v)
+                    return true;
+                if (passes(t, v))
+                    return true;
+            }
+            if (passes(s->assign.value, v))
+                return true;
+            break;
+        case N_EXPRSTMT:
+            if (passes(s->exprstmt.expr, v))
+                return true;
+            break;
+        case N_FOR:
+            if (passes(s->forstmt.iter, v) || may_write(&s->forstmt.body, v))
+                return true;
+            break;
+        default:
+            return true;
+        }
+    }
+    return false;
+}
+
 /* `for x in arr` over a 1-d array parameter: the rows' elements are read a
  * tile of HOST_LANES at a time into ufn_tileD[k][lane], then the loop runs
  * over the tile's k.  Row by row a lane's elements are contiguous (and one
@@ -267,6 +363,7 @@ static void lane_for(Emitter *em, const Node *s)
     const Node *target = s->forstmt.target, *iter = s->forstmt.iter;
     int d = ++em->loop_depth;
     bool open = false;
+    bool tiled = iter->kind != N_CALL && !may_write(&s->forstmt.body, local_of(iter));
     line_directive(em, s->loc);
     if (iter->kind == N_CALL) {
         const NodeList *a = &iter->call.args;
@@ -280,17 +377,25 @@ static void lane_for(Emitter *em, const Node *s)
         em->indent++;
         open_lanes(em, &open);
         emit_line(em, "%s = (%s)ufn_i%d;", var_ref(em, target->name.sym->var), c_type(target->type), d);
-    } else {
+    } else if (tiled) {
         tile_loop(em, iter, d);
         open_lanes(em, &open);
         const char *elem = c_load(iter->type->elt, arena_printf("ufn_tile%d[ufn_k%d][ufn_l]", d, d));
+        emit_line(em, "%s = (%s)%s;", var_ref(em, target->name.sym->var), c_type(target->type), elem);
+    } else {
+        const char *arr0 = expr_text(em, iter, "[0]", true);
+        emit_line(em, "for (int64_t ufn_i%d = 0; ufn_i%d < %s.shape[0]; ufn_i%d++) {", d, d, arr0, d);
+        em->indent++;
+        open_lanes(em, &open);
+        const char *arr = expr_text(em, iter, "[ufn_l]", true);
+        const char *elem = c_load(iter->type->elt, arena_printf("%s.data[ufn_i%d * %s.stride[0]]", arr, d, arr));
         emit_line(em, "%s = (%s)%s;", var_ref(em, target->name.sym->var), c_type(target->type), elem);
     }
     lane_block(em, &s->forstmt.body, &open);   /* the body's first run joins the binding's */
     close_lanes(em, &open);
     em->indent--;
     emit_line(em, "}");
-    if (iter->kind != N_CALL) {                /* the tile's loop */
+    if (tiled) {                               /* the tile's loop */
         em->indent--;
         emit_line(em, "}");
     }

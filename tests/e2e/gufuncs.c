@@ -99,6 +99,29 @@ static void row_tiles(sample_rng *rng)
     }
 }
 
+/* carry's loop over out writes out's next element: a tile read ahead
+ * would see the old one (emit_lanes.c reads such a loop element by
+ * element). */
+static void carry_rows(sample_rng *rng)
+{
+    enum { R = 20, N = 20 };
+    double a[R][N], out[R][N];
+    for (int i = 0; i < R * N; i++)
+        (&a[0][0])[i] = value(rng);
+    e2e_begin("carry (n)->(n): a loop over out that writes out ahead of it");
+    E2E_CALL(carry_float64(R, N, &a[0][0], &out[0][0]));
+    for (int r = 0; r < R; r++) {
+        double w[N];
+        memcpy(w, a[r], sizeof w);
+        for (int k = 0; k < N; k++)
+            w[(k + 1) % N] += w[k];
+        for (int i = 0; i < N; i++)
+            E2E_CHECK(out[r][i] == w[i], "row %d, [%d]: %g, expected %g", r, i, out[r][i], w[i]);
+    }
+    e2e_end();
+    sample_dump_exact("carry", UFN_FLOAT64, out, R * N);
+}
+
 static void matmul_ref(const double *a, const double *b, double *c, int m, int n, int p)
 {
     for (int i = 0; i < m; i++)
@@ -268,6 +291,7 @@ int main(int argc, char **argv)
     e2e_start(argc, argv, "gufuncs");
     reductions(&rng);
     row_tiles(&rng);
+    carry_rows(&rng);
     matmuls(&rng);
     fixed_and_scalar(&rng);
     negative_indices();
