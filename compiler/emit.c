@@ -77,10 +77,25 @@ void begin_line(Emitter *em)
         buf_puts(em->out, "    ");
 }
 
+const char *lane_rows_name(const Var *v)
+{
+    return arena_printf("ufn_rows_%s", v->cname);
+}
+
+/* An array parameter in a lane body: lane 0's view is the parameter, lane
+ * l's the same view l rows further on (emit_lanes.c). */
+static const char *lane_view(const Emitter *em, const Var *v)
+{
+    if (!strcmp(em->lane, "[0]"))
+        return v->cname;
+    const char *index = arena_strndup(em->lane + 1, strlen(em->lane) - 2);   /* "[ufn_l]" */
+    return arena_printf("%s(%s, %s, %s)", c_row_maker(v->type), v->cname, lane_rows_name(v), index);
+}
+
 const char *var_ref(const Emitter *em, const Var *v)
 {
     if (em->lane && v->param && v->type && v->type->kind == TY_ARRAY)
-        return lanes_view_ref(em, v);
+        return lane_view(em, v);
     return em->lane ? arena_printf("%s%s", v->cname, em->lane) : v->cname;
 }
 

@@ -136,7 +136,7 @@ static void view_type(Emitter *em, const Type *t)
               c_elem_type(t->elt), params.data, name, sets.data);
     if (em->host_stub)   /* the lane bodies' views of row l of a block (emit_lanes.c) */
         emit_line(em, "UFN_BODY %s %s(%s v, int64_t rows, int l) { v.data += l * rows; return v; }", name,
-                  lanes_row_maker(t), name);
+                  c_row_maker(t), name);
     buf_free(&params);
     buf_free(&sets);
 }

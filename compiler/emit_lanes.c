@@ -31,27 +31,10 @@ const char *lanes_c_name(const Instance *inst)
 }
 
 /* An array parameter is passed to the lane body as the view of the block's
- * first row and the distance between rows, in elements: row l's view has
- * the same shape and strides and its data l rows further on.  Its address
- * is then an affine function of the lane, which gcc vectorises (a view per
- * lane, loaded from memory, it does not). */
-static const char *rows_name(const Var *v)
-{
-    return arena_printf("ufn_rows_%s", v->cname);
-}
-
-const char *lanes_row_maker(const Type *t)
-{
-    return arena_printf("%s_row", c_type(t));
-}
-
-const char *lanes_view_ref(const Emitter *em, const Var *v)
-{
-    if (!strcmp(em->lane, "[0]"))
-        return v->cname;
-    const char *index = arena_strndup(em->lane + 1, strlen(em->lane) - 2);   /* "[ufn_l]" */
-    return arena_printf("%s(%s, %s, %s)", lanes_row_maker(v->type), v->cname, rows_name(v), index);
-}
+ * first row and the distance between rows, in elements (lane_rows_name):
+ * row l's view (var_ref) has the same shape and strides and its data l
+ * rows further on.  Its address is then an affine function of the lane,
+ * which gcc vectorises (a view per lane, loaded from memory, it does not). */
 
 /* ---- which bodies ------------------------------------------------------------------------ */
 
@@ -332,7 +315,7 @@ static bool may_write(const NodeList *b, const Var *v)
 static void tile_loop(Emitter *em, const Node *arr, int d)
 {
     const Var *v = local_of(arr);
-    const char *a = v->cname, *rows = rows_name(v), *elt = c_elem_type(arr->type->elt);
+    const char *a = v->cname, *rows = lane_rows_name(v), *elt = c_elem_type(arr->type->elt);
     int n = HOST_LANES;
     emit_line(em, "for (int64_t ufn_b%d = 0; ufn_b%d < %s.shape[0]; ufn_b%d += %d) {", d, d, a, d, n);
     em->indent++;
@@ -429,7 +412,7 @@ void emit_lane_function(Emitter *em, const Instance *inst)
     for (int i = 0; i < inst->nargs; i++) {
         const Var *v = inst->vars[i];
         if (inst->args[i]->kind == TY_ARRAY)
-            buf_printf(&params, "%s%s %s, ufn_index %s", i ? ", " : "", c_type(inst->args[i]), v->cname, rows_name(v));
+            buf_printf(&params, "%s%s %s, ufn_index %s", i ? ", " : "", c_type(inst->args[i]), v->cname, lane_rows_name(v));
         else
             buf_printf(&params, "%s%s *%s", i ? ", " : "", c_type(inst->args[i]), v->cname);
     }

@@ -184,6 +184,13 @@ const char *c_maker(const Type *t)
     return intern_cstr(arena_printf("%s_make", c_type(t)));
 }
 
+/* A view type's view of row l of a block of rows (the host's lane bodies,
+ * emit_lanes.c). */
+const char *c_row_maker(const Type *t)
+{
+    return intern_cstr(arena_printf("%s_row", c_type(t)));
+}
+
 /* In memory (array elements, kernel and host-loop operands) a bool is a
  * byte that may hold any value: C's bool may not, so such a byte is read
  * as a uint8_t and compared with 0 (emit.c's c_load). */

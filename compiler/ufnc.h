@@ -1049,6 +1049,7 @@ const char *c_type(const Type *t);
 const char *type_tag(const Type *t);
 /* The function that builds a tuple or an array view: "ufn_tup2_f32_f32_make". */
 const char *c_maker(const Type *t);
+const char *c_row_maker(const Type *t);     /* ufn_view_f32_1_row */
 /* The C type of a scalar in memory (array elements, operands): c_type,
  * but uint8_t for a bool, whose bytes may hold anything. */
 const char *c_elem_type(const Type *t);
@@ -1118,6 +1119,9 @@ const char *c_load(const Type *t, const char *lvalue);
 /* A variable of a body as the code reads it: its C name, with the lane's
  * index in a lane body. */
 const char *var_ref(const Emitter *em, const Var *v);
+/* In a lane body an array parameter is the view of the block's first row
+ * and this distance between rows, in elements (emit_lanes.c). */
+const char *lane_rows_name(const Var *v);
 /* Operand k of a kernel instance: an input, or an output (a ufunc's
  * return value). */
 Type *operand_type(const Instance *inst, int k);
@@ -1167,10 +1171,6 @@ void emit_lane_function(Emitter *em, const Instance *inst);
  * rows of a block further on. */
 void emit_lane_prefetch(Emitter *em, const Instance *inst);
 const char *lanes_c_name(const Instance *inst);
-/* In a lane body, array parameter v is one view per row block: the view
- * that lane em->lane reads; the maker of that view of a view type. */
-const char *lanes_view_ref(const Emitter *em, const Var *v);
-const char *lanes_row_maker(const Type *t);
 void entry_typed_proto(Buf *b, const Func *f, const Instance *inst);
 const char *describe_kernel(const Func *f);     /* "@vectorize([...]) def f(x)" */
 
