@@ -1,5 +1,6 @@
-/* ufn_libm_simd.h - vector variants of sin, cos and tan for gcc's host
- * loops (included by ufn_libm_trig.h).
+/* ufn_libm_simd.h - how the vector variants of sin, cos, tan and atan2
+ * for gcc's host loops are made (included by ufn_libm.h; the functions'
+ * files instantiate them).
  *
  * A trigonometric function has a cheap path for ordinary arguments and an
  * expensive one (Payne-Hanek) for huge ones.  gcc vectorises a loop only by
@@ -36,6 +37,11 @@
 #define UFN_LIBM_SIMD_AVX2   "avx2,fma"
 #define UFN_LIBM_SIMD_AVX512 "avx512f,avx512dq,avx512vl,avx512bw,avx2,fma"
 
+/* An integer as wide as a lane: the or-reduction of `rare` in a narrower
+ * one made gcc vectorise the float64 loops at half width (AVX2: 2 lanes,
+ * AVX-512: 4), as it does with any int32 beside float64 lanes. */
+#define UFN_LIBM_SIMD_INT(T) __typeof__(_Generic((T)0, float: (uint32_t)0, double: (uint64_t)0))
+
 /* One vector variant: N lanes of T, compiled for target ISA.  The _fast
  * loop is vectorised by gcc (it is the same C code as the scalar path, and
  * `rare` an or-reduction); the _big loop runs only when a lane needs it. */
@@ -46,7 +52,8 @@
     vname##_v vname(vname##_v v)                                                  \
     {                                                                             \
         T x[N], y[N];                                                             \
-        int rare = 0, i;                                                          \
+        UFN_LIBM_SIMD_INT(T) rare = 0;                                            \
+        int i;                                                                    \
         __builtin_memcpy(x, &v, sizeof x);                                        \
         _Pragma("GCC ivdep")                                                      \
         for (i = 0; i < (N); i++) {                                               \
@@ -57,6 +64,32 @@
             for (i = 0; i < (N); i++)                                             \
                 if (!ok(x[i]))                                                    \
                     y[i] = big(x[i]);                                             \
+        __builtin_memcpy(&v, y, sizeof y);                                        \
+        return v;                                                                 \
+    }
+
+/* The same for a function of two arguments (atan2): ok and the parts
+ * take both. */
+#define UFN_LIBM_SIMD_VARIANT2(vname, isa, T, N, fast, big, ok)                   \
+    typedef T vname##_v __attribute__((vector_size((N) * sizeof(T))));            \
+    vname##_v vname(vname##_v v, vname##_v w);                                    \
+    __attribute__((weak, visibility("hidden"), target(isa)))                      \
+    vname##_v vname(vname##_v v, vname##_v w)                                     \
+    {                                                                             \
+        T x[N], z[N], y[N];                                                       \
+        UFN_LIBM_SIMD_INT(T) rare = 0;                                            \
+        int i;                                                                    \
+        __builtin_memcpy(x, &v, sizeof x);                                        \
+        __builtin_memcpy(z, &w, sizeof z);                                        \
+        _Pragma("GCC ivdep")                                                      \
+        for (i = 0; i < (N); i++) {                                               \
+            y[i] = fast(x[i], z[i]);                                              \
+            rare |= !ok(x[i], z[i]);                                              \
+        }                                                                         \
+        if (__builtin_expect(rare, 0))                                            \
+            for (i = 0; i < (N); i++)                                             \
+                if (!ok(x[i], z[i]))                                              \
+                    y[i] = big(x[i], z[i]);                                       \
         __builtin_memcpy(&v, y, sizeof y);                                        \
         return v;                                                                 \
     }
@@ -82,11 +115,14 @@
     UFN_LIBM_SIMD_VARIANT(_ZGVdN4v_##name, UFN_LIBM_SIMD_AVX2, double, 4, fast, big, ok)  \
     UFN_LIBM_SIMD_VARIANT(_ZGVeN8v_##name, UFN_LIBM_SIMD_AVX512, double, 8, fast, big, ok)
 
-UFN_LIBM_SIMD_F64(ufn_sin_f64, ufn_libm_sin_f64, ufn_libm_sin_fast_f64, ufn_libm_sin_big_f64, ufn_libm_cw_ok_f64)
-UFN_LIBM_SIMD_F64(ufn_cos_f64, ufn_libm_cos_f64, ufn_libm_cos_fast_f64, ufn_libm_cos_big_f64, ufn_libm_cw_ok_f64)
-UFN_LIBM_SIMD_F64(ufn_tan_f64, ufn_libm_tan_f64, ufn_libm_tan_fast_f64, ufn_libm_tan_big_f64, ufn_libm_cw_ok_f64)
-UFN_LIBM_SIMD_F32(ufn_sin_f32, ufn_libm_sin_f32, ufn_libm_sin_fast_f32, ufn_libm_sin_big_f32, ufn_libm_cw_ok_f32)
-UFN_LIBM_SIMD_F32(ufn_cos_f32, ufn_libm_cos_f32, ufn_libm_cos_fast_f32, ufn_libm_cos_big_f32, ufn_libm_cw_ok_f32)
+#define UFN_LIBM_SIMD_F32_2(name, whole, fast, big, ok)                               \
+    __attribute__((simd("notinbranch"), const)) float name(float, float);             \
+    __attribute__((weak, visibility("hidden"))) float name##__scalar(float y, float x) __asm__(#name); \
+    float name##__scalar(float y, float x) { return whole(y, x); }                    \
+    UFN_LIBM_SIMD_VARIANT2(_ZGVbN4vv_##name, UFN_LIBM_SIMD_SSE2, float, 4, fast, big, ok)   \
+    UFN_LIBM_SIMD_VARIANT2(_ZGVcN8vv_##name, UFN_LIBM_SIMD_AVX, float, 8, fast, big, ok)    \
+    UFN_LIBM_SIMD_VARIANT2(_ZGVdN8vv_##name, UFN_LIBM_SIMD_AVX2, float, 8, fast, big, ok)   \
+    UFN_LIBM_SIMD_VARIANT2(_ZGVeN16vv_##name, UFN_LIBM_SIMD_AVX512, float, 16, fast, big, ok)
 
 #endif
 

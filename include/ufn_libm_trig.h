@@ -31,7 +31,7 @@
 #define UFN_LIBM_PIO2_3_F    -0x1.ee59dap-50f
 
 /* The reduced argument: x = q pi/2 + r + rl (q is used mod 4). */
-typedef struct { double r, rl; int32_t q; } ufn_libm_red_f64;
+typedef struct { double r, rl; int64_t q; } ufn_libm_red_f64;
 typedef struct { float r, rl; int32_t q; } ufn_libm_red_f32;
 
 /* ---- float64 reductions -------------------------------------------------------------------- */
@@ -47,7 +47,7 @@ UFN_FN ufn_libm_red_f64 ufn_libm_reduce_cw_f64(double x)
     ufn_dd r = ufn_dd_fast2sum(s.hi, fma(-n, UFN_LIBM_PIO2_3, s.lo - p2.lo));
     a.r = r.hi;
     a.rl = r.lo;
-    a.q = (int32_t)(ufn_bits_f64(t) & 3u);
+    a.q = (int64_t)(ufn_bits_f64(t) & 3u);
     return a;
 }
 
@@ -142,7 +142,7 @@ UFN_FN ufn_libm_red_f64 ufn_libm_reduce_ph_f64(double x)
         f = ufn_dd_mul(f, ufn_dd_make(UFN_LIBM_PIO2_1, UFN_LIBM_PIO2_2));
         a.r = f.hi;
         a.rl = f.lo;
-        a.q = (int32_t)k;
+        a.q = (int64_t)k;
     }
     a.r = x < 0.0 ? -a.r : a.r;
     a.rl = x < 0.0 ? -a.rl : a.rl;
@@ -244,7 +244,7 @@ UFN_FN ufn_dd ufn_libm_cos_kernel_f64(double r, double rl)
  * operation the chosen kernel performs, so the bits are that kernel's
  * (sin's lacking b adds -0.0, which leaves every value as it is; tests/math
  * lanes.c compares the two).  cosine is nonzero for cos. */
-UFN_FN double ufn_libm_sin_or_cos_f64(double r, double rl, int cosine)
+UFN_FN double ufn_libm_sin_or_cos_f64(double r, double rl, int64_t cosine)
 {
     ufn_dd z = ufn_dd_twoprod(r, r), h = ufn_dd_fast2sum(1.0, -0.5 * z.hi);
     double p = cosine ? 0x1.3d5d682e39a04p-45 : -0x1.8fb8b471b50eap-41;
@@ -266,9 +266,9 @@ UFN_FN double ufn_libm_sin_or_cos_f64(double r, double rl, int cosine)
 
 /* sin(x) (shift 0) or cos(x) (shift 1) from the reduced argument: sin(r),
  * cos(r), -sin(r), -cos(r) for (q + shift) mod 4 = 0..3. */
-UFN_FN double ufn_libm_sincos_eval_f64(ufn_libm_red_f64 a, int32_t shift)
+UFN_FN double ufn_libm_sincos_eval_f64(ufn_libm_red_f64 a, int64_t shift)
 {
-    int32_t q = a.q + shift;
+    int64_t q = a.q + shift;
     double y = ufn_libm_sin_or_cos_f64(a.r, a.rl, q & 1);
     return (q & 2) ? -y : y;
 }
@@ -393,9 +393,13 @@ UFN_FN double ufn_libm_tan_f64(double x) { return ufn_libm_cw_ok_f64(x) ? ufn_li
 UFN_FN float  ufn_libm_sin_f32(float x)  { return ufn_libm_cw_ok_f32(x) ? ufn_libm_sin_fast_f32(x) : ufn_libm_sin_big_f32(x); }
 UFN_FN float  ufn_libm_cos_f32(float x)  { return ufn_libm_cw_ok_f32(x) ? ufn_libm_cos_fast_f32(x) : ufn_libm_cos_big_f32(x); }
 
-#include "ufn_libm_simd.h"
-
-#if !defined(UFN_LIBM_SIMD)
+#if defined(UFN_LIBM_SIMD)
+UFN_LIBM_SIMD_F64(ufn_sin_f64, ufn_libm_sin_f64, ufn_libm_sin_fast_f64, ufn_libm_sin_big_f64, ufn_libm_cw_ok_f64)
+UFN_LIBM_SIMD_F64(ufn_cos_f64, ufn_libm_cos_f64, ufn_libm_cos_fast_f64, ufn_libm_cos_big_f64, ufn_libm_cw_ok_f64)
+UFN_LIBM_SIMD_F64(ufn_tan_f64, ufn_libm_tan_f64, ufn_libm_tan_fast_f64, ufn_libm_tan_big_f64, ufn_libm_cw_ok_f64)
+UFN_LIBM_SIMD_F32(ufn_sin_f32, ufn_libm_sin_f32, ufn_libm_sin_fast_f32, ufn_libm_sin_big_f32, ufn_libm_cw_ok_f32)
+UFN_LIBM_SIMD_F32(ufn_cos_f32, ufn_libm_cos_f32, ufn_libm_cos_fast_f32, ufn_libm_cos_big_f32, ufn_libm_cw_ok_f32)
+#else
 UFN_FN double ufn_sin_f64(double x) { UFN_VENDOR(sin(x)); return ufn_libm_sin_f64(x); }
 UFN_FN double ufn_cos_f64(double x) { UFN_VENDOR(cos(x)); return ufn_libm_cos_f64(x); }
 UFN_FN double ufn_tan_f64(double x) { UFN_VENDOR(tan(x)); return ufn_libm_tan_f64(x); }

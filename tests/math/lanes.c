@@ -1,6 +1,6 @@
 /* lanes.c - a vectorised host loop computes the same bits as the scalar
  * function, for every function with a vector variant (ufn_libm_simd.h:
- * sin, cos, tan) and every ISA the host backend compiles its loops for;
+ * sin, cos, tan, float32 atan2) and every ISA the host backend compiles its loops for;
  * and the one-kernel sin-or-cos of ufn_libm_trig.h gives the bits of the
  * two kernels it replaced (below), so that the speed-up changed no result.
  *
@@ -21,7 +21,7 @@
 
 #define N 4099          /* not a multiple of any vector length: the remainder loop too */
 
-static float xf[N], yf[N];
+static float xf[N], yf[N], wf[N];      /* wf: atan2's first argument */
 static double xd[N], yd[N];
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
@@ -58,6 +58,20 @@ static void fill(void)
     }
     xd[N - 1] = (double)NAN;
     xf[N - 2] = NAN;
+    /* atan2's y: ordinary, random bits, and values that make the result
+     * tiny, subnormal or zero beside an ordinary x, or hit its special cases */
+    static const float wedges[] = {0.0f, -0.0f, 0x1p-100f, -0x1p-120f, 0x1p-149f, 1e-30f, INFINITY, -INFINITY, NAN};
+    for (int i = 0; i < N; i++) {
+        uint64_t r = rng();
+        uint32_t b32 = (uint32_t)(r >> 32);
+        float u = (float)(r >> 40) * 0x1p-24f - 0.5f;
+        if (i % 7 == 0)
+            wf[i] = wedges[(r >> 8) % (sizeof wedges / sizeof wedges[0])];
+        else if (i % 5 == 1)
+            memcpy(&wf[i], &b32, 4);
+        else
+            wf[i] = u * (i % 3 ? 8.0f : 0x1p-90f);
+    }
 }
 
 /* ---- the one-kernel sin/cos against the two kernels --------------------------------- */
@@ -117,7 +131,8 @@ static int check_kernels(void)
     target static void cos_f32_##isa(void) { for (int i = 0; i < N; i++) yf[i] = ufn_cos_f32(xf[i]); } \
     target static void sin_f64_##isa(void) { for (int i = 0; i < N; i++) yd[i] = ufn_sin_f64(xd[i]); } \
     target static void cos_f64_##isa(void) { for (int i = 0; i < N; i++) yd[i] = ufn_cos_f64(xd[i]); } \
-    target static void tan_f64_##isa(void) { for (int i = 0; i < N; i++) yd[i] = ufn_tan_f64(xd[i]); }
+    target static void tan_f64_##isa(void) { for (int i = 0; i < N; i++) yd[i] = ufn_tan_f64(xd[i]); } \
+    target static void atan2_f32_##isa(void) { for (int i = 0; i < N; i++) yf[i] = ufn_atan2_f32(wf[i], xf[i]); }
 
 /* the targets of the host backend's loop variants (compiler/emit_host.c) */
 LOOPS(baseline, )
@@ -127,12 +142,14 @@ LOOPS(avx512, __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx2,fma
 typedef struct isa_loops {
     const char *name;
     int supported;
-    void (*loop[5])(void);
+    void (*loop[6])(void);
 } isa_loops;
 
 static float (*volatile ref_f32[2])(float) = {ufn_libm_sin_f32, ufn_libm_cos_f32};
 static double (*volatile ref_f64[3])(double) = {ufn_libm_sin_f64, ufn_libm_cos_f64, ufn_libm_tan_f64};
-static const char *const names[5] = {"sin float32", "cos float32", "sin float64", "cos float64", "tan float64"};
+static float (*volatile ref_atan2_f32)(float, float) = ufn_libm_atan2_f32;
+static const char *const names[6] = {"sin float32", "cos float32", "sin float64", "cos float64", "tan float64",
+                                     "atan2 float32"};
 
 /* loop k of one ISA against the scalar function; the number of differences */
 static int check(const isa_loops *isa, int k)
@@ -141,8 +158,8 @@ static int check(const isa_loops *isa, int k)
     isa->loop[k]();
     for (int i = 0; i < N; i++) {
         int same;
-        if (k < 2) {
-            float r = ref_f32[k](xf[i]);
+        if (k < 2 || k == 5) {
+            float r = k == 5 ? ref_atan2_f32(wf[i], xf[i]) : ref_f32[k](xf[i]);
             same = !memcmp(&r, &yf[i], 4);
             if (!same && bad == 0)
                 printf("  %s %s: x = %a: %a, scalar %a\n", isa->name, names[k], (double)xf[i], (double)yf[i], (double)r);
@@ -161,12 +178,13 @@ int main(void)
 {
     __builtin_cpu_init();
     const isa_loops isas[] = {
-        {"baseline", 1, {sin_f32_baseline, cos_f32_baseline, sin_f64_baseline, cos_f64_baseline, tan_f64_baseline}},
+        {"baseline", 1, {sin_f32_baseline, cos_f32_baseline, sin_f64_baseline, cos_f64_baseline, tan_f64_baseline,
+                         atan2_f32_baseline}},
         {"avx2", __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"),
-         {sin_f32_avx2, cos_f32_avx2, sin_f64_avx2, cos_f64_avx2, tan_f64_avx2}},
+         {sin_f32_avx2, cos_f32_avx2, sin_f64_avx2, cos_f64_avx2, tan_f64_avx2, atan2_f32_avx2}},
         {"avx512", __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq")
                        && __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw"),
-         {sin_f32_avx512, cos_f32_avx512, sin_f64_avx512, cos_f64_avx512, tan_f64_avx512}},
+         {sin_f32_avx512, cos_f32_avx512, sin_f64_avx512, cos_f64_avx512, tan_f64_avx512, atan2_f32_avx512}},
     };
     int failed = 0;
     fill();
@@ -176,9 +194,9 @@ int main(void)
             continue;
         }
         int bad = 0;
-        for (int k = 0; k < 5; k++)
+        for (int k = 0; k < 6; k++)
             bad += check(&isas[s], k);
-        printf("lanes: %-8s sin, cos (float32, float64), tan (float64): %s\n", isas[s].name,
+        printf("lanes: %-8s sin, cos (float32, float64), tan (float64), atan2 (float32): %s\n", isas[s].name,
                bad ? "DIFFERENT from the scalar functions" : "bit-identical to the scalar functions");
         failed |= bad != 0;
     }
