@@ -44,28 +44,32 @@
 
 /* One vector variant: N lanes of T, compiled for target ISA.  The _fast
  * loop is vectorised by gcc (it is the same C code as the scalar path, and
- * `rare` an or-reduction); the _big loop runs only when a lane needs it. */
+ * `rare` an or-reduction); the _big loop runs only when a lane needs it.
+ * The lanes are read and written through a union with the vector: with
+ * __builtin_memcpy gcc moved a 256-bit vector through the stack in 64- and
+ * 128-bit pieces and read it back whole, a failed store forwarding on
+ * every call, which made the AVX2 variants 2.5-3x slower than their
+ * arithmetic. */
 #define UFN_LIBM_SIMD_VARIANT(vname, isa, T, N, fast, big, ok)                    \
     typedef T vname##_v __attribute__((vector_size((N) * sizeof(T))));            \
     vname##_v vname(vname##_v v);                                                 \
     __attribute__((weak, visibility("hidden"), target(isa)))                      \
     vname##_v vname(vname##_v v)                                                  \
     {                                                                             \
-        T x[N], y[N];                                                             \
+        union { vname##_v v; T a[N]; } x, y;                                      \
         UFN_LIBM_SIMD_INT(T) rare = 0;                                            \
         int i;                                                                    \
-        __builtin_memcpy(x, &v, sizeof x);                                        \
+        x.v = v;                                                                  \
         _Pragma("GCC ivdep")                                                      \
         for (i = 0; i < (N); i++) {                                               \
-            y[i] = fast(x[i]);                                                    \
-            rare |= !ok(x[i]);                                                    \
+            y.a[i] = fast(x.a[i]);                                                \
+            rare |= !ok(x.a[i]);                                                  \
         }                                                                         \
         if (__builtin_expect(rare, 0))                                            \
             for (i = 0; i < (N); i++)                                             \
-                if (!ok(x[i]))                                                    \
-                    y[i] = big(x[i]);                                             \
-        __builtin_memcpy(&v, y, sizeof y);                                        \
-        return v;                                                                 \
+                if (!ok(x.a[i]))                                                  \
+                    y.a[i] = big(x.a[i]);                                         \
+        return y.v;                                                               \
     }
 
 /* The same for a function of two arguments (atan2): ok and the parts
@@ -76,22 +80,21 @@
     __attribute__((weak, visibility("hidden"), target(isa)))                      \
     vname##_v vname(vname##_v v, vname##_v w)                                     \
     {                                                                             \
-        T x[N], z[N], y[N];                                                       \
+        union { vname##_v v; T a[N]; } x, z, y;                                   \
         UFN_LIBM_SIMD_INT(T) rare = 0;                                            \
         int i;                                                                    \
-        __builtin_memcpy(x, &v, sizeof x);                                        \
-        __builtin_memcpy(z, &w, sizeof z);                                        \
+        x.v = v;                                                                  \
+        z.v = w;                                                                  \
         _Pragma("GCC ivdep")                                                      \
         for (i = 0; i < (N); i++) {                                               \
-            y[i] = fast(x[i], z[i]);                                              \
-            rare |= !ok(x[i], z[i]);                                              \
+            y.a[i] = fast(x.a[i], z.a[i]);                                        \
+            rare |= !ok(x.a[i], z.a[i]);                                          \
         }                                                                         \
         if (__builtin_expect(rare, 0))                                            \
             for (i = 0; i < (N); i++)                                             \
-                if (!ok(x[i], z[i]))                                              \
-                    y[i] = big(x[i], z[i]);                                       \
-        __builtin_memcpy(&v, y, sizeof y);                                        \
-        return v;                                                                 \
+                if (!ok(x.a[i], z.a[i]))                                          \
+                    y.a[i] = big(x.a[i], z.a[i]);                                 \
+        return y.v;                                                               \
     }
 
 /* The scalar function `name` (declared for the vectoriser, defined through
