@@ -8,21 +8,23 @@
  * libmvec's.  libmvec's answer is a vector function that runs the cheap
  * path on all lanes and the expensive one only on the lanes that need it;
  * this is the same, for gcc on x86-64 (clang and nvcc take the plain
- * functions of ufn_libm_trig.h):
+ * functions).  atan2 float32 uses it too: its rare part is the scaling for
+ * tiny results and the special cases.
  *
  *   ufn_sin_f32 etc. are declared with gcc's simd attribute, like math.h
  *   declares libmvec's sinf, so that a vectorised loop calls
  *   _ZGVeN16v_ufn_sin_f32 (AVX-512), _ZGVdN8v_ (AVX2), _ZGVcN8v_ (AVX) or
  *   _ZGVbN4v_ (SSE2) on a vector of arguments;
- *   those variants are defined here, weak and hidden (every object that
- *   includes this defines the same ones): they run the function's _fast
+ *   those variants are defined by the macros below, instantiated in
+ *   ufn_libm_trig.h and ufn_libm_atan.h, weak and hidden (every object that
+ *   includes them defines the same ones): they run the function's _fast
  *   part in a loop that gcc vectorises, then its _big part on each lane
  *   whose argument needs it.  The scalar function (for scalar code) is the
  *   whole function.
  *
  * Every lane computes what the scalar function computes, with the same
- * operations in the same order: the bits are the same (tests/math checks
- * it for every float).
+ * operations in the same order: the bits are the same (tests/math/lanes.c
+ * checks it on every ISA, with rare lanes mixed into the vectors).
  */
 #ifndef UFN_LIBM_SIMD_H
 #define UFN_LIBM_SIMD_H
