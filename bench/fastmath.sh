@@ -8,7 +8,9 @@
 # $BUILD/bench-fast, links a second bench-ufnc, runs the two in turn ROUNDS
 # times (default 3) at SIZE elements (default 1e7), and prints a Markdown
 # table of the fastest time of each (the minimum: this machine is shared,
-# and a median measures the neighbours), and their ratio.
+# and a median measures the neighbours), and their ratio.  Then
+# bench/fastmath_lanes.c: the functions alone, both sides compiled with the
+# default flags, in CPU time (see there why).
 build=${BUILD:-build}
 size=${1:-1e7} rounds=${2:-3}
 ufnc=$build/bin/ufnc fast=$build/bench-fast
@@ -49,3 +51,7 @@ for k in a:
     if k in b:
         print(f"| {k} | {a[k]*1e3:.2f} | {b[k]*1e3:.2f} | {a[k]/b[k]:.2f}x |")
 PY
+echo
+${CC:-cc} -std=c11 -O3 -ffp-contract=off -fno-math-errno -fno-trapping-math -fopenmp-simd -Iinclude \
+    -o "$fast/fastmath-lanes" bench/fastmath_lanes.c -lmvec -lm || exit 1
+"$fast/fastmath-lanes"

@@ -40,6 +40,7 @@
  * payload of a nan are not specified).
  *
  * The files, in the order they are included:
+ *   ufn_libm_simd.h     how vector variants for gcc's host loops are made
  *   ufn_libm_exact.h    floor ceil trunc rint fmod remainder nextafter ldexp
  *   ufn_libm_exp.h      exp exp2 expm1
  *   ufn_libm_log.h      log log2 log10 log1p
@@ -194,6 +195,7 @@ UFN_FN ufn_dd ufn_dd_mul_d(ufn_dd a, double b)
     return ufn_dd_fast2sum(p.hi, fma(a.lo, b, p.lo));
 }
 
+#include "ufn_libm_simd.h"
 #include "ufn_libm_exact.h"
 #include "ufn_libm_exp.h"
 #include "ufn_libm_log.h"

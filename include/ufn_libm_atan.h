@@ -221,11 +221,10 @@ UFN_FN float ufn_libm_atan_octant_f32(float mn, float mx, float khi, float klo, 
     return (h - ksub) * g;
 }
 
-UFN_FN float ufn_atan2_f32(float y, float x)
+UFN_FN float ufn_libm_atan2_f32(float y, float x)
 {
     float ay = ufn_libm_abs_f32(y), ax = ufn_libm_abs_f32(x), mn, mx, s, g, ksub, r;
     int swap = ay > ax, neg = ufn_bits_f32(x) >> 31 != 0;
-    UFN_VENDOR(atan2f(y, x));
     mn = swap ? ax : ay;
     mx = swap ? ay : ax;
     /* 1/mx, u and the residual of u must stay normal: scale the pair by a
@@ -253,6 +252,43 @@ UFN_FN float ufn_atan2_f32(float y, float x)
     r = ufn_libm_copysign_f32(r, y);
     return ufn_isnan_f32(x) || ufn_isnan_f32(y) ? (ufn_isnan_f32(x) ? x + x : y + y) : r;
 }
+
+/* The arguments most calls have: both finite, not both zero, and a result
+ * not below 2^-100 in magnitude (so g = 1 and ksub = 0 above).  For them
+ * ufn_libm_atan2_f32 performs exactly the operations of
+ * ufn_libm_atan2_fast_f32 (mn 1 and (h - 0) 1 are mn and h): the vector
+ * variants (ufn_libm_simd.h) run the short one on every lane and the whole
+ * one only on the lanes that fail this test. */
+UFN_FN int ufn_libm_atan2_ok_f32(float y, float x)
+{
+    float ay = ufn_libm_abs_f32(y), ax = ufn_libm_abs_f32(x);
+    return ay < (float)INFINITY && ax < (float)INFINITY && (ay > 0.0f || ax > 0.0f) && !(ay * 0x1p100f < x);
+}
+
+UFN_FN float ufn_libm_atan2_fast_f32(float y, float x)
+{
+    float ay = ufn_libm_abs_f32(y), ax = ufn_libm_abs_f32(x), mn, mx, s;
+    int swap = ay > ax, neg = ufn_bits_f32(x) >> 31 != 0;
+    mn = swap ? ax : ay;
+    mx = swap ? ay : ax;
+    s = mx > 0x1p64f ? 0x1p-32f : mx < 1.0f ? 0x1p64f : 1.0f;
+    return ufn_libm_copysign_f32(ufn_libm_atan_octant_f32(mn * s, mx * s,
+                                                          swap ? UFN_LIBM_PIO2_HI_F : neg ? UFN_LIBM_PI_HI_F : 0.0f,
+                                                          swap ? UFN_LIBM_PIO2_LO_F : neg ? UFN_LIBM_PI_LO_F : 0.0f,
+                                                          swap == neg ? 1.0f : -1.0f, 0.0f, 1.0f),
+                                 y);
+}
+
+#if defined(UFN_LIBM_SIMD)
+UFN_LIBM_SIMD_F32_2(ufn_atan2_f32, ufn_libm_atan2_f32, ufn_libm_atan2_fast_f32, ufn_libm_atan2_f32,
+                    ufn_libm_atan2_ok_f32)
+#else
+UFN_FN float ufn_atan2_f32(float y, float x)
+{
+    UFN_VENDOR(atan2f(y, x));
+    return ufn_libm_atan2_f32(y, x);
+}
+#endif
 
 UFN_FN float ufn_atan_f32(float x)
 {

@@ -1,5 +1,6 @@
-/* ufn_libm_simd.h - vector variants of sin, cos and tan for gcc's host
- * loops (included by ufn_libm_trig.h).
+/* ufn_libm_simd.h - how the vector variants of sin, cos, tan and atan2
+ * for gcc's host loops are made (included by ufn_libm.h; the functions'
+ * files instantiate them).
  *
  * A trigonometric function has a cheap path for ordinary arguments and an
  * expensive one (Payne-Hanek) for huge ones.  gcc vectorises a loop only by
@@ -7,21 +8,23 @@
  * libmvec's.  libmvec's answer is a vector function that runs the cheap
  * path on all lanes and the expensive one only on the lanes that need it;
  * this is the same, for gcc on x86-64 (clang and nvcc take the plain
- * functions of ufn_libm_trig.h):
+ * functions).  atan2 float32 uses it too: its rare part is the scaling for
+ * tiny results and the special cases.
  *
  *   ufn_sin_f32 etc. are declared with gcc's simd attribute, like math.h
  *   declares libmvec's sinf, so that a vectorised loop calls
  *   _ZGVeN16v_ufn_sin_f32 (AVX-512), _ZGVdN8v_ (AVX2), _ZGVcN8v_ (AVX) or
  *   _ZGVbN4v_ (SSE2) on a vector of arguments;
- *   those variants are defined here, weak and hidden (every object that
- *   includes this defines the same ones): they run the function's _fast
+ *   those variants are defined by the macros below, instantiated in
+ *   ufn_libm_trig.h and ufn_libm_atan.h, weak and hidden (every object that
+ *   includes them defines the same ones): they run the function's _fast
  *   part in a loop that gcc vectorises, then its _big part on each lane
  *   whose argument needs it.  The scalar function (for scalar code) is the
  *   whole function.
  *
  * Every lane computes what the scalar function computes, with the same
- * operations in the same order: the bits are the same (tests/math checks
- * it for every float).
+ * operations in the same order: the bits are the same (tests/math/lanes.c
+ * checks it on every ISA, with rare lanes mixed into the vectors).
  */
 #ifndef UFN_LIBM_SIMD_H
 #define UFN_LIBM_SIMD_H
@@ -36,29 +39,64 @@
 #define UFN_LIBM_SIMD_AVX2   "avx2,fma"
 #define UFN_LIBM_SIMD_AVX512 "avx512f,avx512dq,avx512vl,avx512bw,avx2,fma"
 
+/* An integer as wide as a lane: the or-reduction of `rare` in a narrower
+ * one made gcc vectorise the float64 loops at half width (AVX2: 2 lanes,
+ * AVX-512: 4), as it does with any int32 beside float64 lanes. */
+#define UFN_LIBM_SIMD_INT(T) __typeof__(_Generic((T)0, float: (uint32_t)0, double: (uint64_t)0))
+
 /* One vector variant: N lanes of T, compiled for target ISA.  The _fast
  * loop is vectorised by gcc (it is the same C code as the scalar path, and
- * `rare` an or-reduction); the _big loop runs only when a lane needs it. */
+ * `rare` an or-reduction); the _big loop runs only when a lane needs it.
+ * The lanes are read and written through a union with the vector: with
+ * __builtin_memcpy gcc moved a 256-bit vector through the stack in 64- and
+ * 128-bit pieces and read it back whole, a failed store forwarding on
+ * every call, which made the AVX2 variants 2.5-3x slower than their
+ * arithmetic. */
 #define UFN_LIBM_SIMD_VARIANT(vname, isa, T, N, fast, big, ok)                    \
     typedef T vname##_v __attribute__((vector_size((N) * sizeof(T))));            \
     vname##_v vname(vname##_v v);                                                 \
     __attribute__((weak, visibility("hidden"), target(isa)))                      \
     vname##_v vname(vname##_v v)                                                  \
     {                                                                             \
-        T x[N], y[N];                                                             \
-        int rare = 0, i;                                                          \
-        __builtin_memcpy(x, &v, sizeof x);                                        \
+        union { vname##_v v; T a[N]; } x, y;                                      \
+        UFN_LIBM_SIMD_INT(T) rare = 0;                                            \
+        int i;                                                                    \
+        x.v = v;                                                                  \
         _Pragma("GCC ivdep")                                                      \
         for (i = 0; i < (N); i++) {                                               \
-            y[i] = fast(x[i]);                                                    \
-            rare |= !ok(x[i]);                                                    \
+            y.a[i] = fast(x.a[i]);                                                \
+            rare |= !ok(x.a[i]);                                                  \
         }                                                                         \
         if (__builtin_expect(rare, 0))                                            \
             for (i = 0; i < (N); i++)                                             \
-                if (!ok(x[i]))                                                    \
-                    y[i] = big(x[i]);                                             \
-        __builtin_memcpy(&v, y, sizeof y);                                        \
-        return v;                                                                 \
+                if (!ok(x.a[i]))                                                  \
+                    y.a[i] = big(x.a[i]);                                         \
+        return y.v;                                                               \
+    }
+
+/* The same for a function of two arguments (atan2): ok and the parts
+ * take both. */
+#define UFN_LIBM_SIMD_VARIANT2(vname, isa, T, N, fast, big, ok)                   \
+    typedef T vname##_v __attribute__((vector_size((N) * sizeof(T))));            \
+    vname##_v vname(vname##_v v, vname##_v w);                                    \
+    __attribute__((weak, visibility("hidden"), target(isa)))                      \
+    vname##_v vname(vname##_v v, vname##_v w)                                     \
+    {                                                                             \
+        union { vname##_v v; T a[N]; } x, z, y;                                   \
+        UFN_LIBM_SIMD_INT(T) rare = 0;                                            \
+        int i;                                                                    \
+        x.v = v;                                                                  \
+        z.v = w;                                                                  \
+        _Pragma("GCC ivdep")                                                      \
+        for (i = 0; i < (N); i++) {                                               \
+            y.a[i] = fast(x.a[i], z.a[i]);                                        \
+            rare |= !ok(x.a[i], z.a[i]);                                          \
+        }                                                                         \
+        if (__builtin_expect(rare, 0))                                            \
+            for (i = 0; i < (N); i++)                                             \
+                if (!ok(x.a[i], z.a[i]))                                          \
+                    y.a[i] = big(x.a[i], z.a[i]);                                 \
+        return y.v;                                                               \
     }
 
 /* The scalar function `name` (declared for the vectoriser, defined through
@@ -82,11 +120,14 @@
     UFN_LIBM_SIMD_VARIANT(_ZGVdN4v_##name, UFN_LIBM_SIMD_AVX2, double, 4, fast, big, ok)  \
     UFN_LIBM_SIMD_VARIANT(_ZGVeN8v_##name, UFN_LIBM_SIMD_AVX512, double, 8, fast, big, ok)
 
-UFN_LIBM_SIMD_F64(ufn_sin_f64, ufn_libm_sin_f64, ufn_libm_sin_fast_f64, ufn_libm_sin_big_f64, ufn_libm_cw_ok_f64)
-UFN_LIBM_SIMD_F64(ufn_cos_f64, ufn_libm_cos_f64, ufn_libm_cos_fast_f64, ufn_libm_cos_big_f64, ufn_libm_cw_ok_f64)
-UFN_LIBM_SIMD_F64(ufn_tan_f64, ufn_libm_tan_f64, ufn_libm_tan_fast_f64, ufn_libm_tan_big_f64, ufn_libm_cw_ok_f64)
-UFN_LIBM_SIMD_F32(ufn_sin_f32, ufn_libm_sin_f32, ufn_libm_sin_fast_f32, ufn_libm_sin_big_f32, ufn_libm_cw_ok_f32)
-UFN_LIBM_SIMD_F32(ufn_cos_f32, ufn_libm_cos_f32, ufn_libm_cos_fast_f32, ufn_libm_cos_big_f32, ufn_libm_cw_ok_f32)
+#define UFN_LIBM_SIMD_F32_2(name, whole, fast, big, ok)                               \
+    __attribute__((simd("notinbranch"), const)) float name(float, float);             \
+    __attribute__((weak, visibility("hidden"))) float name##__scalar(float y, float x) __asm__(#name); \
+    float name##__scalar(float y, float x) { return whole(y, x); }                    \
+    UFN_LIBM_SIMD_VARIANT2(_ZGVbN4vv_##name, UFN_LIBM_SIMD_SSE2, float, 4, fast, big, ok)   \
+    UFN_LIBM_SIMD_VARIANT2(_ZGVcN8vv_##name, UFN_LIBM_SIMD_AVX, float, 8, fast, big, ok)    \
+    UFN_LIBM_SIMD_VARIANT2(_ZGVdN8vv_##name, UFN_LIBM_SIMD_AVX2, float, 8, fast, big, ok)   \
+    UFN_LIBM_SIMD_VARIANT2(_ZGVeN16vv_##name, UFN_LIBM_SIMD_AVX512, float, 16, fast, big, ok)
 
 #endif
 

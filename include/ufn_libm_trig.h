@@ -31,7 +31,7 @@
 #define UFN_LIBM_PIO2_3_F    -0x1.ee59dap-50f
 
 /* The reduced argument: x = q pi/2 + r + rl (q is used mod 4). */
-typedef struct { double r, rl; int32_t q; } ufn_libm_red_f64;
+typedef struct { double r, rl; int64_t q; } ufn_libm_red_f64;
 typedef struct { float r, rl; int32_t q; } ufn_libm_red_f32;
 
 /* ---- float64 reductions -------------------------------------------------------------------- */
@@ -47,7 +47,7 @@ UFN_FN ufn_libm_red_f64 ufn_libm_reduce_cw_f64(double x)
     ufn_dd r = ufn_dd_fast2sum(s.hi, fma(-n, UFN_LIBM_PIO2_3, s.lo - p2.lo));
     a.r = r.hi;
     a.rl = r.lo;
-    a.q = (int32_t)(ufn_bits_f64(t) & 3u);
+    a.q = (int64_t)(ufn_bits_f64(t) & 3u);
     return a;
 }
 
@@ -142,7 +142,7 @@ UFN_FN ufn_libm_red_f64 ufn_libm_reduce_ph_f64(double x)
         f = ufn_dd_mul(f, ufn_dd_make(UFN_LIBM_PIO2_1, UFN_LIBM_PIO2_2));
         a.r = f.hi;
         a.rl = f.lo;
-        a.q = (int32_t)k;
+        a.q = (int64_t)k;
     }
     a.r = x < 0.0 ? -a.r : a.r;
     a.rl = x < 0.0 ? -a.rl : a.rl;
@@ -234,34 +234,42 @@ UFN_FN ufn_dd ufn_libm_cos_kernel_f64(double r, double rl)
     return ufn_dd_fast2sum(h.hi, h.lo + fma(z.hi * z.hi, c, fma(-0.5, z.lo, -r * rl)));
 }
 
-UFN_FN float ufn_libm_sin_kernel_f32(float r, float rl)
-{
-    float z = r * r, s = 0x1.867348p-19f;
-    s = fmaf(s, z, -0x1.a08006p-13f);
-    s = fmaf(s, z, 0x1.111196p-7f);
-    s = fmaf(s, z, -0x1.555556p-3f);
-    return r + fmaf(r * z, s, fmaf(-0.5f * z, rl, rl));
-}
-
-UFN_FN float ufn_libm_cos_kernel_f32(float r, float rl)
-{
-    float zh = r * r, zl = fmaf(r, r, -zh), h = 1.0f - 0.5f * zh, hl = (1.0f - h) - 0.5f * zh;
-    float c = -0x1.56e7d8p-22f;
-    c = fmaf(c, zh, 0x1.a0ef98p-16f);
-    c = fmaf(c, zh, -0x1.6c17dp-10f);
-    c = fmaf(c, zh, 0x1.555556p-5f);
-    return h + (hl + fmaf(zh * zh, c, fmaf(-0.5f, zl, -r * rl)));
-}
-
 /* ---- the functions ----------------------------------------------------------------------------- */
+
+/* sin(r + rl) or cos(r + rl), one kernel per element: the two kernels
+ * above have the same shape (a leading term a, a Horner polynomial p in
+ * r^2 of seven coefficients, then a + (b + fma(m, p, t))), so each step
+ * selects its operands and only one polynomial is evaluated.  A vector loop
+ * computed both and selected (twice the work); each step here is the
+ * operation the chosen kernel performs, so the bits are that kernel's
+ * (sin's lacking b adds -0.0, which leaves every value as it is; tests/math
+ * lanes.c compares the two).  cosine is nonzero for cos. */
+UFN_FN double ufn_libm_sin_or_cos_f64(double r, double rl, int64_t cosine)
+{
+    ufn_dd z = ufn_dd_twoprod(r, r), h = ufn_dd_fast2sum(1.0, -0.5 * z.hi);
+    double p = cosine ? 0x1.3d5d682e39a04p-45 : -0x1.8fb8b471b50eap-41;
+    double a, b, t;
+    ufn_dd y;
+    p = fma(p, z.hi, cosine ? -0x1.92b5392940101p-37 : 0x1.60e9eb3b6c9ddp-33);
+    p = fma(p, z.hi, cosine ? 0x1.1eecdf6521ac1p-29 : -0x1.ae63fd3e5c09ap-26);
+    p = fma(p, z.hi, cosine ? -0x1.27e4faf4376cap-22 : 0x1.71de3a133d40dp-19);
+    p = fma(p, z.hi, cosine ? 0x1.a01a019fba65cp-16 : -0x1.a01a019fea0b7p-13);
+    p = fma(p, z.hi, cosine ? -0x1.6c16c16c16a39p-10 : 0x1.1111111111022p-7);
+    p = fma(p, z.hi, cosine ? 0x1.5555555555555p-5 : -0x1.5555555555555p-3);
+    /* sin: r + (r^3 S + rl (1 - r^2/2)); cos: h + (hl + (r^4 C - z.lo/2 - r rl)) */
+    a = cosine ? h.hi : r;
+    b = cosine ? h.lo : -0.0;
+    t = fma(cosine ? -0.5 : -0.5 * z.hi, cosine ? z.lo : rl, cosine ? -r * rl : rl);
+    y = ufn_dd_fast2sum(a, b + fma((cosine ? z.hi : r) * z.hi, p, t));
+    return y.hi + y.lo;
+}
 
 /* sin(x) (shift 0) or cos(x) (shift 1) from the reduced argument: sin(r),
  * cos(r), -sin(r), -cos(r) for (q + shift) mod 4 = 0..3. */
-UFN_FN double ufn_libm_sincos_eval_f64(ufn_libm_red_f64 a, int32_t shift)
+UFN_FN double ufn_libm_sincos_eval_f64(ufn_libm_red_f64 a, int64_t shift)
 {
-    int32_t q = a.q + shift;
-    ufn_dd s = ufn_libm_sin_kernel_f64(a.r, a.rl), c = ufn_libm_cos_kernel_f64(a.r, a.rl);
-    double y = (q & 1) ? c.hi + c.lo : s.hi + s.lo;
+    int64_t q = a.q + shift;
+    double y = ufn_libm_sin_or_cos_f64(a.r, a.rl, q & 1);
     return (q & 2) ? -y : y;
 }
 
@@ -276,11 +284,25 @@ UFN_FN double ufn_libm_tan_eval_f64(ufn_libm_red_f64 a)
     return t + (fma(-t, den.hi, num.hi) + fma(-t, den.lo, num.lo)) / den.hi;
 }
 
+/* the float kernels in one, as ufn_libm_sin_or_cos_f64 (the two it
+ * replaced are in tests/math/lanes.c, which compares) */
+UFN_FN float ufn_libm_sin_or_cos_f32(float r, float rl, int cosine)
+{
+    float zh = r * r, zl = fmaf(r, r, -zh), h = 1.0f - 0.5f * zh, hl = (1.0f - h) - 0.5f * zh;
+    float p = cosine ? -0x1.56e7d8p-22f : 0x1.867348p-19f, a, b, t;
+    p = fmaf(p, zh, cosine ? 0x1.a0ef98p-16f : -0x1.a08006p-13f);
+    p = fmaf(p, zh, cosine ? -0x1.6c17dp-10f : 0x1.111196p-7f);
+    p = fmaf(p, zh, cosine ? 0x1.555556p-5f : -0x1.555556p-3f);
+    a = cosine ? h : r;
+    b = cosine ? hl : -0.0f;
+    t = fmaf(cosine ? -0.5f : -0.5f * zh, cosine ? zl : rl, cosine ? -r * rl : rl);
+    return a + (b + fmaf((cosine ? zh : r) * zh, p, t));
+}
+
 UFN_FN float ufn_libm_sincos_eval_f32(ufn_libm_red_f32 a, int32_t shift)
 {
     int32_t q = a.q + shift;
-    float s = ufn_libm_sin_kernel_f32(a.r, a.rl), c = ufn_libm_cos_kernel_f32(a.r, a.rl);
-    float y = (q & 1) ? c : s;
+    float y = ufn_libm_sin_or_cos_f32(a.r, a.rl, q & 1);
     return (q & 2) ? -y : y;
 }
 
@@ -371,9 +393,13 @@ UFN_FN double ufn_libm_tan_f64(double x) { return ufn_libm_cw_ok_f64(x) ? ufn_li
 UFN_FN float  ufn_libm_sin_f32(float x)  { return ufn_libm_cw_ok_f32(x) ? ufn_libm_sin_fast_f32(x) : ufn_libm_sin_big_f32(x); }
 UFN_FN float  ufn_libm_cos_f32(float x)  { return ufn_libm_cw_ok_f32(x) ? ufn_libm_cos_fast_f32(x) : ufn_libm_cos_big_f32(x); }
 
-#include "ufn_libm_simd.h"
-
-#if !defined(UFN_LIBM_SIMD)
+#if defined(UFN_LIBM_SIMD)
+UFN_LIBM_SIMD_F64(ufn_sin_f64, ufn_libm_sin_f64, ufn_libm_sin_fast_f64, ufn_libm_sin_big_f64, ufn_libm_cw_ok_f64)
+UFN_LIBM_SIMD_F64(ufn_cos_f64, ufn_libm_cos_f64, ufn_libm_cos_fast_f64, ufn_libm_cos_big_f64, ufn_libm_cw_ok_f64)
+UFN_LIBM_SIMD_F64(ufn_tan_f64, ufn_libm_tan_f64, ufn_libm_tan_fast_f64, ufn_libm_tan_big_f64, ufn_libm_cw_ok_f64)
+UFN_LIBM_SIMD_F32(ufn_sin_f32, ufn_libm_sin_f32, ufn_libm_sin_fast_f32, ufn_libm_sin_big_f32, ufn_libm_cw_ok_f32)
+UFN_LIBM_SIMD_F32(ufn_cos_f32, ufn_libm_cos_f32, ufn_libm_cos_fast_f32, ufn_libm_cos_big_f32, ufn_libm_cw_ok_f32)
+#else
 UFN_FN double ufn_sin_f64(double x) { UFN_VENDOR(sin(x)); return ufn_libm_sin_f64(x); }
 UFN_FN double ufn_cos_f64(double x) { UFN_VENDOR(cos(x)); return ufn_libm_cos_f64(x); }
 UFN_FN double ufn_tan_f64(double x) { UFN_VENDOR(tan(x)); return ufn_libm_tan_f64(x); }
