@@ -320,6 +320,8 @@ static void tile_loop(Emitter *em, const Node *arr, int d)
     emit_line(em, "for (int64_t ufn_b%d = 0; ufn_b%d < %s.shape[0]; ufn_b%d += %d) {", d, d, a, d, n);
     em->indent++;
     emit_line(em, "int ufn_nk%d = %s.shape[0] - ufn_b%d < %d ? (int)(%s.shape[0] - ufn_b%d) : %d;", d, a, d, n, a, d, n);
+    emit_line(em, "/* the next %d elements of each row as ufn_tile%d[k][lane]: whole rows, transposed, when all are there */",
+              n, d);
     emit_line(em, "%s ufn_tile%d[%d][%d];", elt, d, n, n);
     emit_line(em, "if (ufn_nl == %d && ufn_nk%d == %d && %s.stride[0] == 1) {", n, d, n, a);
     emit_line(em, "    %s ufn_row%d[%d][%d];", elt, d, n, n);

@@ -300,6 +300,7 @@ UFN_LOOP_INLINE void gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__lanes(ufn_view_i32
 #line 25 "gufuncs.ufn"
     for (int64_t ufn_b1 = 0; ufn_b1 < v_x.shape[0]; ufn_b1 += 16) {
         int ufn_nk1 = v_x.shape[0] - ufn_b1 < 16 ? (int)(v_x.shape[0] - ufn_b1) : 16;
+        /* the next 16 elements of each row as ufn_tile1[k][lane]: whole rows, transposed, when all are there */
         int32_t ufn_tile1[16][16];
         if (ufn_nl == 16 && ufn_nk1 == 16 && v_x.stride[0] == 1) {
             int32_t ufn_row1[16][16];
@@ -330,7 +331,7 @@ UFN_LOOP_INLINE void gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__lanes(ufn_view_i32
 #line 28 "gufuncs.ufn"
         ufn_view_f64_1_row(v_mean, ufn_rows_v_mean, ufn_l).data[0 * ufn_view_f64_1_row(v_mean, ufn_rows_v_mean, ufn_l).stride[0]] = (ufn_view_i32_1_row(v_x, ufn_rows_v_x, ufn_l).shape[0] > 0) ? (((double)v_s[ufn_l]) / ((double)ufn_view_i32_1_row(v_x, ufn_rows_v_x, ufn_l).shape[0])) : 0.0;
     }
-#line 334 "gufuncs.host.c"
+#line 335 "gufuncs.host.c"
 }
 
 /* host loop of sum_mean '(int32[:], int64[:], float64[:])', layout '(n)->(),()' */
@@ -364,6 +365,7 @@ UFN_LOOP_INLINE void gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__lanes(ufn_view_f32
 #line 25 "gufuncs.ufn"
     for (int64_t ufn_b1 = 0; ufn_b1 < v_x.shape[0]; ufn_b1 += 16) {
         int ufn_nk1 = v_x.shape[0] - ufn_b1 < 16 ? (int)(v_x.shape[0] - ufn_b1) : 16;
+        /* the next 16 elements of each row as ufn_tile1[k][lane]: whole rows, transposed, when all are there */
         float ufn_tile1[16][16];
         if (ufn_nl == 16 && ufn_nk1 == 16 && v_x.stride[0] == 1) {
             float ufn_row1[16][16];
@@ -394,7 +396,7 @@ UFN_LOOP_INLINE void gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__lanes(ufn_view_f32
 #line 28 "gufuncs.ufn"
         ufn_view_f32_1_row(v_mean, ufn_rows_v_mean, ufn_l).data[0 * ufn_view_f32_1_row(v_mean, ufn_rows_v_mean, ufn_l).stride[0]] = (float)((ufn_view_f32_1_row(v_x, ufn_rows_v_x, ufn_l).shape[0] > 0) ? (v_s[ufn_l] / ((double)ufn_view_f32_1_row(v_x, ufn_rows_v_x, ufn_l).shape[0])) : 0.0);
     }
-#line 398 "gufuncs.host.c"
+#line 400 "gufuncs.host.c"
 }
 
 /* host loop of sum_mean '(float32[:], float32[:], float32[:])', layout '(n)->(),()' */
@@ -428,7 +430,7 @@ UFN_LOOP_INLINE void gufuncs__axpy__f32_a1_f32_a1_f32__lanes(float *v_alpha, ufn
             ufn_view_f32_1_row(v_out, ufn_rows_v_out, ufn_l).data[v_i[ufn_l] * ufn_view_f32_1_row(v_out, ufn_rows_v_out, ufn_l).stride[0]] = (float)((v_i[ufn_l] > 0) ? (((double)(v_alpha[ufn_l] * ufn_view_f32_1_row(v_x, ufn_rows_v_x, ufn_l).data[v_i[ufn_l] * ufn_view_f32_1_row(v_x, ufn_rows_v_x, ufn_l).stride[0]])) + (((double)ufn_view_f32_1_row(v_out, ufn_rows_v_out, ufn_l).data[ufn_wrap_index(ufn_sub_i64(v_i[ufn_l], 1), ufn_view_f32_1_row(v_out, ufn_rows_v_out, ufn_l).shape[0]) * ufn_view_f32_1_row(v_out, ufn_rows_v_out, ufn_l).stride[0]]) * 0.0)) : ((double)(v_alpha[ufn_l] * ufn_view_f32_1_row(v_x, ufn_rows_v_x, ufn_l).data[v_i[ufn_l] * ufn_view_f32_1_row(v_x, ufn_rows_v_x, ufn_l).stride[0]])));
         }
     }
-#line 432 "gufuncs.host.c"
+#line 434 "gufuncs.host.c"
 }
 
 /* host loop of axpy '(float32, float32[:], float32[:])', layout '(),(n)->(n)' */
