@@ -320,3 +320,14 @@ void ufn_free(ufn_array *a)
     ufn_release(a->alloc_id);
     memset(a, 0, sizeof *a);
 }
+
+int ufn_finish_result(ufn_array *out, ufn_array *res, int st)
+{
+    if (out->memory != UFN_MEM_NONE)
+        return st;              /* the result was written into the caller's array */
+    if (st == UFN_OK)
+        ufn_hand_over(out, res);
+    else
+        ufn_free(res);
+    return st;
+}

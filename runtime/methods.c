@@ -138,13 +138,7 @@ int ufn_accumulate(const ufn_func *f, const ufn_array *a, int axis, ufn_array *o
         ufn_free(&ha);
         ufn_free(&hres);
     }
-    if (out->memory == UFN_MEM_NONE) {
-        if (st == UFN_OK)
-            ufn_hand_over(out, &res);
-        else
-            ufn_free(&res);
-    }
-    return st;
+    return ufn_finish_result(out, &res, st);
 }
 
 int ufn_outer(const ufn_func *f, const ufn_array *a, const ufn_array *b, ufn_array *out)

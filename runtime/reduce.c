@@ -766,13 +766,7 @@ static int reduce_on_device(const reduction *r, const ufn_loop *loop, const ufn_
         st = ufn_alloc_array(r->dt, ndim, shape, a->memory, a->device, &res);
     if (st == UFN_OK)
         st = ufn_reduce_device(r->f, loop, be, a, r->count, r->has_init ? r->init : NULL, &res);
-    if (out->memory == UFN_MEM_NONE) {
-        if (st == UFN_OK)
-            ufn_hand_over(out, &res);
-        else
-            ufn_free(&res);
-    }
-    return st;
+    return ufn_finish_result(out, &res, st);
 }
 
 int ufn_reduce(const ufn_func *f, const ufn_array *a, const ufn_reduce_opts *opts, ufn_array *out)
@@ -869,11 +863,5 @@ int ufn_reduce(const ufn_func *f, const ufn_array *a, const ufn_reduce_opts *opt
         ufn_free(&ha);
         ufn_free(&hres);
     }
-    if (out->memory == UFN_MEM_NONE) {
-        if (st == UFN_OK)
-            ufn_hand_over(out, &res);
-        else
-            ufn_free(&res);
-    }
-    return st;
+    return ufn_finish_result(out, &res, st);
 }

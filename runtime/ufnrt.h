@@ -146,6 +146,10 @@ void ufn_convert(void *dst, ufn_dtype dt, ptrdiff_t dstep, const void *src, ufn_
 int ufn_owner_tag(const ufn_array *where, uint64_t id);
 /* Give *dst the array a (copied), tagged as its owner. */
 void ufn_hand_over(ufn_array *dst, const ufn_array *a);
+/* The end of a call that allocated its result res because *out was empty:
+ * on success hand res over to *out, on failure free it; st passes through.
+ * With a caller's array in *out, res is that array and nothing happens. */
+int ufn_finish_result(ufn_array *out, ufn_array *res, int st);
 /* Does *a hold, as its owner, a live array of the runtime's? */
 bool ufn_holds_live(const ufn_array *a);
 
