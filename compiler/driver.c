@@ -601,8 +601,9 @@ static int arch_number(const char *s, size_t len)
  * CUDA 13 uses NVVM 7 up to sm_90 and NVVM 20 from sm_100 (the PTX's
  * "Based on NVVM" line).  Within one front end the PTX for sm_75 and for
  * sm_90 differ in register numbering and little else: ptxas gives the
- * same register counts and spills from either for every test module
- * (bench/compile-time.md), so one PTX per front end is enough. */
+ * same spills from either, and the same registers for all but three test
+ * modules (2-5 apart; bench/compile-time.md), so one PTX per front end is
+ * enough. */
 static int front_end_of(int arch)
 {
     return arch >= 100 ? 100 : 75;
