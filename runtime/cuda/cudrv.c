@@ -24,8 +24,10 @@ static const struct {
     const char *symbol;
     int version;
     size_t offset;
+    bool optional;           /* newer than 12.0: missing, it stays NULL */
 } entries[] = {
-#define E(name, version) { #name, version, offsetof(ufn_cudrv, name) }
+#define E(name, version) { #name, version, offsetof(ufn_cudrv, name), false }
+#define OPT(name, symbol, version) { #symbol, version, offsetof(ufn_cudrv, name), true }
     E(cuDriverGetVersion, 2020),   /* first: the version decides the rest */
     E(cuGetErrorName, 6000),
     E(cuGetErrorString, 6000),
@@ -69,6 +71,13 @@ static const struct {
     E(cuOccupancyMaxActiveBlocksPerMultiprocessor, 6050),
     E(cuFuncGetAttribute, 2020),
     E(cuFuncSetAttribute, 9000),
+    OPT(cuStreamBeginCapture, cuStreamBeginCapture, 10010),
+    OPT(cuStreamEndCapture, cuStreamEndCapture, 10000),
+    OPT(cuGraphInstantiate, cuGraphInstantiateWithFlags, 11040),
+    OPT(cuGraphLaunch, cuGraphLaunch, 10000),
+    OPT(cuGraphExecDestroy, cuGraphExecDestroy, 10000),
+    OPT(cuGraphDestroy, cuGraphDestroy, 10000),
+#undef OPT
 #undef E
 };
 
@@ -97,6 +106,7 @@ static const struct {
     { CUDA_ERROR_UNSUPPORTED_PTX_VERSION, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION",
       "the provided PTX was compiled with an unsupported toolchain." },
     { CUDA_ERROR_INVALID_HANDLE, "CUDA_ERROR_INVALID_HANDLE", "invalid resource handle" },
+    { CUDA_ERROR_ILLEGAL_STATE, "CUDA_ERROR_ILLEGAL_STATE", "the operation is not permitted in the current state" },
     { CUDA_ERROR_NOT_FOUND, "CUDA_ERROR_NOT_FOUND", "named symbol not found" },
     { CUDA_ERROR_NOT_READY, "CUDA_ERROR_NOT_READY", "device not ready" },
     { CUDA_ERROR_ILLEGAL_ADDRESS, "CUDA_ERROR_ILLEGAL_ADDRESS",
@@ -116,6 +126,12 @@ static const struct {
     { CUDA_ERROR_NOT_SUPPORTED, "CUDA_ERROR_NOT_SUPPORTED", "operation not supported" },
     { CUDA_ERROR_SYSTEM_DRIVER_MISMATCH, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH",
       "system has unsupported display driver / cuda driver combination" },
+    { CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED",
+      "operation not permitted when stream is capturing" },
+    { CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, "CUDA_ERROR_STREAM_CAPTURE_INVALIDATED",
+      "operation failed due to a previous error during capture" },
+    { CUDA_ERROR_STREAM_CAPTURE_IMPLICIT, "CUDA_ERROR_STREAM_CAPTURE_IMPLICIT",
+      "operation would make the legacy stream depend on a capturing blocking stream" },
     { CUDA_ERROR_UNKNOWN, "CUDA_ERROR_UNKNOWN", "unknown error" },
     { UFN_CUDA_NO_RESULT, "CUDA_SUCCESS without a result",
       "the driver reported success but returned nothing: it is broken, or not a CUDA driver" },
@@ -191,6 +207,8 @@ static int resolve(ufn_cudrv *drv, get_proc_fn get_proc, const char *path)
                               CU_GET_PROC_ADDRESS_LEGACY_STREAM, &found);
         if (r == CUDA_ERROR_STUB_LIBRARY)
             return stub_failure(path);
+        if (entries[i].optional && (r != CUDA_SUCCESS || found != CU_GET_PROC_ADDRESS_SUCCESS || !fn))
+            continue;
         if (r != CUDA_SUCCESS || found != CU_GET_PROC_ADDRESS_SUCCESS || !fn) {
             const char *why = found == CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT
                                   ? "the driver is too old for it"

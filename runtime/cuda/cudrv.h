@@ -49,6 +49,8 @@ typedef struct CUevent_st *CUevent;
 typedef struct CUlib_st *CUlibrary;
 typedef struct CUkern_st *CUkernel;
 typedef struct CUfunc_st *CUfunction;
+typedef struct CUgraph_st *CUgraph;
+typedef struct CUgraphExec_st *CUgraphExec;
 typedef size_t (*CUoccupancyB2DSize)(int block_size);
 
 /* The driver's result codes that the runtime tells apart or names. */
@@ -67,6 +69,7 @@ enum {
     CUDA_ERROR_INVALID_PTX = 218,
     CUDA_ERROR_UNSUPPORTED_PTX_VERSION = 222,
     CUDA_ERROR_INVALID_HANDLE = 400,
+    CUDA_ERROR_ILLEGAL_STATE = 401,
     CUDA_ERROR_NOT_FOUND = 500,
     CUDA_ERROR_NOT_READY = 600,
     CUDA_ERROR_ILLEGAL_ADDRESS = 700,
@@ -80,6 +83,9 @@ enum {
     CUDA_ERROR_LAUNCH_FAILED = 719,
     CUDA_ERROR_NOT_SUPPORTED = 801,
     CUDA_ERROR_SYSTEM_DRIVER_MISMATCH = 803,
+    CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED = 900,
+    CUDA_ERROR_STREAM_CAPTURE_INVALIDATED = 901,
+    CUDA_ERROR_STREAM_CAPTURE_IMPLICIT = 906,
     CUDA_ERROR_UNKNOWN = 999
 };
 
@@ -100,6 +106,7 @@ typedef enum CUdevice_attribute {
     CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK = 8,
     CU_DEVICE_ATTRIBUTE_WARP_SIZE = 10,
     CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16,
+    CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE = 38,
     CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR = 39,
     CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT = 40,
     CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING = 41,
@@ -107,6 +114,13 @@ typedef enum CUdevice_attribute {
     CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
     CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97
 } CUdevice_attribute;
+
+/* cuStreamBeginCapture: which other calls a capture refuses. */
+typedef enum CUstreamCaptureMode {
+    CU_STREAM_CAPTURE_MODE_GLOBAL = 0,
+    CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1,
+    CU_STREAM_CAPTURE_MODE_RELAXED = 2
+} CUstreamCaptureMode;
 
 /* cuCtxSetLimit / cuCtxGetLimit. */
 typedef enum CUlimit {
@@ -213,6 +227,15 @@ typedef struct ufn_cudrv {
                                                             int block, size_t smem); /* 6050 */
     CUresult (*cuFuncGetAttribute)(int *value, CUfunction_attribute attr, CUfunction f); /* 2020 */
     CUresult (*cuFuncSetAttribute)(CUfunction f, CUfunction_attribute attr, int value); /* 9000 */
+    /* CUDA graphs (stream capture).  Optional: a driver without them
+     * leaves them NULL, and a pipeline then runs call by call. */
+    CUresult (*cuStreamBeginCapture)(CUstream s, CUstreamCaptureMode mode); /* 10010 (_v2) */
+    CUresult (*cuStreamEndCapture)(CUstream s, CUgraph *graph);           /* 10000 */
+    CUresult (*cuGraphInstantiate)(CUgraphExec *exec, CUgraph graph,
+                                   unsigned long long flags);     /* 11040 (WithFlags) */
+    CUresult (*cuGraphLaunch)(CUgraphExec exec, CUstream s);              /* 10000 */
+    CUresult (*cuGraphExecDestroy)(CUgraphExec exec);                     /* 10000 */
+    CUresult (*cuGraphDestroy)(CUgraph graph);                            /* 10000 */
     CUresult (*cuGetErrorName)(CUresult r, const char **name);            /* 6000 */
     CUresult (*cuGetErrorString)(CUresult r, const char **text);          /* 6000 */
 } ufn_cudrv;
@@ -278,8 +301,9 @@ typedef struct ufn_sim_stats {
     uint64_t h2d, d2h, d2d;  /* copies */
     uint64_t h2d_bytes, d2h_bytes, d2d_bytes;
     uint64_t peer, peer_bytes;   /* copies from another device into this one's memory */
-    uint64_t launches;
+    uint64_t launches;       /* kernel launches run (a graph's count when it is launched) */
     uint64_t threads;        /* kernel threads run */
+    uint64_t graph_launches; /* cuGraphLaunch calls */
     uint64_t host_allocs;    /* cuMemAllocHost calls (process-wide, not per device) */
     uint64_t pending;        /* operations queued on the device and not yet run */
 } ufn_sim_stats;
@@ -292,7 +316,7 @@ int ufn_sim_set_memory_limit(int device, size_t bytes);
  * missing synchronisation shows.  0 restores running at once. */
 void ufn_sim_set_latency(unsigned usec);
 /* Make a driver call fail: after `skip` more successful calls of `call`
- * ("cuLaunchKernel", "cuMemcpyHtoDAsync", "cuMemcpyDtoHAsync",
+ * ("cuLaunchKernel", "cuGraphLaunch", "cuGraphInstantiate", "cuStreamBeginCapture", "cuMemcpyHtoDAsync", "cuMemcpyDtoHAsync",
  * "cuMemcpyDtoDAsync", "cuMemcpyPeerAsync", "cuEventRecord", "cuEventCreate", "cuStreamCreate",
  * "cuMemAlloc", "cuMemAllocHost", "cuLibraryLoadData",
  * "cuLibraryGetKernel", "cuKernelGetFunction"), the next one returns

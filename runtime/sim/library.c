@@ -194,12 +194,9 @@ CUresult sim_launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigne
     sim_op *op = sq_launch_op(&g, params);
     if (!op)
         return CUDA_ERROR_OUT_OF_MEMORY;
-    uint64_t threads = (uint64_t)gx * gy * gz * bx * by * bz;
-    pthread_mutex_lock(&ufn_sim.lock);
-    ufn_sim.dev[dev].stats.launches++;
-    ufn_sim.dev[dev].stats.threads += threads;
-    pthread_mutex_unlock(&ufn_sim.lock);
-    return sq_submit(s, dev, op, NULL);
+    op->tally = (sim_tally){ .device = dev, .launches = 1,
+                             .threads = (uint64_t)gx * gy * gz * bx * by * bz };
+    return sim_submit(s, dev, op, NULL);
 }
 
 CUresult sim_func_get_attribute(int *value, CUfunction_attribute attr, CUfunction f)

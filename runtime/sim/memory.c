@@ -200,23 +200,26 @@ static CUresult copy(enum copy_kind kind, void *dst, int dst_dev, const void *sr
               (src_dev < 0 || on_device(src, bytes, src_dev));
     bool pinned = (kind == H2D || kind == D2H) &&
                   sim_find_in(false, (uintptr_t)(kind == H2D ? src : dst), bytes);
-    if (ok) {
-        ufn_sim_stats *st = &ufn_sim.dev[kind == PEER ? dst_dev : dev].stats;
-        switch (kind) {
-        case H2D: st->h2d++, st->h2d_bytes += bytes; break;
-        case D2H: st->d2h++, st->d2h_bytes += bytes; break;
-        case D2D: st->d2d++, st->d2d_bytes += bytes; break;
-        case PEER: st->peer++, st->peer_bytes += bytes; break;
-        }
-    }
     pthread_mutex_unlock(&ufn_sim.lock);
     if (!ok)
         return CUDA_ERROR_INVALID_VALUE;
+    /* Pageable memory is read or written when the call is made, which a
+     * capture cannot replay: CUDA refuses it. */
+    if ((kind == H2D || kind == D2H) && !pinned && (r = sq_capture_refuse(s)) != CUDA_SUCCESS)
+        return r;
     sim_op *op = sq_op_new(sizeof(copy_work));
     if (!op)
         return CUDA_ERROR_OUT_OF_MEMORY;
     op->run = run_copy;
     *(copy_work *)op->data = (copy_work){ dst, src, bytes };
+    sim_tally *t = &op->tally;
+    t->device = kind == PEER ? dst_dev : dev;
+    switch (kind) {
+    case H2D: t->h2d = 1, t->h2d_bytes = bytes; break;
+    case D2H: t->d2h = 1, t->d2h_bytes = bytes; break;
+    case D2D: t->d2d = 1, t->d2d_bytes = bytes; break;
+    case PEER: t->peer = 1, t->peer_bytes = bytes; break;
+    }
     if (kind == H2D && !pinned) {
         if (!(op->heap = malloc(bytes))) {
             free(op);
@@ -226,7 +229,7 @@ static CUresult copy(enum copy_kind kind, void *dst, int dst_dev, const void *sr
         ((copy_work *)op->data)->src = op->heap;
     }
     uint64_t seq;
-    r = sq_submit(s, dev, op, &seq);
+    r = sim_submit(s, dev, op, &seq);
     if (r == CUDA_SUCCESS && kind == D2H && !pinned) {
         sq_wait_op(s, dev, seq);
         r = sim_fault_take(dev);   /* it waited: a kernel's fault shows here */

@@ -71,12 +71,29 @@ sim_op *sq_op_new(size_t bytes)
     return calloc(1, sizeof(sim_op) + bytes);
 }
 
+static void nodes_release(sim_nodes *nodes);
+
+/* Lock held. */
 static void op_free(sim_op *op)
 {
     if (op->event && --op->event->refs == 0)
         free(op->event);
+    if (op->graph)
+        nodes_release(op->graph);
     free(op->heap);
     free(op);
+}
+
+/* Lock held. */
+static void nodes_release(sim_nodes *nodes)
+{
+    if (!nodes || --nodes->refs > 0)
+        return;
+    for (sim_op *op = nodes->head, *next; op; op = next) {
+        next = op->next;
+        op_free(op);
+    }
+    free(nodes);
 }
 
 /* ---- who waits for whom (lock held) ------------------------------------------------ */
@@ -213,6 +230,8 @@ CUresult sq_stream_new(int device, unsigned flags, CUstream *out)
 void sq_stream_release(CUstream s)
 {
     lock();
+    nodes_release(s->capture);   /* a capture still open is dropped */
+    s->capture = NULL;
     s->tag = TAG_DEAD;
     s->dying = true;
     bool now = !s->started;
@@ -234,9 +253,53 @@ static CUstream target(CUstream s, int device)
     return q.legacy[device];
 }
 
-CUresult sq_submit(CUstream s, int device, sim_op *op, uint64_t *seq)
+/* Invalidate the captures of the device's blocking streams; were there any?
+ * Lock held. */
+static bool invalidate_blocking(int device)
+{
+    bool any = false;
+    for (CUstream s = q.streams[device]; s; s = s->next)
+        if (s->blocking && s->capture) {
+            s->capture_status = CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+            any = true;
+        }
+    return any;
+}
+
+/* Record op into t's capture; lock held. */
+static CUresult capture(CUstream t, sim_op *op)
+{
+    if (t->capture_status != CUDA_SUCCESS) {
+        op_free(op);
+        return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+    }
+    sim_nodes *n = t->capture;
+    if (n->tail)
+        n->tail->next = op;
+    else
+        n->head = op;
+    n->tail = op;
+    n->count++;
+    return CUDA_SUCCESS;
+}
+
+CUresult sq_submit(CUstream s, int device, sim_op *op, uint64_t *seq, bool *captured)
 {
     lock();
+    if (captured)
+        *captured = false;
+    if (s && s->capture) {
+        CUresult r = capture(s, op);
+        if (r == CUDA_SUCCESS && captured)
+            *captured = true;
+        unlock();
+        return r;
+    }
+    if (!s && invalidate_blocking(device)) {
+        op_free(op);
+        unlock();
+        return CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
+    }
     CUstream t = target(s, device);
     CUresult r = !t ? CUDA_ERROR_OUT_OF_MEMORY : t->started ? CUDA_SUCCESS : start(t);
     if (r != CUDA_SUCCESS) {
@@ -366,7 +429,7 @@ static CUresult event_op(CUevent e, CUstream s, int device, sim_op_kind kind)
     lock();
     e->refs++;   /* given back when the op is freed, run or not */
     unlock();
-    return sq_submit(s, device, op, NULL);
+    return sq_submit(s, device, op, NULL, NULL);
 }
 
 CUresult sq_event_record(CUevent e, CUstream s, int device)
@@ -385,5 +448,118 @@ void sq_event_sync(CUevent e)
     uint64_t gen = e->recorded;
     while (e->reached < gen)
         pthread_cond_wait(&q.changed, &q.lock);
+    unlock();
+}
+
+/* ---- capture and graphs ------------------------------------------------------------------- */
+
+CUresult sq_capture_begin(CUstream s)
+{
+    sim_nodes *n = calloc(1, sizeof *n);
+    if (!n)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    n->refs = 1;
+    lock();
+    CUresult r = CUDA_SUCCESS;
+    if (s->capture) {
+        r = CUDA_ERROR_ILLEGAL_STATE;
+        free(n);
+    } else {
+        s->capture = n;
+        s->capture_status = CUDA_SUCCESS;
+    }
+    unlock();
+    return r;
+}
+
+CUresult sq_capture_end(CUstream s, sim_nodes **nodes)
+{
+    lock();
+    sim_nodes *n = s->capture;
+    CUresult r = !n ? CUDA_ERROR_ILLEGAL_STATE : s->capture_status;
+    s->capture = NULL;
+    if (r != CUDA_SUCCESS) {
+        if (n)
+            nodes_release(n);
+        n = NULL;
+        if (r != CUDA_ERROR_ILLEGAL_STATE)
+            r = CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+    }
+    unlock();
+    *nodes = n;
+    return r;
+}
+
+/* Lock held. */
+static CUresult refuse(CUstream s)
+{
+    if (!s->capture)
+        return CUDA_SUCCESS;
+    if (s->capture_status != CUDA_SUCCESS)
+        return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+    s->capture_status = CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+    return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+}
+
+CUresult sq_capture_refuse(CUstream s)
+{
+    if (!s)
+        return CUDA_SUCCESS;
+    lock();
+    CUresult r = refuse(s);
+    unlock();
+    return r;
+}
+
+CUresult sq_capture_refuse_device(int device)
+{
+    CUresult r = CUDA_SUCCESS;
+    lock();
+    for (CUstream s = q.streams[device]; s; s = s->next)
+        if (s->capture) {
+            refuse(s);
+            r = CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+        }
+    unlock();
+    return r;
+}
+
+/* A graph launch: every captured operation, in the order captured. */
+static void run_graph(sim_op *op)
+{
+    for (sim_op *node = op->graph->head; node; node = node->next)
+        if (node->kind == SIM_WORK)
+            node->run(node);
+}
+
+CUresult sq_graph_submit(CUstream s, int device, sim_nodes *nodes)
+{
+    if (s) {
+        lock();
+        bool capturing = s->capture != NULL;
+        unlock();
+        if (capturing)   /* a graph inside a graph: not simulated */
+            return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+    }
+    sim_op *op = sq_op_new(0);
+    if (!op)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    op->run = run_graph;
+    sq_nodes_retain(nodes);
+    op->graph = nodes;
+    return sq_submit(s, device, op, NULL, NULL);
+}
+
+void sq_nodes_retain(sim_nodes *nodes)
+{
+    lock();
+    nodes->refs++;
+    unlock();
+}
+
+void sq_nodes_release(sim_nodes *nodes)
+{
+    lock();
+    nodes_release(nodes);
     unlock();
 }

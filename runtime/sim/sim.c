@@ -32,7 +32,7 @@
  *
  * Files: state.c (the state, what every entry checks), memory.c (memory and
  * copies), library.c (libraries, kernels, launches), queue.c (streams and
- * events), grid.c (running a grid); this one has the configuration,
+ * events), grid.c (running a grid), graph.c (stream capture, graphs); this one has the configuration,
  * devices, contexts, streams and events, errors, the table and the hooks.
  *
  * Test hooks (cudrv.h): statistics, a memory limit, a latency that holds
@@ -192,6 +192,7 @@ static CUresult sim_device_attribute(int *value, CUdevice_attribute attr, CUdevi
     case CU_DEVICE_ATTRIBUTE_WARP_SIZE: *value = 32; break;
     case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *value = SIM_SMS; break;
     case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR: *value = SIM_THREADS_PER_SM; break;
+    case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: *value = SIM_L2_BYTES; break;
     case CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT: *value = 2; break;
     case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING: *value = 1; break;
     case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *value = 8; break;
@@ -246,6 +247,9 @@ static CUresult sim_primary_release(CUdevice dev)
 static CUresult sim_ctx_synchronize(void)
 {
     REQUIRE_CONTEXT(dev);
+    CUresult r = sq_capture_refuse_device(dev);
+    if (r != CUDA_SUCCESS)
+        return r;
     sq_device_sync(dev);
     return sim_fault_take(dev);
 }
@@ -298,6 +302,9 @@ static CUresult sim_stream_synchronize(CUstream s)
     if (s && s->tag != TAG_STREAM)
         return CUDA_ERROR_INVALID_HANDLE;
     int device = s ? s->device : dev;   /* any context may wait for any stream */
+    CUresult r = sq_capture_refuse(s);
+    if (r != CUDA_SUCCESS)
+        return r;
     sq_stream_sync(s, device);
     return sim_fault_take(device);
 }
@@ -310,6 +317,8 @@ static CUresult sim_stream_wait_event(CUstream s, CUevent e, unsigned flags)
     if (!e || e->tag != TAG_EVENT)
         return CUDA_ERROR_INVALID_HANDLE;
     CUresult r = sim_check_stream(s, dev);
+    if (r == CUDA_SUCCESS)   /* event nodes are not simulated */
+        r = sq_capture_refuse(s);
     return r != CUDA_SUCCESS ? r : sq_event_wait(s, dev, e);
 }
 
@@ -329,6 +338,8 @@ static CUresult sim_event_record(CUevent e, CUstream s)
     if (!e || e->tag != TAG_EVENT)
         return CUDA_ERROR_INVALID_HANDLE;
     CUresult r = sim_check_stream(s, dev);
+    if (r == CUDA_SUCCESS)   /* event nodes are not simulated */
+        r = sq_capture_refuse(s);
     if (r != CUDA_SUCCESS)
         return r;
     INJECT("cuEventRecord");
@@ -429,6 +440,12 @@ static const ufn_cudrv sim_driver = {
     .cuOccupancyMaxActiveBlocksPerMultiprocessor = sim_occupancy_blocks,
     .cuFuncGetAttribute = sim_func_get_attribute,
     .cuFuncSetAttribute = sim_func_set_attribute,
+    .cuStreamBeginCapture = sim_begin_capture,
+    .cuStreamEndCapture = sim_end_capture,
+    .cuGraphInstantiate = sim_graph_instantiate,
+    .cuGraphLaunch = sim_graph_launch,
+    .cuGraphExecDestroy = sim_graph_exec_destroy,
+    .cuGraphDestroy = sim_graph_destroy,
     .cuGetErrorName = sim_error_name,
     .cuGetErrorString = sim_error_string,
 };

@@ -7,6 +7,7 @@
  *              engine (simt.c: thread after thread, or as fibers)
  *   memory.c   device and page-locked memory, copies
  *   library.c  libraries, kernels, launches
+ *   graph.c    stream capture and CUDA graphs: captured work replayed
  *   sim.c      configuration, devices, contexts, streams and events, errors,
  *              the driver table and the test hooks
  *
@@ -43,11 +44,31 @@
 #define SIM_SHARED 49152          /* shared memory per block without opt-in */
 #define SIM_SHARED_OPTIN 166912   /* with it (163 KiB, an A100's) */
 #define SIM_ALIGN 256
+#define SIM_L2_BYTES (40 << 20)   /* an A100's L2 */
 #define SIM_DEFAULT_MEMORY ((size_t)4 << 30)
 #define SIM_MAX_CONTEXT_DEPTH 64
 
 typedef struct sim_op sim_op;
 typedef void (*sim_work)(sim_op *op);
+
+/* What an operation adds to its device's statistics (ufn_sim_stats) when
+ * it is queued to run: at once, or, captured into a graph, each time the
+ * graph is launched. */
+typedef struct sim_tally {
+    int device;                 /* whose statistics: a peer copy counts on its destination */
+    uint64_t launches, threads;
+    uint64_t h2d, d2h, d2d, peer;
+    uint64_t h2d_bytes, d2h_bytes, d2d_bytes, peer_bytes;
+} sim_tally;
+
+/* The work a stream captured (cuStreamBeginCapture .. cuStreamEndCapture):
+ * its operations in order, never run themselves, shared by the graph, the
+ * executable graphs made from it and their launches still queued. */
+typedef struct sim_nodes {
+    int refs;                   /* under the queues' lock */
+    int count;
+    sim_op *head, *tail;
+} sim_nodes;
 
 typedef enum sim_op_kind {
     SIM_WORK,       /* run(op): a copy or a launch */
@@ -65,6 +86,8 @@ struct sim_op {
     sim_work run;
     struct CUevent_st *event;   /* SIM_RECORD, SIM_WAIT (holds a reference) */
     uint64_t gen;
+    sim_tally tally;
+    sim_nodes *graph;           /* a graph launch: what it runs (holds a reference) */
     void *heap;                 /* freed with the op */
     _Alignas(16) unsigned char data[];
 };
@@ -76,6 +99,8 @@ enum {
     TAG_LIBRARY = 0x4c494252,
     TAG_KERNEL = 0x4b45524e,
     TAG_FUNCTION = 0x46554e43,
+    TAG_GRAPH = 0x47524150,
+    TAG_GRAPH_EXEC = 0x47455845,
     TAG_DEAD = 0x44454144
 };
 
@@ -88,6 +113,21 @@ struct CUstream_st {
     bool started;               /* its thread exists */
     sim_op *head, *tail;        /* queued; head is running or next */
     struct CUstream_st *next;   /* the device's streams */
+    sim_nodes *capture;         /* capturing: what it has recorded so far */
+    CUresult capture_status;    /* CUDA_SUCCESS, or the capture was invalidated */
+};
+
+/* A captured graph, and one instantiated from it (graph.c). */
+struct CUgraph_st {
+    unsigned tag;
+    int device;
+    sim_nodes *nodes;
+};
+
+struct CUgraphExec_st {
+    unsigned tag;
+    int device;
+    sim_nodes *nodes;
 };
 
 struct CUevent_st {
@@ -199,6 +239,11 @@ CUresult sim_ctx_pop(CUcontext *ctx);
 /* The allocations list, lock held: add one, take one out by its base, find
  * the one that holds [p, p+bytes) (device: true) or page-locked memory. */
 CUresult sim_add_alloc(void *base, size_t bytes, int device);
+/* Queue op on s as sq_submit does, and add its tally to the statistics
+ * unless the stream captured it instead of queueing it. */
+CUresult sim_submit(CUstream s, int device, sim_op *op, uint64_t *seq);
+/* Add a tally to its device's statistics. */
+void sim_tally_add(const sim_tally *t);
 sim_alloc *sim_take_alloc(const void *base, bool device);
 sim_alloc *sim_find_in(bool device, uintptr_t p, size_t bytes);
 sim_alloc *sim_find_range(CUdeviceptr p, size_t bytes);
@@ -241,6 +286,15 @@ CUresult sim_occupancy_blocks(int *blocks, CUfunction f, int block, size_t smem)
 CUresult sim_func_get_attribute(int *value, CUfunction_attribute attr, CUfunction f);
 CUresult sim_func_set_attribute(CUfunction f, CUfunction_attribute attr, int value);
 
+/* ---- graph.c: driver entries the table in sim.c lists ---------------------------- */
+
+CUresult sim_begin_capture(CUstream s, CUstreamCaptureMode mode);
+CUresult sim_end_capture(CUstream s, CUgraph *graph);
+CUresult sim_graph_instantiate(CUgraphExec *exec, CUgraph graph, unsigned long long flags);
+CUresult sim_graph_launch(CUgraphExec exec, CUstream s);
+CUresult sim_graph_exec_destroy(CUgraphExec exec);
+CUresult sim_graph_destroy(CUgraph graph);
+
 /* ---- grid.c ----------------------------------------------------------------------- */
 
 /* A launch as cuLaunchKernel queues it. */
@@ -264,8 +318,12 @@ sim_op *sq_launch_op(const sim_grid *g, void **params);
 /* A zeroed operation with `bytes` of data; NULL when out of memory. */
 sim_op *sq_op_new(size_t bytes);
 /* Queue op on stream s (NULL: the device's legacy stream) and return its
- * number; the stream owns op from here on. */
-CUresult sq_submit(CUstream s, int device, sim_op *op, uint64_t *seq);
+ * number; the stream owns op from here on.  A capturing stream records op
+ * instead (*captured true, no number); one whose capture was invalidated
+ * refuses it (CUDA_ERROR_STREAM_CAPTURE_INVALIDATED), and the legacy
+ * stream refuses work while a blocking stream of its device captures
+ * (CUDA_ERROR_STREAM_CAPTURE_IMPLICIT, invalidating that capture). */
+CUresult sq_submit(CUstream s, int device, sim_op *op, uint64_t *seq, bool *captured);
 /* Block until the operation numbered seq, queued on s, has run. */
 void sq_wait_op(CUstream s, int device, uint64_t seq);
 
@@ -282,6 +340,27 @@ void sq_event_release(CUevent e);
 CUresult sq_event_record(CUevent e, CUstream s, int device);
 CUresult sq_event_wait(CUstream s, int device, CUevent e);
 void sq_event_sync(CUevent e);
+
+/* Stream capture.  Begin: CUDA_ERROR_ILLEGAL_STATE when s captures already.
+ * End: the recorded work (a reference), CUDA_ERROR_ILLEGAL_STATE when s is
+ * not capturing, CUDA_ERROR_STREAM_CAPTURE_INVALIDATED when a refused call
+ * invalidated the capture (its work is dropped); either way s captures no
+ * more. */
+CUresult sq_capture_begin(CUstream s);
+CUresult sq_capture_end(CUstream s, sim_nodes **nodes);
+/* A call that cannot be captured (a synchronisation, a copy with pageable
+ * memory, an event): CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED when s is
+ * capturing (the capture is invalidated, as CUDA does), _INVALIDATED when
+ * its capture already was, else CUDA_SUCCESS.  NULL is never capturing. */
+CUresult sq_capture_refuse(CUstream s);
+/* The same for a call that waits for the whole device (cuCtxSynchronize):
+ * refused while any stream of the device captures. */
+CUresult sq_capture_refuse_device(int device);
+/* Queue a launch of captured work on s: one operation that runs the
+ * nodes in order (it holds a reference).  Refused on a capturing stream. */
+CUresult sq_graph_submit(CUstream s, int device, sim_nodes *nodes);
+void sq_nodes_retain(sim_nodes *nodes);
+void sq_nodes_release(sim_nodes *nodes);
 
 /* fork(): the queues' lock (see ufn_fork_phase). */
 void sq_fork(ufn_fork_phase phase);

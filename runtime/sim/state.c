@@ -159,3 +159,28 @@ bool sim_report_take(char *buf, size_t size)
     taken_report[0] = '\0';
     return true;
 }
+
+/* ---- statistics ---------------------------------------------------------------------------- */
+
+void sim_tally_add(const sim_tally *t)
+{
+    pthread_mutex_lock(&ufn_sim.lock);
+    ufn_sim_stats *st = &ufn_sim.dev[t->device].stats;
+    st->launches += t->launches;
+    st->threads += t->threads;
+    st->h2d += t->h2d, st->h2d_bytes += t->h2d_bytes;
+    st->d2h += t->d2h, st->d2h_bytes += t->d2h_bytes;
+    st->d2d += t->d2d, st->d2d_bytes += t->d2d_bytes;
+    st->peer += t->peer, st->peer_bytes += t->peer_bytes;
+    pthread_mutex_unlock(&ufn_sim.lock);
+}
+
+CUresult sim_submit(CUstream s, int device, sim_op *op, uint64_t *seq)
+{
+    sim_tally t = op->tally;   /* op is the stream's once queued */
+    bool captured;
+    CUresult r = sq_submit(s, device, op, seq, &captured);
+    if (r == CUDA_SUCCESS && !captured)
+        sim_tally_add(&t);
+    return r;
+}

@@ -9,6 +9,7 @@
  *       missing   cuLibraryLoadData cannot be found
  *       initfail  cuInit fails with CUDA_ERROR_SYSTEM_DRIVER_MISMATCH (803)
  *       nodevice  cuInit works, cuDeviceGetCount says 0
+ *       nograph   as ok, without the graph calls (cuGraph*, cuStream*Capture)
  *       ok        a 12.4 driver with one device: enough of the API for the
  *                 backend to start (devices, attributes, primary context) and
  *                 to find that the device has no code in any module
@@ -191,7 +192,8 @@ EXPORT CUresult cuGetProcAddress_v2(const char *symbol, void **fn, int version,
         requested[nrequested++].version = version;
     }
     *fn = NULL;
-    if (is("missing") && strcmp(symbol, "cuLibraryLoadData") == 0) {
+    if ((is("missing") && strcmp(symbol, "cuLibraryLoadData") == 0) ||
+        (is("nograph") && (strncmp(symbol, "cuGraph", 7) == 0 || strstr(symbol, "Capture")))) {
         *found = 1;   /* CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND */
         return 500;   /* CUDA_ERROR_NOT_FOUND */
     }

@@ -27,7 +27,7 @@
 typedef struct result {
     int status;
     char message[1024];
-    int value[16];
+    int value[24];
     unsigned long long flags;
     char bad[256];       /* a check in the child that failed (no cmocka there) */
 } result;
@@ -103,12 +103,14 @@ static const char *const versioned[] = {
     "cuMemcpyDtoHAsync", "cuMemcpyDtoDAsync", "cuLaunchKernel", "cuCtxPushCurrent",
     "cuCtxPopCurrent", "cuStreamDestroy", "cuEventDestroy", "cuDevicePrimaryCtxRelease",
     "cuLibraryLoadData", "cuOccupancyMaxPotentialBlockSize", "cuDriverGetVersion",
-    "cuPointerGetAttribute",
+    "cuPointerGetAttribute", "cuStreamBeginCapture", "cuStreamEndCapture",
+    "cuGraphInstantiateWithFlags", "cuGraphLaunch",
 };
 static const int expected_version[] = {
     3020, 3020, 3020, 3020, 3020, 3020, 3020, 4000, 4000, 4000, 4000, 4000, 11000, 12000,
-    6050, 2020, 4000,
+    6050, 2020, 4000, 10010, 10000, 11040, 10000,
 };
+#define NVERSIONED ((int)(sizeof versioned / sizeof versioned[0]))
 
 static int load(result *r)
 {
@@ -118,7 +120,7 @@ static int load(result *r)
         int (*version)(const char *);
         void *sym = dlsym(drv.dl, "fake_requested_version");
         memcpy(&version, &sym, sizeof sym);
-        for (int i = 0; i < 16 && sym; i++)
+        for (int i = 0; i < NVERSIONED && sym; i++)
             r->value[i] = version(versioned[i]);
         unsigned long long (*flags)(void);
         sym = dlsym(drv.dl, "fake_requested_flags");
@@ -126,6 +128,12 @@ static int load(result *r)
         r->flags = sym ? flags() : ~0ull;
         CHILD_CHECK(r, strcmp(drv.name, "cuda") == 0);
         CHILD_CHECK(r, !drv.sim);
+        /* the graph calls are optional: FAKE_CUDA_MODE=nograph has none */
+        const char *mode = getenv("FAKE_CUDA_MODE");
+        bool graphs = !mode || strcmp(mode, "nograph") != 0;
+        CHILD_CHECK(r, !drv.cuStreamBeginCapture == !graphs && !drv.cuStreamEndCapture == !graphs &&
+                       !drv.cuGraphInstantiate == !graphs && !drv.cuGraphLaunch == !graphs &&
+                       !drv.cuGraphExecDestroy == !graphs && !drv.cuGraphDestroy == !graphs);
     }
     return status;
 }
@@ -215,12 +223,21 @@ static void test_pinned_versions(void **state)
     result r = in_child(ENV("UFN_CUDA_LIBRARY=" FAKE, "FAKE_CUDA_MODE=ok"), load);
     assert_int_equal(r.status, 0);
     assert_int_equal(r.flags, CU_GET_PROC_ADDRESS_LEGACY_STREAM);   /* legacy NULL stream */
-    for (int i = 0; i < 16; i++) {
+    for (int i = 0; i < NVERSIONED; i++) {
         if (r.value[i] != expected_version[i])
             print_error("%s asked at %d, expected %d\n", versioned[i], r.value[i],
                         expected_version[i]);
         assert_int_equal(r.value[i], expected_version[i]);
     }
+}
+
+/* A driver without the graph calls loads; they stay NULL (checked in load). */
+static void test_graph_calls_optional(void **state)
+{
+    (void)state;
+    result r = in_child(ENV("UFN_CUDA_LIBRARY=" FAKE, "FAKE_CUDA_MODE=nograph"), load);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.bad, "");
 }
 
 /* ---- the backends start once, and say why they cannot ------------------------------- */
@@ -520,6 +537,7 @@ int main(void)
         cmocka_unit_test(test_init_fails),
         cmocka_unit_test(test_no_device),
         cmocka_unit_test(test_pinned_versions),
+        cmocka_unit_test(test_graph_calls_optional),
         cmocka_unit_test(test_cuda_backend_no_driver),
         cmocka_unit_test(test_cuda_backend_starts),
         cmocka_unit_test(test_cuda_backend_bad_device),
