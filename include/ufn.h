@@ -292,7 +292,8 @@ typedef enum ufn_trace_kind {
     UFN_TRACE_SYNC,        /* a wait for a device's streams */
     UFN_TRACE_CHOICE,      /* the backend chosen; name says why */
     UFN_TRACE_KERNEL,      /* a @cuda.jit kernel launched (any backend) */
-    UFN_TRACE_PEER         /* a copy between two devices' memories */
+    UFN_TRACE_PEER,        /* a copy between two devices' memories */
+    UFN_TRACE_GRAPH        /* a CUDA graph launched (a pipeline); amount: its kernels */
 } ufn_trace_kind;
 
 typedef struct ufn_trace_event {

@@ -12,7 +12,8 @@
 RTC_SRC := tests/unit/runtime
 RTC_OUT := $(BUILD)/tests/runtime
 RTC_TESTS := $(RTC_OUT)/test_sim_driver $(RTC_OUT)/test_cuda_backend $(RTC_OUT)/test_multi \
-             $(RTC_OUT)/test_cuda_hardening $(RTC_OUT)/test_cudrv $(RTC_OUT)/test_sim_graph
+             $(RTC_OUT)/test_cuda_hardening $(RTC_OUT)/test_cudrv $(RTC_OUT)/test_sim_graph \
+             $(RTC_OUT)/test_pipeline_graph
 
 RTC_SIM := $(RTC_OUT)/sim_kernels.o $(RTC_OUT)/sim_module.o
 RTC_FAKE := $(RTC_OUT)/fakecuda/libcuda.so.1 $(RTC_OUT)/fakecuda-nogpa/libcuda.so.1

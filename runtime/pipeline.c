@@ -9,8 +9,13 @@
  *     call while its operands are in cache; an array marked with
  *     ufn_pipeline_temp is never written in full: each thread's chunk-sized
  *     scratch stands in for it;
- *   - cuda and sim: call by call, in order, on the stream each call was made
- *     on (temporaries are written as ordinary arrays).
+ *   - cuda and sim, when every call runs on one device and one stream: one
+ *     CUDA graph (the backend's run_pipeline, cuda/cuda_graph.c), chunk by
+ *     chunk through every call, temporaries in a chunk-sized device
+ *     scratch, launched once;
+ *   - otherwise (calls on several streams or devices, host operands, a
+ *     driver without graphs): call by call, in order, on the stream each
+ *     call was made on (temporaries are written as ordinary arrays).
  *
  * A call can join when its plan is one flat loop over the same number of
  * elements as the pipeline's other calls, with operands either contiguous
@@ -28,8 +33,8 @@
 
 #include "ufnrt.h"
 
-#define MAX_STEPS 64            /* calls in one pipeline */
-#define MAX_TEMPS 32            /* arrays marked temporary */
+#define MAX_STEPS UFN_PIPE_CALLS  /* calls in one pipeline */
+#define MAX_TEMPS UFN_PIPE_TEMPS  /* arrays marked temporary */
 #define CHUNK 4096              /* elements per chunk: a few arrays of it fit in L2 */
 #define TASK_MIN 65536          /* the least work of one thread's task */
 #define TASKS_PER_THREAD 4
@@ -326,6 +331,32 @@ static int run_each(const pipeline *pl)
     return UFN_OK;
 }
 
+/* cuda and sim: one graph when every call is on device memory of one device
+ * and on one stream, and the backend takes it; else call by call. */
+static int run_device(const pipeline *pl)
+{
+    const step *first = &pl->steps[0];
+    bool whole = first->be->run_pipeline && first->plan.memory == UFN_MEM_DEVICE;
+    for (int s = 1; s < pl->nsteps && whole; s++)
+        whole = pl->steps[s].stream == first->stream && pl->steps[s].plan.device == first->plan.device;
+    if (!whole)
+        return run_each(pl);
+    ufn_pipe *g = calloc(1, sizeof *g);
+    if (!g)
+        return ufn_fail(UFN_ERR_NOMEM, "ufn_pipeline_run: out of host memory");
+    g->ncalls = pl->nsteps;
+    g->ntemps = pl->ntemps;
+    for (int s = 0; s < pl->nsteps; s++) {
+        g->plan[s] = &pl->steps[s].plan;
+        g->temp[s] = pl->steps[s].temp;
+    }
+    for (int t = 0; t < pl->ntemps; t++)
+        g->temp_elsize[t] = pl->temps[t].elsize;
+    int st = first->be->run_pipeline(first->be, g, first->stream);
+    free(g);
+    return st == UFN_PIPE_DECLINED ? run_each(pl) : st;
+}
+
 int ufn_pipeline_run(void)
 {
     pipeline *pl = recording;
@@ -340,7 +371,7 @@ int ufn_pipeline_run(void)
         st = UFN_OK;
     else if ((st = bind_temps(pl, &scratch)) == UFN_OK)
         st = cpu_memory(&pl->steps[0]) && pl->steps[0].be == &ufn_backend_host ? run_chunked(pl, scratch)
-                                                                                 : run_each(pl);
+                                                                                 : run_device(pl);
     free(pl);
     return st;
 }

@@ -27,9 +27,9 @@
 #include "ufnrt.h"
 
 /* The public kinds are the internal ones, in the same order. */
-_Static_assert((int)UFN_TRACE_PEER == (int)UFN_EV_PEER && (int)UFN_TRACE_ALLOC == (int)UFN_EV_ALLOC,
+_Static_assert((int)UFN_TRACE_GRAPH == (int)UFN_EV_GRAPH && (int)UFN_TRACE_ALLOC == (int)UFN_EV_ALLOC,
                "ufn_trace_kind (ufn.h) and ufn_event_kind (ufnrt.h) differ");
-#define NKINDS (UFN_EV_PEER + 1)
+#define NKINDS (UFN_EV_GRAPH + 1)
 
 enum { MODE_LINES = 1, MODE_TIME = 2, MODE_SUMMARY = 4 };
 
@@ -142,6 +142,7 @@ const char *ufn_event_name(ufn_event_kind kind)
     case UFN_EV_CHOICE: return "choice";
     case UFN_EV_KERNEL: return "kernel";
     case UFN_EV_PEER: return "P2P";
+    case UFN_EV_GRAPH: return "graph";
     }
     return "?";
 }
@@ -151,6 +152,7 @@ static const char *unit_of(ufn_event_kind kind)
 {
     return kind == UFN_EV_LAUNCH || kind == UFN_EV_HOST_LOOP ? "elements"
            : kind == UFN_EV_KERNEL                           ? "threads"
+           : kind == UFN_EV_GRAPH                            ? "kernels"
            : kind == UFN_EV_SYNC || kind == UFN_EV_CHOICE    ? ""
                                                              : "bytes";
 }

@@ -71,7 +71,8 @@ typedef enum ufn_event_kind {
     UFN_EV_SYNC,
     UFN_EV_CHOICE,     /* UFN_BACKEND=auto chose a backend; name says why */
     UFN_EV_KERNEL,     /* a @cuda.jit kernel launch (any backend); bytes: threads */
-    UFN_EV_PEER        /* a copy from device `from` into device `device`'s memory */
+    UFN_EV_PEER,       /* a copy from device `from` into device `device`'s memory */
+    UFN_EV_GRAPH       /* a CUDA graph launched (a pipeline); bytes: its kernels */
 } ufn_event_kind;
 
 typedef struct ufn_event {
@@ -339,6 +340,8 @@ typedef struct ufn_stream_impl {
  *
  * The typedef is ufn_backend_ops, not ufn_backend: that name is the public
  * function ufn_backend() of ufn.h, and C has one namespace for both. */
+struct ufn_pipe;
+
 typedef struct ufn_backend {
     const char *name;                   /* "host", "cuda", "sim" */
     ufn_memory device_memory;           /* where ufn_device_array memory lives */
@@ -393,6 +396,10 @@ typedef struct ufn_backend {
     /* Fill s->handle with the program's driver stream `cu` (a CUstream) of
      * the default device, borrowed: stream_destroy leaves `cu` alone. */
     int (*stream_wrap)(const struct ufn_backend *be, void *cu, ufn_stream_impl *s);
+    /* Run a deferred pipeline (ufn_pipe, pipeline.c) on stream s as one
+     * piece of work, or answer UFN_PIPE_DECLINED; NULL: never. */
+    int (*run_pipeline)(const struct ufn_backend *be, const struct ufn_pipe *pipe,
+                        ufn_stream_impl *s);
 } ufn_backend_ops;
 
 extern const ufn_backend_ops ufn_backend_host;
@@ -534,6 +541,22 @@ int ufn_pipeline_add(const ufn_backend_ops *be, ufn_stream_impl *s, const ufn_pl
 /* A call of the pipeline failed (ufn_error() says why): ufn_pipeline_run
  * will report it and run nothing.  No-op when not recording. */
 void ufn_pipeline_poison(int status);
+
+/* A recorded pipeline as pipeline.c hands it to a device backend's
+ * run_pipeline: its calls in order, all on one device and one stream, each
+ * a flat loop over the same n elements (contiguous operands or broadcast
+ * scalars); temp[i][k] says which temporary operand k of call i is (-1:
+ * none), and a temporary is never read before a call writes it. */
+#define UFN_PIPE_CALLS 64
+#define UFN_PIPE_TEMPS 32
+typedef struct ufn_pipe {
+    int ncalls, ntemps;
+    const ufn_plan *plan[UFN_PIPE_CALLS];
+    const int *temp[UFN_PIPE_CALLS];
+    int temp_elsize[UFN_PIPE_TEMPS];
+} ufn_pipe;
+/* run_pipeline cannot run this one as a whole: run it call by call. */
+#define UFN_PIPE_DECLINED 1
 
 /* ==== reduce.c, methods.c: the methods of binary ufuncs ================================ */
 

@@ -280,6 +280,11 @@ static int op_execute(const ufn_backend_ops *ops, const ufn_plan *plan, ufn_stre
                     plan->func && plan->func->name ? plan->func->name : "ufunc");
 }
 
+static int op_run_pipeline(const ufn_backend_ops *ops, const ufn_pipe *pipe, ufn_stream_impl *s)
+{
+    return cuda_run_pipeline(self(ops), pipe, s);
+}
+
 static int op_device_count(const ufn_backend_ops *ops)
 {
     return self(ops)->ndev;
@@ -340,6 +345,7 @@ static const ufn_backend_ops cuda_ops = {
     .copy_d2d = op_d2d,
     .copy_peer = op_copy_peer,
     .execute = op_execute,
+    .run_pipeline = op_run_pipeline,
     .stream_create = op_stream_create,
     .stream_destroy = op_stream_destroy,
     .stream_synchronize = op_stream_synchronize,

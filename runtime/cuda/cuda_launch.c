@@ -37,8 +37,8 @@ int64_t ufn_cuda_split_limit(void)
     return __atomic_load_n(&split_limit, __ATOMIC_RELAXED);
 }
 
-int cuda_launch(cuda_backend *b, cuda_device *d, cuda_kernel *k, uint32_t n, void **params,
-                CUstream stream)
+static int launch(cuda_backend *b, cuda_device *d, cuda_kernel *k, uint32_t n, void **params,
+                  CUstream stream, bool trace)
 {
     unsigned block = (unsigned)k->block;
     uint64_t blocks = ((uint64_t)n + block - 1) / block;
@@ -50,8 +50,15 @@ int cuda_launch(cuda_backend *b, cuda_device *d, cuda_kernel *k, uint32_t n, voi
     if (r != CUDA_SUCCESS)
         return ufn_cudrv_fail(b->drv, r, "cuLaunchKernel(%s, %u blocks of %u threads, n=%u)",
                               k->name, grid, block, n);
-    cuda_trace_since(b, UFN_EV_LAUNCH, k->name, n, d->ordinal, t0);
+    if (trace)
+        cuda_trace_since(b, UFN_EV_LAUNCH, k->name, n, d->ordinal, t0);
     return 0;
+}
+
+int cuda_launch(cuda_backend *b, cuda_device *d, cuda_kernel *k, uint32_t n, void **params,
+                CUstream stream)
+{
+    return launch(b, d, k, n, params, stream, true);
 }
 
 static int64_t stride_of(const ufn_plan *p, int k, int dim)
@@ -154,7 +161,8 @@ static int check_plan(const ufn_plan *p)
     return 0;
 }
 
-int cuda_execute_device(cuda_backend *b, const ufn_plan *p, ufn_stream_impl *s)
+int cuda_queue_plan(cuda_backend *b, cuda_device *d, const ufn_plan *p, CUstream stream,
+                    bool capturing, cuda_kernel **kernel)
 {
     int status = check_plan(p);
     if (status || p->n == 0)
@@ -168,18 +176,10 @@ int cuda_execute_device(cuda_backend *b, const ufn_plan *p, ufn_stream_impl *s)
     cuda_form form = gufunc ? CUDA_GUFUNC : contig ? CUDA_CONTIG : CUDA_STRIDED;
     const char *kname = form == CUDA_CONTIG ? p->loop->kernel_contig : p->loop->kernel_strided;
 
-    cuda_device *d;
-    if ((status = cuda_enter_device(b, p->device, &d)) != 0)
-        return status;
-    CUstream stream;
     cuda_kernel *k;
-    status = cuda_stream_of(b, s, p->device, &stream);
-    if (status == 0)
-        status = cuda_kernel_get(b, d, p->func->module, kname, &k);
-    if (status) {
-        cuda_leave(b);
+    if ((status = cuda_kernel_get(b, d, p->func->module, kname, &k)) != 0)
         return status;
-    }
+    *kernel = k;
 
     cuda_params a;
     cuda_params_init(&a, form, p->nargs);
@@ -220,7 +220,7 @@ int cuda_execute_device(cuda_backend *b, const ufn_plan *p, ufn_stream_impl *s)
                 uintptr_t base = (uintptr_t)p->data[k2];
                 a.ptr[k2] = (void *)(base + (uintptr_t)(off * p->elsize[k2]));
             }
-            status = cuda_launch(b, d, k, a.n, a.params, stream);
+            status = launch(b, d, k, a.n, a.params, stream, !capturing);
         }
         int dim = c.outer - 1;
         while (dim >= 0 && ++idx[dim] == shape[dim])
@@ -228,6 +228,22 @@ int cuda_execute_device(cuda_backend *b, const ufn_plan *p, ufn_stream_impl *s)
         if (dim < 0 || status)
             break;
     }
+    return status;
+}
+
+int cuda_execute_device(cuda_backend *b, const ufn_plan *p, ufn_stream_impl *s)
+{
+    int status = check_plan(p);
+    if (status || p->n == 0)
+        return status;
+    cuda_device *d;
+    if ((status = cuda_enter_device(b, p->device, &d)) != 0)
+        return status;
+    CUstream stream;
+    cuda_kernel *k = NULL;
+    status = cuda_stream_of(b, s, p->device, &stream);
+    if (status == 0)
+        status = cuda_queue_plan(b, d, p, stream, false, &k);
     if (status == 0)   /* a module that recurses: wait, and see whether it went too deep */
         status = cuda_depth_check(b, k, stream, p->func->name);
     cuda_leave(b);

@@ -24,6 +24,7 @@
  *                         configuration, splitting
  *   cuda_kernel.c         @cuda.jit kernels: limits, dynamic shared memory, launches
  *   cuda_stage.c          plans and copies over host memory: the pinned staging ring
+ *   cuda_graph.c          a deferred pipeline as one CUDA graph
  *   backend_cuda.c        the operations table the runtime calls, initialisation
  *
  * Each file calls only those listed before it (make check-layers-runtime).
@@ -473,6 +474,12 @@ void cuda_params_by_value(cuda_params *a, int k, const void *value, int bytes);
 
 /* Execute a plan whose operands are device arrays on plan->device. */
 int cuda_execute_device(cuda_backend *b, const ufn_plan *plan, ufn_stream_impl *s);
+/* Its launches, queued on `stream` (d entered), without the wait of a
+ * module that recurses (cuda_depth_check with *kernel, the kernel used,
+ * is the caller's); `capturing`: the stream records them into a graph,
+ * so they are not traced as launches. */
+int cuda_queue_plan(cuda_backend *b, cuda_device *d, const ufn_plan *plan, CUstream stream,
+                    bool capturing, cuda_kernel **kernel);
 /* Launch `k` over n iterations with the parameter array `params` on stream. */
 int cuda_launch(cuda_backend *b, cuda_device *d, cuda_kernel *k, uint32_t n, void **params,
                 CUstream stream);
@@ -509,6 +516,16 @@ void cuda_stage_release(cuda_backend *b, cuda_device *d);
  * 16 MiB, or UFN_STAGE_BYTES); 0 restores the default. */
 void ufn_cuda_set_stage_bytes(size_t bytes);
 size_t ufn_cuda_stage_bytes(void);
+
+/* ==== cuda_graph.c ========================================================================== */
+
+/* Run a deferred pipeline as one CUDA graph on stream s: chunk by chunk
+ * through every call, temporaries in a chunk-sized device scratch.
+ * UFN_PIPE_DECLINED when the driver has no graph calls. */
+int cuda_run_pipeline(cuda_backend *b, const ufn_pipe *pipe, ufn_stream_impl *s);
+/* Test hook: elements per chunk (default: what fits the device's L2);
+ * 0 restores the default. */
+void ufn_cuda_set_pipeline_chunk(int64_t elements);
 
 /* ==== cuda_interop.c ======================================================================= */
 
