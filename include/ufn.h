@@ -272,7 +272,7 @@ int ufn_device_view(void *ptr, ufn_dtype dtype, int ndim, const int64_t *shape,
 /* The program's CUstream (cudaStream_t) as a stream for ufn_set_stream:
  * calls queued on it are ordered with the program's kernels and library
  * calls (cuBLAS, cuFFT) on that stream.  Of the default device
- * (ufn_set_device).  Not owned: ufn_stream_destroy forgets the handle and
+ * (ufn_set_device): a stream of another device is UFN_ERR_INVALID.  Not owned: ufn_stream_destroy forgets the handle and
  * leaves the stream to the program.  A NULL CUstream gives the default
  * stream (NULL).  UFN_ERR_INVALID on the host backend. */
 int ufn_stream_wrap(void *cu_stream, ufn_stream *out);

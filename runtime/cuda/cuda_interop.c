@@ -70,8 +70,42 @@ int cuda_pointer_device(cuda_backend *b, const void *ptr, int64_t lo, int64_t hi
     return 0;
 }
 
+/* The stream's context must be the default device's primary context: work
+ * the runtime queues on it runs in that context, on that device's memory.
+ * (A driver without cuStreamGetCtx cannot tell: the stream is trusted.) */
+static int check_stream_device(cuda_backend *b, CUstream cu)
+{
+    if (!b->drv->cuStreamGetCtx)
+        return 0;
+    int current = b->current;
+    cuda_device *d;
+    int status = cuda_enter_device(b, current, &d);
+    if (status)
+        return status;
+    CUcontext ctx = NULL;
+    CUresult r = b->drv->cuStreamGetCtx(cu, &ctx);
+    cuda_leave(b);
+    if (r != CUDA_SUCCESS)
+        return ufn_cudrv_fail(b->drv, r, "cuStreamGetCtx(%p)", (void *)cu);
+    if (ctx == d->ctx)
+        return 0;
+    for (int i = 0; i < b->ndev; i++) {
+        cuda_device *other;
+        if (i != current && cuda_device_get(b, i, &other) == 0 && other->ctx == ctx)
+            return ufn_fail(UFN_ERR_INVALID, "the stream %p belongs to device %d, not to the "
+                            "default device %d: call ufn_set_device(%d) before wrapping it",
+                            (void *)cu, i, current, i);
+    }
+    return ufn_fail(UFN_ERR_INVALID, "the stream %p belongs to another context than device %d's "
+                    "primary context (the one the runtime and the CUDA runtime API use)",
+                    (void *)cu, current);
+}
+
 int cuda_stream_wrap(cuda_backend *b, void *cu, ufn_stream_impl *s)
 {
+    int status = check_stream_device(b, (CUstream)cu);
+    if (status)
+        return status;
     cuda_stream *cs = malloc(sizeof *cs);
     if (!cs)
         return ufn_fail(UFN_ERR_NOMEM, "out of memory wrapping a stream");

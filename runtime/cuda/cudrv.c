@@ -77,6 +77,7 @@ static const struct {
     OPT(cuGraphLaunch, cuGraphLaunch, 10000),
     OPT(cuGraphExecDestroy, cuGraphExecDestroy, 10000),
     OPT(cuGraphDestroy, cuGraphDestroy, 10000),
+    OPT(cuStreamGetCtx, cuStreamGetCtx, 9020),
 #undef OPT
 #undef E
 };

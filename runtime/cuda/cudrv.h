@@ -237,6 +237,8 @@ typedef struct ufn_cudrv {
     CUresult (*cuGraphLaunch)(CUgraphExec exec, CUstream s);              /* 10000 */
     CUresult (*cuGraphExecDestroy)(CUgraphExec exec);                     /* 10000 */
     CUresult (*cuGraphDestroy)(CUgraph graph);                            /* 10000 */
+    /* Optional too: without it ufn_stream_wrap cannot check a stream's device. */
+    CUresult (*cuStreamGetCtx)(CUstream s, CUcontext *ctx);               /* 9020 */
     CUresult (*cuGetErrorName)(CUresult r, const char **name);            /* 6000 */
     CUresult (*cuGetErrorString)(CUresult r, const char **text);          /* 6000 */
 } ufn_cudrv;
@@ -533,7 +535,8 @@ void ufn_cuda_set_pipeline_chunk(int64_t elements);
  * allocation of the driver, in its device's primary context; else
  * UFN_ERR_WRONG_MEMORY (not device memory) or UFN_ERR_INVALID. */
 int cuda_pointer_device(cuda_backend *b, const void *ptr, int64_t lo, int64_t hi, int *device);
-/* s->handle for the program's stream `cu`, of the default device, borrowed. */
+/* s->handle for the program's stream `cu`, of the default device, borrowed;
+ * UFN_ERR_INVALID for a stream of another device's context. */
 int cuda_stream_wrap(cuda_backend *b, void *cu, ufn_stream_impl *s);
 
 /* ==== backend_cuda.c ======================================================================= */

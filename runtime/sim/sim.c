@@ -296,6 +296,19 @@ static CUresult sim_stream_destroy(CUstream s)
     return CUDA_SUCCESS;
 }
 
+/* A stream's context: its device's primary one (the simulator has no other);
+ * the legacy stream's is the current context. */
+static CUresult sim_stream_get_ctx(CUstream s, CUcontext *ctx)
+{
+    REQUIRE_CONTEXT(dev);
+    if (!ctx)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (s && s->tag != TAG_STREAM)
+        return CUDA_ERROR_INVALID_HANDLE;
+    *ctx = &ufn_sim.dev[s ? s->device : dev].ctx;
+    return CUDA_SUCCESS;
+}
+
 static CUresult sim_stream_synchronize(CUstream s)
 {
     REQUIRE_CONTEXT(dev);
@@ -446,6 +459,7 @@ static const ufn_cudrv sim_driver = {
     .cuGraphLaunch = sim_graph_launch,
     .cuGraphExecDestroy = sim_graph_exec_destroy,
     .cuGraphDestroy = sim_graph_destroy,
+    .cuStreamGetCtx = sim_stream_get_ctx,
     .cuGetErrorName = sim_error_name,
     .cuGetErrorString = sim_error_string,
 };

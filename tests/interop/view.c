@@ -11,7 +11,8 @@
  * the program's copy back queued after it must see the call's results.
  * Then the checks: host memory, page-locked memory and a view beyond the
  * allocation are refused, views at an offset and reversed work, the view
- * takes the device of its memory (device 1 of two), ufn_free and
+ * takes the device of its memory (device 1 of two), a stream of device 1
+ * is refused while device 0 is the default (and taken once it is not), ufn_free and
  * ufn_stream_destroy leave the memory and the stream to the program.
  * On the host backend both calls are refused.
  */
@@ -137,6 +138,17 @@ static void second_device(void)
     CHECK(ufn_device_view((void *)(uintptr_t)d, UFN_FLOAT64, 1, shape, NULL, &v) == UFN_OK);
     CHECK(v.device == 1);
     CHECK(drv->cuMemFree(d) == CUDA_SUCCESS);
+    /* A stream of device 1 is refused while device 0 is the default. */
+    CUstream cs;
+    ufn_stream s = NULL;
+    CHECK(drv->cuStreamCreate(&cs, CU_STREAM_NON_BLOCKING) == CUDA_SUCCESS);
+    CHECK(ufn_stream_wrap(cs, &s) == UFN_ERR_INVALID);
+    CHECK(strstr(ufn_error(), "belongs to device 1, not to the default device 0") != NULL);
+    CHECK(ufn_set_device(1) == UFN_OK);
+    CHECK(ufn_stream_wrap(cs, &s) == UFN_OK);
+    CHECK(ufn_stream_destroy(s) == UFN_OK);
+    CHECK(ufn_set_device(0) == UFN_OK);
+    CHECK(drv->cuStreamDestroy(cs) == CUDA_SUCCESS);
     leave(1);
 }
 

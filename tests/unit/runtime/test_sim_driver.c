@@ -249,6 +249,15 @@ static void test_streams_and_events(void **state)
     assert_int_equal(drv->cuMemcpyHtoDAsync(p, buf, 16, s0), CUDA_ERROR_INVALID_HANDLE);
     assert_int_equal(drv->cuMemcpyHtoDAsync(p, buf, 16, s1), CUDA_SUCCESS);
     assert_int_equal(drv->cuEventRecord(e, s0), CUDA_ERROR_INVALID_HANDLE);
+    /* ... but says which context it is of (ufn_stream_wrap's check) */
+    CUcontext c = NULL;
+    assert_int_equal(drv->cuStreamGetCtx(s0, &c), CUDA_SUCCESS);
+    assert_ptr_equal(c, ctx0);
+    assert_int_equal(drv->cuStreamGetCtx(s1, &c), CUDA_SUCCESS);
+    assert_ptr_equal(c, ctx1);
+    assert_int_equal(drv->cuStreamGetCtx(NULL, &c), CUDA_SUCCESS);   /* the current one */
+    assert_ptr_equal(c, ctx1);
+    assert_int_equal(drv->cuStreamGetCtx((CUstream)(void *)e, &c), CUDA_ERROR_INVALID_HANDLE);
     assert_int_equal(drv->cuMemFree(p), CUDA_SUCCESS);
     assert_int_equal(drv->cuStreamDestroy(s1), CUDA_SUCCESS);
     pop();
