@@ -545,13 +545,17 @@ static int launch(klaunch *c, const ufn_launch *l, ufn_array *const *args)
     if (!c->be->launch_kernel)
         return ufn_fail(UFN_ERR_NO_CODE, "the %s backend runs no kernels", c->be->name);
     /* Every argument is accepted: from here on only resources and the
-     * kernel itself can fail. */
+     * kernel itself can fail.  On a device, one NVTX range around the
+     * launch and its copies, as a ufunc call has. */
+    bool range = ufn_nvtx_push(c->be->device_memory == UFN_MEM_DEVICE, c->k->name);
     st = move_args(c);
     if (st == 0)
         st = run(c);
     if (st == 0)
         st = copy_back(c);
     release_temps(c);
+    if (range)
+        ufn_nvtx_pop();
     return st;
 }
 

@@ -762,10 +762,15 @@ static int reduce_on_device(const reduction *r, const ufn_loop *loop, const ufn_
 {
     ufn_array res = *out;
     int st = UFN_OK;
+    char name[160];   /* the NVTX range: "add.reduce" */
+    snprintf(name, sizeof name, "%s.reduce", r->f->name ? r->f->name : "ufunc");
+    bool range = ufn_nvtx_push(be->device_memory == UFN_MEM_DEVICE, name);
     if (out->memory == UFN_MEM_NONE)
         st = ufn_alloc_array(r->dt, ndim, shape, a->memory, a->device, &res);
     if (st == UFN_OK)
         st = ufn_reduce_device(r->f, loop, be, a, r->count, r->has_init ? r->init : NULL, &res);
+    if (range)
+        ufn_nvtx_pop();
     return ufn_finish_result(out, &res, st);
 }
 

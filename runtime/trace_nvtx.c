@@ -3,7 +3,9 @@
  *
  * Each ufunc call on the cuda (or sim) backend is one range named after the
  * ufunc, pushed before its transfers and launches and popped when the call
- * returns, so that a profile's timeline shows which call queued which
+ * returns (call.c); a @cuda.jit launch one named after the kernel
+ * (kernel.c), a reduction on the device one named "ufunc.reduce"
+ * (reduce.c), so that a profile's timeline shows which call queued which
  * kernels.  libnvToolsExt is loaded at run time as the driver is (dlopen,
  * no link-time dependency): UFN_NVTX_LIBRARY names it (default
  * libnvToolsExt.so.1; "" turns ranges off).  Without it, or on the host

@@ -3,8 +3,9 @@
  * The callback sees each event of a call with its kind, amount, device and
  * duration (timed events), and nothing once removed.  With
  * UFN_NVTX_LIBRARY naming tests/interop/fake_nvtx.c's library, each call on
- * a device backend (sim) is one range named after the ufunc; the host
- * backend pushes none.  run.sh runs it with UFN_TRACE=time,summary and
+ * a device backend (sim) is one range named after the ufunc, a kernel
+ * launch one named after the kernel, a reduction on the device one named
+ * "plus.reduce"; the host backend pushes none.  run.sh runs it with UFN_TRACE=time,summary and
  * checks the lines (durations) and the summary at exit.
  */
 #include <dlfcn.h>
@@ -98,12 +99,22 @@ int main(void)
     CHECK(!free_ev || free_ev->seconds == -1.0);     /* frees are not timed */
 
     if (getenv("UFN_NVTX_LIBRARY")) {
+        /* a kernel launch, and a reduction of a device array */
+        ufn_array half = ufn_scalar_float32(0.5f), xd = { 0 }, sum = { 0 };
+        CHECK(scale(ufn_launch_1d(4, 256), &ya, &half) == UFN_OK);
+        CHECK(y[N - 1] == (2.0f * (N - 1) + 1.0f) * 0.5f);
+        CHECK(ufn_to_device(&xa, &xd) == UFN_OK);
+        CHECK(plus_reduce(&xd, NULL, &sum) == UFN_OK);
+        ufn_free(&sum);
+        ufn_free(&xd);
+        static const char want[] = "push axpb\npop\npush axpb\npop\npush scale\npop\n"
+                                   "push plus.reduce\npop\n";
         const char *log = nvtx_log();
         if (device)
-            CHECK(log && strcmp(log, "push axpb\npop\npush axpb\npop\n") == 0);
+            CHECK(log && strcmp(log, want) == 0);
         else
             CHECK(!log || !*log);
-        if (log && device && strcmp(log, "push axpb\npop\npush axpb\npop\n") != 0)
+        if (log && device && strcmp(log, want) != 0)
             fprintf(stderr, "trace: NVTX record:\n%s", log);
     }
     return done("trace");
