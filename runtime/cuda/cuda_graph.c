@@ -115,7 +115,9 @@ static int build(graph_run *g, CUgraphExec *exec)
         return ufn_cudrv_fail(drv, r, "cuStreamCreate (pipeline capture)");
     int st = 0;
     CUgraph graph = NULL;
-    r = drv->cuStreamBeginCapture(cs, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL);
+    /* Relaxed: the first launch of a kernel loads its module, which a
+     * stricter mode may refuse while this thread captures. */
+    r = drv->cuStreamBeginCapture(cs, CU_STREAM_CAPTURE_MODE_RELAXED);
     if (r != CUDA_SUCCESS)
         st = ufn_cudrv_fail(drv, r, "cuStreamBeginCapture");
     else {
