@@ -181,11 +181,6 @@ static void warp_result(Emitter *em, const Node *s, const Node *call)
     emit_line(em, "const uint32_t ufn_lane = (uint32_t)ufn_l & 31u;");
     emit_line(em, "const int64_t ufn_base = ufn_l - ufn_lane;   /* the warp's first thread */");
     emit_line(em, "const uint32_t ufn_have = ufn_nt - ufn_base >= 32 ? 0xffffffffu : (1u << (ufn_nt - ufn_base)) - 1u;");
-    if (fn == CU_SYNCWARP) {
-        line_directive(em, s->loc);
-        emit_line(em, "/* syncwarp(): every lane has run the region above */");
-        return;
-    }
     if (fn == CU_ACTIVEMASK) {
         em->warp_value = "ufn_have";
     } else if (fn >= CU_BALLOT) {
@@ -217,6 +212,10 @@ static void warp_step(Emitter *em, Split *sp, const Node *s, const Node *call)
     CudaFn fn = (CudaFn)call->call.cuda;
     const NodeList *a = &call->call.args;
     line_directive(em, s->loc);
+    if (fn == CU_SYNCWARP) {   /* (its mask has no effect on what the lanes compute) */
+        emit_line(em, "/* syncwarp(): every lane has run the region above */");
+        return;
+    }
     emit_line(em, "{   /* %s: the lanes of each warp in lock-step */", cuda_fns[fn].name);
     em->indent++;
     if (a->len >= 1)
@@ -295,7 +294,7 @@ static void thread_loop(Emitter *em, const Split *sp, const Node *const *stmts, 
         const Var *v = inst->vars[i];
         bool touch, written;
         piece_refs(sp, stmts, n, loopvar, v, &touch, &written);
-        if (in_context(inst, v) && written && !own_counter(sp, v))
+        if (in_context(inst, v) && written && !own_counter(sp, v) && sp->phase != 1)
             emit_line(em, "ufn_c_%s[ufn_l] = %s;", v->cname, v->cname);
     }
     em->coords = coords;

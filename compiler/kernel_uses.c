@@ -303,7 +303,7 @@ static bool uniform_loop(const Node *s)
                 return false;
         return true;
     }
-    if (it->kind != N_CALL || it->call.builtin != B_RANGE) 
+    if (it->kind != N_CALL || it->call.builtin != B_RANGE)
         return it->type && it->type->kind == TY_TUPLE && uniform(it);
     const NodeList *a = &it->call.args;
     for (int k = 0; k < a->len; k++)
