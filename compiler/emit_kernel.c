@@ -25,8 +25,10 @@
  * grid-stride form of it (kernel_uses.c): per stride one loop over
  * consecutive i, across the threads, which the C compiler vectorises.  A kernel whose barriers stand where every thread
  * meets them (below, "splitting at barriers") gets a block runner split
- * into regions.  Every other kernel runs as form (b): threads as fibers
- * where there are barriers or warp functions, else one after another. */
+ * into regions; its warp functions so placed split it too, each run with
+ * the lanes of every warp in lock-step ("warp functions in lock-step").
+ * Every other kernel runs as form (b): threads as fibers where there are
+ * barriers or warp functions, else one after another. */
 #include "ufnc.h"
 
 #include <string.h>
