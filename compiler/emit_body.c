@@ -263,12 +263,53 @@ static const char *loop_pragma(const NodeList *body)
     return has_loop(body) ? "UFN_LOOP_OUTER" : "UFN_LOOP";
 }
 
+/* for v in (a, b, c): the tuple's values, evaluated once, in a small array
+ * read by index, inside a block of its own so that two such loops may follow
+ * each other.  Opens the block and the loop; the caller closes both. */
+static void open_tuple_loop(Emitter *em, const Node *s, int d)
+{
+    const Node *target = s->forstmt.target, *iter = s->forstmt.iter;
+    const Type *t = iter->type, *elt = t->elts[0];
+    Buf vals = {0}, whole = {0};
+    Buf *saved = em->out;
+    if (iter->kind != N_TUPLE) {
+        em->out = &whole;
+        emit_expr(em, iter);
+    }
+    em->out = &vals;
+    for (int k = 0; k < t->nelts; k++) {
+        if (k)
+            emit_text(em, ", ");
+        if (iter->kind == N_TUPLE)
+            emit_expr(em, iter->tuple.elts.items[k]);
+        else
+            emit_text(em, "ufn_tuple%d.f%d", d, k);
+    }
+    em->out = saved;
+    emit_line(em, "{");
+    em->indent++;
+    if (iter->kind != N_TUPLE)
+        emit_line(em, "const %s ufn_tuple%d = %s;", c_type(t), d, whole.data);
+    emit_line(em, "const %s ufn_in%d[%d] = {%s};", c_type(elt), d, t->nelts, vals.data);
+    emit_line(em, "%s", loop_pragma(&s->forstmt.body));
+    emit_line(em, "for (int ufn_i%d = 0; ufn_i%d < %d; ufn_i%d++) {", d, d, t->nelts, d);
+    em->indent++;
+    if (target->type == elt)
+        emit_line(em, "%s = ufn_in%d[ufn_i%d];", target->name.sym->var->cname, d, d);
+    else
+        emit_line(em, "%s = (%s)ufn_in%d[ufn_i%d];", target->name.sym->var->cname, c_type(target->type), d, d);
+    buf_free(&vals);
+    buf_free(&whole);
+}
+
 static void emit_for(Emitter *em, const Node *s)
 {
     const Node *target = s->forstmt.target, *iter = s->forstmt.iter;
     int d = ++em->loop_depth;
     const char *var = target->name.sym->var->cname;
-    if (iter->kind == N_CALL && iter->call.builtin == B_RANGE) {
+    bool range = iter->kind == N_CALL && iter->call.builtin == B_RANGE;
+    bool tuple = !range && iter->type->kind == TY_TUPLE;
+    if (range) {
         const NodeList *a = &iter->call.args;
         Type *ct = a->items[0]->type;
         Buf start = {0}, stop = {0}, step = {0};
@@ -302,6 +343,8 @@ static void emit_for(Emitter *em, const Node *s)
             emit_line(em, "%s = ufn_i%d;", var, d);
         else
             emit_line(em, "%s = (%s)ufn_i%d;", var, c_type(target->type), d);
+    } else if (tuple) {
+        open_tuple_loop(em, s, d);
     } else {
         Buf arr = {0};
         Buf *saved = em->out;
@@ -321,6 +364,10 @@ static void emit_for(Emitter *em, const Node *s)
     emit_block(em, &s->forstmt.body);
     em->indent--;
     emit_line(em, "}");
+    if (tuple) {
+        em->indent--;
+        emit_line(em, "}");
+    }
     em->loop_depth--;
 }
 

@@ -478,6 +478,10 @@ static void emit_cuda_call(Emitter *em, const Node *e)
         emit_print(em, e);
         return;
     }
+    if (e == em->warp_call) {   /* a warp-split runner has computed it (emit_kernel.c) */
+        emit_text(em, "%s", em->warp_value);
+        return;
+    }
     CudaFn fn = (CudaFn)e->call.cuda;
     const NodeList *a = &e->call.args;
     static const struct { const char *field, *cuda; } dims[] = {
@@ -488,7 +492,12 @@ static void emit_cuda_call(Emitter *em, const Node *e)
         return;
     }
     switch (fn) {
-    case CU_LANEID: emit_text(em, "(int32_t)ufn_laneid()"); return;
+    case CU_LANEID:
+        if (em->lane_id)
+            emit_text(em, "(int32_t)%s", em->lane_id);
+        else
+            emit_text(em, "(int32_t)ufn_laneid()");
+        return;
     case CU_WARPSIZE: emit_text(em, "(int32_t)warpSize"); return;
     case CU_GRID:
     case CU_GRIDSIZE: emit_grid(em, e); return;
@@ -515,7 +524,12 @@ static void emit_cuda_call(Emitter *em, const Node *e)
         emit_text(em, " != 0)");
         return;
     case CU_ACTIVEMASK: emit_text(em, "(uint32_t)ufn_activemask()"); return;
-    case CU_LANEMASK_LT: emit_text(em, "(uint32_t)ufn_lanemask_lt()"); return;
+    case CU_LANEMASK_LT:
+        if (em->lane_id)
+            emit_text(em, "((1u << %s) - 1u)", em->lane_id);
+        else
+            emit_text(em, "(uint32_t)ufn_lanemask_lt()");
+        return;
     case CU_SHARED_ARRAY:
     case CU_LOCAL_ARRAY: emit_view(em, e); return;
     default: emit_atomic(em, e); return;

@@ -25,8 +25,10 @@
  * grid-stride form of it (kernel_uses.c): per stride one loop over
  * consecutive i, across the threads, which the C compiler vectorises.  A kernel whose barriers stand where every thread
  * meets them (below, "splitting at barriers") gets a block runner split
- * into regions.  Every other kernel runs as form (b): threads as fibers
- * where there are barriers or warp functions, else one after another. */
+ * into regions; its warp functions so placed split it too, each run with
+ * the lanes of every warp in lock-step ("warp functions in lock-step").
+ * Every other kernel runs as form (b): threads as fibers where there are
+ * barriers or warp functions, else one after another. */
 #include "ufnc.h"
 
 #include <string.h>
@@ -63,7 +65,10 @@ void emit_jit_context(Emitter *em, const Instance *inst)
 typedef struct Split {
     const Instance *inst;
     const Var *vars[16];
+    const char *vals[16];    /* a tuple loop's values ("ufn_uin0"); NULL: a range's counter */
     int depth;
+    const Node *warp;        /* the warp function of the statement run in lock-step: */
+    int phase;               /* 1 its arguments into the lanes' arrays, 2 its result and the statement */
     const Var *own[17];      /* counters of these loops read in them only: */
     int nown;                /* plain locals, in no context */
 } Split;
@@ -99,6 +104,33 @@ static void uniform_for(Emitter *em, const Node *s, const char *name, int d)
     buf_free(&step);
 }
 
+/* `{ const T NAMEind[n] = {...}; for (int NAMEd = 0; ...) {` for a loop over
+ * a tuple whose values are the same in every thread; the caller closes both. */
+static void uniform_tuple_for(Emitter *em, const Node *s, int d)
+{
+    const Node *it = s->forstmt.iter;
+    const Type *t = it->type;
+    Buf vals = {0};
+    Buf *saved = em->out;
+    em->out = &vals;
+    for (int k = 0; k < t->nelts; k++) {
+        emit_text(em, k ? ", " : "");
+        if (it->kind == N_TUPLE)
+            emit_expr(em, it->tuple.elts.items[k]);
+        else {
+            emit_expr(em, it);
+            emit_text(em, ".f%d", k);
+        }
+    }
+    em->out = saved;
+    line_directive(em, s->loc);
+    emit_line(em, "{");
+    em->indent++;
+    emit_line(em, "const %s ufn_uin%d[%d] = {%s};", c_type(t->elts[0]), d, t->nelts, vals.data);
+    emit_line(em, "for (int ufn_u%d = 0; ufn_u%d < %d; ufn_u%d++) {", d, d, t->nelts, d);
+    buf_free(&vals);
+}
+
 /* Does a piece of a region (its statements, its loop's variable) touch v? */
 static void piece_refs(const Split *sp, const Node *const *stmts, int n, const Var *loopvar, const Var *v, bool *touch,
                        bool *written)
@@ -110,6 +142,101 @@ static void piece_refs(const Split *sp, const Node *const *stmts, int n, const V
         jit_var_refs(stmts[i], v, &r, &w);
     *touch = r || w;
     *written = w;
+}
+
+/* ---- warp functions in lock-step ----------------------------------------------------------- *
+ * A statement with a warp function (jit_warp_call) is two thread loops: the
+ * first stores each thread's arguments in arrays (ufn_wmask, ufn_wval,
+ * ufn_warg), the second computes each lane's result from its warp's - the
+ * 32 consecutive threads around it - and runs the statement with it.  As
+ * CUDA defines them: the lanes taking part are those of the mask that the
+ * block has (a partial warp's others are inactive); a shuffle from a lane
+ * outside the warp or not taking part gives the caller's own value. */
+
+static void warp_arguments(Emitter *em, const Node *call)
+{
+    static const char *const names[] = {"ufn_wmask", "ufn_wval", "ufn_warg"};
+    const NodeList *a = &call->call.args;
+    for (int i = 0; i < a->len && i < 3; i++) {
+        begin_line(em);
+        emit_text(em, "%s[ufn_l] = ", names[i]);
+        emit_expr(em, a->items[i]);
+        emit_text(em, ";\n");
+    }
+}
+
+/* The lane a shuffle reads, from its own lane and argument: -1 (its own
+ * value) outside the warp, as the simulator's source_lane. */
+static const char *shuffle_source(CudaFn fn)
+{
+    switch (fn) {
+    case CU_SHFL: return "(int)(ufn_warg[ufn_l] & 31u)";
+    case CU_SHFL_UP: return "ufn_warg[ufn_l] > 31u ? -1 : (int)ufn_lane - (int)ufn_warg[ufn_l]";
+    case CU_SHFL_DOWN: return "ufn_warg[ufn_l] > 31u ? -1 : (int)ufn_lane + (int)ufn_warg[ufn_l]";
+    default: return "ufn_warg[ufn_l] > 31u ? -1 : (int)(ufn_lane ^ ufn_warg[ufn_l])";
+    }
+}
+
+static void warp_result(Emitter *em, const Node *s, const Node *call)
+{
+    CudaFn fn = (CudaFn)call->call.cuda;
+    emit_line(em, "const uint32_t ufn_lane = (uint32_t)ufn_l & 31u;");
+    emit_line(em, "const int64_t ufn_base = ufn_l - ufn_lane;   /* the warp's first thread */");
+    emit_line(em, "const uint32_t ufn_have = ufn_nt - ufn_base >= 32 ? 0xffffffffu : (1u << (ufn_nt - ufn_base)) - 1u;");
+    if (fn == CU_ACTIVEMASK) {
+        em->warp_value = "ufn_have";
+    } else if (fn >= CU_BALLOT) {
+        emit_line(em, "const uint32_t ufn_in = ufn_wmask[ufn_l] & ufn_have;");
+        emit_line(em, "uint32_t ufn_ballot = 0;");
+        emit_line(em, "for (uint32_t ufn_k = 0; ufn_k < 32; ufn_k++)");
+        emit_line(em, "    if ((ufn_in >> ufn_k & 1u) && ufn_wval[ufn_base + ufn_k] != 0)");
+        emit_line(em, "        ufn_ballot |= 1u << ufn_k;");
+        em->warp_value = fn == CU_BALLOT ? "(int32_t)ufn_ballot" : fn == CU_ALL ? "(ufn_ballot == ufn_in)" : "(ufn_ballot != 0)";
+    } else {
+        emit_line(em, "const uint32_t ufn_in = ufn_wmask[ufn_l] & ufn_have;");
+        emit_line(em, "const int ufn_src = %s;", shuffle_source(fn));
+        emit_line(em, "const %s ufn_got = ufn_src >= 0 && ufn_src < 32 && (ufn_in >> ufn_src & 1u) ? ufn_wval[ufn_base + ufn_src] : ufn_wval[ufn_l];",
+                  c_type(call->type));
+        em->warp_value = "ufn_got";
+    }
+    em->warp_call = call;
+    emit_statement(em, s);
+    em->warp_call = NULL;
+    em->warp_value = NULL;
+}
+
+/* The two thread loops of a statement with a warp function, in a block
+ * that holds the lanes' arrays (a block has at most 1024 threads). */
+static void thread_loop(Emitter *em, const Split *sp, const Node *const *stmts, int n, const Var *loopvar);
+
+static void warp_step(Emitter *em, Split *sp, const Node *s, const Node *call)
+{
+    CudaFn fn = (CudaFn)call->call.cuda;
+    const NodeList *a = &call->call.args;
+    line_directive(em, s->loc);
+    if (fn == CU_SYNCWARP) {   /* (its mask has no effect on what the lanes compute) */
+        emit_line(em, "/* syncwarp(): every lane has run the region above */");
+        return;
+    }
+    emit_line(em, "{   /* %s: the lanes of each warp in lock-step */", cuda_fns[fn].name);
+    em->indent++;
+    if (a->len >= 1)
+        emit_line(em, "uint32_t ufn_wmask[1024];");
+    if (a->len >= 2)
+        emit_line(em, "%s ufn_wval[1024];", c_type(fn >= CU_BALLOT ? a->items[1]->type : call->type));
+    if (a->len >= 3)
+        emit_line(em, "uint32_t ufn_warg[1024];");
+    sp->warp = call;
+    if (a->len) {
+        sp->phase = 1;
+        thread_loop(em, sp, &s, 1, NULL);
+    }
+    sp->phase = 2;
+    thread_loop(em, sp, &s, 1, NULL);
+    sp->phase = 0;
+    sp->warp = NULL;
+    em->indent--;
+    emit_line(em, "}");
 }
 
 /* One loop over the block's threads, consecutive threadIdx.x innermost so
@@ -135,6 +262,7 @@ static void thread_loop(Emitter *em, const Split *sp, const Node *const *stmts, 
     emit_line(em, "ufn_tl.tid = make_uint3((unsigned)ufn_x, ufn_y, ufn_z);");
     const char *coords = em->coords;
     em->coords = "ufn_tl";
+    em->lane_id = "((uint32_t)ufn_l & 31u)";
     for (int i = 0; i < inst->nvars; i++) {
         const Var *v = inst->vars[i];
         bool touch, written;
@@ -149,21 +277,30 @@ static void thread_loop(Emitter *em, const Split *sp, const Node *const *stmts, 
             emit_statement(em, inst->body.items[i]);
     line_reset(em);
     for (int d = 0; d < sp->depth; d++)
-        emit_line(em, "%s = (%s)ufn_u%d;", sp->vars[d]->cname, c_type(sp->vars[d]->type), d);
+        if (sp->vals[d])
+            emit_line(em, "%s = %s[ufn_u%d];", sp->vars[d]->cname, sp->vals[d], d);
+        else
+            emit_line(em, "%s = (%s)ufn_u%d;", sp->vars[d]->cname, c_type(sp->vars[d]->type), d);
     if (loopvar)
         emit_line(em, "%s = (%s)ufn_v0;", loopvar->cname, c_type(loopvar->type));
-    for (int i = 0; i < n; i++)
-        if (!jit_remat_stmt(inst, stmts[i]))
-            emit_statement(em, stmts[i]);
+    if (sp->phase == 1)
+        warp_arguments(em, sp->warp);
+    else if (sp->phase == 2)
+        warp_result(em, stmts[0], sp->warp);
+    else
+        for (int i = 0; i < n; i++)
+            if (!jit_remat_stmt(inst, stmts[i]))
+                emit_statement(em, stmts[i]);
     line_reset(em);
     for (int i = 0; i < inst->nvars; i++) {
         const Var *v = inst->vars[i];
         bool touch, written;
         piece_refs(sp, stmts, n, loopvar, v, &touch, &written);
-        if (in_context(inst, v) && written && !own_counter(sp, v))
+        if (in_context(inst, v) && written && !own_counter(sp, v) && sp->phase != 1)
             emit_line(em, "ufn_c_%s[ufn_l] = %s;", v->cname, v->cname);
     }
     em->coords = coords;
+    em->lane_id = NULL;
     em->indent--;
     emit_line(em, "}");
     em->indent -= 2;
@@ -216,12 +353,21 @@ static void split_block(Emitter *em, Split *sp, const NodeList *b)
             emit_line(em, "/* syncthreads(): every thread has run the region above */");
             continue;
         }
+        if (jit_warp_call(s)) {
+            warp_step(em, sp, s, jit_warp_call(s));
+            continue;
+        }
         /* a barrier loop: its counter is the block's, its body split again */
         int d = sp->depth;
         if (d >= 16)
             die("barrier loops nested too deeply");
-        uniform_for(em, s, "ufn_u", d);
+        bool tuple = s->forstmt.iter->type && s->forstmt.iter->type->kind == TY_TUPLE;
+        if (tuple)
+            uniform_tuple_for(em, s, d);
+        else
+            uniform_for(em, s, "ufn_u", d);
         em->indent++;
+        sp->vals[sp->depth] = tuple ? arena_printf("ufn_uin%d", d) : NULL;
         sp->vars[sp->depth++] = s->forstmt.target->name.sym->var;
         bool own = jit_loop_local(sp->inst, s);
         if (own)
@@ -231,6 +377,10 @@ static void split_block(Emitter *em, Split *sp, const NodeList *b)
         sp->depth--;
         em->indent--;
         emit_line(em, "}");
+        if (tuple) {
+            em->indent--;
+            emit_line(em, "}");
+        }
     }
 }
 
@@ -420,7 +570,9 @@ static void emit_kernel(Emitter *em, const Instance *inst)
         buf_printf(&call, ", %s", params[i].name);
     emit_line(em, "/* %s:%d: @cuda.jit def %s, '%s'%s */", f->def->loc.file ? f->def->loc.file->name : "?",
               f->def->loc.line, f->name, jit_signature_text(inst->sig),
-              jit_context(inst)           ? " (host: a block runner split at its barriers)"
+              jit_context(inst) && (jit_flags(inst) & UFN_KF_WARP)
+                  ? " (host: a block runner split at its barriers and warp functions, each warp's lanes in lock-step)"
+              : jit_context(inst)           ? " (host: a block runner split at its barriers)"
               : jit_grid_stride(inst)      ? " (host: a block runner, grid-stride form)"
               : jit_has_block_runner(inst) ? " (host: a block runner)"
                                            : " (host: the thread entry on the runtime's engine)");

@@ -340,6 +340,25 @@ static bool counts_up_from_zero(const Node *iter)
     return true;
 }
 
+/* A tuple looped over: Numba iterates a homogeneous tuple (UniTuple) only;
+ * one of several types needs literal_unroll, which ufn does not have. */
+static Node *tuple_iter(Infer *cx, Node *it, Type **elt)
+{
+    Type *t = it->type;
+    if (t->nelts == 0)
+        return infer_fail(cx, it->loc, "in %s: cannot loop over an empty tuple", infer_fname(cx));
+    for (int k = 1; k < t->nelts; k++)
+        if (t->elts[k] != t->elts[0])
+            return infer_fail(cx, it->loc,
+                              "in %s: can only loop over a tuple whose elements have one type, not %s "
+                              "(Numba needs literal_unroll for that, which ufn does not support)",
+                              infer_fname(cx), t->name);
+    if (t->elts[0]->kind == TY_TUPLE || t->elts[0]->kind == TY_ARRAY)
+        return infer_fail(cx, it->loc, "in %s: can only loop over a tuple of scalars, not %s", infer_fname(cx), t->name);
+    *elt = t->elts[0];
+    return it;
+}
+
 /* The typed iterable of a for loop and its element type; NULL after an
  * error (reported in the final pass). */
 static Node *loop_iter(Infer *cx, Node *iter, Type **elt)
@@ -361,8 +380,10 @@ static Node *loop_iter(Infer *cx, Node *iter, Type **elt)
     Node *it = infer_expr(cx, iter);
     if (!it->type)
         return NULL;
+    if (it->type->kind == TY_TUPLE)
+        return tuple_iter(cx, it, elt);
     if (it->type->kind != TY_ARRAY || it->type->ndim != 1)
-        return infer_fail(cx, iter->loc, "in %s: can only loop over range() or a one-dimensional array, not %s%s",
+        return infer_fail(cx, iter->loc, "in %s: can only loop over range(), a one-dimensional array or a tuple, not %s%s",
                        infer_fname(cx), it->type->name,
                        it->type->kind == TY_ARRAY ? " (loop over range(a.shape[0]) and index with a[i, j])" : "");
     *elt = it->type->elt;

@@ -22,7 +22,10 @@ bool module_has_jit(const Module *m)
 typedef struct Uses {
     unsigned flags;          /* UFN_KF_* */
     bool coords;             /* reads threadIdx & co. (grid(), gridsize() too) */
-    bool lane;               /* cuda.laneid */
+    bool lane;               /* cuda.laneid or lanemask_lt in a helper, or a helper's coordinates */
+    bool laneid;             /* cuda.laneid or lanemask_lt in the kernel's own body */
+    int exchanges;           /* warp functions that exchange between lanes (shuffles,
+                                votes, activemask, syncwarp), helpers' included */
     bool cuda;               /* any of numba.cuda */
     bool local_arrays;       /* cuda.local.array in the body walked first */
     unsigned shared;         /* static shared bytes (the kernel's own body) */
@@ -68,15 +71,21 @@ static void uses_cuda_fn(Uses *u, const Node *n)
         /* a helper's coordinates are CUDA's, which a block runner has not */
         u->lane = u->lane || u->depth > 1;
         break;
-    case CU_LANEID:
-        u->lane = true;
+    case CU_LANEID: case CU_LANEMASK_LT:
+        if (u->depth > 1)
+            u->lane = true;
+        else
+            u->laneid = true;
+        if (n->call.cuda == CU_LANEMASK_LT)
+            u->flags |= UFN_KF_WARP;
         break;
     case CU_SYNCTHREADS: case CU_SYNCTHREADS_COUNT: case CU_SYNCTHREADS_AND: case CU_SYNCTHREADS_OR:
         u->flags |= UFN_KF_BARRIER;
         break;
     case CU_SYNCWARP: case CU_SHFL: case CU_SHFL_UP: case CU_SHFL_DOWN: case CU_SHFL_XOR:
-    case CU_BALLOT: case CU_ALL: case CU_ANY: case CU_ACTIVEMASK: case CU_LANEMASK_LT:
+    case CU_BALLOT: case CU_ALL: case CU_ANY: case CU_ACTIVEMASK:
         u->flags |= UFN_KF_WARP;
+        u->exchanges++;
         break;
     case CU_SHARED_ARRAY:
         if (n->call.args.len == 1 && n->call.args.items[0]->konst.v.i == 0) {
@@ -201,12 +210,106 @@ static bool uniform(const Node *e)
     }
 }
 
-/* A barrier, or anything that holds one (counting helpers' too). */
+/* A barrier or a warp function that exchanges between lanes, or anything
+ * that holds one (counting helpers' too): where the split runner splits. */
 bool jit_has_barrier(const Node *s)
 {
     Uses u = {.depth = 0};
     uses_node(&u, s);
-    return (u.flags & UFN_KF_BARRIER) != 0;
+    return (u.flags & UFN_KF_BARRIER) || u.exchanges;
+}
+
+static bool is_exchange(const Node *e)
+{
+    return e->kind == N_CALL && e->call.builtin == B_CUDA
+           && ((e->call.cuda >= CU_SHFL && e->call.cuda <= CU_ACTIVEMASK) || e->call.cuda == CU_SYNCWARP);
+}
+
+/* The exchange in e evaluated whenever e is (not under a conditional
+ * operator or a short-circuit): *found, or *bad where it stands elsewhere
+ * or in an argument of another. */
+static void find_exchange(const Node *e, const Node **found, bool *bad)
+{
+    if (!e)
+        return;
+    switch (e->kind) {
+    case N_CALL:
+        if (is_exchange(e)) {
+            if (*found)
+                *bad = true;
+            *found = e;
+            for (int i = 0; i < e->call.args.len; i++)
+                *bad = *bad || jit_has_barrier(e->call.args.items[i]);
+            return;
+        }
+        if (e->call.callee || (e->call.builtin == B_CUDA && e->call.cuda >= CU_SYNCTHREADS
+                                && e->call.cuda <= CU_SYNCTHREADS_OR))
+            *bad = *bad || jit_has_barrier(e);      /* a vote barrier, or a helper's warp function */
+        for (int i = 0; i < e->call.args.len; i++)
+            find_exchange(e->call.args.items[i], found, bad);
+        return;
+    case N_COMPARE:
+        if (e->compare.tmps) {
+            *bad = *bad || jit_has_barrier(e);
+            return;
+        }
+        for (int i = 0; i <= e->compare.n; i++)
+            find_exchange(e->compare.operands[i], found, bad);
+        return;
+    case N_UNARY: find_exchange(e->unary.operand, found, bad); return;
+    case N_BINARY: find_exchange(e->binary.lhs, found, bad); find_exchange(e->binary.rhs, found, bad); return;
+    case N_CAST: find_exchange(e->cast.operand, found, bad); return;
+    case N_ATTR: find_exchange(e->attr.value, found, bad); return;
+    case N_SUBSCRIPT:
+        find_exchange(e->subscript.value, found, bad);
+        for (int i = 0; i < e->subscript.index.len; i++)
+            find_exchange(e->subscript.index.items[i], found, bad);
+        return;
+    case N_TUPLE:
+        for (int i = 0; i < e->tuple.elts.len; i++)
+            find_exchange(e->tuple.elts.items[i], found, bad);
+        return;
+    default:
+        *bad = *bad || jit_has_barrier(e);
+        return;
+    }
+}
+
+const Node *jit_warp_call(const Node *s)
+{
+    const Node *found = NULL;
+    bool bad = false;
+    if (s->kind == N_EXPRSTMT)
+        find_exchange(s->exprstmt.expr, &found, &bad);
+    else if (s->kind == N_ASSIGN && s->assign.targets.len == 1
+             && (s->assign.targets.items[0]->kind == N_NAME || s->assign.targets.items[0]->kind == N_SUBSCRIPT)) {
+        find_exchange(s->assign.targets.items[0], &found, &bad);
+        find_exchange(s->assign.value, &found, &bad);
+    } else
+        return NULL;
+    return bad ? NULL : found;
+}
+
+/* A loop the split runner runs once per block around its regions: a range()
+ * or a tuple whose values are the same for every thread of a block. */
+static bool uniform_loop(const Node *s)
+{
+    if (s->kind != N_FOR)
+        return false;
+    const Node *it = s->forstmt.iter;
+    if (it->kind == N_TUPLE) {
+        for (int k = 0; k < it->tuple.elts.len; k++)
+            if (!uniform(it->tuple.elts.items[k]))
+                return false;
+        return true;
+    }
+    if (it->kind != N_CALL || it->call.builtin != B_RANGE)
+        return it->type && it->type->kind == TY_TUPLE && uniform(it);
+    const NodeList *a = &it->call.args;
+    for (int k = 0; k < a->len; k++)
+        if (!uniform(a->items[k]))
+            return false;
+    return a->len < 3 || a->items[2]->kind == N_CONST;
 }
 
 /* A break or continue of the loop whose body this is (not of a loop inside). */
@@ -240,15 +343,9 @@ static bool splittable(const NodeList *b)
 {
     for (int i = 0; i < b->len; i++) {
         const Node *s = b->items[i];
-        if (jit_is_barrier(s) || !jit_has_barrier(s))
+        if (jit_is_barrier(s) || !jit_has_barrier(s) || jit_warp_call(s))
             continue;
-        if (s->kind != N_FOR || s->forstmt.iter->kind != N_CALL || s->forstmt.iter->call.builtin != B_RANGE)
-            return false;
-        const NodeList *a = &s->forstmt.iter->call.args;
-        for (int k = 0; k < a->len; k++)
-            if (!uniform(a->items[k]))
-                return false;
-        if (a->len == 3 && a->items[2]->kind != N_CONST)
+        if (!uniform_loop(s))
             return false;
         if (escapes(&s->forstmt.body) || !splittable(&s->forstmt.body))
             return false;
@@ -258,7 +355,7 @@ static bool splittable(const NodeList *b)
 
 static bool split_ok(const Instance *inst, const Uses *u)
 {
-    if (!(u->flags & UFN_KF_BARRIER) || (u->flags & (UFN_KF_WARP | UFN_KF_DYN_SHARED)) || u->lane)
+    if (!(u->flags & (UFN_KF_BARRIER | UFN_KF_WARP)) || (u->flags & UFN_KF_DYN_SHARED) || u->lane)
         return false;
     for (int i = 0; i < inst->nvars; i++)
         if (inst->vars[i]->param && (inst->vars[i]->ndefs || inst->vars[i]->type != inst->args[i]))
@@ -280,7 +377,7 @@ bool jit_has_block_runner(const Instance *inst)
     Uses u = uses_of(inst);
     if (split_ok(inst, &u))
         return true;
-    return !(u.flags & (UFN_KF_BARRIER | UFN_KF_WARP | UFN_KF_DYN_SHARED)) && !u.lane && !u.shared;
+    return !(u.flags & (UFN_KF_BARRIER | UFN_KF_WARP | UFN_KF_DYN_SHARED)) && !u.lane && !u.laneid && !u.shared;
 }
 
 

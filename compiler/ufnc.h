@@ -1102,6 +1102,9 @@ typedef struct Emitter {
     const char *coords;            /* in a @cuda.jit body: the thread's coordinates (ufn_t) */
     bool checks;                   /* a @cuda.jit body: UFN_BOUNDS, UFN_LOAD, UFN_STORE around
                                       every element access (ufn_kernel.h) */
+    const char *lane_id;           /* a split runner's thread loop: the lane, a uint32_t */
+    const Node *warp_call;         /* a split runner's warp function, already computed: */
+    const char *warp_value;        /* its value, written instead of the call */
 } Emitter;
 
 /* emit.c: the base every generated file is written with. */
@@ -1207,7 +1210,12 @@ bool jit_has_block_runner(const Instance *inst);              /* form (a) */
  * (polar.cu's host build and the host stub both declare it), or NULL. */
 const char *jit_context(const Instance *inst);
 bool jit_is_barrier(const Node *s);                           /* a plain syncthreads() statement */
-bool jit_has_barrier(const Node *s);                          /* one, or a statement holding one */
+bool jit_has_barrier(const Node *s);                          /* one or a warp exchange, or a statement
+                                                                 holding one: where a split runner splits */
+/* The one warp function of a statement that a split runner runs in lock-step
+ * (an assignment or expression statement evaluating it unconditionally),
+ * or NULL. */
+const Node *jit_warp_call(const Node *s);
 /* Form (a) as one loop over a block's grid-stride iterations: the loop
  * `for i in range(cuda.grid(1), n, cuda.gridsize(1))`, or NULL; and which
  * statements before it the runner runs once per block. */

@@ -120,3 +120,22 @@ $(BENCH_PIPE_BIN): bench/pipeline/main.c bench/harness/floor.c $(BENCH_DIR)/pipe
 bench-pipeline: $(BENCH_PIPE_BIN)
 	$(Q)bench/pipeline/run.sh $(BENCH_PIPE_BIN) $(BENCH_PIPELINE_SIZES) | tee $(BENCH_DIR)/pipeline.jsonl
 	$(Q)python3 bench/pipeline/report.py < $(BENCH_DIR)/pipeline.jsonl > bench/pipeline.md
+
+# The warp reduction on the host: its shuffles in lock-step on the split
+# runner against the same shuffles as fibers (bench/jit/warp_bench.c); the
+# numbers go to bench/RESULTS.md by hand, with the load.
+WARP_BENCH := $(BENCH_DIR)/warp_bench
+
+$(BENCH_DIR)/jit/warp_bench.o: bench/jit/warp_bench.ufn $(UFNC)
+	@mkdir -p $(dir $@)
+	$(call say,UFNC,$<)
+	$(Q)$(UFNC) --target=host $< -o $@
+
+$(WARP_BENCH): bench/jit/warp_bench.c $(BENCH_DIR)/jit/warp_bench.o $(LIBUFNRT_A)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS) $(BENCH_CFLAGS) -I$(BENCH_DIR)/jit -o $@ $< $(BENCH_DIR)/jit/warp_bench.o \
+	    $(LIBUFNRT_A) $(LDLIBS_RT)
+
+.PHONY: bench-warps
+bench-warps: $(WARP_BENCH)
+	$(Q)UFN_BACKEND=host $(WARP_BENCH)

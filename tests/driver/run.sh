@@ -776,6 +776,19 @@ if run kernel-forms 0 jitlang.ufn --target=host -o jitlang.cu; then
             bad kernel-forms "$k: not '$form'"; form_ok=
         fi
     done
+    cp "$top/tests/e2e/warps.ufn" "$tmp/w/"
+    if run kernel-forms-warps 0 warps.ufn --target=host -o warps.cu; then
+        for want in "warp_block_sum:a block runner split at its barriers and warp functions, each warp's lanes in lock-step" \
+                    "lanes:a block runner split at its barriers and warp functions, each warp's lanes in lock-step" \
+                    "divergent_shuffle:the thread entry on the runtime's engine"; do
+            k=${want%%:*} form=${want#*:}
+            if ! grep -q -- "@cuda.jit def $k, '[^']*' (host: $form)" "$tmp/w/warps.cu"; then
+                bad kernel-forms "$k: not '$form'"; form_ok=
+            fi
+        done
+    else
+        form_ok=
+    fi
     [ -n "$form_ok" ] && ok "kernel-forms: each kernel's host form named in the .cu"
     # a split runner turns loops of uniform bounds inside out (one in each
     # of matmul and prefix_sums; prefix_sums' range(t + 1) stays per thread)
