@@ -1,5 +1,5 @@
-/* ufn_libm_simd.h - how the vector variants of sin, cos, tan and atan2
- * for gcc's host loops are made (included by ufn_libm.h; the functions'
+/* ufn_libm_simd.h - how the vector variants of sin, cos, tan, exp and
+ * atan2 for gcc's host loops are made (included by ufn_libm.h; the functions'
  * files instantiate them).
  *
  * A trigonometric function has a cheap path for ordinary arguments and an
@@ -9,17 +9,18 @@
  * path on all lanes and the expensive one only on the lanes that need it;
  * this is the same, for gcc on x86-64 (clang and nvcc take the plain
  * functions).  atan2 float32 uses it too: its rare part is the scaling for
- * tiny results and the special cases.
+ * tiny results and the special cases; float64 exp also: its rare part is
+ * the scaling of subnormal and overflowing results and the special cases.
  *
  *   ufn_sin_f32 etc. are declared with gcc's simd attribute, like math.h
  *   declares libmvec's sinf, so that a vectorised loop calls
  *   _ZGVeN16v_ufn_sin_f32 (AVX-512), _ZGVdN8v_ (AVX2), _ZGVcN8v_ (AVX) or
  *   _ZGVbN4v_ (SSE2) on a vector of arguments;
  *   those variants are defined by the macros below, instantiated in
- *   ufn_libm_trig.h and ufn_libm_atan.h, weak and hidden (every object that
- *   includes them defines the same ones): they run the function's _fast
- *   part in a loop that gcc vectorises, then its _big part on each lane
- *   whose argument needs it.  The scalar function (for scalar code) is the
+ *   ufn_libm_trig.h, ufn_libm_exp.h and ufn_libm_atan.h, weak and hidden
+ *   (every object that includes them defines the same ones): they run the
+ *   function's _fast part in a loop that gcc vectorises, then its _big part
+ *   on each lane whose argument needs it.  The scalar function (for scalar code) is the
  *   whole function.
  *
  * Every lane computes what the scalar function computes, with the same

@@ -1,6 +1,6 @@
 /* lanes.c - a vectorised host loop computes the same bits as the scalar
  * function, for every function with a vector variant (ufn_libm_simd.h:
- * sin, cos, tan, float32 atan2) and every ISA the host backend compiles its loops for;
+ * sin, cos, tan, float64 exp, float32 atan2) and every ISA the host backend compiles its loops for;
  * and the one-kernel float64 sin-or-cos of ufn_libm_trig.h gives the bits
  * of the two kernels it replaced (below), so that the speed-up changed no
  * result.
@@ -20,7 +20,7 @@
 
 #include "ufn_math.h"
 
-#define NLOOPS 6        /* the functions with vector variants, below */
+#define NLOOPS 7        /* the functions with vector variants, below */
 #define N 4099          /* not a multiple of any vector length: the remainder loop too */
 
 static float xf[N], yf[N], wf[N];      /* wf: atan2's first argument */
@@ -42,7 +42,9 @@ static uint64_t rng(void)                       /* splitmix64 */
 static void fill(void)
 {
     static const double edges[] = {0.0, -0.0, 0x1p17, 0x1.fffffep16, 0x1p45, 0x1.fffffffffffffp44,
-                                   1e22, 0x1.921fb54442d18p+0, (double)INFINITY, -(double)INFINITY};
+                                   1e22, 0x1.921fb54442d18p+0, (double)INFINITY, -(double)INFINITY,
+                                   708.0, -708.0, 0x1.61fffffffffffp+9, 709.5, -709.5, -720.0, -744.0,
+                                   0x1.62e42fefa39efp+9};
     for (int i = 0; i < N; i++) {
         uint64_t r = rng();
         double u = (double)(r >> 11) * 0x1p-53;
@@ -109,6 +111,7 @@ static int check_kernels(void)
     target static void sin_f64_##isa(void) { for (int i = 0; i < N; i++) yd[i] = ufn_sin_f64(xd[i]); } \
     target static void cos_f64_##isa(void) { for (int i = 0; i < N; i++) yd[i] = ufn_cos_f64(xd[i]); } \
     target static void tan_f64_##isa(void) { for (int i = 0; i < N; i++) yd[i] = ufn_tan_f64(xd[i]); } \
+    target static void exp_f64_##isa(void) { for (int i = 0; i < N; i++) yd[i] = ufn_exp_f64(xd[i]); } \
     target static void atan2_f32_##isa(void) { for (int i = 0; i < N; i++) yf[i] = ufn_atan2_f32(wf[i], xf[i]); }
 
 /* the targets of the host backend's loop variants (compiler/emit_host.c) */
@@ -123,10 +126,11 @@ typedef struct isa_loops {
 } isa_loops;
 
 static float (*volatile ref_f32[2])(float) = {ufn_libm_sin_f32, ufn_libm_cos_f32};
-static double (*volatile ref_f64[3])(double) = {ufn_libm_sin_f64, ufn_libm_cos_f64, ufn_libm_tan_f64};
+static double (*volatile ref_f64[4])(double) = {ufn_libm_sin_f64, ufn_libm_cos_f64, ufn_libm_tan_f64,
+                                                ufn_libm_exp_f64};
 static float (*volatile ref_atan2_f32)(float, float) = ufn_libm_atan2_f32;
 static const char *const names[NLOOPS] = {"sin float32", "cos float32", "sin float64", "cos float64",
-                                          "tan float64", "atan2 float32"};
+                                          "tan float64", "atan2 float32", "exp float64"};
 
 /* loop k of one ISA against the scalar function; the number of differences */
 static int check(const isa_loops *isa, int k)
@@ -141,7 +145,7 @@ static int check(const isa_loops *isa, int k)
             if (!same && bad == 0)
                 printf("  %s %s: x = %a: %a, scalar %a\n", isa->name, names[k], (double)xf[i], (double)yf[i], (double)r);
         } else {
-            double r = ref_f64[k - 2](xd[i]);
+            double r = ref_f64[k == 6 ? 3 : k - 2](xd[i]);
             same = !memcmp(&r, &yd[i], 8);
             if (!same && bad == 0)
                 printf("  %s %s: x = %a: %a, scalar %a\n", isa->name, names[k], xd[i], yd[i], r);
@@ -156,12 +160,13 @@ int main(void)
     __builtin_cpu_init();
     const isa_loops isas[] = {
         {"baseline", 1, {sin_f32_baseline, cos_f32_baseline, sin_f64_baseline, cos_f64_baseline, tan_f64_baseline,
-                         atan2_f32_baseline}},
+                         atan2_f32_baseline, exp_f64_baseline}},
         {"avx2", __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"),
-         {sin_f32_avx2, cos_f32_avx2, sin_f64_avx2, cos_f64_avx2, tan_f64_avx2, atan2_f32_avx2}},
+         {sin_f32_avx2, cos_f32_avx2, sin_f64_avx2, cos_f64_avx2, tan_f64_avx2, atan2_f32_avx2, exp_f64_avx2}},
         {"avx512", __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq")
                        && __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw"),
-         {sin_f32_avx512, cos_f32_avx512, sin_f64_avx512, cos_f64_avx512, tan_f64_avx512, atan2_f32_avx512}},
+         {sin_f32_avx512, cos_f32_avx512, sin_f64_avx512, cos_f64_avx512, tan_f64_avx512, atan2_f32_avx512,
+          exp_f64_avx512}},
     };
     int failed = 0;
     fill();
@@ -173,7 +178,7 @@ int main(void)
         int bad = 0;
         for (int k = 0; k < NLOOPS; k++)
             bad += check(&isas[s], k);
-        printf("lanes: %-8s sin, cos (float32, float64), tan (float64), atan2 (float32): %s\n", isas[s].name,
+        printf("lanes: %-8s sin, cos (float32, float64), tan, exp (float64), atan2 (float32): %s\n", isas[s].name,
                bad ? "DIFFERENT from the scalar functions" : "bit-identical to the scalar functions");
         failed |= bad != 0;
     }
