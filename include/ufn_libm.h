@@ -24,9 +24,10 @@
  * which ufnc passes); rare special cases may branch.
  *
  * Each function's error bound in ulp, measured against the correctly
- * rounded result with MPFR (tests/math/), is in ufn(7).  float32 functions
- * that are not on a hot path compute in float64 and round once: their error
- * is the float64 function's (below 1e-8 float32 ulp) plus the final rounding.
+ * rounded result with MPFR (tests/math/), is in ufn(7).  Most float32
+ * functions (sin and cos among them, with kernels of their own) compute in
+ * float64 and round once: their error is the float64 evaluation's (below
+ * 1e-8 float32 ulp) plus the final rounding.
  *
  * --fast-math (UFN_FAST_MATH, and gcc's __FAST_MATH__) trades all this for
  * the vendor's functions: libmvec in the host loops, libdevice and its

@@ -101,14 +101,13 @@ UFN_FN double ufn_libm_exp_mul_pow2_f64(double m, double t)
 /* exp itself, on the hot path (the Gaussian of the benchmark): the same
  * reduction without its low word (r's rounding is at most 2^-53 |r|), and
  * 1 + r exactly (Fast2Sum) so that r^2 P(r) joins the low word and only the
- * last addition rounds. */
-UFN_FN double ufn_exp_f64(double x)
+ * last addition rounds.  m = e^r in [0.7, 1.42]; t holds n. */
+UFN_FN double ufn_libm_exp_core_f64(double x, double *t)
 {
-    double t, n, r, p, y;
+    double n, r, p;
     ufn_dd one_r;
-    UFN_VENDOR(exp(x));
-    t = fma(x, UFN_LIBM_LOG2E, UFN_LIBM_SHIFT_F64);
-    n = t - UFN_LIBM_SHIFT_F64;
+    *t = fma(x, UFN_LIBM_LOG2E, UFN_LIBM_SHIFT_F64);
+    n = *t - UFN_LIBM_SHIFT_F64;
     r = fma(-n, UFN_LIBM_LN2_HI, x);                     /* exact */
     r = fma(-n, UFN_LIBM_LN2_LO, r);
     p = 0x1.1f3305b8430a2p-29;
@@ -123,11 +122,43 @@ UFN_FN double ufn_exp_f64(double x)
     p = fma(p, r, 0x1.5555555555557p-3);
     p = fma(p, r, 0.5);
     one_r = ufn_dd_fast2sum(1.0, r);
-    y = ufn_libm_exp_mul_pow2_f64(one_r.hi + fma(r * r, p, one_r.lo), t);
+    return one_r.hi + fma(r * r, p, one_r.lo);
+}
+
+/* The whole function: 2^n in two factors, so that a subnormal result
+ * rounds once, and the special cases. */
+UFN_FN double ufn_libm_exp_f64(double x)
+{
+    double t, y = ufn_libm_exp_core_f64(x, &t);
+    y = ufn_libm_exp_mul_pow2_f64(y, t);
     y = x > UFN_LIBM_EXP_OVF ? (double)INFINITY : y;
     y = x < UFN_LIBM_EXP_UNF ? 0.0 : y;
     return ufn_isnan_f64(x) ? x + x : y;
 }
+
+/* |x| < 708: the result is normal and n <= 1021, so 2^n goes into the
+ * exponent bits with one integer addition, exact as the two factors are:
+ * the bits of the whole function, without its nine operations of scaling
+ * and six of special cases (a fifth of its time in a vector loop).  The
+ * vector variants (ufn_libm_simd.h) run this on every lane and the whole
+ * function on the others; tests/math/lanes.c compares. */
+UFN_FN int ufn_libm_exp_ok_f64(double x) { return ufn_libm_abs_f64(x) < 708.0; }
+
+UFN_FN double ufn_libm_exp_fast_f64(double x)
+{
+    double t, y = ufn_libm_exp_core_f64(x, &t);
+    return ufn_f64_from_bits(ufn_bits_f64(y) + (ufn_bits_f64(t) << 52));
+}
+
+#if defined(UFN_LIBM_SIMD)
+UFN_LIBM_SIMD_F64(ufn_exp_f64, ufn_libm_exp_f64, ufn_libm_exp_fast_f64, ufn_libm_exp_f64, ufn_libm_exp_ok_f64)
+#else
+UFN_FN double ufn_exp_f64(double x)
+{
+    UFN_VENDOR(exp(x));
+    return ufn_libm_exp_f64(x);
+}
+#endif
 
 /* 2^x = 2^n * e^(f ln2) with n = rint(x), f = x - n exact, f*ln2 as hi + lo. */
 UFN_FN double ufn_exp2_f64(double x)

@@ -8,7 +8,8 @@
  * Two reductions, both computed in a vectorised loop and one chosen:
  *   - Cody-Waite: r = x - n P1 - n P2 - n P3 with pi/2 = P1 + P2 + P3 to
  *     three times the format's precision; fma makes x - n P1 exact and n P2
- *     an exact pair.  float: |x| < 2^17; double: |x| < 2^45.
+ *     an exact pair.  double: |x| < 2^45.  float (|x| < 2^17) is computed
+ *     in double, by pi rather than pi/2 (below).
  *   - Payne-Hanek for the rest (up to 3.4e38 and 1.8e308): only the bits of
  *     2/pi that survive mod 4 are multiplied by x.  float: in double, with
  *     the bits for two exponent ranges as constants (no table); double: in
@@ -25,14 +26,14 @@
 #define UFN_LIBM_PIO2_1      0x1.921fb54442d18p+0
 #define UFN_LIBM_PIO2_2      0x1.1a62633145c07p-54
 #define UFN_LIBM_PIO2_3      -0x1.f1976b7ed8fbcp-110
-#define UFN_LIBM_2_OVER_PI_F 0x1.45f306p-1f
-#define UFN_LIBM_PIO2_1_F    0x1.921fb6p+0f
-#define UFN_LIBM_PIO2_2_F    -0x1.777a5cp-25f
-#define UFN_LIBM_PIO2_3_F    -0x1.ee59dap-50f
+#define UFN_LIBM_1_OVER_PI   0x1.45f306dc9c883p-2
+#define UFN_LIBM_PI_1        0x1.921fb54442d18p+1
+#define UFN_LIBM_PI_2        0x1.1a62633145c07p-53
 
 /* The reduced argument: x = q pi/2 + r + rl (q is used mod 4). */
 typedef struct { double r, rl; int64_t q; } ufn_libm_red_f64;
-typedef struct { float r, rl; int32_t q; } ufn_libm_red_f32;
+/* float: x = q pi/2 + r, r in double (Payne-Hanek only, below) */
+typedef struct { double r; int32_t q; } ufn_libm_red_f32;
 
 /* ---- float64 reductions -------------------------------------------------------------------- */
 
@@ -152,22 +153,6 @@ UFN_FN ufn_libm_red_f64 ufn_libm_reduce_ph_f64(double x)
 
 /* ---- float32 reductions ------------------------------------------------------------------------ */
 
-UFN_FN ufn_libm_red_f32 ufn_libm_reduce_cw_f32(float x)
-{
-    ufn_libm_red_f32 a;
-    float t = fmaf(x, UFN_LIBM_2_OVER_PI_F, UFN_LIBM_SHIFT_F32);
-    float n = t - UFN_LIBM_SHIFT_F32;
-    float r1 = fmaf(-n, UFN_LIBM_PIO2_1_F, x);           /* exact */
-    float p2 = n * UFN_LIBM_PIO2_2_F, p2l = fmaf(n, UFN_LIBM_PIO2_2_F, -p2);
-    float s = r1 - p2, v = s - r1;
-    float se = (r1 - (s - v)) + (-p2 - v);               /* TwoSum(r1, -p2) */
-    float rl = fmaf(-n, UFN_LIBM_PIO2_3_F, se - p2l);
-    a.r = s + rl;
-    a.rl = (s - a.r) + rl;
-    a.q = (int32_t)(ufn_bits_f32(t) & 3u);
-    return a;
-}
-
 /* h mod 4 (a remainder in (-2, 2]): below 2^54, h/4 rounds to an integer
  * by adding and subtracting 2^52 with its sign; from 2^54 on, every double
  * is a multiple of 4. */
@@ -197,9 +182,7 @@ UFN_FN ufn_libm_red_f32 ufn_libm_reduce_ph_f32(float xf)
     double k = ufn_libm_rint_small_f64(t.hi);
     double lo = (s.lo + t.lo) + (p1.lo + xb * c2);
     ufn_dd f = ufn_dd_fast2sum(t.hi - k, lo);           /* t.hi - k is exact */
-    double r = f.hi * UFN_LIBM_PIO2_1 + f.lo * UFN_LIBM_PIO2_1;
-    a.r = (float)r;
-    a.rl = (float)(r - (double)a.r);
+    a.r = fma(f.hi, UFN_LIBM_PIO2_1, fma(f.hi, UFN_LIBM_PIO2_2, f.lo * UFN_LIBM_PIO2_1));
     a.q = (int32_t)k;
     return a;
 }
@@ -284,26 +267,54 @@ UFN_FN double ufn_libm_tan_eval_f64(ufn_libm_red_f64 a)
     return t + (fma(-t, den.hi, num.hi) + fma(-t, den.lo, num.lo)) / den.hi;
 }
 
-/* the float kernels in one, as ufn_libm_sin_or_cos_f64 (the two it
- * replaced are in tests/math/lanes.c, which compares) */
-UFN_FN float ufn_libm_sin_or_cos_f32(float r, float rl, int cosine)
+/* ---- float32: in double, rounded once ----------------------------------------------------- */
+
+/* A float32 sine or cosine is computed in double from the exact double of
+ * x and rounded to float once at the end: double has the bits to spare
+ * that float needed double-word arithmetic for, and one polynomial without
+ * selects serves both functions.  x = n pi + r with |r| <= pi/2 (sin) or
+ * x = (n + 1/2) pi + r (cos), then sin(x) or cos(x) = +-sin(r):
+ *   - n is x/pi rounded (x/pi - 1/2 for cos), pi = PI_1 + PI_2 to 107
+ *     bits.  r1 = x - m PI_1 is exact (m = n or n + 1/2): x is a multiple
+ *     of 2^-52 for |x| >= 2^-29, so is m PI_1, and |r1| < 2; below 2^-29,
+ *     n = 0 and r1 = x (sin) or r1 is about -+pi/2, without cancellation
+ *     (cos).  r = r1 - m PI_2 is one rounding from x - m pi, the rest of pi
+ *     (m 2^-107 < 2^-92) far below r's ulp for |x| < 2^17.
+ *   - sin(r) = r (1 + r^2 S(r^2)), S of degree 6, 2^-50 relative on
+ *     |r| <= 1.5708 (tools/libm/trig.sollya); the product form keeps the
+ *     sign of a zero.
+ * The whole error is near 2^-50 relative: the float result is the
+ * correctly rounded one unless the exact value lies about that close to a
+ * midpoint between two floats (ufn(7), tests/math/RESULTS.md).  On a GPU
+ * this costs float64 throughput, a fraction of float32's on most models;
+ * --fast-math keeps the float intrinsics there. */
+UFN_FN double ufn_libm_sin_kernel_f32(double r)
 {
-    float zh = r * r, zl = fmaf(r, r, -zh), h = 1.0f - 0.5f * zh, hl = (1.0f - h) - 0.5f * zh;
-    float p = cosine ? -0x1.56e7d8p-22f : 0x1.867348p-19f, a, b, t;
-    p = fmaf(p, zh, cosine ? 0x1.a0ef98p-16f : -0x1.a08006p-13f);
-    p = fmaf(p, zh, cosine ? -0x1.6c17dp-10f : 0x1.111196p-7f);
-    p = fmaf(p, zh, cosine ? 0x1.555556p-5f : -0x1.555556p-3f);
-    a = cosine ? h : r;
-    b = cosine ? hl : -0.0f;
-    t = fmaf(cosine ? -0.5f : -0.5f * zh, cosine ? zl : rl, cosine ? -r * rl : rl);
-    return a + (b + fmaf((cosine ? zh : r) * zh, p, t));
+    double z = r * r, s = -0x1.a0f9e151081d8p-41;
+    s = fma(s, z, 0x1.60f67d964db02p-33);
+    s = fma(s, z, -0x1.ae63bb733edcep-26);
+    s = fma(s, z, 0x1.71de3947c332fp-19);
+    s = fma(s, z, -0x1.a01a019e59e78p-13);
+    s = fma(s, z, 0x1.111111110ff85p-7);
+    s = fma(s, z, -0x1.555555555554ep-3);
+    return r * fma(s, z, 1.0);          /* r (1 + z S): sin(-0.0) is -0.0 */
 }
 
+/* y with its sign flipped where bit 0 of u is set: the parity of n */
+UFN_FN double ufn_libm_flip_f64(double y, uint64_t u)
+{
+    return ufn_f64_from_bits(ufn_bits_f64(y) ^ (u << 63));
+}
+
+/* The Payne-Hanek reduction gives x = q pi/2 + r, |r| <= pi/4: for q odd
+ * the sine of x is +-cos(r) = +-sin(pi/2 - |r|) (pi/2 - |r| is at least
+ * pi/4: no cancellation), and the sign comes from q mod 4. */
 UFN_FN float ufn_libm_sincos_eval_f32(ufn_libm_red_f32 a, int32_t shift)
 {
     int32_t q = a.q + shift;
-    float y = ufn_libm_sin_or_cos_f32(a.r, a.rl, q & 1);
-    return (q & 2) ? -y : y;
+    double r = (q & 1) ? (UFN_LIBM_PIO2_1 - ufn_libm_abs_f64(a.r)) + UFN_LIBM_PIO2_2 : a.r;
+    double y = ufn_libm_sin_kernel_f32(r);
+    return (float)((q & 2) ? -y : y);
 }
 
 /* Each function comes in three parts:
@@ -335,15 +346,21 @@ UFN_FN double ufn_libm_tan_fast_f64(double x)
     return x == 0.0 ? x : y;
 }
 
-UFN_FN float ufn_libm_sin_fast_f32(float x)
+/* sin(x) = (-1)^n sin(x - n pi); the parity of n is the low bit of t */
+UFN_FN float ufn_libm_sin_fast_f32(float xf)
 {
-    float y = ufn_libm_sincos_eval_f32(ufn_libm_reduce_cw_f32(x), 0);
-    return x == 0.0f ? x : y;
+    double x = (double)xf, t = fma(x, UFN_LIBM_1_OVER_PI, UFN_LIBM_SHIFT_F64), n = t - UFN_LIBM_SHIFT_F64;
+    double y = ufn_libm_sin_kernel_f32(fma(-n, UFN_LIBM_PI_2, fma(-n, UFN_LIBM_PI_1, x)));
+    return (float)ufn_libm_flip_f64(y, ufn_bits_f64(t));
 }
 
-UFN_FN float ufn_libm_cos_fast_f32(float x)
+/* cos(x) = (-1)^(n+1) sin(x - (n + 1/2) pi) = (-1)^n sin((n + 1/2) pi - x) */
+UFN_FN float ufn_libm_cos_fast_f32(float xf)
 {
-    return ufn_libm_sincos_eval_f32(ufn_libm_reduce_cw_f32(x), 1);
+    double x = (double)xf, t = fma(x, UFN_LIBM_1_OVER_PI, -0.5) + UFN_LIBM_SHIFT_F64;
+    double m = (t - UFN_LIBM_SHIFT_F64) + 0.5;
+    double y = ufn_libm_sin_kernel_f32(fma(m, UFN_LIBM_PI_2, fma(m, UFN_LIBM_PI_1, -x)));
+    return (float)ufn_libm_flip_f64(y, ufn_bits_f64(t));
 }
 
 /* inf gives nan, nan itself */
