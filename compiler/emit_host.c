@@ -65,6 +65,34 @@ static void prelude(Emitter *em)
 
 /* ---- host loops --------------------------------------------------------------- */
 
+/* The contiguous loop, in blocks of HOST_BLOCK elements, each first asking
+ * for the inputs of the block HOST_BLOCKS_AHEAD on.  A body that computes
+ * for long (exp, a division) keeps the hardware prefetcher from running far
+ * enough ahead: the loads of each new line wait on memory, and the time of
+ * the loop is that of the memory plus that of the arithmetic instead of the
+ * larger of the two (bench/pipeline: the composed hidden layer, 1.9x ->
+ * 1.3x of one memory pass).  A loop that computes little loses nothing
+ * measurable: the hints hit lines already on their way. */
+static void contiguous_blocks(Emitter *em, const Instance *inst, const char *call)
+{
+    int ahead = HOST_BLOCK * HOST_BLOCKS_AHEAD;
+    emit_line(em, "for (ufn_index b = 0; b < n; b += %d) {", HOST_BLOCK);
+    em->indent++;
+    emit_line(em, "ufn_index e = n - b < %d ? n : b + %d;", HOST_BLOCK, HOST_BLOCK);
+    if (inst->nargs > 0) {
+        emit_line(em, "if (b + %d <= n) {", ahead + HOST_BLOCK);
+        for (int k = 0; k < inst->nargs; k++)
+            emit_line(em, "    for (size_t o = 0; o < %d * sizeof(%s); o += 64) UFN_PREFETCH((const char *)(a%d + b + %d) + o);",
+                      HOST_BLOCK, c_elem_type(inst->args[k]), k, ahead);
+        emit_line(em, "}");
+    }
+    emit_line(em, "#pragma omp simd");
+    emit_line(em, "for (ufn_index i = b; i < e; i++)");
+    emit_line(em, "    r[i] = %s(%s);", inst->cname, call);
+    em->indent--;
+    emit_line(em, "}");
+}
+
 static void ufunc_loop(Emitter *em, const Instance *inst)
 {
     int nops = inst->nargs + 1;
@@ -88,9 +116,7 @@ static void ufunc_loop(Emitter *em, const Instance *inst)
         emit_line(em, "const %s *restrict a%d = (const %s *)args[%d];", c_elem_type(inst->args[k]), k,
                   c_elem_type(inst->args[k]), k);
     emit_line(em, "%s *restrict r = (%s *)args[%d];", c_elem_type(inst->ret), c_elem_type(inst->ret), nops - 1);
-    emit_line(em, "#pragma omp simd");
-    emit_line(em, "for (ufn_index i = 0; i < n; i++)");
-    emit_line(em, "    r[i] = %s(%s);", inst->cname, call.data ? call.data : "");
+    contiguous_blocks(em, inst, call.data ? call.data : "");
     em->indent--;
     emit_line(em, "} else {");
     em->indent++;

@@ -1167,6 +1167,10 @@ void reduce_kernel(Emitter *em, const Instance *inst);
 /* emit_lanes.c: a gufunc body run on several rows at once, lane by lane. */
 #define HOST_LANES 16
 #define HOST_PREFETCH_BLOCKS 4     /* blocks of rows read ahead (emit_lane_prefetch) */
+/* emit_host.c: a ufunc's contiguous host loop runs in blocks of HOST_BLOCK
+ * elements and asks for its inputs HOST_BLOCKS_AHEAD blocks on. */
+#define HOST_BLOCK 256
+#define HOST_BLOCKS_AHEAD 4
 bool lanes_apply(const Instance *inst);
 void emit_simple_stmt(Emitter *em, const Node *s);   /* emit_body.c */
 void emit_lane_function(Emitter *em, const Instance *inst);

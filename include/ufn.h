@@ -278,8 +278,8 @@ int ufn_device_view(void *ptr, ufn_dtype dtype, int ndim, const int64_t *shape,
 int ufn_stream_wrap(void *cu_stream, ufn_stream *out);
 
 /* --- tracing: what the runtime did, for profilers --------------------------------
- * UFN_TRACE=1 prints each event on stderr, UFN_TRACE=time with its duration,
- * UFN_TRACE=summary totals per kind at exit (ufn(3), TRACING).  A callback
+ * UFN_TRACE=1 prints each event on stderr, a timed one with its duration
+ * (UFN_TRACE=time is the same), UFN_TRACE=summary totals per kind at exit (ufn(3), TRACING).  A callback
  * receives every event whatever UFN_TRACE says. */
 typedef enum ufn_trace_kind {
     UFN_TRACE_ALLOC,       /* device (or pinned host) memory allocated */

@@ -9,6 +9,8 @@ shift
 here=$(dirname "$0")
 for n in "$@"; do
     "$bin" "$n" || exit 1
+    # one thread, its CPU time: readable on a loaded machine
+    UFN_NUM_THREADS=1 BENCH_CLOCK=cpu "$bin" "$n" || exit 1
     if python3 -c 'import numpy' 2>/dev/null; then
         python3 "$here/numpy_hidden.py" "$n" || exit 1
     else

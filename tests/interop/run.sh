@@ -29,6 +29,8 @@ run trace UFN_BACKEND=sim UFN_NVTX_LIBRARY=$nvtx
 run trace UFN_BACKEND=host UFN_NVTX_LIBRARY=$nvtx
 # durations on the timed lines, none on frees; the summary at exit
 run trace '^ufn: sim  launch .*axpb.* elements device 0 \([0-9]+\.[0-9]{3} us\)$' \
+    UFN_BACKEND=sim UFN_TRACE=1
+run trace '^ufn: sim  launch .*axpb.* elements device 0 \([0-9]+\.[0-9]{3} us\)$' \
     UFN_BACKEND=sim UFN_TRACE=time
 run trace '^ufn: summary   host-loop +2 +2000 elements +[0-9]+\.[0-9]{3}$' \
     UFN_BACKEND=host UFN_TRACE=summary

@@ -43,15 +43,18 @@ verdict() {
     fi
 }
 
+# A timed event's line ends with its duration (UFN_TRACE=1): $T matches it.
+T=' ([0-9]*\.[0-9][0-9][0-9] us)$'
+
 # Every device of the set works, and only on its own share.
 ok=0
 run all 0 || ok=1
 for d in 0 1 2 3; do
-    [ $ok -eq 0 ] && { has all "launch .* device $d\$" 3 || ok=1; }
-    [ $ok -eq 0 ] && { has all "H2D .* device $d\$" || ok=1; }
+    [ $ok -eq 0 ] && { has all "launch .* device $d$T" 3 || ok=1; }
+    [ $ok -eq 0 ] && { has all "H2D .* device $d$T" || ok=1; }
 done
 for d in 1 2 3; do   # partial results of the folds meet on device 0
-    [ $ok -eq 0 ] && { has all "P2P .* device $d to device 0\$" || ok=1; }
+    [ $ok -eq 0 ] && { has all "P2P .* device $d to device 0$T" || ok=1; }
 done
 [ $ok -eq 0 ] && { has all "4 devices in the set" || ok=1; }
 verdict $ok all
@@ -59,9 +62,9 @@ verdict $ok all
 ok=0
 run list 0 MULTIGPU_ENV_SET=1 UFN_DEVICES=1,3 || ok=1
 [ $ok -eq 0 ] && { has list "2 devices in the set" || ok=1; }
-[ $ok -eq 0 ] && { has list "launch .* device 1\$" && has list "launch .* device 3\$" || ok=1; }
-[ $ok -eq 0 ] && { hasnt list "launch .* device [02]\$" || ok=1; }
-[ $ok -eq 0 ] && { has list "P2P .* device 3 to device 1\$" || ok=1; }
+[ $ok -eq 0 ] && { has list "launch .* device 1$T" && has list "launch .* device 3$T" || ok=1; }
+[ $ok -eq 0 ] && { hasnt list "launch .* device [02]$T" || ok=1; }
+[ $ok -eq 0 ] && { has list "P2P .* device 3 to device 1$T" || ok=1; }
 verdict $ok list
 
 ok=0

@@ -141,9 +141,16 @@ UFN_LOOP_INLINE void complex__rotate__c64_f32__host(char *const *args, const ufn
         const ufn_c64 *restrict a0 = (const ufn_c64 *)args[0];
         const float *restrict a1 = (const float *)args[1];
         ufn_c64 *restrict r = (ufn_c64 *)args[2];
-        #pragma omp simd
-        for (ufn_index i = 0; i < n; i++)
-            r[i] = complex__rotate__c64_f32(a0[i], a1[i]);
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(ufn_c64); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+                for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = complex__rotate__c64_f32(a0[i], a1[i]);
+        }
     } else {
         for (ufn_index i = 0; i < n; i++)
             *(ufn_c64 *)(args[2] + i * steps[2]) = complex__rotate__c64_f32(*(const ufn_c64 *)(args[0] + i * steps[0]), *(const float *)(args[1] + i * steps[1]));
@@ -159,9 +166,16 @@ UFN_LOOP_INLINE void complex__rotate__c128_f64__host(char *const *args, const uf
         const ufn_c128 *restrict a0 = (const ufn_c128 *)args[0];
         const double *restrict a1 = (const double *)args[1];
         ufn_c128 *restrict r = (ufn_c128 *)args[2];
-        #pragma omp simd
-        for (ufn_index i = 0; i < n; i++)
-            r[i] = complex__rotate__c128_f64(a0[i], a1[i]);
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(ufn_c128); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+                for (size_t o = 0; o < 256 * sizeof(double); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = complex__rotate__c128_f64(a0[i], a1[i]);
+        }
     } else {
         for (ufn_index i = 0; i < n; i++)
             *(ufn_c128 *)(args[2] + i * steps[2]) = complex__rotate__c128_f64(*(const ufn_c128 *)(args[0] + i * steps[0]), *(const double *)(args[1] + i * steps[1]));
@@ -176,9 +190,15 @@ UFN_LOOP_INLINE void complex__magnitude__c128__host(char *const *args, const ufn
     if (steps[0] == sizeof(ufn_c128) && steps[1] == sizeof(double)) {
         const ufn_c128 *restrict a0 = (const ufn_c128 *)args[0];
         double *restrict r = (double *)args[1];
-        #pragma omp simd
-        for (ufn_index i = 0; i < n; i++)
-            r[i] = complex__magnitude__c128(a0[i]);
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(ufn_c128); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = complex__magnitude__c128(a0[i]);
+        }
     } else {
         for (ufn_index i = 0; i < n; i++)
             *(double *)(args[1] + i * steps[1]) = complex__magnitude__c128(*(const ufn_c128 *)(args[0] + i * steps[0]));

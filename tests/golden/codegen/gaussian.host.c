@@ -158,9 +158,17 @@ UFN_LOOP_INLINE void gaussian__gaussian_pdf__f32_f32_f32__host(char *const *args
         const float *restrict a1 = (const float *)args[1];
         const float *restrict a2 = (const float *)args[2];
         float *restrict r = (float *)args[3];
-        #pragma omp simd
-        for (ufn_index i = 0; i < n; i++)
-            r[i] = gaussian__gaussian_pdf__f32_f32_f32(a0[i], a1[i], a2[i]);
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+                for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
+                for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a2 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = gaussian__gaussian_pdf__f32_f32_f32(a0[i], a1[i], a2[i]);
+        }
     } else {
         for (ufn_index i = 0; i < n; i++)
             *(float *)(args[3] + i * steps[3]) = gaussian__gaussian_pdf__f32_f32_f32(*(const float *)(args[0] + i * steps[0]), *(const float *)(args[1] + i * steps[1]), *(const float *)(args[2] + i * steps[2]));
@@ -177,9 +185,17 @@ UFN_LOOP_INLINE void gaussian__cpu_gaussian_pdf__i32_i32_i32__host(char *const *
         const int32_t *restrict a1 = (const int32_t *)args[1];
         const int32_t *restrict a2 = (const int32_t *)args[2];
         double *restrict r = (double *)args[3];
-        #pragma omp simd
-        for (ufn_index i = 0; i < n; i++)
-            r[i] = gaussian__cpu_gaussian_pdf__i32_i32_i32(a0[i], a1[i], a2[i]);
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(int32_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+                for (size_t o = 0; o < 256 * sizeof(int32_t); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
+                for (size_t o = 0; o < 256 * sizeof(int32_t); o += 64) UFN_PREFETCH((const char *)(a2 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = gaussian__cpu_gaussian_pdf__i32_i32_i32(a0[i], a1[i], a2[i]);
+        }
     } else {
         for (ufn_index i = 0; i < n; i++)
             *(double *)(args[3] + i * steps[3]) = gaussian__cpu_gaussian_pdf__i32_i32_i32(*(const int32_t *)(args[0] + i * steps[0]), *(const int32_t *)(args[1] + i * steps[1]), *(const int32_t *)(args[2] + i * steps[2]));
@@ -196,9 +212,17 @@ UFN_LOOP_INLINE void gaussian__cpu_gaussian_pdf__i64_i64_i64__host(char *const *
         const int64_t *restrict a1 = (const int64_t *)args[1];
         const int64_t *restrict a2 = (const int64_t *)args[2];
         double *restrict r = (double *)args[3];
-        #pragma omp simd
-        for (ufn_index i = 0; i < n; i++)
-            r[i] = gaussian__cpu_gaussian_pdf__i64_i64_i64(a0[i], a1[i], a2[i]);
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(int64_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+                for (size_t o = 0; o < 256 * sizeof(int64_t); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
+                for (size_t o = 0; o < 256 * sizeof(int64_t); o += 64) UFN_PREFETCH((const char *)(a2 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = gaussian__cpu_gaussian_pdf__i64_i64_i64(a0[i], a1[i], a2[i]);
+        }
     } else {
         for (ufn_index i = 0; i < n; i++)
             *(double *)(args[3] + i * steps[3]) = gaussian__cpu_gaussian_pdf__i64_i64_i64(*(const int64_t *)(args[0] + i * steps[0]), *(const int64_t *)(args[1] + i * steps[1]), *(const int64_t *)(args[2] + i * steps[2]));
@@ -215,9 +239,17 @@ UFN_LOOP_INLINE void gaussian__cpu_gaussian_pdf__f32_f32_f32__host(char *const *
         const float *restrict a1 = (const float *)args[1];
         const float *restrict a2 = (const float *)args[2];
         double *restrict r = (double *)args[3];
-        #pragma omp simd
-        for (ufn_index i = 0; i < n; i++)
-            r[i] = gaussian__cpu_gaussian_pdf__f32_f32_f32(a0[i], a1[i], a2[i]);
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+                for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
+                for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a2 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = gaussian__cpu_gaussian_pdf__f32_f32_f32(a0[i], a1[i], a2[i]);
+        }
     } else {
         for (ufn_index i = 0; i < n; i++)
             *(double *)(args[3] + i * steps[3]) = gaussian__cpu_gaussian_pdf__f32_f32_f32(*(const float *)(args[0] + i * steps[0]), *(const float *)(args[1] + i * steps[1]), *(const float *)(args[2] + i * steps[2]));
@@ -234,9 +266,17 @@ UFN_LOOP_INLINE void gaussian__cpu_gaussian_pdf__f64_f64_f64__host(char *const *
         const double *restrict a1 = (const double *)args[1];
         const double *restrict a2 = (const double *)args[2];
         double *restrict r = (double *)args[3];
-        #pragma omp simd
-        for (ufn_index i = 0; i < n; i++)
-            r[i] = gaussian__cpu_gaussian_pdf__f64_f64_f64(a0[i], a1[i], a2[i]);
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(double); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+                for (size_t o = 0; o < 256 * sizeof(double); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
+                for (size_t o = 0; o < 256 * sizeof(double); o += 64) UFN_PREFETCH((const char *)(a2 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = gaussian__cpu_gaussian_pdf__f64_f64_f64(a0[i], a1[i], a2[i]);
+        }
     } else {
         for (ufn_index i = 0; i < n; i++)
             *(double *)(args[3] + i * steps[3]) = gaussian__cpu_gaussian_pdf__f64_f64_f64(*(const double *)(args[0] + i * steps[0]), *(const double *)(args[1] + i * steps[1]), *(const double *)(args[2] + i * steps[2]));
@@ -253,9 +293,17 @@ UFN_LOOP_INLINE void gaussian__gaussian__f32_f32_f32__host(char *const *args, co
         const float *restrict a1 = (const float *)args[1];
         const float *restrict a2 = (const float *)args[2];
         float *restrict r = (float *)args[3];
-        #pragma omp simd
-        for (ufn_index i = 0; i < n; i++)
-            r[i] = gaussian__gaussian__f32_f32_f32(a0[i], a1[i], a2[i]);
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+                for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
+                for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a2 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = gaussian__gaussian__f32_f32_f32(a0[i], a1[i], a2[i]);
+        }
     } else {
         for (ufn_index i = 0; i < n; i++)
             *(float *)(args[3] + i * steps[3]) = gaussian__gaussian__f32_f32_f32(*(const float *)(args[0] + i * steps[0]), *(const float *)(args[1] + i * steps[1]), *(const float *)(args[2] + i * steps[2]));

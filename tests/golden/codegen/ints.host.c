@@ -163,9 +163,16 @@ UFN_LOOP_INLINE void ints__zero_suppress__i16_i16__host(char *const *args, const
         const int16_t *restrict a0 = (const int16_t *)args[0];
         const int16_t *restrict a1 = (const int16_t *)args[1];
         int16_t *restrict r = (int16_t *)args[2];
-        #pragma omp simd
-        for (ufn_index i = 0; i < n; i++)
-            r[i] = ints__zero_suppress__i16_i16(a0[i], a1[i]);
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(int16_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+                for (size_t o = 0; o < 256 * sizeof(int16_t); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = ints__zero_suppress__i16_i16(a0[i], a1[i]);
+        }
     } else {
         for (ufn_index i = 0; i < n; i++)
             *(int16_t *)(args[2] + i * steps[2]) = ints__zero_suppress__i16_i16(*(const int16_t *)(args[0] + i * steps[0]), *(const int16_t *)(args[1] + i * steps[1]));
@@ -181,9 +188,16 @@ UFN_LOOP_INLINE void ints__wrapping_add__u8_u8__host(char *const *args, const uf
         const uint8_t *restrict a0 = (const uint8_t *)args[0];
         const uint8_t *restrict a1 = (const uint8_t *)args[1];
         uint8_t *restrict r = (uint8_t *)args[2];
-        #pragma omp simd
-        for (ufn_index i = 0; i < n; i++)
-            r[i] = ints__wrapping_add__u8_u8(a0[i], a1[i]);
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(uint8_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+                for (size_t o = 0; o < 256 * sizeof(uint8_t); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = ints__wrapping_add__u8_u8(a0[i], a1[i]);
+        }
     } else {
         for (ufn_index i = 0; i < n; i++)
             *(uint8_t *)(args[2] + i * steps[2]) = ints__wrapping_add__u8_u8(*(const uint8_t *)(args[0] + i * steps[0]), *(const uint8_t *)(args[1] + i * steps[1]));
@@ -199,9 +213,16 @@ UFN_LOOP_INLINE void ints__wrapping_add__i8_i8__host(char *const *args, const uf
         const int8_t *restrict a0 = (const int8_t *)args[0];
         const int8_t *restrict a1 = (const int8_t *)args[1];
         int8_t *restrict r = (int8_t *)args[2];
-        #pragma omp simd
-        for (ufn_index i = 0; i < n; i++)
-            r[i] = ints__wrapping_add__i8_i8(a0[i], a1[i]);
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(int8_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+                for (size_t o = 0; o < 256 * sizeof(int8_t); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = ints__wrapping_add__i8_i8(a0[i], a1[i]);
+        }
     } else {
         for (ufn_index i = 0; i < n; i++)
             *(int8_t *)(args[2] + i * steps[2]) = ints__wrapping_add__i8_i8(*(const int8_t *)(args[0] + i * steps[0]), *(const int8_t *)(args[1] + i * steps[1]));
@@ -216,9 +237,15 @@ UFN_LOOP_INLINE void ints__is_even__i32__host(char *const *args, const ufn_index
     if (steps[0] == sizeof(int32_t) && steps[1] == sizeof(uint8_t)) {
         const int32_t *restrict a0 = (const int32_t *)args[0];
         uint8_t *restrict r = (uint8_t *)args[1];
-        #pragma omp simd
-        for (ufn_index i = 0; i < n; i++)
-            r[i] = ints__is_even__i32(a0[i]);
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(int32_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = ints__is_even__i32(a0[i]);
+        }
     } else {
         for (ufn_index i = 0; i < n; i++)
             *(uint8_t *)(args[1] + i * steps[1]) = ints__is_even__i32(*(const int32_t *)(args[0] + i * steps[0]));
@@ -234,9 +261,16 @@ UFN_LOOP_INLINE void ints__less__u64_i64__host(char *const *args, const ufn_inde
         const uint64_t *restrict a0 = (const uint64_t *)args[0];
         const int64_t *restrict a1 = (const int64_t *)args[1];
         uint8_t *restrict r = (uint8_t *)args[2];
-        #pragma omp simd
-        for (ufn_index i = 0; i < n; i++)
-            r[i] = ints__less__u64_i64(a0[i], a1[i]);
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(uint64_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+                for (size_t o = 0; o < 256 * sizeof(int64_t); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = ints__less__u64_i64(a0[i], a1[i]);
+        }
     } else {
         for (ufn_index i = 0; i < n; i++)
             *(uint8_t *)(args[2] + i * steps[2]) = ints__less__u64_i64(*(const uint64_t *)(args[0] + i * steps[0]), *(const int64_t *)(args[1] + i * steps[1]));
@@ -252,9 +286,16 @@ UFN_LOOP_INLINE void ints__less__u8_i8__host(char *const *args, const ufn_index 
         const uint8_t *restrict a0 = (const uint8_t *)args[0];
         const int8_t *restrict a1 = (const int8_t *)args[1];
         uint8_t *restrict r = (uint8_t *)args[2];
-        #pragma omp simd
-        for (ufn_index i = 0; i < n; i++)
-            r[i] = ints__less__u8_i8(a0[i], a1[i]);
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(uint8_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+                for (size_t o = 0; o < 256 * sizeof(int8_t); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = ints__less__u8_i8(a0[i], a1[i]);
+        }
     } else {
         for (ufn_index i = 0; i < n; i++)
             *(uint8_t *)(args[2] + i * steps[2]) = ints__less__u8_i8(*(const uint8_t *)(args[0] + i * steps[0]), *(const int8_t *)(args[1] + i * steps[1]));

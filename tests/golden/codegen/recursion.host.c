@@ -130,9 +130,15 @@ UFN_LOOP_INLINE void recursion__lucas_ufunc__i64__host(char *const *args, const 
     if (steps[0] == sizeof(int64_t) && steps[1] == sizeof(int64_t)) {
         const int64_t *restrict a0 = (const int64_t *)args[0];
         int64_t *restrict r = (int64_t *)args[1];
-        #pragma omp simd
-        for (ufn_index i = 0; i < n; i++)
-            r[i] = recursion__lucas_ufunc__i64(a0[i]);
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(int64_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = recursion__lucas_ufunc__i64(a0[i]);
+        }
     } else {
         for (ufn_index i = 0; i < n; i++)
             *(int64_t *)(args[1] + i * steps[1]) = recursion__lucas_ufunc__i64(*(const int64_t *)(args[0] + i * steps[0]));

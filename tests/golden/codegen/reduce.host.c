@@ -127,9 +127,16 @@ UFN_LOOP_INLINE void reduce__total__f32_f32__host(char *const *args, const ufn_i
         const float *restrict a0 = (const float *)args[0];
         const float *restrict a1 = (const float *)args[1];
         float *restrict r = (float *)args[2];
-        #pragma omp simd
-        for (ufn_index i = 0; i < n; i++)
-            r[i] = reduce__total__f32_f32(a0[i], a1[i]);
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+                for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = reduce__total__f32_f32(a0[i], a1[i]);
+        }
     } else {
         for (ufn_index i = 0; i < n; i++)
             *(float *)(args[2] + i * steps[2]) = reduce__total__f32_f32(*(const float *)(args[0] + i * steps[0]), *(const float *)(args[1] + i * steps[1]));
@@ -145,9 +152,16 @@ UFN_LOOP_INLINE void reduce__total__i8_i8__host(char *const *args, const ufn_ind
         const int8_t *restrict a0 = (const int8_t *)args[0];
         const int8_t *restrict a1 = (const int8_t *)args[1];
         int8_t *restrict r = (int8_t *)args[2];
-        #pragma omp simd
-        for (ufn_index i = 0; i < n; i++)
-            r[i] = reduce__total__i8_i8(a0[i], a1[i]);
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(int8_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+                for (size_t o = 0; o < 256 * sizeof(int8_t); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = reduce__total__i8_i8(a0[i], a1[i]);
+        }
     } else {
         for (ufn_index i = 0; i < n; i++)
             *(int8_t *)(args[2] + i * steps[2]) = reduce__total__i8_i8(*(const int8_t *)(args[0] + i * steps[0]), *(const int8_t *)(args[1] + i * steps[1]));
@@ -163,9 +177,16 @@ UFN_LOOP_INLINE void reduce__first__f64_f64__host(char *const *args, const ufn_i
         const double *restrict a0 = (const double *)args[0];
         const double *restrict a1 = (const double *)args[1];
         double *restrict r = (double *)args[2];
-        #pragma omp simd
-        for (ufn_index i = 0; i < n; i++)
-            r[i] = reduce__first__f64_f64(a0[i], a1[i]);
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(double); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+                for (size_t o = 0; o < 256 * sizeof(double); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = reduce__first__f64_f64(a0[i], a1[i]);
+        }
     } else {
         for (ufn_index i = 0; i < n; i++)
             *(double *)(args[2] + i * steps[2]) = reduce__first__f64_f64(*(const double *)(args[0] + i * steps[0]), *(const double *)(args[1] + i * steps[1]));

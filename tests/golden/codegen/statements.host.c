@@ -220,9 +220,16 @@ UFN_LOOP_INLINE void statements__collatz__i64_i64__host(char *const *args, const
         const int64_t *restrict a0 = (const int64_t *)args[0];
         const int64_t *restrict a1 = (const int64_t *)args[1];
         int64_t *restrict r = (int64_t *)args[2];
-        #pragma omp simd
-        for (ufn_index i = 0; i < n; i++)
-            r[i] = statements__collatz__i64_i64(a0[i], a1[i]);
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(int64_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+                for (size_t o = 0; o < 256 * sizeof(int64_t); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = statements__collatz__i64_i64(a0[i], a1[i]);
+        }
     } else {
         for (ufn_index i = 0; i < n; i++)
             *(int64_t *)(args[2] + i * steps[2]) = statements__collatz__i64_i64(*(const int64_t *)(args[0] + i * steps[0]), *(const int64_t *)(args[1] + i * steps[1]));
@@ -239,9 +246,17 @@ UFN_LOOP_INLINE void statements__clamp__f32_f32_f32__host(char *const *args, con
         const float *restrict a1 = (const float *)args[1];
         const float *restrict a2 = (const float *)args[2];
         float *restrict r = (float *)args[3];
-        #pragma omp simd
-        for (ufn_index i = 0; i < n; i++)
-            r[i] = statements__clamp__f32_f32_f32(a0[i], a1[i], a2[i]);
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+                for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
+                for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a2 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = statements__clamp__f32_f32_f32(a0[i], a1[i], a2[i]);
+        }
     } else {
         for (ufn_index i = 0; i < n; i++)
             *(float *)(args[3] + i * steps[3]) = statements__clamp__f32_f32_f32(*(const float *)(args[0] + i * steps[0]), *(const float *)(args[1] + i * steps[1]), *(const float *)(args[2] + i * steps[2]));
@@ -257,9 +272,16 @@ UFN_LOOP_INLINE void statements__series__f64_i32__host(char *const *args, const 
         const double *restrict a0 = (const double *)args[0];
         const int32_t *restrict a1 = (const int32_t *)args[1];
         double *restrict r = (double *)args[2];
-        #pragma omp simd
-        for (ufn_index i = 0; i < n; i++)
-            r[i] = statements__series__f64_i32(a0[i], a1[i]);
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(double); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+                for (size_t o = 0; o < 256 * sizeof(int32_t); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = statements__series__f64_i32(a0[i], a1[i]);
+        }
     } else {
         for (ufn_index i = 0; i < n; i++)
             *(double *)(args[2] + i * steps[2]) = statements__series__f64_i32(*(const double *)(args[0] + i * steps[0]), *(const int32_t *)(args[1] + i * steps[1]));
@@ -276,9 +298,17 @@ UFN_LOOP_INLINE void statements__between__f32_f32_f32__host(char *const *args, c
         const float *restrict a1 = (const float *)args[1];
         const float *restrict a2 = (const float *)args[2];
         uint8_t *restrict r = (uint8_t *)args[3];
-        #pragma omp simd
-        for (ufn_index i = 0; i < n; i++)
-            r[i] = statements__between__f32_f32_f32(a0[i], a1[i], a2[i]);
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+                for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
+                for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a2 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = statements__between__f32_f32_f32(a0[i], a1[i], a2[i]);
+        }
     } else {
         for (ufn_index i = 0; i < n; i++)
             *(uint8_t *)(args[3] + i * steps[3]) = statements__between__f32_f32_f32(*(const float *)(args[0] + i * steps[0]), *(const float *)(args[1] + i * steps[1]), *(const float *)(args[2] + i * steps[2]));
@@ -294,9 +324,16 @@ UFN_LOOP_INLINE void statements__bits__i32_i32__host(char *const *args, const uf
         const int32_t *restrict a0 = (const int32_t *)args[0];
         const int32_t *restrict a1 = (const int32_t *)args[1];
         int32_t *restrict r = (int32_t *)args[2];
-        #pragma omp simd
-        for (ufn_index i = 0; i < n; i++)
-            r[i] = statements__bits__i32_i32(a0[i], a1[i]);
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(int32_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+                for (size_t o = 0; o < 256 * sizeof(int32_t); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = statements__bits__i32_i32(a0[i], a1[i]);
+        }
     } else {
         for (ufn_index i = 0; i < n; i++)
             *(int32_t *)(args[2] + i * steps[2]) = statements__bits__i32_i32(*(const int32_t *)(args[0] + i * steps[0]), *(const int32_t *)(args[1] + i * steps[1]));
@@ -312,9 +349,16 @@ UFN_LOOP_INLINE void statements__mixed__f32_f32__host(char *const *args, const u
         const float *restrict a0 = (const float *)args[0];
         const float *restrict a1 = (const float *)args[1];
         float *restrict r = (float *)args[2];
-        #pragma omp simd
-        for (ufn_index i = 0; i < n; i++)
-            r[i] = statements__mixed__f32_f32(a0[i], a1[i]);
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+                for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = statements__mixed__f32_f32(a0[i], a1[i]);
+        }
     } else {
         for (ufn_index i = 0; i < n; i++)
             *(float *)(args[2] + i * steps[2]) = statements__mixed__f32_f32(*(const float *)(args[0] + i * steps[0]), *(const float *)(args[1] + i * steps[1]));

@@ -6,6 +6,7 @@
  * UFN_BACKEND runs in a forked child (which has chosen nothing yet: the
  * parent never calls the runtime before forking them).
  */
+#include <ctype.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -177,6 +178,35 @@ static void test_bad_environment(void **state)
 
 /* ---- UFN_TRACE ------------------------------------------------------------------------------- */
 
+/* Whether buf has the line prefix, then for a timed event its duration
+ * as " (12.345 us)" (any value), then the end of the line. */
+static bool has_line(const char *buf, const char *prefix, bool timed)
+{
+    for (const char *p = strstr(buf, prefix); p; p = strstr(p + 1, prefix)) {
+        if (p != buf && p[-1] != '\n')
+            continue;
+        const char *q = p + strlen(prefix);
+        if (timed) {
+            if (strncmp(q, " (", 2) != 0 || !isdigit((unsigned char)q[2]))
+                continue;
+            for (q += 2; isdigit((unsigned char)*q); q++)
+                ;
+            if (q[0] != '.' || !isdigit((unsigned char)q[1]) || !isdigit((unsigned char)q[2]) ||
+                !isdigit((unsigned char)q[3]))
+                continue;
+            q += 4;
+            if (strncmp(q, " us)", 4) != 0)
+                continue;
+            q += 4;
+        }
+        if (*q == '\n')
+            return true;
+    }
+    return false;
+}
+
+/* UFN_TRACE=1 (and =time, the same): one line per event, a timed event's
+ * with its duration (issue 19), a free's without. */
 static int child_trace(void)
 {
     char path[] = "/tmp/ufn-trace-XXXXXX";
@@ -194,10 +224,10 @@ static int child_trace(void)
     lseek(fd, 0, SEEK_SET);
     CHECK(5, read(fd, buf, sizeof buf - 1) > 0);
     unlink(path);
-    CHECK(6, strstr(buf, "ufn: host alloc     32 bytes device 0\n") != NULL);
-    CHECK(7, strstr(buf, "ufn: host H2D       32 bytes device 0\n") != NULL);
-    CHECK(8, strstr(buf, "ufn: host host-loop add 4 elements device 0\n") != NULL);
-    CHECK(9, strstr(buf, "ufn: host free      0 bytes device 0\n") != NULL);
+    CHECK(6, has_line(buf, "ufn: host alloc     32 bytes device 0", false));
+    CHECK(7, has_line(buf, "ufn: host H2D       32 bytes device 0", true));
+    CHECK(8, has_line(buf, "ufn: host host-loop add 4 elements device 0", true));
+    CHECK(9, has_line(buf, "ufn: host free      0 bytes device 0", false));
     return 0;
 }
 
@@ -223,6 +253,7 @@ static void test_trace_env(void **state)
 {
     (void)state;
     in_child("UFN_TRACE", "1", child_trace);
+    in_child("UFN_TRACE", "time", child_trace);
     in_child("UFN_TRACE", "0", child_no_trace);
     in_child(NULL, NULL, child_no_trace);
 }
