@@ -721,3 +721,98 @@ bool jit_loop_local(const Instance *inst, const Node *loop)
     const Var *v = local_of(loop->forstmt.target);
     return v && !v->param && v->ndefs == 1 && !refs_outside(&inst->body, loop, v);
 }
+
+/* ---- the strip form of an interchanged loop ---------------------------------------------- *
+ * An interchanged loop whose body does nothing but read memory and assign
+ * locals (no store, atomic, print or device function call) runs, in the
+ * split runner, per strip of threads with the loop inside the strip: its
+ * locals stay in registers across the loop's iterations (emit_kernel.c). */
+static bool effect_free(const Node *e)
+{
+    if (!e)
+        return true;
+    switch (e->kind) {
+    case N_NAME: case N_CONST: case N_INT: case N_FLOAT: case N_IMAG: case N_STR: case N_TRUE: case N_FALSE: case N_NONE:
+        return true;
+    case N_ATTR: return effect_free(e->attr.value);
+    case N_CAST: return effect_free(e->cast.operand);
+    case N_UNARY: return effect_free(e->unary.operand);
+    case N_BINARY: return effect_free(e->binary.lhs) && effect_free(e->binary.rhs);
+    case N_BOOLOP: return effect_free(e->boolop.lhs) && effect_free(e->boolop.rhs);
+    case N_IFEXP: return effect_free(e->ifexp.cond) && effect_free(e->ifexp.then) && effect_free(e->ifexp.orelse);
+    case N_COMPARE:
+        for (int i = 0; i <= e->compare.n; i++)
+            if (!effect_free(e->compare.operands[i]))
+                return false;
+        return true;
+    case N_SUBSCRIPT:
+        for (int i = 0; i < e->subscript.index.len; i++)
+            if (!effect_free(e->subscript.index.items[i]))
+                return false;
+        return effect_free(e->subscript.value);
+    case N_TUPLE:
+        for (int i = 0; i < e->tuple.elts.len; i++)
+            if (!effect_free(e->tuple.elts.items[i]))
+                return false;
+        return true;
+    case N_CALL:   /* math and the thread's coordinates; no device function */
+        if (e->call.callee || e->call.builtin == B_NONE
+            || (e->call.builtin == B_CUDA && ((int)e->call.cuda > CU_GRIDSIZE || e->call.cuda == CU_LANEID)))
+            return false;
+        for (int i = 0; i < e->call.args.len; i++)
+            if (!effect_free(e->call.args.items[i]))
+                return false;
+        return true;
+    default: return false;
+    }
+}
+
+static bool local_target(const Node *t)
+{
+    if (t->kind == N_TUPLE) {
+        for (int i = 0; i < t->tuple.elts.len; i++)
+            if (!local_target(t->tuple.elts.items[i]))
+                return false;
+        return true;
+    }
+    const Var *v = local_of(t);
+    return v && !v->param;
+}
+
+static bool locals_only(const NodeList *b)
+{
+    for (int i = 0; i < b->len; i++) {
+        const Node *s = b->items[i];
+        switch (s->kind) {
+        case N_ASSIGN:
+            for (int k = 0; k < s->assign.targets.len; k++)
+                if (!local_target(s->assign.targets.items[k]))
+                    return false;
+            if (!effect_free(s->assign.value))
+                return false;
+            break;
+        case N_IF:
+            if (!effect_free(s->ifstmt.cond) || !locals_only(&s->ifstmt.then) || !locals_only(&s->ifstmt.orelse))
+                return false;
+            break;
+        case N_WHILE:
+            if (!effect_free(s->whilestmt.cond) || !locals_only(&s->whilestmt.body))
+                return false;
+            break;
+        case N_FOR:
+            if (s->forstmt.orelse.len || !local_target(s->forstmt.target) || !effect_free(s->forstmt.iter)
+                || !locals_only(&s->forstmt.body))
+                return false;
+            break;
+        case N_BREAK: case N_CONTINUE: case N_PASS:   /* of a loop inside: jit_interchange */
+            break;
+        default: return false;
+        }
+    }
+    return true;
+}
+
+bool jit_strip(const Instance *inst, const Node *loop)
+{
+    return jit_interchange(inst, loop) && locals_only(&loop->forstmt.body);
+}

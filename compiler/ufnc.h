@@ -1221,6 +1221,7 @@ bool jit_remat_stmt(const Instance *inst, const Node *s);
 void jit_var_refs(const Node *n, const Var *v, bool *reads, bool *writes);
 bool jit_interchange(const Instance *inst, const Node *s);
 bool jit_loop_local(const Instance *inst, const Node *loop);     /* its variable read in it only */
+bool jit_strip(const Instance *inst, const Node *loop);          /* interchanged, strip-mined */
 /* emit_kernel.c: @cuda.jit kernels in polar.cu - per signature a body
  * (the thread's code, its coordinates a parameter), the kernel calling it,
  * and for the host backend a block runner where the kernel allows one. */
