@@ -684,6 +684,24 @@ static const char *array_name(const Node *base)
     return c_string_literal(base->kind == N_NAME ? base->name.id : "array");
 }
 
+/* An index that jit_index_plain bounds, its +, *, // and % as C's: the
+ * same values, since no operand is negative and nothing overflows. */
+static void emit_plain_index(Emitter *em, const Node *e)
+{
+    if (e->kind == N_BINARY) {
+        Op op = e->binary.op;
+        emit_text(em, "(");
+        emit_plain_index(em, e->binary.lhs);
+        emit_text(em, " %s ", op == OP_ADD ? "+" : op == OP_MUL ? "*" : op == OP_FLOORDIV ? "/" : "%");
+        emit_plain_index(em, e->binary.rhs);
+        emit_text(em, ")");
+    } else if (e->kind == N_CAST) {
+        emit_text(em, "(%s)", c_type(e->type));
+        emit_plain_index(em, e->cast.operand);
+    } else
+        emit_operand(em, e);
+}
+
 void emit_element(Emitter *em, const Node *base, const NodeList *idx)
 {
     emit_operand(em, base);
@@ -699,7 +717,9 @@ void emit_element(Emitter *em, const Node *base, const NodeList *idx)
         bool nonneg = (ix->kind == N_CONST && ix->konst.v.i >= 0)
                       || (v->kind == N_NAME && v->name.sym && v->name.sym->kind == SYM_LOCAL
                           && v->name.sym->var->nonneg);
-        if (nonneg)
+        if (em->bounds && jit_index_plain(em->bounds, ix, em->small_extents))
+            emit_plain_index(em, ix);
+        else if (nonneg)
             emit_expr(em, ix);
         else {
             emit_text(em, "ufn_wrap_index(");

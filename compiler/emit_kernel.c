@@ -365,20 +365,11 @@ static void runner_variants(Emitter *em, const char *kname)
     emit_line(em, "UFN_RUNNER_VARIANTS(%s, %s)", sim_c_symbol(kname, "run"), sim_c_symbol(kname, "blocks"));
 }
 
-/* Form (a) with regions: the locals per thread in the context. */
-static void split_runner(Emitter *em, const Instance *inst, const char *kname, const KernelParam *params, int n)
+/* The code of a split runner: the parameters, the shared arrays, the
+ * context, and per block the regions. */
+static void split_code(Emitter *em, const Instance *inst)
 {
     const char *ctx = jit_context(inst);
-    emit_line(em, "#if defined(UFN_HOST_ENTRY)");
-    emit_jit_context(em, inst);
-    emit_line(em, "/* the host's block runner, split at the barriers: each region for every thread in turn */");
-    emit_line(em, "UFN_RUNNER void %s(void **ufn_p, const ufn_kblocks *ufn_b)", sim_c_symbol(kname, "run"));
-    emit_line(em, "{");
-    em->indent++;
-    for (int i = 0; i < n; i++)
-        emit_line(em, "%s = *(%s *)ufn_p[%d];", c_declaration(params[i].type, params[i].name), params[i].type, i);
-    /* static shared arrays at the offsets the kernel itself uses */
-    emit_array_storage(em, inst, true);
     emit_line(em, "ufn_kthread ufn_t;");
     emit_line(em, "ufn_t.gdim = make_uint3(ufn_b->grid[0], ufn_b->grid[1], ufn_b->grid[2]);");
     emit_line(em, "ufn_t.bdim = make_uint3(ufn_b->block[0], ufn_b->block[1], ufn_b->block[2]);");
@@ -405,6 +396,85 @@ static void split_runner(Emitter *em, const Instance *inst, const char *kname, c
     split_block(em, &sp, &inst->body);
     em->indent--;
     emit_line(em, "}");
+}
+
+static void load_params(Emitter *em, const KernelParam *params, int n)
+{
+    for (int i = 0; i < n; i++)
+        emit_line(em, "%s = *(%s *)ufn_p[%d];", c_declaration(params[i].type, params[i].name), params[i].type, i);
+}
+
+/* Does the runner's code depend on the arrays' extents being small?  Then
+ * it gets a copy for any extents. */
+static bool needs_wide_copy(Emitter *em, const Instance *inst)
+{
+    Buf small = {0}, wide = {0};
+    Buf *saved = em->out;
+    int indent = em->indent;
+    em->out = &small;
+    em->small_extents = true;
+    split_code(em, inst);
+    em->out = &wide;
+    em->small_extents = false;
+    split_code(em, inst);
+    em->out = saved;
+    em->indent = indent;
+    bool differ = strcmp(small.data, wide.data) != 0;
+    buf_free(&small);
+    buf_free(&wide);
+    return differ;
+}
+
+/* Form (a) with regions: the locals per thread in the context.  Its
+ * indices are plain arithmetic where jit_index_plain bounds them; where
+ * that takes every array's extents below UFN_SMALL_EXTENT, the runner
+ * checks them and runs a copy without that premise when they are not. */
+static void split_runner(Emitter *em, const Instance *inst, const char *kname, const KernelParam *params, int n)
+{
+    emit_line(em, "#if defined(UFN_HOST_ENTRY)");
+    emit_jit_context(em, inst);
+    em->bounds = inst;
+    bool wide = needs_wide_copy(em, inst);
+    const char *any = arena_printf("%s_any", sim_c_symbol(kname, "run"));
+    if (wide) {
+        emit_line(em, "/* the block runner below for arrays of any extents */");
+        emit_line(em, "UFN_RUNNER void %s(void **ufn_p, const ufn_kblocks *ufn_b)", any);
+        emit_line(em, "{");
+        em->indent++;
+        load_params(em, params, n);
+        emit_array_storage(em, inst, true);
+        em->small_extents = false;
+        split_code(em, inst);
+        em->indent--;
+        line_reset(em);
+        emit_line(em, "}");
+    }
+    emit_line(em, "/* the host's block runner, split at the barriers: each region for every thread in turn */");
+    emit_line(em, "UFN_RUNNER void %s(void **ufn_p, const ufn_kblocks *ufn_b)", sim_c_symbol(kname, "run"));
+    emit_line(em, "{");
+    em->indent++;
+    load_params(em, params, n);
+    if (wide) {
+        Buf cond = {0};
+        for (int i = 0; i < inst->nvars; i++) {
+            const Var *v = inst->vars[i];
+            if (v->param && v->type && v->type->kind == TY_ARRAY)
+                for (int d = 0; d < v->type->ndim; d++)
+                    buf_printf(&cond, "%s%s.shape[%d] >= ((int64_t)1 << %d)", cond.len ? " || " : "", v->cname, d,
+                               UFN_SMALL_EXTENT_BITS);
+        }
+        emit_line(em, "if (%s) {   /* indices below assume smaller extents */", cond.data ? cond.data : "0");
+        emit_line(em, "    %s(ufn_p, ufn_b);", any);
+        emit_line(em, "    return;");
+        emit_line(em, "}");
+        buf_free(&cond);
+    }
+    /* static shared arrays at the offsets the kernel itself uses */
+    emit_array_storage(em, inst, true);
+    em->small_extents = wide;
+    split_code(em, inst);
+    em->small_extents = false;
+    em->bounds = NULL;
     em->indent--;
     line_reset(em);
     emit_line(em, "}");

@@ -1102,6 +1102,9 @@ typedef struct Emitter {
     const char *coords;            /* in a @cuda.jit body: the thread's coordinates (ufn_t) */
     bool checks;                   /* a @cuda.jit body: UFN_BOUNDS, UFN_LOAD, UFN_STORE around
                                       every element access (ufn_kernel.h) */
+    const Instance *bounds;        /* a split runner: the kernel whose indices may be written
+                                      as plain arithmetic (jit_index_plain); NULL elsewhere */
+    bool small_extents;            /* ... in the runner's copy for extents < UFN_SMALL_EXTENT */
 } Emitter;
 
 /* emit.c: the base every generated file is written with. */
@@ -1222,6 +1225,11 @@ void jit_var_refs(const Node *n, const Var *v, bool *reads, bool *writes);
 bool jit_interchange(const Instance *inst, const Node *s);
 bool jit_loop_local(const Instance *inst, const Node *loop);     /* its variable read in it only */
 bool jit_strip(const Instance *inst, const Node *loop);          /* interchanged, strip-mined */
+/* An array index provably in [0, 2**62): plain C arithmetic gives its value
+ * (kernel_uses.c); `small`: where every array's extent is below this. */
+#define UFN_SMALL_EXTENT_BITS 40
+#define UFN_SMALL_EXTENT ((uint64_t)1 << UFN_SMALL_EXTENT_BITS)
+bool jit_index_plain(const Instance *inst, const Node *index, bool small);
 /* emit_kernel.c: @cuda.jit kernels in polar.cu - per signature a body
  * (the thread's code, its coordinates a parameter), the kernel calling it,
  * and for the host backend a block runner where the kernel allows one. */

@@ -792,6 +792,16 @@ if run kernel-forms 0 jitlang.ufn --target=host -o jitlang.cu; then
         if [ "$n" = "${want#*:}" ]; then ok "kernel-forms: $k's runner has $n strip-mined loops"
         else bad kernel-forms "$k's runner has $n strip-mined loops, expected ${want#*:}"; fi
     done
+    # indices that jit_index_plain bounds are plain arithmetic: all of
+    # matmul's, given extents below 2^40 (a copy of the runner for larger
+    # ones keeps the wrap-around); row_dots' s[(t + k) % blockDim.x] keeps it
+    run_of() { awk "/__${1}__.*__jit__run\\(/,/^UFN_RUNNER_VARIANTS/" "$tmp/w/jitlang.cu"; }
+    any_of() { awk "/__${1}__.*__jit__run_any\\(void/,/^}/" "$tmp/w/jitlang.cu"; }
+    if [ "$(run_of matmul | grep -c ufn_wrap_index)" = 0 ] && run_of matmul | grep -q 'indices below assume smaller extents' \
+       && [ "$(any_of matmul | grep -c ufn_wrap_index)" = 2 ] && [ "$(run_of row_dots | grep -c ufn_wrap_index)" = 2 ] \
+       && [ -z "$(any_of row_dots)" ]; then
+        ok "kernel-forms: matmul's indices are plain arithmetic, row_dots' modulo by blockDim is not"
+    else bad kernel-forms "plain indices: matmul $(run_of matmul | grep -c ufn_wrap_index) wraps, row_dots $(run_of row_dots | grep -c ufn_wrap_index)"; fi
 fi
 
 # Two compilations of the same source with different temporary directories
