@@ -871,6 +871,13 @@ static Range upto(uint64_t hi)
 
 static Range range_of(const Instance *inst, const Node *e, bool small, int depth);
 
+/* The values of an integer type that are below BOUND_LIMIT: below this. */
+static uint64_t type_limit(const Type *t)
+{
+    int bits = ty_bits(t) - (ty_is_signed(t) ? 1 : 0);
+    return bits >= 62 ? BOUND_LIMIT : (uint64_t)1 << bits;
+}
+
 static Range coord_range(const Node *e)
 {
     switch (e->call.cuda) {
@@ -919,11 +926,21 @@ static Range local_range(const Instance *inst, const Var *v, bool small, int dep
         r = (Range){lo.lo, lo.hi > hi.hi ? lo.hi : hi.hi, lo.ok && hi.ok};
     }
     r.lo = 0;
-    r.ok = r.ok && v->type && ty_is_int(v->type) && r.hi < ((uint64_t)1 << (ty_bits(v->type) - ty_is_signed(v->type)));
+    r.ok = r.ok && v->type && ty_is_int(v->type) && r.hi < type_limit(v->type);
     return r;
 }
 
+static Range range_in(const Instance *inst, const Node *e, bool small, int depth);
+
+/* Its range, where it fits e's own type. */
 static Range range_of(const Instance *inst, const Node *e, bool small, int depth)
+{
+    Range r = range_in(inst, e, small, depth);
+    r.ok = r.ok && r.hi < type_limit(e->type);   /* (range_in checks e is an integer) */
+    return r;
+}
+
+static Range range_in(const Instance *inst, const Node *e, bool small, int depth)
 {
     if (!e || depth > 16 || !e->type || !ty_is_int(e->type))
         return UNBOUNDED;
@@ -941,7 +958,7 @@ static Range range_of(const Instance *inst, const Node *e, bool small, int depth
         return small && e->attr.which == ATTR_EXTENT ? upto(UFN_SMALL_EXTENT - 1) : UNBOUNDED;
     case N_CAST:
         a = range_of(inst, e->cast.operand, small, depth + 1);
-        a.ok = a.ok && a.hi < ((uint64_t)1 << (ty_bits(e->type) - ty_is_signed(e->type)));
+        a.ok = a.ok && a.hi < type_limit(e->type);
         return a;
     case N_CALL:
         return e->call.builtin == B_CUDA ? coord_range(e) : UNBOUNDED;

@@ -799,8 +799,8 @@ if run kernel-forms 0 jitlang.ufn --target=host -o jitlang.cu; then
     any_of() { awk "/__${1}__.*__jit__run_any\\(void/,/^}/" "$tmp/w/jitlang.cu"; }
     if [ "$(run_of matmul | grep -c ufn_wrap_index)" = 0 ] && run_of matmul | grep -q 'indices below assume smaller extents' \
        && [ "$(any_of matmul | grep -c ufn_wrap_index)" = 2 ] && [ "$(run_of row_dots | grep -c ufn_wrap_index)" = 2 ] \
-       && [ -z "$(any_of row_dots)" ]; then
-        ok "kernel-forms: matmul's indices are plain arithmetic, row_dots' modulo by blockDim is not"
+       && [ -z "$(any_of row_dots)" ] && [ "$(run_of row_scatter | grep -c ufn_wrap_index)" = 0 ]; then
+        ok "kernel-forms: matmul's and row_scatter's indices are plain arithmetic, row_dots' modulo by blockDim is not"
     else bad kernel-forms "plain indices: matmul $(run_of matmul | grep -c ufn_wrap_index) wraps, row_dots $(run_of row_dots | grep -c ufn_wrap_index)"; fi
 fi
 
