@@ -698,6 +698,29 @@ static const char *array_name(const Node *base)
     return c_string_literal(base->kind == N_NAME ? base->name.id : "array");
 }
 
+/* An index that jit_index_plain bounds, its +, -, *, // and % as C's: the
+ * same values, since no operand is negative and nothing overflows.  `to`:
+ * the type the enclosing operator computes in (an operand of another C
+ * type is converted first), or NULL. */
+static void emit_plain_index(Emitter *em, const Node *e, const char *to)
+{
+    if (to && strcmp(c_type(e->type), to) != 0)
+        emit_text(em, "(%s)", to);
+    if (e->kind == N_BINARY) {
+        Op op = e->binary.op;
+        const char *t = c_type(e->type);
+        emit_text(em, "(");
+        emit_plain_index(em, e->binary.lhs, t);
+        emit_text(em, " %s ", op == OP_ADD ? "+" : op == OP_SUB ? "-" : op == OP_MUL ? "*" : op == OP_FLOORDIV ? "/" : "%");
+        emit_plain_index(em, e->binary.rhs, t);
+        emit_text(em, ")");
+    } else if (e->kind == N_CAST) {
+        emit_text(em, "(%s)", c_type(e->type));
+        emit_plain_index(em, e->cast.operand, NULL);
+    } else
+        emit_operand(em, e);
+}
+
 void emit_element(Emitter *em, const Node *base, const NodeList *idx)
 {
     emit_operand(em, base);
@@ -713,7 +736,9 @@ void emit_element(Emitter *em, const Node *base, const NodeList *idx)
         bool nonneg = (ix->kind == N_CONST && ix->konst.v.i >= 0)
                       || (v->kind == N_NAME && v->name.sym && v->name.sym->kind == SYM_LOCAL
                           && v->name.sym->var->nonneg);
-        if (nonneg)
+        if (em->bounds && jit_index_plain(em->bounds, ix, em->small_extents))
+            emit_plain_index(em, ix, NULL);
+        else if (nonneg)
             emit_expr(em, ix);
         else {
             emit_text(em, "ufn_wrap_index(");

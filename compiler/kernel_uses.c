@@ -818,3 +818,273 @@ bool jit_loop_local(const Instance *inst, const Node *loop)
     const Var *v = local_of(loop->forstmt.target);
     return v && !v->param && v->ndefs == 1 && !refs_outside(&inst->body, loop, v);
 }
+
+/* ---- the strip form of an interchanged loop ---------------------------------------------- *
+ * An interchanged loop whose body does nothing but read memory and assign
+ * locals (no store, atomic, print or device function call) runs, in the
+ * split runner, per strip of threads with the loop inside the strip: its
+ * locals stay in registers across the loop's iterations (emit_kernel.c). */
+static bool effect_free(const Node *e)
+{
+    if (!e)
+        return true;
+    switch (e->kind) {
+    case N_NAME: case N_CONST: case N_INT: case N_FLOAT: case N_IMAG: case N_STR: case N_TRUE: case N_FALSE: case N_NONE:
+        return true;
+    case N_ATTR: return effect_free(e->attr.value);
+    case N_CAST: return effect_free(e->cast.operand);
+    case N_UNARY: return effect_free(e->unary.operand);
+    case N_BINARY: return effect_free(e->binary.lhs) && effect_free(e->binary.rhs);
+    case N_BOOLOP: return effect_free(e->boolop.lhs) && effect_free(e->boolop.rhs);
+    case N_IFEXP: return effect_free(e->ifexp.cond) && effect_free(e->ifexp.then) && effect_free(e->ifexp.orelse);
+    case N_COMPARE:
+        for (int i = 0; i <= e->compare.n; i++)
+            if (!effect_free(e->compare.operands[i]))
+                return false;
+        return true;
+    case N_SUBSCRIPT:
+        for (int i = 0; i < e->subscript.index.len; i++)
+            if (!effect_free(e->subscript.index.items[i]))
+                return false;
+        return effect_free(e->subscript.value);
+    case N_TUPLE:
+        for (int i = 0; i < e->tuple.elts.len; i++)
+            if (!effect_free(e->tuple.elts.items[i]))
+                return false;
+        return true;
+    case N_CALL:   /* math and the thread's coordinates; no device function */
+        if (e->call.callee || e->call.builtin == B_NONE
+            || (e->call.builtin == B_CUDA && ((int)e->call.cuda > CU_GRIDSIZE || e->call.cuda == CU_LANEID)))
+            return false;
+        for (int i = 0; i < e->call.args.len; i++)
+            if (!effect_free(e->call.args.items[i]))
+                return false;
+        return true;
+    default: return false;
+    }
+}
+
+static bool local_target(const Node *t)
+{
+    if (t->kind == N_TUPLE) {
+        for (int i = 0; i < t->tuple.elts.len; i++)
+            if (!local_target(t->tuple.elts.items[i]))
+                return false;
+        return true;
+    }
+    const Var *v = local_of(t);
+    return v && !v->param;
+}
+
+static bool locals_only(const NodeList *b)
+{
+    for (int i = 0; i < b->len; i++) {
+        const Node *s = b->items[i];
+        switch (s->kind) {
+        case N_ASSIGN:
+            for (int k = 0; k < s->assign.targets.len; k++)
+                if (!local_target(s->assign.targets.items[k]))
+                    return false;
+            if (!effect_free(s->assign.value))
+                return false;
+            break;
+        case N_IF:
+            if (!effect_free(s->ifstmt.cond) || !locals_only(&s->ifstmt.then) || !locals_only(&s->ifstmt.orelse))
+                return false;
+            break;
+        case N_WHILE:
+            if (!effect_free(s->whilestmt.cond) || !locals_only(&s->whilestmt.body))
+                return false;
+            break;
+        case N_FOR:
+            if (s->forstmt.orelse.len || !local_target(s->forstmt.target) || !effect_free(s->forstmt.iter)
+                || !locals_only(&s->forstmt.body))
+                return false;
+            break;
+        case N_BREAK: case N_CONTINUE: case N_PASS:   /* of a loop inside: jit_interchange */
+            break;
+        default: return false;
+        }
+    }
+    return true;
+}
+
+bool jit_strip(const Instance *inst, const Node *loop)
+{
+    return jit_interchange(inst, loop) && locals_only(&loop->forstmt.body);
+}
+
+/* ---- indices that are never negative ----------------------------------------------------- *
+ * The split runner writes an array index as plain C arithmetic - without
+ * the wrap-around of a negative index and without the wrapping int64
+ * helpers - when its value provably lies in [0, BOUND_LIMIT): the same
+ * value, which the C compiler sees as affine in the lane and vectorises.
+ * The rule, in this one place: an integer constant >= 0; the thread's
+ * coordinates within CUDA's limits (the runtime refuses larger launches);
+ * an array's extent where the runner checked it is below
+ * UFN_SMALL_EXTENT (`small`); a local with one definition, by its value
+ * (before it, the local is 0); a range() counter counting up by a
+ * constant from a bounded start to a bounded end; sums, products, and //
+ * and % by a positive constant of bounded values.  Anything else is
+ * unbounded. */
+#define BOUND_LIMIT ((uint64_t)1 << 62)
+
+/* The statement that defines v (its only one), or NULL. */
+static const Node *def_of(const NodeList *b, const Var *v)
+{
+    for (int i = 0; i < b->len; i++) {
+        const Node *s = b->items[i], *d = NULL;
+        switch (s->kind) {
+        case N_ASSIGN:
+            if (s->assign.targets.len == 1 && local_of(s->assign.targets.items[0]) == v)
+                return s;
+            break;
+        case N_FOR:
+            if (local_of(s->forstmt.target) == v)
+                return s;
+            d = def_of(&s->forstmt.body, v);
+            break;
+        case N_WHILE: d = def_of(&s->whilestmt.body, v); break;
+        case N_IF: d = def_of(&s->ifstmt.then, v) ? def_of(&s->ifstmt.then, v) : def_of(&s->ifstmt.orelse, v); break;
+        default: break;
+        }
+        if (d)
+            return d;
+    }
+    return NULL;
+}
+
+typedef struct Range {      /* lo <= value <= hi; ok: bounded */
+    uint64_t lo, hi;
+    bool ok;
+} Range;
+
+static const Range UNBOUNDED = {0, 0, false};
+
+static Range upto(uint64_t hi)
+{
+    return (Range){0, hi, hi < BOUND_LIMIT};
+}
+
+static Range range_of(const Instance *inst, const Node *e, bool small, int depth);
+
+/* The values of an integer type that are below BOUND_LIMIT: below this. */
+static uint64_t type_limit(const Type *t)
+{
+    int bits = ty_bits(t) - (ty_is_signed(t) ? 1 : 0);
+    return bits >= 62 ? BOUND_LIMIT : (uint64_t)1 << bits;
+}
+
+static Range coord_range(const Node *e)
+{
+    switch (e->call.cuda) {
+    case CU_TID_X: case CU_TID_Y: return upto(1023);
+    case CU_TID_Z: return upto(63);
+    case CU_BDIM_X: case CU_BDIM_Y: return (Range){1, 1024, true};
+    case CU_BDIM_Z: return (Range){1, 64, true};
+    case CU_BID_X: case CU_BID_Y: case CU_BID_Z: return upto((uint64_t)1 << 31);
+    case CU_GDIM_X: case CU_GDIM_Y: case CU_GDIM_Z: return (Range){1, (uint64_t)1 << 31, true};
+    case CU_LANEID: return upto(31);
+    case CU_WARPSIZE: return (Range){32, 32, true};
+    case CU_GRID: return upto((uint64_t)1 << 42);
+    case CU_GRIDSIZE: return (Range){1, (uint64_t)1 << 42, true};
+    default: return UNBOUNDED;
+    }
+}
+
+/* Field k of a tuple-valued local: of cuda.grid(n), or of a tuple display. */
+static Range field_range(const Instance *inst, const Node *t, int64_t k, bool small, int depth)
+{
+    const Var *v = local_of(t);
+    const Node *d = v && !v->param && v->ndefs <= 1 ? def_of(&inst->body, v) : NULL;
+    if (!d || d->kind != N_ASSIGN)
+        return UNBOUNDED;
+    const Node *x = d->assign.value;
+    if (x->kind == N_CALL && x->call.builtin == B_CUDA && (x->call.cuda == CU_GRID || x->call.cuda == CU_GRIDSIZE))
+        return coord_range(x);
+    if (x->kind == N_TUPLE && k >= 0 && k < x->tuple.elts.len)
+        return range_of(inst, x->tuple.elts.items[k], small, depth + 1);
+    return UNBOUNDED;
+}
+
+/* A local: by its one definition; 0 before it runs. */
+static Range local_range(const Instance *inst, const Var *v, bool small, int depth)
+{
+    const Node *d = !v->param && v->ndefs == 1 ? def_of(&inst->body, v) : NULL;
+    Range r = UNBOUNDED;
+    if (d && d->kind == N_ASSIGN)
+        r = range_of(inst, d->assign.value, small, depth + 1);
+    else if (d && d->kind == N_FOR && d->forstmt.iter->kind == N_CALL && d->forstmt.iter->call.builtin == B_RANGE) {
+        const NodeList *a = &d->forstmt.iter->call.args;
+        if (a->len == 3 && (a->items[2]->kind != N_CONST || a->items[2]->konst.v.i <= 0))
+            return UNBOUNDED;
+        Range lo = a->len >= 2 ? range_of(inst, a->items[0], small, depth + 1) : upto(0);
+        Range hi = range_of(inst, a->items[a->len >= 2 ? 1 : 0], small, depth + 1);
+        r = (Range){lo.lo, lo.hi > hi.hi ? lo.hi : hi.hi, lo.ok && hi.ok};
+    }
+    r.lo = 0;
+    r.ok = r.ok && v->type && ty_is_int(v->type) && r.hi < type_limit(v->type);
+    return r;
+}
+
+static Range range_in(const Instance *inst, const Node *e, bool small, int depth);
+
+/* Its range, where it fits e's own type. */
+static Range range_of(const Instance *inst, const Node *e, bool small, int depth)
+{
+    Range r = range_in(inst, e, small, depth);
+    r.ok = r.ok && r.hi < type_limit(e->type);   /* (range_in checks e is an integer) */
+    return r;
+}
+
+static Range range_in(const Instance *inst, const Node *e, bool small, int depth)
+{
+    if (!e || depth > 16 || !e->type || !ty_is_int(e->type))
+        return UNBOUNDED;
+    Range a, b;
+    switch (e->kind) {
+    case N_CONST: {
+        uint64_t c = ty_is_signed(e->type) && e->konst.v.i < 0 ? UINT64_MAX : e->konst.v.u;
+        return (Range){c, c, c < BOUND_LIMIT};
+    }
+    case N_NAME: {
+        const Var *v = local_of(e);
+        return v ? local_range(inst, v, small, depth) : UNBOUNDED;
+    }
+    case N_ATTR:
+        return small && e->attr.which == ATTR_EXTENT ? upto(UFN_SMALL_EXTENT - 1) : UNBOUNDED;
+    case N_CAST:
+        a = range_of(inst, e->cast.operand, small, depth + 1);
+        a.ok = a.ok && a.hi < type_limit(e->type);
+        return a;
+    case N_CALL:
+        return e->call.builtin == B_CUDA ? coord_range(e) : UNBOUNDED;
+    case N_SUBSCRIPT:
+        if (!e->subscript.value->type || e->subscript.value->type->kind != TY_TUPLE || e->subscript.index.len != 1
+            || e->subscript.index.items[0]->kind != N_CONST)
+            return UNBOUNDED;
+        return field_range(inst, e->subscript.value, e->subscript.index.items[0]->konst.v.i, small, depth);
+    case N_BINARY:
+        a = range_of(inst, e->binary.lhs, small, depth + 1);
+        b = range_of(inst, e->binary.rhs, small, depth + 1);
+        if (!a.ok || !b.ok)
+            return UNBOUNDED;
+        switch (e->binary.op) {
+        case OP_ADD: return (Range){a.lo + b.lo, a.hi + b.hi, a.hi + b.hi < BOUND_LIMIT};
+        case OP_SUB: return (Range){a.lo - b.hi, a.hi - b.lo, a.lo >= b.hi};
+        case OP_MUL:
+            return (Range){a.lo * b.lo, a.hi * b.hi, b.hi == 0 || a.hi < BOUND_LIMIT / b.hi};
+        case OP_FLOORDIV:   /* by a positive constant */
+            return (Range){a.lo / (b.lo ? b.lo : 1), a.hi / (b.lo ? b.lo : 1), e->binary.rhs->kind == N_CONST && b.lo > 0};
+        case OP_MOD:
+            return (Range){0, b.lo - 1, e->binary.rhs->kind == N_CONST && b.lo > 0};
+        default: return UNBOUNDED;
+        }
+    default: return UNBOUNDED;
+    }
+}
+
+bool jit_index_plain(const Instance *inst, const Node *e, bool small)
+{
+    return range_of(inst, e, small, 0).ok;
+}

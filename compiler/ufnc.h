@@ -1105,6 +1105,9 @@ typedef struct Emitter {
     const char *lane_id;           /* a split runner's thread loop: the lane, a uint32_t */
     const Node *warp_call;         /* a split runner's warp function, already computed: */
     const char *warp_value;        /* its value, written instead of the call */
+    const Instance *bounds;        /* a split runner: the kernel whose indices may be written
+                                      as plain arithmetic (jit_index_plain); NULL elsewhere */
+    bool small_extents;            /* ... in the runner's copy for extents < UFN_SMALL_EXTENT */
 } Emitter;
 
 /* emit.c: the base every generated file is written with. */
@@ -1233,6 +1236,12 @@ bool jit_remat_stmt(const Instance *inst, const Node *s);
 void jit_var_refs(const Node *n, const Var *v, bool *reads, bool *writes);
 bool jit_interchange(const Instance *inst, const Node *s);
 bool jit_loop_local(const Instance *inst, const Node *loop);     /* its variable read in it only */
+bool jit_strip(const Instance *inst, const Node *loop);          /* interchanged, strip-mined */
+/* An array index provably in [0, 2**62): plain C arithmetic gives its value
+ * (kernel_uses.c); `small`: where every array's extent is below this. */
+#define UFN_SMALL_EXTENT_BITS 40
+#define UFN_SMALL_EXTENT ((uint64_t)1 << UFN_SMALL_EXTENT_BITS)
+bool jit_index_plain(const Instance *inst, const Node *index, bool small);
 /* emit_kernel.c: @cuda.jit kernels in polar.cu - per signature a body
  * (the thread's code, its coordinates a parameter), the kernel calling it,
  * and for the host backend a block runner where the kernel allows one. */

@@ -792,11 +792,29 @@ if run kernel-forms 0 jitlang.ufn --target=host -o jitlang.cu; then
     [ -n "$form_ok" ] && ok "kernel-forms: each kernel's host form named in the .cu"
     # a split runner turns loops of uniform bounds inside out (one in each
     # of matmul and prefix_sums; prefix_sums' range(t + 1) stays per thread)
-    for k in matmul prefix_sums; do
+    for k in matmul prefix_sums row_dots row_scatter; do
         n=$(awk "/__${k}__.*__jit__run\\(/,/^UFN_RUNNER_VARIANTS/" "$tmp/w/jitlang.cu" | grep -c 'interchanged: this loop outside')
         if [ "$n" = 1 ]; then ok "kernel-forms: $k's runner has one interchanged loop"
         else bad kernel-forms "$k's runner has $n interchanged loops, expected 1"; fi
     done
+    # ... and runs one whose body only assigns locals per strip of threads
+    # (emit_kernel.c), where the block fits the strips; row_scatter's stores
+    for want in matmul:1 prefix_sums:1 row_dots:1 row_scatter:0; do
+        k=${want%%:*}
+        n=$(awk "/__${k}__.*__jit__run\\(/,/^UFN_RUNNER_VARIANTS/" "$tmp/w/jitlang.cu" | grep -c 'strip-mined: per strip')
+        if [ "$n" = "${want#*:}" ]; then ok "kernel-forms: $k's runner has $n strip-mined loops"
+        else bad kernel-forms "$k's runner has $n strip-mined loops, expected ${want#*:}"; fi
+    done
+    # indices that jit_index_plain bounds are plain arithmetic: all of
+    # matmul's, given extents below 2^40 (a copy of the runner for larger
+    # ones keeps the wrap-around); row_dots' s[(t + k) % blockDim.x] keeps it
+    run_of() { awk "/__${1}__.*__jit__run\\(/,/^UFN_RUNNER_VARIANTS/" "$tmp/w/jitlang.cu"; }
+    any_of() { awk "/__${1}__.*__jit__run_any\\(void/,/^}/" "$tmp/w/jitlang.cu"; }
+    if [ "$(run_of matmul | grep -c ufn_wrap_index)" = 0 ] && run_of matmul | grep -q 'indices below assume smaller extents' \
+       && [ "$(any_of matmul | grep -c ufn_wrap_index)" = 2 ] && [ "$(run_of row_dots | grep -c ufn_wrap_index)" = 2 ] \
+       && [ -z "$(any_of row_dots)" ] && [ "$(run_of row_scatter | grep -c ufn_wrap_index)" = 0 ]; then
+        ok "kernel-forms: matmul's and row_scatter's indices are plain arithmetic, row_dots' modulo by blockDim is not"
+    else bad kernel-forms "plain indices: matmul $(run_of matmul | grep -c ufn_wrap_index) wraps, row_dots $(run_of row_dots | grep -c ufn_wrap_index)"; fi
 fi
 
 # Two compilations of the same source with different temporary directories

@@ -305,6 +305,52 @@ static void prefix_case(void)
     sample_dump_exact("prefix_sums", UFN_FLOAT32, out, N);
 }
 
+/* An interchanged loop in its strip form (64 threads), interchanged where
+ * the block does not fit the strips (40), and one that stores (never in
+ * the strip form): each thread's sums in their order, so exact. */
+static void strip_case(void)
+{
+    enum { B = 3, N = B * 64 };
+    static float x[N], out[N];
+    for (int i = 0; i < N; i++)
+        x[i] = (float)((i * 7) % 13 - 6) * 0.5f;
+    e2e_begin("row_dots, row_scatter: an interchanged loop per strip of threads, and not");
+    static const int threads[2] = {64, 40};
+    for (int c = 0; c < 2; c++) {
+        const int T = threads[c];
+        int64_t n[1] = {(int64_t)B * T};
+        ufn_array X = ufn_host(x, UFN_FLOAT32, 1, n), O = ufn_host(out, UFN_FLOAT32, 1, n);
+        E2E_CALL(row_dots(ufn_launch_1d(B, (uint32_t)T), &X, &O));
+        for (int i = 0; i < B * T; i++) {
+            const float *s = x + i / T * T;
+            float acc = 0, last = 0;
+            for (int k = 0; k < 5; k++) {
+                float v = s[(i % T + k) % T];
+                acc += v * v;
+                last = v;
+            }
+            E2E_CHECK(out[i] == acc - last, "row_dots[%d threads]: out[%d] = %g, expected %g", T, i, out[i],
+                      acc - last);
+        }
+        if (c == 0)
+            sample_dump_exact("row_dots", UFN_FLOAT32, out, N);
+    }
+    int64_t n[1] = {N};
+    ufn_array X = ufn_host(x, UFN_FLOAT32, 1, n), O = ufn_host(out, UFN_FLOAT32, 1, n);
+    for (int i = 0; i < N; i++)
+        out[i] = 1;
+    E2E_CALL(row_scatter(ufn_launch_1d(B, 64), &X, &O));
+    for (int i = 0; i < N; i++) {
+        const float *s = x + i / 64 * 64;
+        float want = 1;
+        for (int k = 0; k < 3; k++)
+            want += s[(i % 64 + 64 - k) % 64];
+        E2E_CHECK(out[i] == want, "row_scatter: out[%d] = %g, expected %g", i, out[i], want);
+    }
+    e2e_end();
+    sample_dump_exact("row_scatter", UFN_FLOAT32, out, N);
+}
+
 /* The simulator's checks, each at its .ufn line. */
 static void checks_case(void)
 {
@@ -335,6 +381,7 @@ int main(int argc, char **argv)
     print_case();
     stride_case();
     prefix_case();
+    strip_case();
     if (!strcmp(ufn_backend(), "sim"))
         checks_case();
     return e2e_finish();

@@ -222,8 +222,8 @@ UFN_JIT_KERNEL UFN_KNAME(kernels__matmul__a2_f32_a2_f32_a2_f32__jit)(ufn_view_f3
 }
 #if defined(UFN_HOST_ENTRY)
 typedef struct { float v_acc; int64_t v_t; int64_t v_k; } kernels__matmul__a2_f32_a2_f32_a2_f32__jit__ctx;
-/* the host's block runner, split at the barriers: each region for every thread in turn */
-UFN_RUNNER void kernels__matmul__a2_f32_a2_f32_a2_f32__jit__run(void **ufn_p, const ufn_kblocks *ufn_b)
+/* the block runner below for arrays of any extents */
+UFN_RUNNER void kernels__matmul__a2_f32_a2_f32_a2_f32__jit__run_any(void **ufn_p, const ufn_kblocks *ufn_b)
 {
     ufn_view_f32_2 v_a = *(ufn_view_f32_2 *)ufn_p[0];
     ufn_view_f32_2 v_b = *(ufn_view_f32_2 *)ufn_p[1];
@@ -315,57 +315,117 @@ UFN_RUNNER void kernels__matmul__a2_f32_a2_f32_a2_f32__jit__run(void **ufn_p, co
 #line 316 "kernels.cu"
                         v_t = (int64_t)ufn_u0;
 #line 26 "kernels.ufn"
-                        v_sa.data[ufn_wrap_index((int64_t)v_ty, v_sa.shape[0]) * v_sa.stride[0] + ufn_wrap_index((int64_t)v_tx, v_sa.shape[1]) * v_sa.stride[1]] = v_a.data[ufn_wrap_index(v_row, v_a.shape[0]) * v_a.stride[0] + ufn_wrap_index(ufn_add_i64(ufn_mul_i64(v_t, 16), (int64_t)v_tx), v_a.shape[1]) * v_a.stride[1]];
+                        v_sa.data[(int64_t)v_ty * v_sa.stride[0] + (int64_t)v_tx * v_sa.stride[1]] = v_a.data[v_row * v_a.stride[0] + ufn_wrap_index(ufn_add_i64(ufn_mul_i64(v_t, 16), (int64_t)v_tx), v_a.shape[1]) * v_a.stride[1]];
 #line 27 "kernels.ufn"
-                        v_sb.data[ufn_wrap_index((int64_t)v_ty, v_sb.shape[0]) * v_sb.stride[0] + ufn_wrap_index((int64_t)v_tx, v_sb.shape[1]) * v_sb.stride[1]] = v_b.data[ufn_wrap_index(ufn_add_i64(ufn_mul_i64(v_t, 16), (int64_t)v_ty), v_b.shape[0]) * v_b.stride[0] + ufn_wrap_index(v_col, v_b.shape[1]) * v_b.stride[1]];
+                        v_sb.data[(int64_t)v_ty * v_sb.stride[0] + (int64_t)v_tx * v_sb.stride[1]] = v_b.data[ufn_wrap_index(ufn_add_i64(ufn_mul_i64(v_t, 16), (int64_t)v_ty), v_b.shape[0]) * v_b.stride[0] + v_col * v_b.stride[1]];
 #line 322 "kernels.cu"
                     }
                 }
 #line 28 "kernels.ufn"
             /* syncthreads(): every thread has run the region above */
+            if (ufn_t.bdim.x % 16 == 0 && ufn_nt % 64 == 0) {
+                /* strip-mined: per strip of 4 runs of 16 threads, this loop inside, their locals in registers */
+                for (uint32_t ufn_l0 = 0; ufn_l0 < ufn_nt; ufn_l0 += 64) {
+                    float ufn_r_v_acc[4][16];
+                    for (int ufn_r = 0; ufn_r < 4; ufn_r++)
+                        for (int ufn_s = 0; ufn_s < 16; ufn_s++) {
+                            const int64_t ufn_l = (int64_t)ufn_l0 + 16 * ufn_r + ufn_s;
+                            ufn_r_v_acc[ufn_r][ufn_s] = ufn_c_v_acc[ufn_l];
+                        }
 #line 29 "kernels.ufn"
-            for (int64_t ufn_v0 = 0, ufn_vend0 = 16; ufn_v0 < ufn_vend0; ufn_v0 += 1) {
-                /* interchanged: this loop outside, the threads inside */
-                for (uint32_t ufn_z = 0; ufn_z < ufn_t.bdim.z; ufn_z++)
-                    for (uint32_t ufn_y = 0; ufn_y < ufn_t.bdim.y; ufn_y++) {
-                        _Pragma("omp simd")
-                        for (int64_t ufn_x = 0; ufn_x < (int64_t)ufn_t.bdim.x; ufn_x++) {
-                            const int64_t ufn_l = ((int64_t)ufn_z * ufn_t.bdim.y + ufn_y) * ufn_t.bdim.x + ufn_x;
-                            ufn_kthread ufn_tl = ufn_t;
-                            ufn_tl.tid = make_uint3((unsigned)ufn_x, ufn_y, ufn_z);
-                            ufn_view_f32_2 v_sa = {0};
-                            ufn_view_f32_2 v_sb = {0};
-                            int64_t v_col = 0;
-                            int64_t v_row = 0;
-                            int32_t v_tx = 0;
-                            int32_t v_ty = 0;
-                            float v_acc = ufn_c_v_acc[ufn_l];
-                            int64_t v_t = 0;
-                            int64_t v_k = 0;
-                            ufn_tup2_i64_i64 ufn_t0 = {0};
+                    for (int64_t ufn_v0 = 0, ufn_vend0 = 16; ufn_v0 < ufn_vend0; ufn_v0 += 1) {
+                        for (int ufn_r = 0; ufn_r < 4; ufn_r++) {
+                            _Pragma("omp simd")
+                            for (int ufn_s = 0; ufn_s < 16; ufn_s++) {
+                                const uint32_t ufn_q = ufn_l0 + 16u * (uint32_t)ufn_r;   /* the run's first thread */
+                                const int64_t ufn_x = (int64_t)(ufn_q % ufn_t.bdim.x) + ufn_s;
+                                ufn_kthread ufn_tl = ufn_t;
+                                ufn_tl.tid = make_uint3((unsigned)ufn_x, ufn_q / ufn_t.bdim.x % ufn_t.bdim.y, ufn_q / ufn_t.bdim.x / ufn_t.bdim.y);
+                                ufn_view_f32_2 v_sa = {0};
+                                ufn_view_f32_2 v_sb = {0};
+                                int64_t v_col = 0;
+                                int64_t v_row = 0;
+                                int32_t v_tx = 0;
+                                int32_t v_ty = 0;
+                                float v_acc = ufn_r_v_acc[ufn_r][ufn_s];
+                                int64_t v_t = 0;
+                                int64_t v_k = 0;
+                                ufn_tup2_i64_i64 ufn_t0 = {0};
 #line 19 "kernels.ufn"
-                            v_sa = ufn_view_f32_2_make(ufn_shared0, 16, 16, 16, 1);
+                                v_sa = ufn_view_f32_2_make(ufn_shared0, 16, 16, 16, 1);
 #line 20 "kernels.ufn"
-                            v_sb = ufn_view_f32_2_make(ufn_shared1, 16, 16, 16, 1);
+                                v_sb = ufn_view_f32_2_make(ufn_shared1, 16, 16, 16, 1);
 #line 21 "kernels.ufn"
-                            ufn_t0 = ufn_tup2_i64_i64_make(((int64_t)ufn_tl.bid.x * ufn_tl.bdim.x + ufn_tl.tid.x), ((int64_t)ufn_tl.bid.y * ufn_tl.bdim.y + ufn_tl.tid.y));
+                                ufn_t0 = ufn_tup2_i64_i64_make(((int64_t)ufn_tl.bid.x * ufn_tl.bdim.x + ufn_tl.tid.x), ((int64_t)ufn_tl.bid.y * ufn_tl.bdim.y + ufn_tl.tid.y));
 #line 21 "kernels.ufn"
-                            v_col = ufn_t0.f0;
+                                v_col = ufn_t0.f0;
 #line 21 "kernels.ufn"
-                            v_row = ufn_t0.f1;
+                                v_row = ufn_t0.f1;
 #line 22 "kernels.ufn"
-                            v_tx = (int32_t)ufn_tl.tid.x;
+                                v_tx = (int32_t)ufn_tl.tid.x;
 #line 23 "kernels.ufn"
-                            v_ty = (int32_t)ufn_tl.tid.y;
-#line 361 "kernels.cu"
-                            v_t = (int64_t)ufn_u0;
-                            v_k = (int64_t)ufn_v0;
+                                v_ty = (int32_t)ufn_tl.tid.y;
+#line 369 "kernels.cu"
+                                v_t = (int64_t)ufn_u0;
+                                v_k = (int64_t)ufn_v0;
 #line 30 "kernels.ufn"
-                            v_acc = v_acc + (v_sa.data[ufn_wrap_index((int64_t)v_ty, v_sa.shape[0]) * v_sa.stride[0] + v_k * v_sa.stride[1]] * v_sb.data[v_k * v_sb.stride[0] + ufn_wrap_index((int64_t)v_tx, v_sb.shape[1]) * v_sb.stride[1]]);
-#line 366 "kernels.cu"
-                            ufn_c_v_acc[ufn_l] = v_acc;
+                                v_acc = v_acc + (v_sa.data[(int64_t)v_ty * v_sa.stride[0] + v_k * v_sa.stride[1]] * v_sb.data[v_k * v_sb.stride[0] + (int64_t)v_tx * v_sb.stride[1]]);
+#line 374 "kernels.cu"
+                                ufn_r_v_acc[ufn_r][ufn_s] = v_acc;
+                            }
                         }
                     }
+                    for (int ufn_r = 0; ufn_r < 4; ufn_r++)
+                        for (int ufn_s = 0; ufn_s < 16; ufn_s++) {
+                            const int64_t ufn_l = (int64_t)ufn_l0 + 16 * ufn_r + ufn_s;
+                            ufn_c_v_acc[ufn_l] = ufn_r_v_acc[ufn_r][ufn_s];
+                        }
+                }
+            } else {
+#line 29 "kernels.ufn"
+                for (int64_t ufn_v0 = 0, ufn_vend0 = 16; ufn_v0 < ufn_vend0; ufn_v0 += 1) {
+                    /* interchanged: this loop outside, the threads inside */
+                    for (uint32_t ufn_z = 0; ufn_z < ufn_t.bdim.z; ufn_z++)
+                        for (uint32_t ufn_y = 0; ufn_y < ufn_t.bdim.y; ufn_y++) {
+                            _Pragma("omp simd")
+                            for (int64_t ufn_x = 0; ufn_x < (int64_t)ufn_t.bdim.x; ufn_x++) {
+                                const int64_t ufn_l = ((int64_t)ufn_z * ufn_t.bdim.y + ufn_y) * ufn_t.bdim.x + ufn_x;
+                                ufn_kthread ufn_tl = ufn_t;
+                                ufn_tl.tid = make_uint3((unsigned)ufn_x, ufn_y, ufn_z);
+                                ufn_view_f32_2 v_sa = {0};
+                                ufn_view_f32_2 v_sb = {0};
+                                int64_t v_col = 0;
+                                int64_t v_row = 0;
+                                int32_t v_tx = 0;
+                                int32_t v_ty = 0;
+                                float v_acc = ufn_c_v_acc[ufn_l];
+                                int64_t v_t = 0;
+                                int64_t v_k = 0;
+                                ufn_tup2_i64_i64 ufn_t0 = {0};
+#line 19 "kernels.ufn"
+                                v_sa = ufn_view_f32_2_make(ufn_shared0, 16, 16, 16, 1);
+#line 20 "kernels.ufn"
+                                v_sb = ufn_view_f32_2_make(ufn_shared1, 16, 16, 16, 1);
+#line 21 "kernels.ufn"
+                                ufn_t0 = ufn_tup2_i64_i64_make(((int64_t)ufn_tl.bid.x * ufn_tl.bdim.x + ufn_tl.tid.x), ((int64_t)ufn_tl.bid.y * ufn_tl.bdim.y + ufn_tl.tid.y));
+#line 21 "kernels.ufn"
+                                v_col = ufn_t0.f0;
+#line 21 "kernels.ufn"
+                                v_row = ufn_t0.f1;
+#line 22 "kernels.ufn"
+                                v_tx = (int32_t)ufn_tl.tid.x;
+#line 23 "kernels.ufn"
+                                v_ty = (int32_t)ufn_tl.tid.y;
+#line 420 "kernels.cu"
+                                v_t = (int64_t)ufn_u0;
+                                v_k = (int64_t)ufn_v0;
+#line 30 "kernels.ufn"
+                                v_acc = v_acc + (v_sa.data[(int64_t)v_ty * v_sa.stride[0] + v_k * v_sa.stride[1]] * v_sb.data[v_k * v_sb.stride[0] + (int64_t)v_tx * v_sb.stride[1]]);
+#line 425 "kernels.cu"
+                                ufn_c_v_acc[ufn_l] = v_acc;
+                            }
+                        }
+                }
             }
 #line 31 "kernels.ufn"
             /* syncthreads(): every thread has run the region above */
@@ -399,14 +459,264 @@ UFN_RUNNER void kernels__matmul__a2_f32_a2_f32_a2_f32__jit__run(void **ufn_p, co
                     v_tx = (int32_t)ufn_tl.tid.x;
 #line 23 "kernels.ufn"
                     v_ty = (int32_t)ufn_tl.tid.y;
-#line 403 "kernels.cu"
+#line 463 "kernels.cu"
 #line 32 "kernels.ufn"
-                    v_c.data[ufn_wrap_index(v_row, v_c.shape[0]) * v_c.stride[0] + ufn_wrap_index(v_col, v_c.shape[1]) * v_c.stride[1]] = v_acc;
-#line 406 "kernels.cu"
+                    v_c.data[v_row * v_c.stride[0] + v_col * v_c.stride[1]] = v_acc;
+#line 466 "kernels.cu"
                 }
             }
     }
-#line 410 "kernels.cu"
+#line 470 "kernels.cu"
+}
+/* the host's block runner, split at the barriers: each region for every thread in turn */
+UFN_RUNNER void kernels__matmul__a2_f32_a2_f32_a2_f32__jit__run(void **ufn_p, const ufn_kblocks *ufn_b)
+{
+    ufn_view_f32_2 v_a = *(ufn_view_f32_2 *)ufn_p[0];
+    ufn_view_f32_2 v_b = *(ufn_view_f32_2 *)ufn_p[1];
+    ufn_view_f32_2 v_c = *(ufn_view_f32_2 *)ufn_p[2];
+    if (v_a.shape[0] >= ((int64_t)1 << 40) || v_a.shape[1] >= ((int64_t)1 << 40) || v_b.shape[0] >= ((int64_t)1 << 40) || v_b.shape[1] >= ((int64_t)1 << 40) || v_c.shape[0] >= ((int64_t)1 << 40) || v_c.shape[1] >= ((int64_t)1 << 40)) {   /* indices below assume smaller extents */
+        kernels__matmul__a2_f32_a2_f32_a2_f32__jit__run_any(ufn_p, ufn_b);
+        return;
+    }
+    float *ufn_shared0 = (float *)(ufn_b->shared + 0);
+    float *ufn_shared1 = (float *)(ufn_b->shared + 1024);
+    ufn_kthread ufn_t;
+    ufn_t.gdim = make_uint3(ufn_b->grid[0], ufn_b->grid[1], ufn_b->grid[2]);
+    ufn_t.bdim = make_uint3(ufn_b->block[0], ufn_b->block[1], ufn_b->block[2]);
+    ufn_t.tid = make_uint3(0, 0, 0);   /* each thread loop's ufn_tl has the thread's */
+    if (ufn_t.bdim.x > 1024 || ufn_t.bdim.y > 1024 || ufn_t.bdim.z > 64)
+        return;
+    const uint32_t ufn_nt = ufn_t.bdim.x * ufn_t.bdim.y * ufn_t.bdim.z;
+    /* the context as arrays, a local's values of consecutive threads side by side */
+    float *ufn_c_v_acc = (float *)(void *)(ufn_b->ctx + offsetof(kernels__matmul__a2_f32_a2_f32_a2_f32__jit__ctx, v_acc) * ufn_nt);
+    int64_t *ufn_c_v_t = (int64_t *)(void *)(ufn_b->ctx + offsetof(kernels__matmul__a2_f32_a2_f32_a2_f32__jit__ctx, v_t) * ufn_nt);
+    int64_t *ufn_c_v_k = (int64_t *)(void *)(ufn_b->ctx + offsetof(kernels__matmul__a2_f32_a2_f32_a2_f32__jit__ctx, v_k) * ufn_nt);
+    for (uint64_t ufn_blk = ufn_b->first; ufn_blk < ufn_b->end; ufn_blk++) {
+        ufn_t.bid = make_uint3((unsigned)(ufn_blk % ufn_b->grid[0]), (unsigned)(ufn_blk / ufn_b->grid[0] % ufn_b->grid[1]),
+                               (unsigned)(ufn_blk / ufn_b->grid[0] / ufn_b->grid[1]));
+        memset(ufn_b->ctx, 0, sizeof(kernels__matmul__a2_f32_a2_f32_a2_f32__jit__ctx) * ufn_nt);   /* every local starts at zero */
+        for (uint32_t ufn_z = 0; ufn_z < ufn_t.bdim.z; ufn_z++)
+            for (uint32_t ufn_y = 0; ufn_y < ufn_t.bdim.y; ufn_y++) {
+                _Pragma("omp simd")
+                for (int64_t ufn_x = 0; ufn_x < (int64_t)ufn_t.bdim.x; ufn_x++) {
+                    const int64_t ufn_l = ((int64_t)ufn_z * ufn_t.bdim.y + ufn_y) * ufn_t.bdim.x + ufn_x;
+                    ufn_kthread ufn_tl = ufn_t;
+                    ufn_tl.tid = make_uint3((unsigned)ufn_x, ufn_y, ufn_z);
+                    ufn_view_f32_2 v_sa = {0};
+                    ufn_view_f32_2 v_sb = {0};
+                    int64_t v_col = 0;
+                    int64_t v_row = 0;
+                    int32_t v_tx = 0;
+                    int32_t v_ty = 0;
+                    float v_acc = ufn_c_v_acc[ufn_l];
+                    ufn_tup2_i64_i64 ufn_t0 = {0};
+#line 19 "kernels.ufn"
+                    v_sa = ufn_view_f32_2_make(ufn_shared0, 16, 16, 16, 1);
+#line 20 "kernels.ufn"
+                    v_sb = ufn_view_f32_2_make(ufn_shared1, 16, 16, 16, 1);
+#line 21 "kernels.ufn"
+                    ufn_t0 = ufn_tup2_i64_i64_make(((int64_t)ufn_tl.bid.x * ufn_tl.bdim.x + ufn_tl.tid.x), ((int64_t)ufn_tl.bid.y * ufn_tl.bdim.y + ufn_tl.tid.y));
+#line 21 "kernels.ufn"
+                    v_col = ufn_t0.f0;
+#line 21 "kernels.ufn"
+                    v_row = ufn_t0.f1;
+#line 22 "kernels.ufn"
+                    v_tx = (int32_t)ufn_tl.tid.x;
+#line 23 "kernels.ufn"
+                    v_ty = (int32_t)ufn_tl.tid.y;
+#line 528 "kernels.cu"
+#line 24 "kernels.ufn"
+                    v_acc = 0.0f;
+#line 531 "kernels.cu"
+                    ufn_c_v_acc[ufn_l] = v_acc;
+                }
+            }
+#line 25 "kernels.ufn"
+        for (int64_t ufn_u0 = 0, ufn_uend0 = ufn_floordiv_i64(ufn_sub_i64(ufn_add_i64(v_a.shape[1], 16), 1), 16); ufn_u0 < ufn_uend0; ufn_u0 += 1) {
+            for (uint32_t ufn_z = 0; ufn_z < ufn_t.bdim.z; ufn_z++)
+                for (uint32_t ufn_y = 0; ufn_y < ufn_t.bdim.y; ufn_y++) {
+                    _Pragma("omp simd")
+                    for (int64_t ufn_x = 0; ufn_x < (int64_t)ufn_t.bdim.x; ufn_x++) {
+                        const int64_t ufn_l = ((int64_t)ufn_z * ufn_t.bdim.y + ufn_y) * ufn_t.bdim.x + ufn_x;
+                        ufn_kthread ufn_tl = ufn_t;
+                        ufn_tl.tid = make_uint3((unsigned)ufn_x, ufn_y, ufn_z);
+                        ufn_view_f32_2 v_sa = {0};
+                        ufn_view_f32_2 v_sb = {0};
+                        int64_t v_col = 0;
+                        int64_t v_row = 0;
+                        int32_t v_tx = 0;
+                        int32_t v_ty = 0;
+                        int64_t v_t = 0;
+                        ufn_tup2_i64_i64 ufn_t0 = {0};
+#line 19 "kernels.ufn"
+                        v_sa = ufn_view_f32_2_make(ufn_shared0, 16, 16, 16, 1);
+#line 20 "kernels.ufn"
+                        v_sb = ufn_view_f32_2_make(ufn_shared1, 16, 16, 16, 1);
+#line 21 "kernels.ufn"
+                        ufn_t0 = ufn_tup2_i64_i64_make(((int64_t)ufn_tl.bid.x * ufn_tl.bdim.x + ufn_tl.tid.x), ((int64_t)ufn_tl.bid.y * ufn_tl.bdim.y + ufn_tl.tid.y));
+#line 21 "kernels.ufn"
+                        v_col = ufn_t0.f0;
+#line 21 "kernels.ufn"
+                        v_row = ufn_t0.f1;
+#line 22 "kernels.ufn"
+                        v_tx = (int32_t)ufn_tl.tid.x;
+#line 23 "kernels.ufn"
+                        v_ty = (int32_t)ufn_tl.tid.y;
+#line 566 "kernels.cu"
+                        v_t = (int64_t)ufn_u0;
+#line 26 "kernels.ufn"
+                        v_sa.data[(int64_t)v_ty * v_sa.stride[0] + (int64_t)v_tx * v_sa.stride[1]] = v_a.data[v_row * v_a.stride[0] + ((v_t * 16) + (int64_t)v_tx) * v_a.stride[1]];
+#line 27 "kernels.ufn"
+                        v_sb.data[(int64_t)v_ty * v_sb.stride[0] + (int64_t)v_tx * v_sb.stride[1]] = v_b.data[((v_t * 16) + (int64_t)v_ty) * v_b.stride[0] + v_col * v_b.stride[1]];
+#line 572 "kernels.cu"
+                    }
+                }
+#line 28 "kernels.ufn"
+            /* syncthreads(): every thread has run the region above */
+            if (ufn_t.bdim.x % 16 == 0 && ufn_nt % 64 == 0) {
+                /* strip-mined: per strip of 4 runs of 16 threads, this loop inside, their locals in registers */
+                for (uint32_t ufn_l0 = 0; ufn_l0 < ufn_nt; ufn_l0 += 64) {
+                    float ufn_r_v_acc[4][16];
+                    for (int ufn_r = 0; ufn_r < 4; ufn_r++)
+                        for (int ufn_s = 0; ufn_s < 16; ufn_s++) {
+                            const int64_t ufn_l = (int64_t)ufn_l0 + 16 * ufn_r + ufn_s;
+                            ufn_r_v_acc[ufn_r][ufn_s] = ufn_c_v_acc[ufn_l];
+                        }
+#line 29 "kernels.ufn"
+                    for (int64_t ufn_v0 = 0, ufn_vend0 = 16; ufn_v0 < ufn_vend0; ufn_v0 += 1) {
+                        for (int ufn_r = 0; ufn_r < 4; ufn_r++) {
+                            _Pragma("omp simd")
+                            for (int ufn_s = 0; ufn_s < 16; ufn_s++) {
+                                const uint32_t ufn_q = ufn_l0 + 16u * (uint32_t)ufn_r;   /* the run's first thread */
+                                const int64_t ufn_x = (int64_t)(ufn_q % ufn_t.bdim.x) + ufn_s;
+                                ufn_kthread ufn_tl = ufn_t;
+                                ufn_tl.tid = make_uint3((unsigned)ufn_x, ufn_q / ufn_t.bdim.x % ufn_t.bdim.y, ufn_q / ufn_t.bdim.x / ufn_t.bdim.y);
+                                ufn_view_f32_2 v_sa = {0};
+                                ufn_view_f32_2 v_sb = {0};
+                                int64_t v_col = 0;
+                                int64_t v_row = 0;
+                                int32_t v_tx = 0;
+                                int32_t v_ty = 0;
+                                float v_acc = ufn_r_v_acc[ufn_r][ufn_s];
+                                int64_t v_t = 0;
+                                int64_t v_k = 0;
+                                ufn_tup2_i64_i64 ufn_t0 = {0};
+#line 19 "kernels.ufn"
+                                v_sa = ufn_view_f32_2_make(ufn_shared0, 16, 16, 16, 1);
+#line 20 "kernels.ufn"
+                                v_sb = ufn_view_f32_2_make(ufn_shared1, 16, 16, 16, 1);
+#line 21 "kernels.ufn"
+                                ufn_t0 = ufn_tup2_i64_i64_make(((int64_t)ufn_tl.bid.x * ufn_tl.bdim.x + ufn_tl.tid.x), ((int64_t)ufn_tl.bid.y * ufn_tl.bdim.y + ufn_tl.tid.y));
+#line 21 "kernels.ufn"
+                                v_col = ufn_t0.f0;
+#line 21 "kernels.ufn"
+                                v_row = ufn_t0.f1;
+#line 22 "kernels.ufn"
+                                v_tx = (int32_t)ufn_tl.tid.x;
+#line 23 "kernels.ufn"
+                                v_ty = (int32_t)ufn_tl.tid.y;
+#line 619 "kernels.cu"
+                                v_t = (int64_t)ufn_u0;
+                                v_k = (int64_t)ufn_v0;
+#line 30 "kernels.ufn"
+                                v_acc = v_acc + (v_sa.data[(int64_t)v_ty * v_sa.stride[0] + v_k * v_sa.stride[1]] * v_sb.data[v_k * v_sb.stride[0] + (int64_t)v_tx * v_sb.stride[1]]);
+#line 624 "kernels.cu"
+                                ufn_r_v_acc[ufn_r][ufn_s] = v_acc;
+                            }
+                        }
+                    }
+                    for (int ufn_r = 0; ufn_r < 4; ufn_r++)
+                        for (int ufn_s = 0; ufn_s < 16; ufn_s++) {
+                            const int64_t ufn_l = (int64_t)ufn_l0 + 16 * ufn_r + ufn_s;
+                            ufn_c_v_acc[ufn_l] = ufn_r_v_acc[ufn_r][ufn_s];
+                        }
+                }
+            } else {
+#line 29 "kernels.ufn"
+                for (int64_t ufn_v0 = 0, ufn_vend0 = 16; ufn_v0 < ufn_vend0; ufn_v0 += 1) {
+                    /* interchanged: this loop outside, the threads inside */
+                    for (uint32_t ufn_z = 0; ufn_z < ufn_t.bdim.z; ufn_z++)
+                        for (uint32_t ufn_y = 0; ufn_y < ufn_t.bdim.y; ufn_y++) {
+                            _Pragma("omp simd")
+                            for (int64_t ufn_x = 0; ufn_x < (int64_t)ufn_t.bdim.x; ufn_x++) {
+                                const int64_t ufn_l = ((int64_t)ufn_z * ufn_t.bdim.y + ufn_y) * ufn_t.bdim.x + ufn_x;
+                                ufn_kthread ufn_tl = ufn_t;
+                                ufn_tl.tid = make_uint3((unsigned)ufn_x, ufn_y, ufn_z);
+                                ufn_view_f32_2 v_sa = {0};
+                                ufn_view_f32_2 v_sb = {0};
+                                int64_t v_col = 0;
+                                int64_t v_row = 0;
+                                int32_t v_tx = 0;
+                                int32_t v_ty = 0;
+                                float v_acc = ufn_c_v_acc[ufn_l];
+                                int64_t v_t = 0;
+                                int64_t v_k = 0;
+                                ufn_tup2_i64_i64 ufn_t0 = {0};
+#line 19 "kernels.ufn"
+                                v_sa = ufn_view_f32_2_make(ufn_shared0, 16, 16, 16, 1);
+#line 20 "kernels.ufn"
+                                v_sb = ufn_view_f32_2_make(ufn_shared1, 16, 16, 16, 1);
+#line 21 "kernels.ufn"
+                                ufn_t0 = ufn_tup2_i64_i64_make(((int64_t)ufn_tl.bid.x * ufn_tl.bdim.x + ufn_tl.tid.x), ((int64_t)ufn_tl.bid.y * ufn_tl.bdim.y + ufn_tl.tid.y));
+#line 21 "kernels.ufn"
+                                v_col = ufn_t0.f0;
+#line 21 "kernels.ufn"
+                                v_row = ufn_t0.f1;
+#line 22 "kernels.ufn"
+                                v_tx = (int32_t)ufn_tl.tid.x;
+#line 23 "kernels.ufn"
+                                v_ty = (int32_t)ufn_tl.tid.y;
+#line 670 "kernels.cu"
+                                v_t = (int64_t)ufn_u0;
+                                v_k = (int64_t)ufn_v0;
+#line 30 "kernels.ufn"
+                                v_acc = v_acc + (v_sa.data[(int64_t)v_ty * v_sa.stride[0] + v_k * v_sa.stride[1]] * v_sb.data[v_k * v_sb.stride[0] + (int64_t)v_tx * v_sb.stride[1]]);
+#line 675 "kernels.cu"
+                                ufn_c_v_acc[ufn_l] = v_acc;
+                            }
+                        }
+                }
+            }
+#line 31 "kernels.ufn"
+            /* syncthreads(): every thread has run the region above */
+        }
+        for (uint32_t ufn_z = 0; ufn_z < ufn_t.bdim.z; ufn_z++)
+            for (uint32_t ufn_y = 0; ufn_y < ufn_t.bdim.y; ufn_y++) {
+                _Pragma("omp simd")
+                for (int64_t ufn_x = 0; ufn_x < (int64_t)ufn_t.bdim.x; ufn_x++) {
+                    const int64_t ufn_l = ((int64_t)ufn_z * ufn_t.bdim.y + ufn_y) * ufn_t.bdim.x + ufn_x;
+                    ufn_kthread ufn_tl = ufn_t;
+                    ufn_tl.tid = make_uint3((unsigned)ufn_x, ufn_y, ufn_z);
+                    ufn_view_f32_2 v_sa = {0};
+                    ufn_view_f32_2 v_sb = {0};
+                    int64_t v_col = 0;
+                    int64_t v_row = 0;
+                    int32_t v_tx = 0;
+                    int32_t v_ty = 0;
+                    float v_acc = ufn_c_v_acc[ufn_l];
+                    ufn_tup2_i64_i64 ufn_t0 = {0};
+#line 19 "kernels.ufn"
+                    v_sa = ufn_view_f32_2_make(ufn_shared0, 16, 16, 16, 1);
+#line 20 "kernels.ufn"
+                    v_sb = ufn_view_f32_2_make(ufn_shared1, 16, 16, 16, 1);
+#line 21 "kernels.ufn"
+                    ufn_t0 = ufn_tup2_i64_i64_make(((int64_t)ufn_tl.bid.x * ufn_tl.bdim.x + ufn_tl.tid.x), ((int64_t)ufn_tl.bid.y * ufn_tl.bdim.y + ufn_tl.tid.y));
+#line 21 "kernels.ufn"
+                    v_col = ufn_t0.f0;
+#line 21 "kernels.ufn"
+                    v_row = ufn_t0.f1;
+#line 22 "kernels.ufn"
+                    v_tx = (int32_t)ufn_tl.tid.x;
+#line 23 "kernels.ufn"
+                    v_ty = (int32_t)ufn_tl.tid.y;
+#line 713 "kernels.cu"
+#line 32 "kernels.ufn"
+                    v_c.data[v_row * v_c.stride[0] + v_col * v_c.stride[1]] = v_acc;
+#line 716 "kernels.cu"
+                }
+            }
+    }
+#line 720 "kernels.cu"
 }
 UFN_RUNNER_VARIANTS(kernels__matmul__a2_f32_a2_f32_a2_f32__jit__run, kernels__matmul__a2_f32_a2_f32_a2_f32__jit__blocks)
 #endif
@@ -453,7 +763,7 @@ UFN_KBODY void kernels__block_sum__a1_f32_a1_f32__body(ufn_kthread ufn_t, ufn_vi
             UFN_STORE(float, &v_out.data[UFN_BOUNDS(ufn_wrap_index((int64_t)(int32_t)ufn_t.bid.x, v_out.shape[0]), v_out.shape[0], 0, "out") * v_out.stride[0]], v_v);
         }
     }
-#line 457 "kernels.cu"
+#line 767 "kernels.cu"
 }
 UFN_JIT_KERNEL UFN_KNAME(kernels__block_sum__a1_f32_a1_f32__jit)(ufn_view_f32_1 v_x, ufn_view_f32_1 v_out)
 {
