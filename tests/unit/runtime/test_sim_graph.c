@@ -109,6 +109,9 @@ static void test_capture_and_replay(void **state)
     assert_int_equal(drv->cuGraphInstantiate(&e, g, 0), CUDA_SUCCESS);
     assert_int_equal(drv->cuGraphDestroy(g), CUDA_SUCCESS);   /* the exec keeps its work */
     assert_int_equal(drv->cuGraphLaunch(e, NULL), CUDA_SUCCESS);
+    /* s is non-blocking: without this the two launches would run at once
+     * on the same memory, a race on CUDA as in the simulator (TSan) */
+    assert_int_equal(drv->cuStreamSynchronize(NULL), CUDA_SUCCESS);
     assert_int_equal(drv->cuGraphLaunch(e, s), CUDA_SUCCESS);
     assert_int_equal(drv->cuStreamSynchronize(s), CUDA_SUCCESS);
     read_back(host, out);
