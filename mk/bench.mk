@@ -87,9 +87,9 @@ $(BENCH_DIR)/jit/jit_bench.o: bench/jit/jit_bench.ufn $(UFNC)
 	$(call say,UFNC,$<)
 	$(Q)$(UFNC) --target=host,sim $< -o $@
 
-$(JIT_BENCH): bench/jit/jit_bench.c $(BENCH_DIR)/jit/jit_bench.o $(LIBUFNRT_A)
+$(JIT_BENCH): bench/jit/jit_bench.c bench/harness/timing.c $(BENCH_DIR)/jit/jit_bench.o $(LIBUFNRT_A)
 	$(call say,CC,$@)
-	$(Q)$(CC) $(CPPFLAGS) $(BENCH_CFLAGS) -I$(BENCH_DIR)/jit -o $@ $< $(BENCH_DIR)/jit/jit_bench.o \
+	$(Q)$(CC) $(CPPFLAGS) $(BENCH_CFLAGS) -I$(BENCH_DIR)/jit -o $@ $< bench/harness/timing.c $(BENCH_DIR)/jit/jit_bench.o \
 	    $(LIBUFNRT_A) $(LDLIBS_RT) -lopenblas
 
 .PHONY: bench-kernels
@@ -111,9 +111,9 @@ $(BENCH_DIR)/pipeline/hidden.o $(BENCH_DIR)/pipeline/hidden.h: bench/pipeline/hi
 	$(call say,UFNC,$<)
 	$(Q)$(UFNC) -w --target=host,sim $< -o $(BENCH_DIR)/pipeline/hidden.o
 
-$(BENCH_PIPE_BIN): bench/pipeline/main.c bench/harness/floor.c $(BENCH_DIR)/pipeline/hidden.o $(BENCH_DIR)/pipeline/hidden.h $(LIBUFNRT_A)
+$(BENCH_PIPE_BIN): bench/pipeline/main.c bench/harness/floor.c bench/harness/timing.c $(BENCH_DIR)/pipeline/hidden.o $(BENCH_DIR)/pipeline/hidden.h $(LIBUFNRT_A)
 	$(call say,CC,$@)
-	$(Q)$(CC) $(BENCH_CFLAGS) -I$(BENCH_DIR)/pipeline -o $@ bench/pipeline/main.c bench/harness/floor.c \
+	$(Q)$(CC) $(BENCH_CFLAGS) -I$(BENCH_DIR)/pipeline -o $@ bench/pipeline/main.c bench/harness/floor.c bench/harness/timing.c \
 	  $(BENCH_DIR)/pipeline/hidden.o $(LIBUFNRT_A) $(LDLIBS_RT)
 
 .PHONY: bench-pipeline
@@ -131,9 +131,9 @@ $(BENCH_DIR)/jit/warp_bench.o: bench/jit/warp_bench.ufn $(UFNC)
 	$(call say,UFNC,$<)
 	$(Q)$(UFNC) --target=host $< -o $@
 
-$(WARP_BENCH): bench/jit/warp_bench.c $(BENCH_DIR)/jit/warp_bench.o $(LIBUFNRT_A)
+$(WARP_BENCH): bench/jit/warp_bench.c bench/harness/timing.c $(BENCH_DIR)/jit/warp_bench.o $(LIBUFNRT_A)
 	$(call say,CC,$@)
-	$(Q)$(CC) $(CPPFLAGS) $(BENCH_CFLAGS) -I$(BENCH_DIR)/jit -o $@ $< $(BENCH_DIR)/jit/warp_bench.o \
+	$(Q)$(CC) $(CPPFLAGS) $(BENCH_CFLAGS) -I$(BENCH_DIR)/jit -o $@ $< bench/harness/timing.c $(BENCH_DIR)/jit/warp_bench.o \
 	    $(LIBUFNRT_A) $(LDLIBS_RT)
 
 .PHONY: bench-warps

@@ -20,7 +20,13 @@
 
 /* ==== timing.c ====================================================================== */
 
-double bench_now(void);                 /* seconds, CLOCK_MONOTONIC */
+double bench_now(void);                 /* seconds, CLOCK_MONOTONIC unless switched */
+/* bench_now reads this thread's CPU time from now on (the programs that time
+ * one thread with BENCH_CLOCK=cpu, which a loaded machine does not inflate). */
+void bench_use_thread_cpu_clock(void);
+double bench_now_ms(void);              /* the same clock in milliseconds */
+/* The median of n values (sorts them in place). */
+double bench_median(double *t, int n);
 
 /* One implementation under test: `run` does one call and returns 0 or a
  * negative status (then the measurement stops with that status). */

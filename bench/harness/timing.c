@@ -13,11 +13,23 @@ const bench_policy bench_default_policy = {
     .warmup = 3, .min_reps = 11, .min_seconds = 0.3, .max_reps = 1000,
 };
 
+static clockid_t bench_clock = CLOCK_MONOTONIC;
+
 double bench_now(void)
 {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(bench_clock, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+double bench_now_ms(void)
+{
+    return bench_now() * 1e3;
+}
+
+void bench_use_thread_cpu_clock(void)
+{
+    bench_clock = CLOCK_THREAD_CPUTIME_ID;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -37,12 +49,17 @@ static double percentile(const double *v, int n, double p)
     return v[k];
 }
 
-static void summarise(double *t, int n, bench_stats *s)
+double bench_median(double *t, int n)
 {
     qsort(t, (size_t)n, sizeof *t, cmp_double);
+    return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+}
+
+static void summarise(double *t, int n, bench_stats *s)
+{
+    s->median = bench_median(t, n);
     s->reps = n;
     s->min = t[0];
-    s->median = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
     s->p90 = percentile(t, n, 0.9);
 }
 

@@ -13,30 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "bench.h"
 #include "jit_bench.h"
 
 #define ROUNDS 7
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *t, int n)
-{
-    qsort(t, (size_t)n, sizeof *t, cmp);
-    return t[n / 2];
-}
 
 static void check(int status, const char *what)
 {
@@ -59,11 +40,11 @@ int main(int argc, char **argv)
         ufn_array O = ufn_host(o, UFN_FLOAT32, 1, &n);
         double t[ROUNDS];
         for (int r = 0; r < ROUNDS; r++) {
-            double t0 = now_ms();
+            double t0 = bench_now_ms();
             check(add_kernel(ufn_launch_1d((uint32_t)((n + 127) / 128), 128), &X, &Y, &O), "add_kernel");
-            t[r] = now_ms() - t0;
+            t[r] = bench_now_ms() - t0;
         }
-        printf("sim add_kernel n=%lld: %.3f ms (%s backend)\n", (long long)n, median(t, ROUNDS), ufn_backend());
+        printf("sim add_kernel n=%lld: %.3f ms (%s backend)\n", (long long)n, bench_median(t, ROUNDS), ufn_backend());
         return 0;
     }
     int64_t n = 10000000;
@@ -78,18 +59,18 @@ int main(int argc, char **argv)
     for (int shape = 0; shape < 2; shape++) {
         double tk[ROUNDS], tu[ROUNDS];
         for (int r = 0; r < ROUNDS; r++) {   /* interleaved */
-            double t0 = now_ms();
+            double t0 = bench_now_ms();
             check(add_kernel(ufn_launch_1d(blocks[shape], 256), &X, &Y, &O1), "add_kernel");
-            double t1 = now_ms();
+            double t1 = bench_now_ms();
             check(add_ufunc(&X, &Y, &O2), "add_ufunc");
-            tu[r] = now_ms() - t1;
+            tu[r] = bench_now_ms() - t1;
             tk[r] = t1 - t0;
         }
         if (memcmp(o1, o2, n * 4)) {
             fprintf(stderr, "add: the kernel and the ufunc disagree\n");
             return 1;
         }
-        double k = median(tk, ROUNDS), u = median(tu, ROUNDS);
+        double k = bench_median(tk, ROUNDS), u = bench_median(tu, ROUNDS);
         printf("add 1e7 float32 (%s): add_kernel[%u, 256] %.2f ms, add_ufunc %.2f ms: kernel/ufunc %.2fx\n",
                ufn_backend(), blocks[shape], k, u, k / u);
     }
@@ -106,18 +87,18 @@ int main(int argc, char **argv)
     int mrounds = argc > 1 && !strcmp(part, "quick") ? 1 : 3;
     double tm[3], tb[3];
     for (int r = 0; r < mrounds; r++) {
-        double t0 = now_ms();
+        double t0 = bench_now_ms();
         check(matmul(ufn_launch_2d(N / 16, N / 16, 16, 16), &A, &B, &C), "matmul");
-        double t1 = now_ms();
+        double t1 = bench_now_ms();
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, N, N, N, 1.0f, a, N, b, N, 0.0f, ref, N);
-        tb[r] = now_ms() - t1;
+        tb[r] = bench_now_ms() - t1;
         tm[r] = t1 - t0;
     }
     if (memcmp(c, ref, (size_t)N * N * 4)) {
         fprintf(stderr, "matmul: the kernel and sgemm disagree\n");
         return 1;
     }
-    double m = median(tm, mrounds), bl = median(tb, mrounds), flop = 2.0 * N * N * N;
+    double m = bench_median(tm, mrounds), bl = bench_median(tb, mrounds), flop = 2.0 * N * N * N;
     printf("matmul 1024^2 float32 (%s): tiled kernel %.1f ms = %.2f GFLOP/s, OpenBLAS sgemm %.1f ms = %.1f "
            "GFLOP/s: %.1f%% of sgemm\n",
            ufn_backend(), m, flop / m / 1e6, bl, flop / bl / 1e6, 100 * bl / m);

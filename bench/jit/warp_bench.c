@@ -6,26 +6,13 @@
  * The cost of a shuffle per thread is (kernel - copy) / (2^20 * 5). */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
+#include "bench.h"
 #include "warp_bench.h"
 
 #define ROUNDS 9
 #define N (1 << 20)
 #define TPB 256
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 static void check(int status, const char *what)
 {
@@ -46,13 +33,13 @@ int main(void)
     ufn_launch l = ufn_launch_1d(N / TPB, TPB);
     double t[3][ROUNDS];
     for (int r = 0; r < ROUNDS; r++) {
-        double t0 = now_ms();
+        double t0 = bench_now_ms();
         check(lockstep(l, &X, &A), "lockstep");
-        double t1 = now_ms();
+        double t1 = bench_now_ms();
         check(fibers(l, &X, &B), "fibers");
-        double t2 = now_ms();
+        double t2 = bench_now_ms();
         check(copy(l, &X, &B), "copy");
-        t[0][r] = t1 - t0, t[1][r] = t2 - t1, t[2][r] = now_ms() - t2;
+        t[0][r] = t1 - t0, t[1][r] = t2 - t1, t[2][r] = bench_now_ms() - t2;
     }
     check(fibers(l, &X, &B), "fibers");
     for (int i = 0; i < N; i++)
@@ -60,9 +47,7 @@ int main(void)
             fprintf(stderr, "warp_bench: the two forms disagree at %d: %g and %g\n", i, a[i], b[i]);
             return 1;
         }
-    for (int k = 0; k < 3; k++)
-        qsort(t[k], ROUNDS, sizeof(double), cmp);
-    double lock = t[0][ROUNDS / 2], fib = t[1][ROUNDS / 2], cp = t[2][ROUNDS / 2];
+    double lock = bench_median(t[0], ROUNDS), fib = bench_median(t[1], ROUNDS), cp = bench_median(t[2], ROUNDS);
     printf("warp reduction, 5 shfl_down_sync, 2^20 float32 threads (%s backend): lock-step %.2f ms, fibers %.2f ms,"
            " copy %.2f ms\n", ufn_backend(), lock, fib, cp);
     printf("per thread and shuffle: lock-step %.2f ns, fibers %.2f ns (%.1fx)\n", (lock - cp) * 1e6 / N / 5,

@@ -25,19 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 
 #include "bench.h"
 #include "hidden.h"
-
-static clockid_t clock_id = CLOCK_MONOTONIC;
-
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(clock_id, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
 
 typedef struct arrays {
     ufn_array g, w, t1, t2, out;
@@ -111,7 +101,7 @@ int main(int argc, char **argv)
     int rounds = getenv("BENCH_ROUNDS") ? atoi(getenv("BENCH_ROUNDS")) : 5;
     const char *clock_name = getenv("BENCH_CLOCK") ? getenv("BENCH_CLOCK") : "wall";
     if (strcmp(clock_name, "cpu") == 0 && floor_threads() == 1)
-        clock_id = CLOCK_THREAD_CPUTIME_ID;
+        bench_use_thread_cpu_clock();
     else if (strcmp(clock_name, "wall") != 0) {
         fprintf(stderr, "BENCH_CLOCK=%s: wall, or cpu with UFN_NUM_THREADS=1\n", clock_name);
         return 1;
@@ -161,12 +151,12 @@ int main(int argc, char **argv)
         double best[5] = {INFINITY, INFINITY, INFINITY, INFINITY, INFINITY};
         for (int r = 0; r < rounds; r++)
             for (int k = 0; k < 5; k++) {
-                double t0 = now_ms();
+                double t0 = bench_now_ms();
                 if (all[k](&a)) {
                     fprintf(stderr, "%s: %s\n", names[k], ufn_error());
                     return 1;
                 }
-                double t = now_ms() - t0;
+                double t = bench_now_ms() - t0;
                 best[k] = t < best[k] ? t : best[k];
             }
         printf("{\"n\": %lld, \"threads\": %d, \"clock\": \"%s\"", (long long)a.n, floor_threads(), clock_name);
