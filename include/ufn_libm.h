@@ -25,9 +25,9 @@
  *
  * Each function's error bound in ulp, measured against the correctly
  * rounded result with MPFR (tests/math/), is in ufn(7).  Most float32
- * functions (sin and cos among them, with kernels of their own) compute in
- * float64 and round once: their error is the float64 evaluation's (below
- * 1e-8 float32 ulp) plus the final rounding.
+ * functions compute in float64 and round once: their error is the float64
+ * evaluation's (below 1e-8 float32 ulp) plus the final rounding; exp, atan,
+ * atan2, and sin and cos below 2^13, compute in float (twice the lanes).
  *
  * --fast-math (UFN_FAST_MATH, and gcc's __FAST_MATH__) trades all this for
  * the vendor's functions: libmvec in the host loops, libdevice and its

@@ -8,8 +8,9 @@
  * Two reductions, both computed in a vectorised loop and one chosen:
  *   - Cody-Waite: r = x - n P1 - n P2 - n P3 with pi/2 = P1 + P2 + P3 to
  *     three times the format's precision; fma makes x - n P1 exact and n P2
- *     an exact pair.  double: |x| < 2^45.  float (|x| < 2^17) is computed
- *     in double, by pi rather than pi/2 (below).
+ *     an exact pair.  double: |x| < 2^45.  float: in float below 2^13
+ *     (P2 short enough that n P2 is exact instead), in double by pi
+ *     rather than pi/2 from 2^13 to 2^17 (below).
  *   - Payne-Hanek for the rest (up to 3.4e38 and 1.8e308): only the bits of
  *     2/pi that survive mod 4 are multiplied by x.  float: in double, with
  *     the bits for two exponent ranges as constants (no table); double: in
@@ -267,9 +268,10 @@ UFN_FN double ufn_libm_tan_eval_f64(ufn_libm_red_f64 a)
     return t + (fma(-t, den.hi, num.hi) + fma(-t, den.lo, num.lo)) / den.hi;
 }
 
-/* ---- float32: in double, rounded once ----------------------------------------------------- */
+/* ---- float32 from 2^13 on: in double, rounded once ----------------------------------------- */
 
-/* A float32 sine or cosine is computed in double from the exact double of
+/* A float32 sine or cosine of |x| >= 2^13 (below, a float kernel serves:
+ * further down) is computed in double from the exact double of
  * x and rounded to float once at the end: double has the bits to spare
  * that float needed double-word arithmetic for, and one polynomial without
  * selects serves both functions.  x = n pi + r with |r| <= pi/2 (sin) or
@@ -285,9 +287,8 @@ UFN_FN double ufn_libm_tan_eval_f64(ufn_libm_red_f64 a)
  *     sign of a zero.
  * The whole error is near 2^-50 relative: the float result is the
  * correctly rounded one unless the exact value lies about that close to a
- * midpoint between two floats (ufn(7), tests/math/RESULTS.md).  On a GPU
- * this costs float64 throughput, a fraction of float32's on most models;
- * --fast-math keeps the float intrinsics there. */
+ * midpoint between two floats (tests/math/RESULTS.md).  These arguments
+ * are rare; the float kernel's 1 ulp is the bound (ufn(7)). */
 UFN_FN double ufn_libm_sin_kernel_f32(double r)
 {
     double z = r * r, s = -0x1.a0f9e151081d8p-41;
@@ -346,8 +347,65 @@ UFN_FN double ufn_libm_tan_fast_f64(double x)
     return x == 0.0 ? x : y;
 }
 
+/* ---- float32 below 2^13: in float, 8 or 16 lanes a vector --------------------------------- */
+
+/* The common arguments (|x| < 2^13) take a float kernel, twice the lanes
+ * of a double one; the double one below serves 2^13 <= |x| < 2^17 and
+ * Payne-Hanek the rest (ufn_libm_sin_f32 below; the vector variants run the
+ * float kernel on every lane and the others only on the lanes that need
+ * them).  x = n pi/2 + r + rl, |r| <= pi/4 (a hair more where n rounds the
+ * other way):
+ *   - n is x 2/pi rounded by the shift (|n| < 2^13); pi/2 = P1 + P2 + P3
+ *     to 2^-63, P1 the float below pi/2, P2 of 11 bits.  r1 = x - n P1 is
+ *     exact (fma; both are multiples of 2^-24 where n != 0, |r1| < 1).
+ *     r = r1 - n P2 rounded; d = r - r1 is exact: r1, n P2 and so r are
+ *     multiples of 2^-34 (P2's last bit) and |d| <= |n P2| + ulp(r)/2 <
+ *     2^-10.  (With a P2 of 24 bits d rounded where r1 and n P2 cancel,
+ *     near multiples of pi/2: 8 ulp at 3 pi.)  The fma d + n P2 then gives
+ *     what r lost, rounded once, negated: nl = -rl, and nl + n P3.
+ *   - sin(r + rl) = r - (nl - r z S(z)) and cos(r + rl) = 1 + z C(z) with
+ *     z = r^2 - 2 r nl (the rl term of cos is up to 0.35 ulp);
+ *     S and C of degree 3, 2^-30 and 2^-31 relative on |r| <= pi/4 + 2^-18
+ *     (tools/libm/trig.sollya).  Both are evaluated and the quadrant's one
+ *     kept (a select, not a branch); its sign comes from bit 1 of the
+ *     quadrant.
+ *   - sin(-0.0) is -0.0 without a select: n = +0.0, r = -0.0 - (+0.0 P2)
+ *     is -0.0 because P2 > 0 (P1 below pi/2), nl = +0.0, and r - (+0.0) is
+ *     -0.0 (r + rl would be +0.0).
+ * Bound: 1 ulp (ufn(7)); tests/math/exhaustive verifies every input
+ * (tests/math/RESULTS.md).  The fma's are written out: one instruction
+ * with FMA hardware, glibc's exact fmaf() in the SSE2 baseline loops. */
+#define UFN_LIBM_FLOAT_LIMIT_F32 0x1p13f
+#define UFN_LIBM_2_OVER_PI_F32   0x1.45f306p-1f
+#define UFN_LIBM_PIO2_1_F32      0x1.921fb4p+0f
+#define UFN_LIBM_PIO2_2_F32      0x1.444p-24f
+#define UFN_LIBM_PIO2_3_F32      0x1.68c234p-39f
+
+/* sin(x) (shift 0) or cos(x) (shift 1) for |x| < 2^13 */
+UFN_FN float ufn_libm_sincos_fast_f32(float x, uint32_t shift)
+{
+    float t = fmaf(x, UFN_LIBM_2_OVER_PI_F32, UFN_LIBM_SHIFT_F32), n = t - UFN_LIBM_SHIFT_F32;
+    float r1 = fmaf(-n, UFN_LIBM_PIO2_1_F32, x);                     /* exact */
+    float r = fmaf(-n, UFN_LIBM_PIO2_2_F32, r1);
+    float nl = fmaf(n, UFN_LIBM_PIO2_3_F32, fmaf(n, UFN_LIBM_PIO2_2_F32, r - r1));
+    float z = fmaf(r, r, -((r + r) * nl));
+    float s = fmaf(fmaf(fmaf(0x1.877a08p-19f, z, -0x1.a08316p-13f), z, 0x1.111198p-7f), z, -0x1.555556p-3f);
+    float c = fmaf(fmaf(fmaf(0x1.9a7f1ep-16f, z, -0x1.6c0e64p-10f), z, 0x1.55554ep-5f), z, -0.5f);
+    float ys = r - fmaf(-(r * z), s, nl), yc = fmaf(z, c, 1.0f);
+    uint32_t q = ufn_bits_f32(t) + shift;
+    /* bit 0 of q picks the polynomial, bit 1 the sign (as the sign bit:
+     * one blend on x86, no compare) */
+    float y = (int32_t)(q << 31) < 0 ? yc : ys;
+    return ufn_f32_from_bits(ufn_bits_f32(y) ^ ((q << 30) & 0x80000000u));
+}
+
+UFN_FN float ufn_libm_sin_fast_f32(float x) { return ufn_libm_sincos_fast_f32(x, 0u); }
+UFN_FN float ufn_libm_cos_fast_f32(float x) { return ufn_libm_sincos_fast_f32(x, 1u); }
+
+/* ---- float32 from 2^13 to 2^17: in double, rounded once ---------------------------------- */
+
 /* sin(x) = (-1)^n sin(x - n pi); the parity of n is the low bit of t */
-UFN_FN float ufn_libm_sin_fast_f32(float xf)
+UFN_FN float ufn_libm_sin_mid_f32(float xf)
 {
     double x = (double)xf, t = fma(x, UFN_LIBM_1_OVER_PI, UFN_LIBM_SHIFT_F64), n = t - UFN_LIBM_SHIFT_F64;
     double y = ufn_libm_sin_kernel_f32(fma(-n, UFN_LIBM_PI_2, fma(-n, UFN_LIBM_PI_1, x)));
@@ -355,7 +413,7 @@ UFN_FN float ufn_libm_sin_fast_f32(float xf)
 }
 
 /* cos(x) = (-1)^(n+1) sin(x - (n + 1/2) pi) = (-1)^n sin((n + 1/2) pi - x) */
-UFN_FN float ufn_libm_cos_fast_f32(float xf)
+UFN_FN float ufn_libm_cos_mid_f32(float xf)
 {
     double x = (double)xf, t = fma(x, UFN_LIBM_1_OVER_PI, -0.5) + UFN_LIBM_SHIFT_F64;
     double m = (t - UFN_LIBM_SHIFT_F64) + 0.5;
@@ -407,15 +465,19 @@ UFN_FN int ufn_libm_cw_ok_f32(float x)  { return ufn_libm_abs_f32(x) < UFN_LIBM_
 UFN_FN double ufn_libm_sin_f64(double x) { return ufn_libm_cw_ok_f64(x) ? ufn_libm_sin_fast_f64(x) : ufn_libm_sin_big_f64(x); }
 UFN_FN double ufn_libm_cos_f64(double x) { return ufn_libm_cw_ok_f64(x) ? ufn_libm_cos_fast_f64(x) : ufn_libm_cos_big_f64(x); }
 UFN_FN double ufn_libm_tan_f64(double x) { return ufn_libm_cw_ok_f64(x) ? ufn_libm_tan_fast_f64(x) : ufn_libm_tan_big_f64(x); }
-UFN_FN float  ufn_libm_sin_f32(float x)  { return ufn_libm_cw_ok_f32(x) ? ufn_libm_sin_fast_f32(x) : ufn_libm_sin_big_f32(x); }
-UFN_FN float  ufn_libm_cos_f32(float x)  { return ufn_libm_cw_ok_f32(x) ? ufn_libm_cos_fast_f32(x) : ufn_libm_cos_big_f32(x); }
+/* float32: the float kernel, else the double one, else Payne-Hanek */
+UFN_FN int ufn_libm_float_ok_f32(float x) { return ufn_libm_abs_f32(x) < UFN_LIBM_FLOAT_LIMIT_F32; }
+UFN_FN float ufn_libm_sin_rest_f32(float x) { return ufn_libm_cw_ok_f32(x) ? ufn_libm_sin_mid_f32(x) : ufn_libm_sin_big_f32(x); }
+UFN_FN float ufn_libm_cos_rest_f32(float x) { return ufn_libm_cw_ok_f32(x) ? ufn_libm_cos_mid_f32(x) : ufn_libm_cos_big_f32(x); }
+UFN_FN float  ufn_libm_sin_f32(float x)  { return ufn_libm_float_ok_f32(x) ? ufn_libm_sin_fast_f32(x) : ufn_libm_sin_rest_f32(x); }
+UFN_FN float  ufn_libm_cos_f32(float x)  { return ufn_libm_float_ok_f32(x) ? ufn_libm_cos_fast_f32(x) : ufn_libm_cos_rest_f32(x); }
 
 #if defined(UFN_LIBM_SIMD)
 UFN_LIBM_SIMD_F64(ufn_sin_f64, ufn_libm_sin_f64, ufn_libm_sin_fast_f64, ufn_libm_sin_big_f64, ufn_libm_cw_ok_f64)
 UFN_LIBM_SIMD_F64(ufn_cos_f64, ufn_libm_cos_f64, ufn_libm_cos_fast_f64, ufn_libm_cos_big_f64, ufn_libm_cw_ok_f64)
 UFN_LIBM_SIMD_F64(ufn_tan_f64, ufn_libm_tan_f64, ufn_libm_tan_fast_f64, ufn_libm_tan_big_f64, ufn_libm_cw_ok_f64)
-UFN_LIBM_SIMD_F32(ufn_sin_f32, ufn_libm_sin_f32, ufn_libm_sin_fast_f32, ufn_libm_sin_big_f32, ufn_libm_cw_ok_f32)
-UFN_LIBM_SIMD_F32(ufn_cos_f32, ufn_libm_cos_f32, ufn_libm_cos_fast_f32, ufn_libm_cos_big_f32, ufn_libm_cw_ok_f32)
+UFN_LIBM_SIMD_F32(ufn_sin_f32, ufn_libm_sin_f32, ufn_libm_sin_fast_f32, ufn_libm_sin_rest_f32, ufn_libm_float_ok_f32)
+UFN_LIBM_SIMD_F32(ufn_cos_f32, ufn_libm_cos_f32, ufn_libm_cos_fast_f32, ufn_libm_cos_rest_f32, ufn_libm_float_ok_f32)
 #else
 UFN_FN double ufn_sin_f64(double x) { UFN_VENDOR(sin(x)); return ufn_libm_sin_f64(x); }
 UFN_FN double ufn_cos_f64(double x) { UFN_VENDOR(cos(x)); return ufn_libm_cos_f64(x); }

@@ -41,7 +41,7 @@ static uint64_t rng(void)                       /* splitmix64 */
  * Cody-Waite path. */
 static void fill(void)
 {
-    static const double edges[] = {0.0, -0.0, 0x1p17, 0x1.fffffep16, 0x1p45, 0x1.fffffffffffffp44,
+    static const double edges[] = {0.0, -0.0, 0x1p17, 0x1.fffffep16, 0x1p13, -0x1.fffffep12, 0x1p45, 0x1.fffffffffffffp44,
                                    1e22, 0x1.921fb54442d18p+0, (double)INFINITY, -(double)INFINITY,
                                    708.0, -708.0, 0x1.61fffffffffffp+9, 709.5, -709.5, -720.0, -744.0,
                                    0x1.62e42fefa39efp+9};
