@@ -254,18 +254,34 @@ typedef struct chunked {
 /* While a chunk runs, its calls ask for the next chunk of every stream, each
  * call for a share as large as its part of the time: the memory is then read
  * while any arithmetic runs, not only during the calls that read it (a call
- * that computes little would wait for it alone).  share[s] is the time of
- * calls 0..s-1, share[nsteps] the sum. */
-static void ahead_of(const chunked *x, int64_t next, int64_t m, const uint64_t *share, int s, ufn_ahead *h)
+ * that computes little would wait for it alone).  weight[s] is the time of
+ * calls 0..s-1, weight[nsteps] the sum.  The shares are worked out once per
+ * task and length of the next chunk (they take divisions), as ranges from
+ * the start of each stream, and moved to each next chunk. */
+typedef struct shares {
+    int64_t m;                                /* the next chunk's length they are for; -1: none yet */
+    uint64_t weight[MAX_STEPS + 1];
+    ufn_ahead part[MAX_STEPS];
+    int stream[MAX_STEPS][UFN_AHEAD_MAX];     /* the stream of each range */
+} shares;
+
+static void share_out(const chunked *x, int64_t m, shares *sh)
 {
-    h->n = 0;
-    for (int k = 0; k < x->nstreams && m > 0; k++) {
-        uint64_t lines = ((uint64_t)m * (uint64_t)x->stream_elsize[k] + 63) / 64, total = share[x->pl->nsteps];
-        uint64_t lo = lines * share[s] / total, hi = lines * share[s + 1] / total;
-        if (hi <= lo)
-            continue;
-        h->at[h->n] = x->stream[k] + next * x->stream_elsize[k] + lo * 64;
-        h->bytes[h->n++] = (size_t)(hi - lo) * 64;
+    int nsteps = x->pl->nsteps;
+    uint64_t total = sh->weight[nsteps];
+    sh->m = m;
+    for (int s = 0; s < nsteps; s++) {
+        ufn_ahead *h = &sh->part[s];
+        h->n = 0;
+        for (int k = 0; k < x->nstreams; k++) {
+            uint64_t lines = ((uint64_t)m * (uint64_t)x->stream_elsize[k] + 63) / 64;
+            uint64_t lo = lines * sh->weight[s] / total, hi = lines * sh->weight[s + 1] / total;
+            if (hi <= lo)
+                continue;
+            sh->stream[s][h->n] = k;
+            h->at[h->n] = x->stream[k] + lo * 64;
+            h->bytes[h->n++] = (size_t)(hi - lo) * 64;
+        }
     }
 }
 
@@ -277,11 +293,13 @@ static uint64_t now_ns(void)
 }
 
 /* The calls of one chunk [i, i + dims) in order; with `took`, each one's time. */
-static void run_chunk(const chunked *x, char *scratch, int64_t i, ufn_index dims, int64_t end, const uint64_t *share,
+static void run_chunk(const chunked *x, char *scratch, int64_t i, ufn_index dims, int64_t end, shares *sh,
                       uint64_t *took)
 {
     const pipeline *pl = x->pl;
     int64_t next = i + dims, m = end - next < x->chunk ? end - next : x->chunk;
+    if (m != sh->m)
+        share_out(x, m, sh);
     for (int s = 0; s < pl->nsteps; s++) {
         const step *sp = &pl->steps[s];
         char *args[UFN_MAXARGS];
@@ -289,8 +307,12 @@ static void run_chunk(const chunked *x, char *scratch, int64_t i, ufn_index dims
             args[k] = sp->temp[k] >= 0 ? scratch + x->temp_offset[sp->temp[k]] : sp->plan.data[k] + i * x->steps[s][k];
         uint64_t t0 = took ? now_ns() : 0;
         if (x->chunk_fn[s]) {
-            ufn_ahead h;
-            ahead_of(x, next, m, share, s, &h);
+            const ufn_ahead *part = &sh->part[s];
+            ufn_ahead h = {.n = part->n};
+            for (int j = 0; j < part->n; j++) {
+                h.at[j] = part->at[j] + next * x->stream_elsize[sh->stream[s][j]];
+                h.bytes[j] = part->bytes[j];
+            }
             x->chunk_fn[s](args, &dims, x->steps[s], &h);
         } else {
             x->fn[s](args, &dims, x->steps[s]);
@@ -313,14 +335,17 @@ static void run_task(void *ctx, int64_t task)
         atomic_store(&x->failure, UFN_ERR_NOMEM);
         return;
     }
-    uint64_t share[MAX_STEPS + 1], took[MAX_STEPS];
+    shares sh = {.m = -1};
+    uint64_t took[MAX_STEPS];
     for (int s = 0; s <= pl->nsteps; s++)
-        share[s] = (uint64_t)s;
+        sh.weight[s] = (uint64_t)s;
     for (int64_t i = b, c = 0; i < e; i += x->chunk, c++) {
-        run_chunk(x, scratch, i, e - i < x->chunk ? e - i : x->chunk, e, share, c == 1 ? took : NULL);
-        if (c == 1)
+        run_chunk(x, scratch, i, e - i < x->chunk ? e - i : x->chunk, e, &sh, c == 1 ? took : NULL);
+        if (c == 1) {
             for (int s = 0; s < pl->nsteps; s++)
-                share[s + 1] = share[s] + took[s] + 1;
+                sh.weight[s + 1] = sh.weight[s] + took[s] + 1;
+            sh.m = -1;
+        }
     }
     free(scratch);
     if (ufn_depth_take())

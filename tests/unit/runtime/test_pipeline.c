@@ -14,7 +14,7 @@
 #include "testfuncs.h"
 
 #define SENTINEL -777.0
-enum { N = 3 * 4096 + 5 };      /* three whole chunks and a ragged one */
+enum { N = 3 * 4096 + 5 };      /* whole chunks and a ragged one: chunks are whole 256s */
 
 typedef struct data {
     double a[N], b[N], t[2 * N], o[N];
