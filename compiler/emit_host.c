@@ -54,11 +54,32 @@ static void prelude(Emitter *em)
     emit_line(em, "    __attribute__((target(\"avx512f,avx512dq,avx512vl,avx512bw,avx2,fma\"))) \\");
     emit_line(em, "    static void loop##_avx512(char *const *a, const ufn_index *d, const ufn_index *s) { loop(a, d, s); }");
     emit_line(em, "#define UFN_HOST_TABLE(loop) {loop##_baseline, loop##_avx2, loop##_avx512}");
+    emit_line(em, "/* a ufunc's loop is compiled once per instruction set, as its chunk loop");
+    emit_line(em, " * (ufn_abi.h); the host loop calls that with no ranges to prefetch */");
+    emit_line(em, "#if defined(__clang__)");
+    emit_line(em, "#define UFN_CHUNK_ONCE __attribute__((noinline))");
+    emit_line(em, "#else");
+    emit_line(em, "#define UFN_CHUNK_ONCE __attribute__((noinline, noclone))");
+    emit_line(em, "#endif");
+    emit_line(em, "#define UFN_UFUNC_VARIANT(loop, isa, target) \\");
+    emit_line(em, "    target UFN_CHUNK_ONCE static void loop##_chunk_##isa(char *const *a, const ufn_index *d, \\");
+    emit_line(em, "                                                          const ufn_index *s, const ufn_ahead *h) { loop(a, d, s, h); } \\");
+    emit_line(em, "    static void loop##_##isa(char *const *a, const ufn_index *d, const ufn_index *s) { loop##_chunk_##isa(a, d, s, NULL); }");
+    emit_line(em, "#define UFN_UFUNC_VARIANTS(loop) \\");
+    emit_line(em, "    UFN_UFUNC_VARIANT(loop, baseline, ) \\");
+    emit_line(em, "    UFN_UFUNC_VARIANT(loop, avx2, __attribute__((target(\"avx2,fma\")))) \\");
+    emit_line(em, "    UFN_UFUNC_VARIANT(loop, avx512, __attribute__((target(\"avx512f,avx512dq,avx512vl,avx512bw,avx2,fma\"))))");
+    emit_line(em, "#define UFN_CHUNK_TABLE(loop) {loop##_chunk_baseline, loop##_chunk_avx2, loop##_chunk_avx512}");
     emit_line(em, "#else");
     emit_line(em, "#define UFN_LOOP_INLINE static inline");
     emit_line(em, "#define UFN_HOST_VARIANTS(loop) \\");
     emit_line(em, "    static void loop##_baseline(char *const *a, const ufn_index *d, const ufn_index *s) { loop(a, d, s); }");
     emit_line(em, "#define UFN_HOST_TABLE(loop) {loop##_baseline, NULL, NULL}");
+    emit_line(em, "#define UFN_UFUNC_VARIANTS(loop) \\");
+    emit_line(em, "    static void loop##_chunk_baseline(char *const *a, const ufn_index *d, const ufn_index *s, \\");
+    emit_line(em, "                                      const ufn_ahead *h) { loop(a, d, s, h); } \\");
+    emit_line(em, "    static void loop##_baseline(char *const *a, const ufn_index *d, const ufn_index *s) { loop##_chunk_baseline(a, d, s, NULL); }");
+    emit_line(em, "#define UFN_CHUNK_TABLE(loop) {loop##_chunk_baseline, NULL, NULL}");
     emit_line(em, "#endif");
     emit_line(em, "%s", "");
 }
@@ -72,15 +93,19 @@ static void prelude(Emitter *em)
  * the loop is that of the memory plus that of the arithmetic instead of the
  * larger of the two (bench/pipeline: the composed hidden layer, 1.8x ->
  * 1.15x of one memory pass, one thread).  A loop that computes little loses nothing
- * measurable: the hints hit lines already on their way. */
+ * measurable: the hints hit lines already on their way.  Called as a
+ * pipeline's chunk loop (ahead set, ufn_abi.h), the chunk is in cache: each
+ * block asks instead for its share of the pipeline's next chunk. */
 static void contiguous_blocks(Emitter *em, const Instance *inst, const char *call)
 {
     int ahead = HOST_BLOCK * HOST_BLOCKS_AHEAD;
     emit_line(em, "for (ufn_index b = 0; b < n; b += %d) {", HOST_BLOCK);
     em->indent++;
     emit_line(em, "ufn_index e = n - b < %d ? n : b + %d;", HOST_BLOCK, HOST_BLOCK);
+    emit_line(em, "if (ahead)");
+    emit_line(em, "    ufn_ahead_block(ahead, b, e, n);");
     if (inst->nargs > 0) {
-        emit_line(em, "if (b + %d <= n) {", ahead + HOST_BLOCK);
+        emit_line(em, "else if (b + %d <= n) {", ahead + HOST_BLOCK);
         for (int k = 0; k < inst->nargs; k++)
             emit_line(em, "    for (size_t o = 0; o < %d * sizeof(%s); o += 64) UFN_PREFETCH((const char *)(a%d + b + %d) + o);",
                       HOST_BLOCK, c_elem_type(inst->args[k]), k, ahead);
@@ -98,7 +123,8 @@ static void ufunc_loop(Emitter *em, const Instance *inst)
     int nops = inst->nargs + 1;
     const char *name = host_loop_c_name(inst);
     emit_line(em, "/* host loop of %s '%s' */", inst->func->name, inst->sig->text);
-    emit_line(em, "UFN_LOOP_INLINE void %s(char *const *args, const ufn_index *dims, const ufn_index *steps)", name);
+    emit_line(em, "UFN_LOOP_INLINE void %s(char *const *args, const ufn_index *dims, const ufn_index *steps,", name);
+    emit_line(em, "                     const ufn_ahead *ahead)");
     emit_line(em, "{");
     em->indent++;
     emit_line(em, "ufn_index n = dims[0];");
@@ -127,7 +153,7 @@ static void ufunc_loop(Emitter *em, const Instance *inst)
     emit_line(em, "}");
     em->indent--;
     emit_line(em, "}");
-    emit_line(em, "UFN_HOST_VARIANTS(%s)", name);
+    emit_line(em, "UFN_UFUNC_VARIANTS(%s)", name);
     emit_line(em, "%s", "");
     buf_free(&cond);
     buf_free(&call);
@@ -384,6 +410,8 @@ static void func_tables(Emitter *em, Func *f)
                   func_c_symbol(f, arena_printf("types%d", j)));
         if (em->opt->host)
             emit_line(em, "     .host = UFN_HOST_TABLE(%s),", host_loop_c_name(inst));
+        if (em->opt->host && f->kind == FK_VECTORIZE)
+            emit_line(em, "     .host_chunk = UFN_CHUNK_TABLE(%s),", host_loop_c_name(inst));
         /* the strided form of a ufunc and a gufunc's one kernel are both
          * kernel_strided (ufn_abi.h) */
         KernelForm forms[MAX_KERNEL_FORMS];

@@ -23,7 +23,7 @@ extern "C" {
 #pragma GCC visibility push(default)
 #endif
 
-#define UFN_ABI_VERSION 4
+#define UFN_ABI_VERSION 5
 
 typedef int64_t ufn_index;
 
@@ -36,6 +36,36 @@ typedef int64_t ufn_index;
  * its core dimensions.  A loop is called from several threads at once on
  * disjoint ranges. */
 typedef void (*ufn_host_loop)(char *const *args, const ufn_index *dims, const ufn_index *steps);
+
+/* A ufunc's chunk loop: its host loop for a deferred pipeline (ufn(3)
+ * PIPELINES), which runs every call over one chunk in cache before the next.
+ * It does not prefetch its own operands (the chunk is in cache); instead it
+ * spreads prefetches of the ranges in `ahead` - the pipeline's next chunk of
+ * its arrays in memory - over its blocks, so that memory is read while the
+ * arithmetic of any call runs (a call that computes little would otherwise
+ * wait for its inputs alone).  ahead NULL: the host loop itself. */
+#define UFN_AHEAD_MAX 16
+typedef struct ufn_ahead {
+    int n;                              /* ranges */
+    const char *at[UFN_AHEAD_MAX];      /* where each range begins */
+    size_t bytes[UFN_AHEAD_MAX];        /* and its length */
+} ufn_ahead;
+typedef void (*ufn_host_chunk_loop)(char *const *args, const ufn_index *dims, const ufn_index *steps,
+                                    const ufn_ahead *ahead);
+
+/* The part of each range in `ahead` that block [b, e) of a loop of n
+ * iterations asks for: its proportional share, a line at a time. */
+static inline void ufn_ahead_block(const ufn_ahead *h, ufn_index b, ufn_index e, ufn_index n)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    for (int k = 0; k < h->n; k++)
+        for (size_t o = h->bytes[k] * (size_t)b / (size_t)n & ~(size_t)63, hi = h->bytes[k] * (size_t)e / (size_t)n;
+             o < hi; o += 64)
+            __builtin_prefetch(h->at[k] + o);
+#else
+    (void)h, (void)b, (void)e, (void)n;
+#endif
+}
 
 /* Host loops are compiled once per instruction set and chosen at run time. */
 enum {
@@ -261,6 +291,7 @@ typedef struct ufn_loop {
     const char *kernel_strided;     /* the strided ufunc kernel, or the gufunc kernel */
     const char *kernel_reduce;      /* a T(T, T) signature of a binary ufunc: its reduce
                                        kernel (below), or NULL */
+    ufn_host_chunk_loop host_chunk[UFN_ISA_COUNT]; /* a ufunc's chunk loops, beside host */
 } ufn_loop;
 
 /* The reduce kernel of a T(T, T) signature (ufn(7) METHODS), launched with

@@ -25,7 +25,7 @@ TSAN_SAN     := -fsanitize=thread -fno-omit-frame-pointer
 TSAN_RT_OBJ  := $(RUNTIME_SRC:runtime/%.c=$(TSAN_DIR)/rt/%.o)
 TSAN_RT      := $(TSAN_DIR)/libufnrt-tsan.a
 TSAN_UNIT    := test_host test_backend test_reduce test_cuda_backend test_cuda_hardening \
-                test_sim_driver test_sim_graph test_pipeline_graph test_multi
+                test_sim_driver test_sim_graph test_pipeline_graph test_pipeline test_multi
 TSAN_KUNIT   := test_kernel_launch test_kernel_driver
 TSAN_BINS    := $(TSAN_UNIT:%=$(TSAN_DIR)/%) $(TSAN_KUNIT:%=$(TSAN_DIR)/%) $(TSAN_DIR)/hostile
 TSAN_SIM     := $(TSAN_DIR)/sim_kernels.o $(TSAN_DIR)/sim_module.o

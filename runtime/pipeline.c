@@ -30,12 +30,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "ufnrt.h"
 
 #define MAX_STEPS UFN_PIPE_CALLS  /* calls in one pipeline */
 #define MAX_TEMPS UFN_PIPE_TEMPS  /* arrays marked temporary */
-#define CHUNK 4096              /* elements per chunk: a few arrays of it fit in L2 */
+#define CHUNK_MIN 1024          /* the fewest elements of a chunk (chunk_elements) */
+#define CHUNK_MAX 16384
+#define CHUNK_STEP 256          /* chunks of whole blocks of the loops (emit_host.c) */
 #define TASK_MIN 65536          /* the least work of one thread's task */
 #define TASKS_PER_THREAD 4
 
@@ -51,7 +55,6 @@ typedef struct temp {
     const char *base;
     size_t bytes;
     int elsize;
-    size_t offset;              /* run: where its chunk lies in a thread's scratch */
 } temp;
 
 typedef struct pipeline {
@@ -203,16 +206,10 @@ int ufn_pipeline_add(const ufn_backend_ops *be, ufn_stream_impl *s, const ufn_pl
 /* ---- running ---------------------------------------------------------------------------- */
 
 /* Which temporary each operand is, and whether each is written before it
- * is read; the scratch's layout. */
-static int bind_temps(pipeline *pl, size_t *scratch_bytes)
+ * is read. */
+static int bind_temps(pipeline *pl)
 {
     bool written[MAX_TEMPS] = {false};
-    size_t off = 0;
-    for (int t = 0; t < pl->ntemps; t++) {
-        pl->temps[t].offset = off;
-        off += ((size_t)CHUNK * (size_t)pl->temps[t].elsize + 63) & ~(size_t)63;
-    }
-    *scratch_bytes = off;
     for (int i = 0; i < pl->nsteps; i++) {
         step *sp = &pl->steps[i];
         const ufn_plan *p = &sp->plan;
@@ -243,13 +240,91 @@ static int bind_temps(pipeline *pl, size_t *scratch_bytes)
 typedef struct chunked {
     const pipeline *pl;
     ufn_host_loop fn[MAX_STEPS];
+    ufn_host_chunk_loop chunk_fn[MAX_STEPS];  /* NULL: fn, which prefetches nothing ahead */
     ufn_index steps[MAX_STEPS][UFN_MAXARGS];
-    int64_t n, per_task;
+    int nstreams;                             /* the arrays in memory the calls read */
+    const char *stream[UFN_AHEAD_MAX];
+    int stream_elsize[UFN_AHEAD_MAX];
+    int64_t n, per_task, chunk;
     size_t scratch_bytes;
+    size_t temp_offset[MAX_TEMPS];            /* where each temporary's chunk lies in a thread's scratch */
     atomic_int failure;         /* 0, or a negative status */
 } chunked;
 
-/* One task: its range of the loop, a chunk at a time through every call. */
+/* While a chunk runs, its calls ask for the next chunk of every stream, each
+ * call for a share as large as its part of the time: the memory is then read
+ * while any arithmetic runs, not only during the calls that read it (a call
+ * that computes little would wait for it alone).  weight[s] is the time of
+ * calls 0..s-1, weight[nsteps] the sum.  The shares are worked out once per
+ * task and length of the next chunk (they take divisions), as ranges from
+ * the start of each stream, and moved to each next chunk. */
+typedef struct shares {
+    int64_t m;                                /* the next chunk's length they are for; -1: none yet */
+    uint64_t weight[MAX_STEPS + 1];
+    ufn_ahead part[MAX_STEPS];
+    int stream[MAX_STEPS][UFN_AHEAD_MAX];     /* the stream of each range */
+} shares;
+
+static void share_out(const chunked *x, int64_t m, shares *sh)
+{
+    int nsteps = x->pl->nsteps;
+    uint64_t total = sh->weight[nsteps];
+    sh->m = m;
+    for (int s = 0; s < nsteps; s++) {
+        ufn_ahead *h = &sh->part[s];
+        h->n = 0;
+        for (int k = 0; k < x->nstreams; k++) {
+            uint64_t lines = ((uint64_t)m * (uint64_t)x->stream_elsize[k] + 63) / 64;
+            uint64_t lo = lines * sh->weight[s] / total, hi = lines * sh->weight[s + 1] / total;
+            if (hi <= lo)
+                continue;
+            sh->stream[s][h->n] = k;
+            h->at[h->n] = x->stream[k] + lo * 64;
+            h->bytes[h->n++] = (size_t)(hi - lo) * 64;
+        }
+    }
+}
+
+static uint64_t now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* The calls of one chunk [i, i + dims) in order; with `took`, each one's time. */
+static void run_chunk(const chunked *x, char *scratch, int64_t i, ufn_index dims, int64_t end, shares *sh,
+                      uint64_t *took)
+{
+    const pipeline *pl = x->pl;
+    int64_t next = i + dims, m = end - next < x->chunk ? end - next : x->chunk;
+    if (m != sh->m)
+        share_out(x, m, sh);
+    for (int s = 0; s < pl->nsteps; s++) {
+        const step *sp = &pl->steps[s];
+        char *args[UFN_MAXARGS];
+        for (int k = 0; k < sp->plan.nargs; k++)
+            args[k] = sp->temp[k] >= 0 ? scratch + x->temp_offset[sp->temp[k]] : sp->plan.data[k] + i * x->steps[s][k];
+        uint64_t t0 = took ? now_ns() : 0;
+        if (x->chunk_fn[s]) {
+            const ufn_ahead *part = &sh->part[s];
+            ufn_ahead h = {.n = part->n};
+            for (int j = 0; j < part->n; j++) {
+                h.at[j] = part->at[j] + next * x->stream_elsize[sh->stream[s][j]];
+                h.bytes[j] = part->bytes[j];
+            }
+            x->chunk_fn[s](args, &dims, x->steps[s], &h);
+        } else {
+            x->fn[s](args, &dims, x->steps[s]);
+        }
+        if (took)
+            took[s] = now_ns() - t0;
+    }
+}
+
+/* One task: its range of the loop, a chunk at a time through every call.
+ * The first two chunks share the prefetching equally; the second is timed,
+ * and the rest share it by those times. */
 static void run_task(void *ctx, int64_t task)
 {
     chunked *x = ctx;
@@ -260,15 +335,16 @@ static void run_task(void *ctx, int64_t task)
         atomic_store(&x->failure, UFN_ERR_NOMEM);
         return;
     }
-    for (int64_t i = b; i < e; i += CHUNK) {
-        ufn_index dims = e - i < CHUNK ? e - i : CHUNK;
-        for (int s = 0; s < pl->nsteps; s++) {
-            const step *sp = &pl->steps[s];
-            char *args[UFN_MAXARGS];
-            for (int k = 0; k < sp->plan.nargs; k++)
-                args[k] = sp->temp[k] >= 0 ? scratch + pl->temps[sp->temp[k]].offset
-                          : sp->plan.data[k] + i * x->steps[s][k];
-            x->fn[s](args, &dims, x->steps[s]);
+    shares sh = {.m = -1};
+    uint64_t took[MAX_STEPS];
+    for (int s = 0; s <= pl->nsteps; s++)
+        sh.weight[s] = (uint64_t)s;
+    for (int64_t i = b, c = 0; i < e; i += x->chunk, c++) {
+        run_chunk(x, scratch, i, e - i < x->chunk ? e - i : x->chunk, e, &sh, c == 1 ? took : NULL);
+        if (c == 1) {
+            for (int s = 0; s < pl->nsteps; s++)
+                sh.weight[s + 1] = sh.weight[s] + took[s] + 1;
+            sh.m = -1;
         }
     }
     free(scratch);
@@ -276,14 +352,55 @@ static void run_task(void *ctx, int64_t task)
         atomic_store(&x->failure, UFN_ERR_RECURSION);
 }
 
-static int run_chunked(const pipeline *pl, size_t scratch_bytes)
+/* The arrays in memory that the calls read: every input that is neither a
+ * temporary nor a broadcast scalar, once (at most UFN_AHEAD_MAX). */
+static void find_streams(chunked *x)
+{
+    const pipeline *pl = x->pl;
+    for (int s = 0; s < pl->nsteps; s++) {
+        const step *sp = &pl->steps[s];
+        for (int k = 0; k < sp->plan.func->nin; k++) {
+            if (sp->temp[k] >= 0 || !x->steps[s][k] || x->nstreams == UFN_AHEAD_MAX)
+                continue;
+            bool seen = false;
+            for (int j = 0; j < x->nstreams; j++)
+                seen = seen || x->stream[j] == sp->plan.data[k];
+            if (!seen) {
+                x->stream[x->nstreams] = sp->plan.data[k];
+                x->stream_elsize[x->nstreams++] = (int)x->steps[s][k];
+            }
+        }
+    }
+}
+
+/* Elements per chunk: as many as keep a chunk's working set in the L1 data
+ * cache - the temporaries' scratch, the arrays in memory twice (this chunk
+ * and the next, asked for meanwhile) and the outputs.  The hidden layer
+ * (28 bytes an element, 48 KiB L1): 1536 elements, 1.2x of one memory pass
+ * on one thread where 4096 (in L2) took 1.3x (bench/pipeline.md). */
+static int64_t chunk_elements(const chunked *x)
+{
+    const pipeline *pl = x->pl;
+    int64_t bytes = 0;
+    for (int t = 0; t < pl->ntemps; t++)
+        bytes += pl->temps[t].elsize;
+    for (int k = 0; k < x->nstreams; k++)
+        bytes += 2 * x->stream_elsize[k];
+    for (int s = 0; s < pl->nsteps; s++)
+        for (int k = pl->steps[s].plan.func->nin; k < pl->steps[s].plan.nargs; k++)
+            bytes += pl->steps[s].temp[k] < 0 ? pl->steps[s].plan.elsize[k] : 0;
+    long l1 = sysconf(_SC_LEVEL1_DCACHE_SIZE);
+    int64_t chunk = (l1 > 0 ? l1 : 32768) / (bytes > 0 ? bytes : 1) / CHUNK_STEP * CHUNK_STEP;
+    return chunk < CHUNK_MIN ? CHUNK_MIN : chunk > CHUNK_MAX ? CHUNK_MAX : chunk;
+}
+
+static int run_chunked(const pipeline *pl)
 {
     chunked *x = calloc(1, sizeof *x);
     if (!x)
         return ufn_fail(UFN_ERR_NOMEM, "ufn_pipeline_run: out of host memory");
     x->pl = pl;
     x->n = pl->steps[0].plan.n;
-    x->scratch_bytes = scratch_bytes;
     atomic_init(&x->failure, 0);
     for (int s = 0; s < pl->nsteps; s++) {
         const ufn_plan *p = &pl->steps[s].plan;
@@ -293,8 +410,15 @@ static int run_chunked(const pipeline *pl, size_t scratch_bytes)
             return ufn_fail(UFN_ERR_NO_CODE, "%s: the module has no host code for %s (was it built without "
                             "--target=host?)", p->func->name, p->loop->signature);
         }
+        x->chunk_fn[s] = ufn_host_pick_chunk_loop(p->loop, ufn_host_isa());
         for (int k = 0; k < p->nargs; k++)
             x->steps[s][k] = p->ndim && p->strides[k][0] ? p->elsize[k] : 0;
+    }
+    find_streams(x);
+    x->chunk = chunk_elements(x);
+    for (int t = 0; t < pl->ntemps; t++) {
+        x->temp_offset[t] = x->scratch_bytes;
+        x->scratch_bytes += ((size_t)x->chunk * (size_t)pl->temps[t].elsize + 63) & ~(size_t)63;
     }
     for (int s = 0; s < pl->nsteps; s++)
         ufn_emit(UFN_EV_HOST_LOOP, "host", pl->steps[s].plan.func->name, (size_t)x->n, 0);
@@ -306,8 +430,8 @@ static int run_chunked(const pipeline *pl, size_t scratch_bytes)
         ntasks = (int64_t)threads * TASKS_PER_THREAD;
     if (ntasks < 1)
         ntasks = 1;
-    int64_t chunks = (x->n + CHUNK - 1) / CHUNK;
-    x->per_task = (chunks + ntasks - 1) / ntasks * CHUNK;
+    int64_t chunks = (x->n + x->chunk - 1) / x->chunk;
+    x->per_task = (chunks + ntasks - 1) / ntasks * x->chunk;
     ntasks = (x->n + x->per_task - 1) / x->per_task;
     ufn_pool_run(threads, ntasks, run_task, x);
     int st = atomic_load(&x->failure);
@@ -364,14 +488,12 @@ int ufn_pipeline_run(void)
         return ufn_fail(UFN_ERR_INVALID, "ufn_pipeline_run: no pipeline is being recorded (call ufn_pipeline_begin)");
     recording = NULL;
     int st = UFN_OK;
-    size_t scratch = 0;
     if (pl->status < 0)
         st = ufn_fail(pl->status, "ufn_pipeline_run: nothing ran: %s", pl->message);
     else if (pl->nsteps == 0)
         st = UFN_OK;
-    else if ((st = bind_temps(pl, &scratch)) == UFN_OK)
-        st = cpu_memory(&pl->steps[0]) && pl->steps[0].be == &ufn_backend_host ? run_chunked(pl, scratch)
-                                                                                 : run_device(pl);
+    else if ((st = bind_temps(pl)) == UFN_OK)
+        st = cpu_memory(&pl->steps[0]) && pl->steps[0].be == &ufn_backend_host ? run_chunked(pl) : run_device(pl);
     free(pl);
     return st;
 }

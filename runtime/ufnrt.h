@@ -594,6 +594,9 @@ void ufn_host_set_threads(int n);
 void *ufn_host_memalign(size_t bytes);
 /* The loop's host function for `isa`, or the best lower one built; NULL if none. */
 ufn_host_loop ufn_host_pick_loop(const ufn_loop *loop, int isa);
+/* A ufunc's chunk loop (ufn_abi.h) for the instruction set whose host loop
+ * ufn_host_pick_loop picks; NULL if that one has none. */
+ufn_host_chunk_loop ufn_host_pick_chunk_loop(const ufn_loop *loop, int isa);
 /* Run a plan with host loops, on the calling thread and the pool.  Any
  * backend whose memory the CPU can address may use it. */
 int ufn_host_execute(const ufn_plan *plan);

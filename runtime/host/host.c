@@ -136,6 +136,16 @@ ufn_host_loop ufn_host_pick_loop(const ufn_loop *loop, int isa)
     return NULL;
 }
 
+ufn_host_chunk_loop ufn_host_pick_chunk_loop(const ufn_loop *loop, int isa)
+{
+    if (isa >= UFN_ISA_COUNT)
+        isa = UFN_ISA_COUNT - 1;
+    for (; isa >= 0; isa--)
+        if (loop->host[isa])
+            return loop->host_chunk[isa];
+    return NULL;
+}
+
 /* ---- execution ----------------------------------------------------------------------- */
 
 typedef struct exec {

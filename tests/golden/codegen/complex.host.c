@@ -54,11 +54,32 @@ __attribute__((simd("notinbranch"))) double hypot(double, double); __attribute__
     __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx2,fma"))) \
     static void loop##_avx512(char *const *a, const ufn_index *d, const ufn_index *s) { loop(a, d, s); }
 #define UFN_HOST_TABLE(loop) {loop##_baseline, loop##_avx2, loop##_avx512}
+/* a ufunc's loop is compiled once per instruction set, as its chunk loop
+ * (ufn_abi.h); the host loop calls that with no ranges to prefetch */
+#if defined(__clang__)
+#define UFN_CHUNK_ONCE __attribute__((noinline))
+#else
+#define UFN_CHUNK_ONCE __attribute__((noinline, noclone))
+#endif
+#define UFN_UFUNC_VARIANT(loop, isa, target) \
+    target UFN_CHUNK_ONCE static void loop##_chunk_##isa(char *const *a, const ufn_index *d, \
+                                                          const ufn_index *s, const ufn_ahead *h) { loop(a, d, s, h); } \
+    static void loop##_##isa(char *const *a, const ufn_index *d, const ufn_index *s) { loop##_chunk_##isa(a, d, s, NULL); }
+#define UFN_UFUNC_VARIANTS(loop) \
+    UFN_UFUNC_VARIANT(loop, baseline, ) \
+    UFN_UFUNC_VARIANT(loop, avx2, __attribute__((target("avx2,fma")))) \
+    UFN_UFUNC_VARIANT(loop, avx512, __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx2,fma"))))
+#define UFN_CHUNK_TABLE(loop) {loop##_chunk_baseline, loop##_chunk_avx2, loop##_chunk_avx512}
 #else
 #define UFN_LOOP_INLINE static inline
 #define UFN_HOST_VARIANTS(loop) \
     static void loop##_baseline(char *const *a, const ufn_index *d, const ufn_index *s) { loop(a, d, s); }
 #define UFN_HOST_TABLE(loop) {loop##_baseline, NULL, NULL}
+#define UFN_UFUNC_VARIANTS(loop) \
+    static void loop##_chunk_baseline(char *const *a, const ufn_index *d, const ufn_index *s, \
+                                      const ufn_ahead *h) { loop(a, d, s, h); } \
+    static void loop##_baseline(char *const *a, const ufn_index *d, const ufn_index *s) { loop##_chunk_baseline(a, d, s, NULL); }
+#define UFN_CHUNK_TABLE(loop) {loop##_chunk_baseline, NULL, NULL}
 #endif
 
 #if defined(__CUDACC__)
@@ -103,7 +124,7 @@ UFN_BODY ufn_c64 complex__rotate__c64_f32(ufn_c64 v_z, float v_angle)
 {
 #line 8 "complex.ufn"
     return ufn_c64_from_c128(ufn_c128_mul(ufn_c128_from_c64(v_z), ufn_cexp_c128(ufn_c128_mul(ufn_c128_make(0.0, 1.0), ufn_c128_make((double)v_angle, 0)))));
-#line 107 "complex.host.c"
+#line 128 "complex.host.c"
 }
 
 /* complex.ufn:7: def rotate, @vectorize 'complex128(complex128, float64)' */
@@ -111,7 +132,7 @@ UFN_BODY ufn_c128 complex__rotate__c128_f64(ufn_c128 v_z, double v_angle)
 {
 #line 8 "complex.ufn"
     return ufn_c128_mul(v_z, ufn_cexp_c128(ufn_c128_mul(ufn_c128_make(0.0, 1.0), ufn_c128_make((double)v_angle, 0))));
-#line 115 "complex.host.c"
+#line 136 "complex.host.c"
 }
 
 /* complex.ufn:12: def magnitude, @vectorize 'float64(complex128)' */
@@ -128,13 +149,14 @@ UFN_BODY double complex__magnitude__c128(ufn_c128 v_z)
     v_phi = ufn_t0.f1;
 #line 14 "complex.ufn"
     return (((v_r + ufn_c128_abs(ufn_c128_conj(v_z))) + (v_z.re * 0.0)) + (v_z.im * 0.0)) + (v_phi * 0.0);
-#line 132 "complex.host.c"
+#line 153 "complex.host.c"
 }
 
 /* ---- host loops ---- */
 
 /* host loop of rotate 'complex64(complex64, float32)' */
-UFN_LOOP_INLINE void complex__rotate__c64_f32__host(char *const *args, const ufn_index *dims, const ufn_index *steps)
+UFN_LOOP_INLINE void complex__rotate__c64_f32__host(char *const *args, const ufn_index *dims, const ufn_index *steps,
+                     const ufn_ahead *ahead)
 {
     ufn_index n = dims[0];
     if (steps[0] == sizeof(ufn_c64) && steps[1] == sizeof(float) && steps[2] == sizeof(ufn_c64)) {
@@ -143,7 +165,9 @@ UFN_LOOP_INLINE void complex__rotate__c64_f32__host(char *const *args, const ufn
         ufn_c64 *restrict r = (ufn_c64 *)args[2];
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
-            if (b + 1280 <= n) {
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(ufn_c64); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
             }
@@ -156,10 +180,11 @@ UFN_LOOP_INLINE void complex__rotate__c64_f32__host(char *const *args, const ufn
             *(ufn_c64 *)(args[2] + i * steps[2]) = complex__rotate__c64_f32(*(const ufn_c64 *)(args[0] + i * steps[0]), *(const float *)(args[1] + i * steps[1]));
     }
 }
-UFN_HOST_VARIANTS(complex__rotate__c64_f32__host)
+UFN_UFUNC_VARIANTS(complex__rotate__c64_f32__host)
 
 /* host loop of rotate 'complex128(complex128, float64)' */
-UFN_LOOP_INLINE void complex__rotate__c128_f64__host(char *const *args, const ufn_index *dims, const ufn_index *steps)
+UFN_LOOP_INLINE void complex__rotate__c128_f64__host(char *const *args, const ufn_index *dims, const ufn_index *steps,
+                     const ufn_ahead *ahead)
 {
     ufn_index n = dims[0];
     if (steps[0] == sizeof(ufn_c128) && steps[1] == sizeof(double) && steps[2] == sizeof(ufn_c128)) {
@@ -168,7 +193,9 @@ UFN_LOOP_INLINE void complex__rotate__c128_f64__host(char *const *args, const uf
         ufn_c128 *restrict r = (ufn_c128 *)args[2];
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
-            if (b + 1280 <= n) {
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(ufn_c128); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(double); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
             }
@@ -181,10 +208,11 @@ UFN_LOOP_INLINE void complex__rotate__c128_f64__host(char *const *args, const uf
             *(ufn_c128 *)(args[2] + i * steps[2]) = complex__rotate__c128_f64(*(const ufn_c128 *)(args[0] + i * steps[0]), *(const double *)(args[1] + i * steps[1]));
     }
 }
-UFN_HOST_VARIANTS(complex__rotate__c128_f64__host)
+UFN_UFUNC_VARIANTS(complex__rotate__c128_f64__host)
 
 /* host loop of magnitude 'float64(complex128)' */
-UFN_LOOP_INLINE void complex__magnitude__c128__host(char *const *args, const ufn_index *dims, const ufn_index *steps)
+UFN_LOOP_INLINE void complex__magnitude__c128__host(char *const *args, const ufn_index *dims, const ufn_index *steps,
+                     const ufn_ahead *ahead)
 {
     ufn_index n = dims[0];
     if (steps[0] == sizeof(ufn_c128) && steps[1] == sizeof(double)) {
@@ -192,7 +220,9 @@ UFN_LOOP_INLINE void complex__magnitude__c128__host(char *const *args, const ufn
         double *restrict r = (double *)args[1];
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
-            if (b + 1280 <= n) {
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(ufn_c128); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
             }
             #pragma omp simd
@@ -204,7 +234,7 @@ UFN_LOOP_INLINE void complex__magnitude__c128__host(char *const *args, const ufn
             *(double *)(args[1] + i * steps[1]) = complex__magnitude__c128(*(const ufn_c128 *)(args[0] + i * steps[0]));
     }
 }
-UFN_HOST_VARIANTS(complex__magnitude__c128__host)
+UFN_UFUNC_VARIANTS(complex__magnitude__c128__host)
 
 /* ---- the simulator runs the kernels of complex.cu compiled for the CPU ---- */
 void complex__rotate__c64_f32__contig(uint32_t, const ufn_c64 *, const float *, ufn_c64 *);
@@ -253,11 +283,13 @@ static const ufn_dtype complex__rotate__types1[] = {UFN_COMPLEX128, UFN_FLOAT64,
 static const ufn_loop complex__rotate__loops[] = {
     {.signature = "complex64(complex64, float32)", .types = complex__rotate__types0,
      .host = UFN_HOST_TABLE(complex__rotate__c64_f32__host),
+     .host_chunk = UFN_CHUNK_TABLE(complex__rotate__c64_f32__host),
      .kernel_contig = "complex__rotate__c64_f32__contig",
      .kernel_strided = "complex__rotate__c64_f32__strided",
     },
     {.signature = "complex128(complex128, float64)", .types = complex__rotate__types1,
      .host = UFN_HOST_TABLE(complex__rotate__c128_f64__host),
+     .host_chunk = UFN_CHUNK_TABLE(complex__rotate__c128_f64__host),
      .kernel_contig = "complex__rotate__c128_f64__contig",
      .kernel_strided = "complex__rotate__c128_f64__strided",
     },
@@ -271,6 +303,7 @@ static const ufn_dtype complex__magnitude__types0[] = {UFN_COMPLEX128, UFN_FLOAT
 static const ufn_loop complex__magnitude__loops[] = {
     {.signature = "float64(complex128)", .types = complex__magnitude__types0,
      .host = UFN_HOST_TABLE(complex__magnitude__c128__host),
+     .host_chunk = UFN_CHUNK_TABLE(complex__magnitude__c128__host),
      .kernel_contig = "complex__magnitude__c128__contig",
      .kernel_strided = "complex__magnitude__c128__strided",
     },

@@ -57,11 +57,32 @@ __attribute__((simd("notinbranch"))) double hypot(double, double); __attribute__
     __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx2,fma"))) \
     static void loop##_avx512(char *const *a, const ufn_index *d, const ufn_index *s) { loop(a, d, s); }
 #define UFN_HOST_TABLE(loop) {loop##_baseline, loop##_avx2, loop##_avx512}
+/* a ufunc's loop is compiled once per instruction set, as its chunk loop
+ * (ufn_abi.h); the host loop calls that with no ranges to prefetch */
+#if defined(__clang__)
+#define UFN_CHUNK_ONCE __attribute__((noinline))
+#else
+#define UFN_CHUNK_ONCE __attribute__((noinline, noclone))
+#endif
+#define UFN_UFUNC_VARIANT(loop, isa, target) \
+    target UFN_CHUNK_ONCE static void loop##_chunk_##isa(char *const *a, const ufn_index *d, \
+                                                          const ufn_index *s, const ufn_ahead *h) { loop(a, d, s, h); } \
+    static void loop##_##isa(char *const *a, const ufn_index *d, const ufn_index *s) { loop##_chunk_##isa(a, d, s, NULL); }
+#define UFN_UFUNC_VARIANTS(loop) \
+    UFN_UFUNC_VARIANT(loop, baseline, ) \
+    UFN_UFUNC_VARIANT(loop, avx2, __attribute__((target("avx2,fma")))) \
+    UFN_UFUNC_VARIANT(loop, avx512, __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx2,fma"))))
+#define UFN_CHUNK_TABLE(loop) {loop##_chunk_baseline, loop##_chunk_avx2, loop##_chunk_avx512}
 #else
 #define UFN_LOOP_INLINE static inline
 #define UFN_HOST_VARIANTS(loop) \
     static void loop##_baseline(char *const *a, const ufn_index *d, const ufn_index *s) { loop(a, d, s); }
 #define UFN_HOST_TABLE(loop) {loop##_baseline, NULL, NULL}
+#define UFN_UFUNC_VARIANTS(loop) \
+    static void loop##_chunk_baseline(char *const *a, const ufn_index *d, const ufn_index *s, \
+                                      const ufn_ahead *h) { loop(a, d, s, h); } \
+    static void loop##_baseline(char *const *a, const ufn_index *d, const ufn_index *s) { loop##_chunk_baseline(a, d, s, NULL); }
+#define UFN_CHUNK_TABLE(loop) {loop##_chunk_baseline, NULL, NULL}
 #endif
 
 #if defined(__CUDACC__)
@@ -104,7 +125,7 @@ UFN_BODY float gaussian__gaussian_pdf__f32_f32_f32(float v_x, float v_mean, floa
 {
 #line 13 "gaussian.ufn"
     return (float)(ufn_exp_f64((-0.5) * ((double)ufn_powi_f32((v_x - v_mean) / v_sigma, 2))) / ((double)(v_sigma * 2.5066283f)));
-#line 105 "gaussian.host.c"
+#line 126 "gaussian.host.c"
 }
 
 /* gaussian.ufn:17: def cpu_gaussian_pdf, @vectorize '(int32, int32, int32)' */
@@ -112,7 +133,7 @@ UFN_BODY double gaussian__cpu_gaussian_pdf__i32_i32_i32(int32_t v_x, int32_t v_m
 {
 #line 19 "gaussian.ufn"
     return ufn_exp_f64((-0.5) * ufn_powi_f64(((double)ufn_sub_i64((int64_t)v_x, (int64_t)v_mean)) / ((double)v_sigma), 2)) / (((double)v_sigma) * 2.5066282749176025);
-#line 113 "gaussian.host.c"
+#line 134 "gaussian.host.c"
 }
 
 /* gaussian.ufn:17: def cpu_gaussian_pdf, @vectorize '(int64, int64, int64)' */
@@ -120,7 +141,7 @@ UFN_BODY double gaussian__cpu_gaussian_pdf__i64_i64_i64(int64_t v_x, int64_t v_m
 {
 #line 19 "gaussian.ufn"
     return ufn_exp_f64((-0.5) * ufn_powi_f64(((double)ufn_sub_i64(v_x, v_mean)) / ((double)v_sigma), 2)) / (((double)v_sigma) * 2.5066282749176025);
-#line 121 "gaussian.host.c"
+#line 142 "gaussian.host.c"
 }
 
 /* gaussian.ufn:17: def cpu_gaussian_pdf, @vectorize '(float32, float32, float32)' */
@@ -128,7 +149,7 @@ UFN_BODY double gaussian__cpu_gaussian_pdf__f32_f32_f32(float v_x, float v_mean,
 {
 #line 19 "gaussian.ufn"
     return ufn_exp_f64((-0.5) * ((double)ufn_powi_f32((v_x - v_mean) / v_sigma, 2))) / ((double)(v_sigma * 2.5066283f));
-#line 129 "gaussian.host.c"
+#line 150 "gaussian.host.c"
 }
 
 /* gaussian.ufn:17: def cpu_gaussian_pdf, @vectorize '(float64, float64, float64)' */
@@ -136,7 +157,7 @@ UFN_BODY double gaussian__cpu_gaussian_pdf__f64_f64_f64(double v_x, double v_mea
 {
 #line 19 "gaussian.ufn"
     return ufn_exp_f64((-0.5) * ufn_powi_f64((v_x - v_mean) / v_sigma, 2)) / (v_sigma * 2.5066282749176025);
-#line 137 "gaussian.host.c"
+#line 158 "gaussian.host.c"
 }
 
 /* gaussian.ufn:26: def gaussian, @vectorize 'float32(float32, float32, float32)' */
@@ -144,13 +165,14 @@ UFN_BODY float gaussian__gaussian__f32_f32_f32(float v_x, float v_x0, float v_si
 {
 #line 27 "gaussian.ufn"
     return (float)((ufn_exp_f64(((double)(-ufn_powi_f32((v_x - v_x0) / v_sigma, 2))) / 2.0) / 2.5066282749176025) / ((double)v_sigma));
-#line 145 "gaussian.host.c"
+#line 166 "gaussian.host.c"
 }
 
 /* ---- host loops ---- */
 
 /* host loop of gaussian_pdf 'float32(float32, float32, float32)' */
-UFN_LOOP_INLINE void gaussian__gaussian_pdf__f32_f32_f32__host(char *const *args, const ufn_index *dims, const ufn_index *steps)
+UFN_LOOP_INLINE void gaussian__gaussian_pdf__f32_f32_f32__host(char *const *args, const ufn_index *dims, const ufn_index *steps,
+                     const ufn_ahead *ahead)
 {
     ufn_index n = dims[0];
     if (steps[0] == sizeof(float) && steps[1] == sizeof(float) && steps[2] == sizeof(float) && steps[3] == sizeof(float)) {
@@ -160,7 +182,9 @@ UFN_LOOP_INLINE void gaussian__gaussian_pdf__f32_f32_f32__host(char *const *args
         float *restrict r = (float *)args[3];
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
-            if (b + 1280 <= n) {
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a2 + b + 1024) + o);
@@ -174,10 +198,11 @@ UFN_LOOP_INLINE void gaussian__gaussian_pdf__f32_f32_f32__host(char *const *args
             *(float *)(args[3] + i * steps[3]) = gaussian__gaussian_pdf__f32_f32_f32(*(const float *)(args[0] + i * steps[0]), *(const float *)(args[1] + i * steps[1]), *(const float *)(args[2] + i * steps[2]));
     }
 }
-UFN_HOST_VARIANTS(gaussian__gaussian_pdf__f32_f32_f32__host)
+UFN_UFUNC_VARIANTS(gaussian__gaussian_pdf__f32_f32_f32__host)
 
 /* host loop of cpu_gaussian_pdf '(int32, int32, int32)' */
-UFN_LOOP_INLINE void gaussian__cpu_gaussian_pdf__i32_i32_i32__host(char *const *args, const ufn_index *dims, const ufn_index *steps)
+UFN_LOOP_INLINE void gaussian__cpu_gaussian_pdf__i32_i32_i32__host(char *const *args, const ufn_index *dims, const ufn_index *steps,
+                     const ufn_ahead *ahead)
 {
     ufn_index n = dims[0];
     if (steps[0] == sizeof(int32_t) && steps[1] == sizeof(int32_t) && steps[2] == sizeof(int32_t) && steps[3] == sizeof(double)) {
@@ -187,7 +212,9 @@ UFN_LOOP_INLINE void gaussian__cpu_gaussian_pdf__i32_i32_i32__host(char *const *
         double *restrict r = (double *)args[3];
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
-            if (b + 1280 <= n) {
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(int32_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(int32_t); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(int32_t); o += 64) UFN_PREFETCH((const char *)(a2 + b + 1024) + o);
@@ -201,10 +228,11 @@ UFN_LOOP_INLINE void gaussian__cpu_gaussian_pdf__i32_i32_i32__host(char *const *
             *(double *)(args[3] + i * steps[3]) = gaussian__cpu_gaussian_pdf__i32_i32_i32(*(const int32_t *)(args[0] + i * steps[0]), *(const int32_t *)(args[1] + i * steps[1]), *(const int32_t *)(args[2] + i * steps[2]));
     }
 }
-UFN_HOST_VARIANTS(gaussian__cpu_gaussian_pdf__i32_i32_i32__host)
+UFN_UFUNC_VARIANTS(gaussian__cpu_gaussian_pdf__i32_i32_i32__host)
 
 /* host loop of cpu_gaussian_pdf '(int64, int64, int64)' */
-UFN_LOOP_INLINE void gaussian__cpu_gaussian_pdf__i64_i64_i64__host(char *const *args, const ufn_index *dims, const ufn_index *steps)
+UFN_LOOP_INLINE void gaussian__cpu_gaussian_pdf__i64_i64_i64__host(char *const *args, const ufn_index *dims, const ufn_index *steps,
+                     const ufn_ahead *ahead)
 {
     ufn_index n = dims[0];
     if (steps[0] == sizeof(int64_t) && steps[1] == sizeof(int64_t) && steps[2] == sizeof(int64_t) && steps[3] == sizeof(double)) {
@@ -214,7 +242,9 @@ UFN_LOOP_INLINE void gaussian__cpu_gaussian_pdf__i64_i64_i64__host(char *const *
         double *restrict r = (double *)args[3];
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
-            if (b + 1280 <= n) {
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(int64_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(int64_t); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(int64_t); o += 64) UFN_PREFETCH((const char *)(a2 + b + 1024) + o);
@@ -228,10 +258,11 @@ UFN_LOOP_INLINE void gaussian__cpu_gaussian_pdf__i64_i64_i64__host(char *const *
             *(double *)(args[3] + i * steps[3]) = gaussian__cpu_gaussian_pdf__i64_i64_i64(*(const int64_t *)(args[0] + i * steps[0]), *(const int64_t *)(args[1] + i * steps[1]), *(const int64_t *)(args[2] + i * steps[2]));
     }
 }
-UFN_HOST_VARIANTS(gaussian__cpu_gaussian_pdf__i64_i64_i64__host)
+UFN_UFUNC_VARIANTS(gaussian__cpu_gaussian_pdf__i64_i64_i64__host)
 
 /* host loop of cpu_gaussian_pdf '(float32, float32, float32)' */
-UFN_LOOP_INLINE void gaussian__cpu_gaussian_pdf__f32_f32_f32__host(char *const *args, const ufn_index *dims, const ufn_index *steps)
+UFN_LOOP_INLINE void gaussian__cpu_gaussian_pdf__f32_f32_f32__host(char *const *args, const ufn_index *dims, const ufn_index *steps,
+                     const ufn_ahead *ahead)
 {
     ufn_index n = dims[0];
     if (steps[0] == sizeof(float) && steps[1] == sizeof(float) && steps[2] == sizeof(float) && steps[3] == sizeof(double)) {
@@ -241,7 +272,9 @@ UFN_LOOP_INLINE void gaussian__cpu_gaussian_pdf__f32_f32_f32__host(char *const *
         double *restrict r = (double *)args[3];
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
-            if (b + 1280 <= n) {
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a2 + b + 1024) + o);
@@ -255,10 +288,11 @@ UFN_LOOP_INLINE void gaussian__cpu_gaussian_pdf__f32_f32_f32__host(char *const *
             *(double *)(args[3] + i * steps[3]) = gaussian__cpu_gaussian_pdf__f32_f32_f32(*(const float *)(args[0] + i * steps[0]), *(const float *)(args[1] + i * steps[1]), *(const float *)(args[2] + i * steps[2]));
     }
 }
-UFN_HOST_VARIANTS(gaussian__cpu_gaussian_pdf__f32_f32_f32__host)
+UFN_UFUNC_VARIANTS(gaussian__cpu_gaussian_pdf__f32_f32_f32__host)
 
 /* host loop of cpu_gaussian_pdf '(float64, float64, float64)' */
-UFN_LOOP_INLINE void gaussian__cpu_gaussian_pdf__f64_f64_f64__host(char *const *args, const ufn_index *dims, const ufn_index *steps)
+UFN_LOOP_INLINE void gaussian__cpu_gaussian_pdf__f64_f64_f64__host(char *const *args, const ufn_index *dims, const ufn_index *steps,
+                     const ufn_ahead *ahead)
 {
     ufn_index n = dims[0];
     if (steps[0] == sizeof(double) && steps[1] == sizeof(double) && steps[2] == sizeof(double) && steps[3] == sizeof(double)) {
@@ -268,7 +302,9 @@ UFN_LOOP_INLINE void gaussian__cpu_gaussian_pdf__f64_f64_f64__host(char *const *
         double *restrict r = (double *)args[3];
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
-            if (b + 1280 <= n) {
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(double); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(double); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(double); o += 64) UFN_PREFETCH((const char *)(a2 + b + 1024) + o);
@@ -282,10 +318,11 @@ UFN_LOOP_INLINE void gaussian__cpu_gaussian_pdf__f64_f64_f64__host(char *const *
             *(double *)(args[3] + i * steps[3]) = gaussian__cpu_gaussian_pdf__f64_f64_f64(*(const double *)(args[0] + i * steps[0]), *(const double *)(args[1] + i * steps[1]), *(const double *)(args[2] + i * steps[2]));
     }
 }
-UFN_HOST_VARIANTS(gaussian__cpu_gaussian_pdf__f64_f64_f64__host)
+UFN_UFUNC_VARIANTS(gaussian__cpu_gaussian_pdf__f64_f64_f64__host)
 
 /* host loop of gaussian 'float32(float32, float32, float32)' */
-UFN_LOOP_INLINE void gaussian__gaussian__f32_f32_f32__host(char *const *args, const ufn_index *dims, const ufn_index *steps)
+UFN_LOOP_INLINE void gaussian__gaussian__f32_f32_f32__host(char *const *args, const ufn_index *dims, const ufn_index *steps,
+                     const ufn_ahead *ahead)
 {
     ufn_index n = dims[0];
     if (steps[0] == sizeof(float) && steps[1] == sizeof(float) && steps[2] == sizeof(float) && steps[3] == sizeof(float)) {
@@ -295,7 +332,9 @@ UFN_LOOP_INLINE void gaussian__gaussian__f32_f32_f32__host(char *const *args, co
         float *restrict r = (float *)args[3];
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
-            if (b + 1280 <= n) {
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a2 + b + 1024) + o);
@@ -309,7 +348,7 @@ UFN_LOOP_INLINE void gaussian__gaussian__f32_f32_f32__host(char *const *args, co
             *(float *)(args[3] + i * steps[3]) = gaussian__gaussian__f32_f32_f32(*(const float *)(args[0] + i * steps[0]), *(const float *)(args[1] + i * steps[1]), *(const float *)(args[2] + i * steps[2]));
     }
 }
-UFN_HOST_VARIANTS(gaussian__gaussian__f32_f32_f32__host)
+UFN_UFUNC_VARIANTS(gaussian__gaussian__f32_f32_f32__host)
 
 /* ---- the simulator runs the kernels of gaussian.cu compiled for the CPU ---- */
 void gaussian__gaussian_pdf__f32_f32_f32__contig(uint32_t, const float *, const float *, const float *, float *);
@@ -387,6 +426,7 @@ static const ufn_dtype gaussian__gaussian_pdf__types0[] = {UFN_FLOAT32, UFN_FLOA
 static const ufn_loop gaussian__gaussian_pdf__loops[] = {
     {.signature = "float32(float32, float32, float32)", .types = gaussian__gaussian_pdf__types0,
      .host = UFN_HOST_TABLE(gaussian__gaussian_pdf__f32_f32_f32__host),
+     .host_chunk = UFN_CHUNK_TABLE(gaussian__gaussian_pdf__f32_f32_f32__host),
      .kernel_contig = "gaussian__gaussian_pdf__f32_f32_f32__contig",
      .kernel_strided = "gaussian__gaussian_pdf__f32_f32_f32__strided",
     },
@@ -403,21 +443,25 @@ static const ufn_dtype gaussian__cpu_gaussian_pdf__types3[] = {UFN_FLOAT64, UFN_
 static const ufn_loop gaussian__cpu_gaussian_pdf__loops[] = {
     {.signature = "(int32, int32, int32)", .types = gaussian__cpu_gaussian_pdf__types0,
      .host = UFN_HOST_TABLE(gaussian__cpu_gaussian_pdf__i32_i32_i32__host),
+     .host_chunk = UFN_CHUNK_TABLE(gaussian__cpu_gaussian_pdf__i32_i32_i32__host),
      .kernel_contig = "gaussian__cpu_gaussian_pdf__i32_i32_i32__contig",
      .kernel_strided = "gaussian__cpu_gaussian_pdf__i32_i32_i32__strided",
     },
     {.signature = "(int64, int64, int64)", .types = gaussian__cpu_gaussian_pdf__types1,
      .host = UFN_HOST_TABLE(gaussian__cpu_gaussian_pdf__i64_i64_i64__host),
+     .host_chunk = UFN_CHUNK_TABLE(gaussian__cpu_gaussian_pdf__i64_i64_i64__host),
      .kernel_contig = "gaussian__cpu_gaussian_pdf__i64_i64_i64__contig",
      .kernel_strided = "gaussian__cpu_gaussian_pdf__i64_i64_i64__strided",
     },
     {.signature = "(float32, float32, float32)", .types = gaussian__cpu_gaussian_pdf__types2,
      .host = UFN_HOST_TABLE(gaussian__cpu_gaussian_pdf__f32_f32_f32__host),
+     .host_chunk = UFN_CHUNK_TABLE(gaussian__cpu_gaussian_pdf__f32_f32_f32__host),
      .kernel_contig = "gaussian__cpu_gaussian_pdf__f32_f32_f32__contig",
      .kernel_strided = "gaussian__cpu_gaussian_pdf__f32_f32_f32__strided",
     },
     {.signature = "(float64, float64, float64)", .types = gaussian__cpu_gaussian_pdf__types3,
      .host = UFN_HOST_TABLE(gaussian__cpu_gaussian_pdf__f64_f64_f64__host),
+     .host_chunk = UFN_CHUNK_TABLE(gaussian__cpu_gaussian_pdf__f64_f64_f64__host),
      .kernel_contig = "gaussian__cpu_gaussian_pdf__f64_f64_f64__contig",
      .kernel_strided = "gaussian__cpu_gaussian_pdf__f64_f64_f64__strided",
     },
@@ -431,6 +475,7 @@ static const ufn_dtype gaussian__gaussian__types0[] = {UFN_FLOAT32, UFN_FLOAT32,
 static const ufn_loop gaussian__gaussian__loops[] = {
     {.signature = "float32(float32, float32, float32)", .types = gaussian__gaussian__types0,
      .host = UFN_HOST_TABLE(gaussian__gaussian__f32_f32_f32__host),
+     .host_chunk = UFN_CHUNK_TABLE(gaussian__gaussian__f32_f32_f32__host),
      .kernel_contig = "gaussian__gaussian__f32_f32_f32__contig",
      .kernel_strided = "gaussian__gaussian__f32_f32_f32__strided",
     },

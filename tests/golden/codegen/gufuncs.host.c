@@ -54,11 +54,32 @@ __attribute__((simd("notinbranch"))) double hypot(double, double); __attribute__
     __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx2,fma"))) \
     static void loop##_avx512(char *const *a, const ufn_index *d, const ufn_index *s) { loop(a, d, s); }
 #define UFN_HOST_TABLE(loop) {loop##_baseline, loop##_avx2, loop##_avx512}
+/* a ufunc's loop is compiled once per instruction set, as its chunk loop
+ * (ufn_abi.h); the host loop calls that with no ranges to prefetch */
+#if defined(__clang__)
+#define UFN_CHUNK_ONCE __attribute__((noinline))
+#else
+#define UFN_CHUNK_ONCE __attribute__((noinline, noclone))
+#endif
+#define UFN_UFUNC_VARIANT(loop, isa, target) \
+    target UFN_CHUNK_ONCE static void loop##_chunk_##isa(char *const *a, const ufn_index *d, \
+                                                          const ufn_index *s, const ufn_ahead *h) { loop(a, d, s, h); } \
+    static void loop##_##isa(char *const *a, const ufn_index *d, const ufn_index *s) { loop##_chunk_##isa(a, d, s, NULL); }
+#define UFN_UFUNC_VARIANTS(loop) \
+    UFN_UFUNC_VARIANT(loop, baseline, ) \
+    UFN_UFUNC_VARIANT(loop, avx2, __attribute__((target("avx2,fma")))) \
+    UFN_UFUNC_VARIANT(loop, avx512, __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx2,fma"))))
+#define UFN_CHUNK_TABLE(loop) {loop##_chunk_baseline, loop##_chunk_avx2, loop##_chunk_avx512}
 #else
 #define UFN_LOOP_INLINE static inline
 #define UFN_HOST_VARIANTS(loop) \
     static void loop##_baseline(char *const *a, const ufn_index *d, const ufn_index *s) { loop(a, d, s); }
 #define UFN_HOST_TABLE(loop) {loop##_baseline, NULL, NULL}
+#define UFN_UFUNC_VARIANTS(loop) \
+    static void loop##_chunk_baseline(char *const *a, const ufn_index *d, const ufn_index *s, \
+                                      const ufn_ahead *h) { loop(a, d, s, h); } \
+    static void loop##_baseline(char *const *a, const ufn_index *d, const ufn_index *s) { loop##_chunk_baseline(a, d, s, NULL); }
+#define UFN_CHUNK_TABLE(loop) {loop##_chunk_baseline, NULL, NULL}
 #endif
 
 #if defined(__CUDACC__)
@@ -141,7 +162,7 @@ UFN_BODY void gufuncs__matmul__a2_f64_a2_f64_a2_f64(ufn_view_f64_2 v_a, ufn_view
             v_out.data[v_i * v_out.stride[0] + v_j * v_out.stride[1]] = v_acc;
         }
     }
-#line 145 "gufuncs.host.c"
+#line 166 "gufuncs.host.c"
 }
 
 /* gufuncs.ufn:16: def cross, @guvectorize '(float32[::1], float32[::1], float32[::1])' */
@@ -153,7 +174,7 @@ UFN_BODY void gufuncs__cross__a1_f32_a1_f32_a1_f32(ufn_view_f32_1 v_u, ufn_view_
     v_out.data[1 * v_out.stride[0]] = (v_u.data[2 * v_u.stride[0]] * v_v.data[0 * v_v.stride[0]]) - (v_u.data[0 * v_u.stride[0]] * v_v.data[2 * v_v.stride[0]]);
 #line 19 "gufuncs.ufn"
     v_out.data[2 * v_out.stride[0]] = (v_u.data[0 * v_u.stride[0]] * v_v.data[1 * v_v.stride[0]]) - (v_u.data[1 * v_u.stride[0]] * v_v.data[0 * v_v.stride[0]]);
-#line 157 "gufuncs.host.c"
+#line 178 "gufuncs.host.c"
 }
 
 /* gufuncs.ufn:23: def sum_mean, @guvectorize '(int32[:], int64[:], float64[:])' */
@@ -174,7 +195,7 @@ UFN_BODY void gufuncs__sum_mean__a1_i32_a1_i64_a1_f64(ufn_view_i32_1 v_x, ufn_vi
     v_total.data[0 * v_total.stride[0]] = v_s;
 #line 28 "gufuncs.ufn"
     v_mean.data[0 * v_mean.stride[0]] = (v_x.shape[0] > 0) ? (((double)v_s) / ((double)v_x.shape[0])) : 0.0;
-#line 178 "gufuncs.host.c"
+#line 199 "gufuncs.host.c"
 }
 
 /* gufuncs.ufn:23: def sum_mean, @guvectorize '(float32[:], float32[:], float32[:])' */
@@ -195,7 +216,7 @@ UFN_BODY void gufuncs__sum_mean__a1_f32_a1_f32_a1_f32(ufn_view_f32_1 v_x, ufn_vi
     v_total.data[0 * v_total.stride[0]] = (float)v_s;
 #line 28 "gufuncs.ufn"
     v_mean.data[0 * v_mean.stride[0]] = (float)((v_x.shape[0] > 0) ? (v_s / ((double)v_x.shape[0])) : 0.0);
-#line 199 "gufuncs.host.c"
+#line 220 "gufuncs.host.c"
 }
 
 /* gufuncs.ufn:32: def axpy, @guvectorize '(float32, float32[:], float32[:])' */
@@ -209,7 +230,7 @@ UFN_BODY void gufuncs__axpy__f32_a1_f32_a1_f32(float v_alpha, ufn_view_f32_1 v_x
 #line 34 "gufuncs.ufn"
         v_out.data[v_i * v_out.stride[0]] = (float)((v_i > 0) ? (((double)(v_alpha * v_x.data[v_i * v_x.stride[0]])) + (((double)v_out.data[ufn_wrap_index(ufn_sub_i64(v_i, 1), v_out.shape[0]) * v_out.stride[0]]) * 0.0)) : ((double)(v_alpha * v_x.data[v_i * v_x.stride[0]])));
     }
-#line 213 "gufuncs.host.c"
+#line 234 "gufuncs.host.c"
 }
 
 /* ---- host loops ---- */
@@ -251,7 +272,7 @@ UFN_LOOP_INLINE void gufuncs__matmul__a2_f64_a2_f64_a2_f64__lanes(ufn_view_f64_2
             }
         }
     }
-#line 255 "gufuncs.host.c"
+#line 276 "gufuncs.host.c"
 }
 
 /* host loop of matmul '(float64[:, :], float64[:, :], float64[:, :])', layout '(m,n),(n,p)->(m,p)' */
@@ -331,7 +352,7 @@ UFN_LOOP_INLINE void gufuncs__sum_mean__a1_i32_a1_i64_a1_f64__lanes(ufn_view_i32
 #line 28 "gufuncs.ufn"
         ufn_view_f64_1_row(v_mean, ufn_rows_v_mean, ufn_l).data[0 * ufn_view_f64_1_row(v_mean, ufn_rows_v_mean, ufn_l).stride[0]] = (ufn_view_i32_1_row(v_x, ufn_rows_v_x, ufn_l).shape[0] > 0) ? (((double)v_s[ufn_l]) / ((double)ufn_view_i32_1_row(v_x, ufn_rows_v_x, ufn_l).shape[0])) : 0.0;
     }
-#line 335 "gufuncs.host.c"
+#line 356 "gufuncs.host.c"
 }
 
 /* host loop of sum_mean '(int32[:], int64[:], float64[:])', layout '(n)->(),()' */
@@ -396,7 +417,7 @@ UFN_LOOP_INLINE void gufuncs__sum_mean__a1_f32_a1_f32_a1_f32__lanes(ufn_view_f32
 #line 28 "gufuncs.ufn"
         ufn_view_f32_1_row(v_mean, ufn_rows_v_mean, ufn_l).data[0 * ufn_view_f32_1_row(v_mean, ufn_rows_v_mean, ufn_l).stride[0]] = (float)((ufn_view_f32_1_row(v_x, ufn_rows_v_x, ufn_l).shape[0] > 0) ? (v_s[ufn_l] / ((double)ufn_view_f32_1_row(v_x, ufn_rows_v_x, ufn_l).shape[0])) : 0.0);
     }
-#line 400 "gufuncs.host.c"
+#line 421 "gufuncs.host.c"
 }
 
 /* host loop of sum_mean '(float32[:], float32[:], float32[:])', layout '(n)->(),()' */
@@ -430,7 +451,7 @@ UFN_LOOP_INLINE void gufuncs__axpy__f32_a1_f32_a1_f32__lanes(float *v_alpha, ufn
             ufn_view_f32_1_row(v_out, ufn_rows_v_out, ufn_l).data[v_i[ufn_l] * ufn_view_f32_1_row(v_out, ufn_rows_v_out, ufn_l).stride[0]] = (float)((v_i[ufn_l] > 0) ? (((double)(v_alpha[ufn_l] * ufn_view_f32_1_row(v_x, ufn_rows_v_x, ufn_l).data[v_i[ufn_l] * ufn_view_f32_1_row(v_x, ufn_rows_v_x, ufn_l).stride[0]])) + (((double)ufn_view_f32_1_row(v_out, ufn_rows_v_out, ufn_l).data[ufn_wrap_index(ufn_sub_i64(v_i[ufn_l], 1), ufn_view_f32_1_row(v_out, ufn_rows_v_out, ufn_l).shape[0]) * ufn_view_f32_1_row(v_out, ufn_rows_v_out, ufn_l).stride[0]]) * 0.0)) : ((double)(v_alpha[ufn_l] * ufn_view_f32_1_row(v_x, ufn_rows_v_x, ufn_l).data[v_i[ufn_l] * ufn_view_f32_1_row(v_x, ufn_rows_v_x, ufn_l).stride[0]])));
         }
     }
-#line 434 "gufuncs.host.c"
+#line 455 "gufuncs.host.c"
 }
 
 /* host loop of axpy '(float32, float32[:], float32[:])', layout '(),(n)->(n)' */

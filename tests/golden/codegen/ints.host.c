@@ -54,11 +54,32 @@ __attribute__((simd("notinbranch"))) double hypot(double, double); __attribute__
     __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx2,fma"))) \
     static void loop##_avx512(char *const *a, const ufn_index *d, const ufn_index *s) { loop(a, d, s); }
 #define UFN_HOST_TABLE(loop) {loop##_baseline, loop##_avx2, loop##_avx512}
+/* a ufunc's loop is compiled once per instruction set, as its chunk loop
+ * (ufn_abi.h); the host loop calls that with no ranges to prefetch */
+#if defined(__clang__)
+#define UFN_CHUNK_ONCE __attribute__((noinline))
+#else
+#define UFN_CHUNK_ONCE __attribute__((noinline, noclone))
+#endif
+#define UFN_UFUNC_VARIANT(loop, isa, target) \
+    target UFN_CHUNK_ONCE static void loop##_chunk_##isa(char *const *a, const ufn_index *d, \
+                                                          const ufn_index *s, const ufn_ahead *h) { loop(a, d, s, h); } \
+    static void loop##_##isa(char *const *a, const ufn_index *d, const ufn_index *s) { loop##_chunk_##isa(a, d, s, NULL); }
+#define UFN_UFUNC_VARIANTS(loop) \
+    UFN_UFUNC_VARIANT(loop, baseline, ) \
+    UFN_UFUNC_VARIANT(loop, avx2, __attribute__((target("avx2,fma")))) \
+    UFN_UFUNC_VARIANT(loop, avx512, __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx2,fma"))))
+#define UFN_CHUNK_TABLE(loop) {loop##_chunk_baseline, loop##_chunk_avx2, loop##_chunk_avx512}
 #else
 #define UFN_LOOP_INLINE static inline
 #define UFN_HOST_VARIANTS(loop) \
     static void loop##_baseline(char *const *a, const ufn_index *d, const ufn_index *s) { loop(a, d, s); }
 #define UFN_HOST_TABLE(loop) {loop##_baseline, NULL, NULL}
+#define UFN_UFUNC_VARIANTS(loop) \
+    static void loop##_chunk_baseline(char *const *a, const ufn_index *d, const ufn_index *s, \
+                                      const ufn_ahead *h) { loop(a, d, s, h); } \
+    static void loop##_baseline(char *const *a, const ufn_index *d, const ufn_index *s) { loop##_chunk_baseline(a, d, s, NULL); }
+#define UFN_CHUNK_TABLE(loop) {loop##_chunk_baseline, NULL, NULL}
 #endif
 
 #if defined(__CUDACC__)
@@ -110,7 +131,7 @@ UFN_BODY int16_t ints__zero_suppress__i16_i16(int16_t v_waveform_value, int16_t 
     }
 #line 14 "ints.ufn"
     return (int16_t)v_result;
-#line 114 "ints.host.c"
+#line 135 "ints.host.c"
 }
 
 /* ints.ufn:18: def wrapping_add, @vectorize 'uint8(uint8, uint8)' */
@@ -118,7 +139,7 @@ UFN_BODY uint8_t ints__wrapping_add__u8_u8(uint8_t v_a, uint8_t v_b)
 {
 #line 19 "ints.ufn"
     return (uint8_t)ufn_add_i64((int64_t)(((uint64_t)v_a) + ((uint64_t)v_b)), 15);
-#line 122 "ints.host.c"
+#line 143 "ints.host.c"
 }
 
 /* ints.ufn:18: def wrapping_add, @vectorize 'int8(int8, int8)' */
@@ -126,7 +147,7 @@ UFN_BODY int8_t ints__wrapping_add__i8_i8(int8_t v_a, int8_t v_b)
 {
 #line 19 "ints.ufn"
     return (int8_t)ufn_add_i64(ufn_add_i64((int64_t)v_a, (int64_t)v_b), 15);
-#line 130 "ints.host.c"
+#line 151 "ints.host.c"
 }
 
 /* ints.ufn:23: def is_even, @vectorize 'boolean(int32)' */
@@ -134,7 +155,7 @@ UFN_BODY bool ints__is_even__i32(int32_t v_n)
 {
 #line 24 "ints.ufn"
     return ufn_mod_i64((int64_t)v_n, 2) == 0;
-#line 138 "ints.host.c"
+#line 159 "ints.host.c"
 }
 
 /* ints.ufn:28: def less, @vectorize 'boolean(uint64, int64)' */
@@ -142,7 +163,7 @@ UFN_BODY bool ints__less__u64_i64(uint64_t v_a, int64_t v_b)
 {
 #line 29 "ints.ufn"
     return (double)v_a < (double)v_b;
-#line 146 "ints.host.c"
+#line 167 "ints.host.c"
 }
 
 /* ints.ufn:28: def less, @vectorize 'boolean(uint8, int8)' */
@@ -150,13 +171,14 @@ UFN_BODY bool ints__less__u8_i8(uint8_t v_a, int8_t v_b)
 {
 #line 29 "ints.ufn"
     return (int16_t)v_a < (int16_t)v_b;
-#line 154 "ints.host.c"
+#line 175 "ints.host.c"
 }
 
 /* ---- host loops ---- */
 
 /* host loop of zero_suppress 'int16(int16, int16)' */
-UFN_LOOP_INLINE void ints__zero_suppress__i16_i16__host(char *const *args, const ufn_index *dims, const ufn_index *steps)
+UFN_LOOP_INLINE void ints__zero_suppress__i16_i16__host(char *const *args, const ufn_index *dims, const ufn_index *steps,
+                     const ufn_ahead *ahead)
 {
     ufn_index n = dims[0];
     if (steps[0] == sizeof(int16_t) && steps[1] == sizeof(int16_t) && steps[2] == sizeof(int16_t)) {
@@ -165,7 +187,9 @@ UFN_LOOP_INLINE void ints__zero_suppress__i16_i16__host(char *const *args, const
         int16_t *restrict r = (int16_t *)args[2];
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
-            if (b + 1280 <= n) {
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(int16_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(int16_t); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
             }
@@ -178,10 +202,11 @@ UFN_LOOP_INLINE void ints__zero_suppress__i16_i16__host(char *const *args, const
             *(int16_t *)(args[2] + i * steps[2]) = ints__zero_suppress__i16_i16(*(const int16_t *)(args[0] + i * steps[0]), *(const int16_t *)(args[1] + i * steps[1]));
     }
 }
-UFN_HOST_VARIANTS(ints__zero_suppress__i16_i16__host)
+UFN_UFUNC_VARIANTS(ints__zero_suppress__i16_i16__host)
 
 /* host loop of wrapping_add 'uint8(uint8, uint8)' */
-UFN_LOOP_INLINE void ints__wrapping_add__u8_u8__host(char *const *args, const ufn_index *dims, const ufn_index *steps)
+UFN_LOOP_INLINE void ints__wrapping_add__u8_u8__host(char *const *args, const ufn_index *dims, const ufn_index *steps,
+                     const ufn_ahead *ahead)
 {
     ufn_index n = dims[0];
     if (steps[0] == sizeof(uint8_t) && steps[1] == sizeof(uint8_t) && steps[2] == sizeof(uint8_t)) {
@@ -190,7 +215,9 @@ UFN_LOOP_INLINE void ints__wrapping_add__u8_u8__host(char *const *args, const uf
         uint8_t *restrict r = (uint8_t *)args[2];
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
-            if (b + 1280 <= n) {
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(uint8_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(uint8_t); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
             }
@@ -203,10 +230,11 @@ UFN_LOOP_INLINE void ints__wrapping_add__u8_u8__host(char *const *args, const uf
             *(uint8_t *)(args[2] + i * steps[2]) = ints__wrapping_add__u8_u8(*(const uint8_t *)(args[0] + i * steps[0]), *(const uint8_t *)(args[1] + i * steps[1]));
     }
 }
-UFN_HOST_VARIANTS(ints__wrapping_add__u8_u8__host)
+UFN_UFUNC_VARIANTS(ints__wrapping_add__u8_u8__host)
 
 /* host loop of wrapping_add 'int8(int8, int8)' */
-UFN_LOOP_INLINE void ints__wrapping_add__i8_i8__host(char *const *args, const ufn_index *dims, const ufn_index *steps)
+UFN_LOOP_INLINE void ints__wrapping_add__i8_i8__host(char *const *args, const ufn_index *dims, const ufn_index *steps,
+                     const ufn_ahead *ahead)
 {
     ufn_index n = dims[0];
     if (steps[0] == sizeof(int8_t) && steps[1] == sizeof(int8_t) && steps[2] == sizeof(int8_t)) {
@@ -215,7 +243,9 @@ UFN_LOOP_INLINE void ints__wrapping_add__i8_i8__host(char *const *args, const uf
         int8_t *restrict r = (int8_t *)args[2];
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
-            if (b + 1280 <= n) {
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(int8_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(int8_t); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
             }
@@ -228,10 +258,11 @@ UFN_LOOP_INLINE void ints__wrapping_add__i8_i8__host(char *const *args, const uf
             *(int8_t *)(args[2] + i * steps[2]) = ints__wrapping_add__i8_i8(*(const int8_t *)(args[0] + i * steps[0]), *(const int8_t *)(args[1] + i * steps[1]));
     }
 }
-UFN_HOST_VARIANTS(ints__wrapping_add__i8_i8__host)
+UFN_UFUNC_VARIANTS(ints__wrapping_add__i8_i8__host)
 
 /* host loop of is_even 'boolean(int32)' */
-UFN_LOOP_INLINE void ints__is_even__i32__host(char *const *args, const ufn_index *dims, const ufn_index *steps)
+UFN_LOOP_INLINE void ints__is_even__i32__host(char *const *args, const ufn_index *dims, const ufn_index *steps,
+                     const ufn_ahead *ahead)
 {
     ufn_index n = dims[0];
     if (steps[0] == sizeof(int32_t) && steps[1] == sizeof(uint8_t)) {
@@ -239,7 +270,9 @@ UFN_LOOP_INLINE void ints__is_even__i32__host(char *const *args, const ufn_index
         uint8_t *restrict r = (uint8_t *)args[1];
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
-            if (b + 1280 <= n) {
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(int32_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
             }
             #pragma omp simd
@@ -251,10 +284,11 @@ UFN_LOOP_INLINE void ints__is_even__i32__host(char *const *args, const ufn_index
             *(uint8_t *)(args[1] + i * steps[1]) = ints__is_even__i32(*(const int32_t *)(args[0] + i * steps[0]));
     }
 }
-UFN_HOST_VARIANTS(ints__is_even__i32__host)
+UFN_UFUNC_VARIANTS(ints__is_even__i32__host)
 
 /* host loop of less 'boolean(uint64, int64)' */
-UFN_LOOP_INLINE void ints__less__u64_i64__host(char *const *args, const ufn_index *dims, const ufn_index *steps)
+UFN_LOOP_INLINE void ints__less__u64_i64__host(char *const *args, const ufn_index *dims, const ufn_index *steps,
+                     const ufn_ahead *ahead)
 {
     ufn_index n = dims[0];
     if (steps[0] == sizeof(uint64_t) && steps[1] == sizeof(int64_t) && steps[2] == sizeof(uint8_t)) {
@@ -263,7 +297,9 @@ UFN_LOOP_INLINE void ints__less__u64_i64__host(char *const *args, const ufn_inde
         uint8_t *restrict r = (uint8_t *)args[2];
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
-            if (b + 1280 <= n) {
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(uint64_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(int64_t); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
             }
@@ -276,10 +312,11 @@ UFN_LOOP_INLINE void ints__less__u64_i64__host(char *const *args, const ufn_inde
             *(uint8_t *)(args[2] + i * steps[2]) = ints__less__u64_i64(*(const uint64_t *)(args[0] + i * steps[0]), *(const int64_t *)(args[1] + i * steps[1]));
     }
 }
-UFN_HOST_VARIANTS(ints__less__u64_i64__host)
+UFN_UFUNC_VARIANTS(ints__less__u64_i64__host)
 
 /* host loop of less 'boolean(uint8, int8)' */
-UFN_LOOP_INLINE void ints__less__u8_i8__host(char *const *args, const ufn_index *dims, const ufn_index *steps)
+UFN_LOOP_INLINE void ints__less__u8_i8__host(char *const *args, const ufn_index *dims, const ufn_index *steps,
+                     const ufn_ahead *ahead)
 {
     ufn_index n = dims[0];
     if (steps[0] == sizeof(uint8_t) && steps[1] == sizeof(int8_t) && steps[2] == sizeof(uint8_t)) {
@@ -288,7 +325,9 @@ UFN_LOOP_INLINE void ints__less__u8_i8__host(char *const *args, const ufn_index 
         uint8_t *restrict r = (uint8_t *)args[2];
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
-            if (b + 1280 <= n) {
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(uint8_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(int8_t); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
             }
@@ -301,7 +340,7 @@ UFN_LOOP_INLINE void ints__less__u8_i8__host(char *const *args, const ufn_index 
             *(uint8_t *)(args[2] + i * steps[2]) = ints__less__u8_i8(*(const uint8_t *)(args[0] + i * steps[0]), *(const int8_t *)(args[1] + i * steps[1]));
     }
 }
-UFN_HOST_VARIANTS(ints__less__u8_i8__host)
+UFN_UFUNC_VARIANTS(ints__less__u8_i8__host)
 
 /* ---- the simulator runs the kernels of ints.cu compiled for the CPU ---- */
 void ints__zero_suppress__i16_i16__contig(uint32_t, const int16_t *, const int16_t *, int16_t *);
@@ -379,6 +418,7 @@ static const ufn_dtype ints__zero_suppress__types0[] = {UFN_INT16, UFN_INT16, UF
 static const ufn_loop ints__zero_suppress__loops[] = {
     {.signature = "int16(int16, int16)", .types = ints__zero_suppress__types0,
      .host = UFN_HOST_TABLE(ints__zero_suppress__i16_i16__host),
+     .host_chunk = UFN_CHUNK_TABLE(ints__zero_suppress__i16_i16__host),
      .kernel_contig = "ints__zero_suppress__i16_i16__contig",
      .kernel_strided = "ints__zero_suppress__i16_i16__strided",
     },
@@ -394,11 +434,13 @@ static const ufn_dtype ints__wrapping_add__types1[] = {UFN_INT8, UFN_INT8, UFN_I
 static const ufn_loop ints__wrapping_add__loops[] = {
     {.signature = "uint8(uint8, uint8)", .types = ints__wrapping_add__types0,
      .host = UFN_HOST_TABLE(ints__wrapping_add__u8_u8__host),
+     .host_chunk = UFN_CHUNK_TABLE(ints__wrapping_add__u8_u8__host),
      .kernel_contig = "ints__wrapping_add__u8_u8__contig",
      .kernel_strided = "ints__wrapping_add__u8_u8__strided",
     },
     {.signature = "int8(int8, int8)", .types = ints__wrapping_add__types1,
      .host = UFN_HOST_TABLE(ints__wrapping_add__i8_i8__host),
+     .host_chunk = UFN_CHUNK_TABLE(ints__wrapping_add__i8_i8__host),
      .kernel_contig = "ints__wrapping_add__i8_i8__contig",
      .kernel_strided = "ints__wrapping_add__i8_i8__strided",
     },
@@ -413,6 +455,7 @@ static const ufn_dtype ints__is_even__types0[] = {UFN_INT32, UFN_BOOL};
 static const ufn_loop ints__is_even__loops[] = {
     {.signature = "boolean(int32)", .types = ints__is_even__types0,
      .host = UFN_HOST_TABLE(ints__is_even__i32__host),
+     .host_chunk = UFN_CHUNK_TABLE(ints__is_even__i32__host),
      .kernel_contig = "ints__is_even__i32__contig",
      .kernel_strided = "ints__is_even__i32__strided",
     },
@@ -427,11 +470,13 @@ static const ufn_dtype ints__less__types1[] = {UFN_UINT8, UFN_INT8, UFN_BOOL};
 static const ufn_loop ints__less__loops[] = {
     {.signature = "boolean(uint64, int64)", .types = ints__less__types0,
      .host = UFN_HOST_TABLE(ints__less__u64_i64__host),
+     .host_chunk = UFN_CHUNK_TABLE(ints__less__u64_i64__host),
      .kernel_contig = "ints__less__u64_i64__contig",
      .kernel_strided = "ints__less__u64_i64__strided",
     },
     {.signature = "boolean(uint8, int8)", .types = ints__less__types1,
      .host = UFN_HOST_TABLE(ints__less__u8_i8__host),
+     .host_chunk = UFN_CHUNK_TABLE(ints__less__u8_i8__host),
      .kernel_contig = "ints__less__u8_i8__contig",
      .kernel_strided = "ints__less__u8_i8__strided",
     },

@@ -54,11 +54,32 @@ __attribute__((simd("notinbranch"))) double hypot(double, double); __attribute__
     __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx2,fma"))) \
     static void loop##_avx512(char *const *a, const ufn_index *d, const ufn_index *s) { loop(a, d, s); }
 #define UFN_HOST_TABLE(loop) {loop##_baseline, loop##_avx2, loop##_avx512}
+/* a ufunc's loop is compiled once per instruction set, as its chunk loop
+ * (ufn_abi.h); the host loop calls that with no ranges to prefetch */
+#if defined(__clang__)
+#define UFN_CHUNK_ONCE __attribute__((noinline))
+#else
+#define UFN_CHUNK_ONCE __attribute__((noinline, noclone))
+#endif
+#define UFN_UFUNC_VARIANT(loop, isa, target) \
+    target UFN_CHUNK_ONCE static void loop##_chunk_##isa(char *const *a, const ufn_index *d, \
+                                                          const ufn_index *s, const ufn_ahead *h) { loop(a, d, s, h); } \
+    static void loop##_##isa(char *const *a, const ufn_index *d, const ufn_index *s) { loop##_chunk_##isa(a, d, s, NULL); }
+#define UFN_UFUNC_VARIANTS(loop) \
+    UFN_UFUNC_VARIANT(loop, baseline, ) \
+    UFN_UFUNC_VARIANT(loop, avx2, __attribute__((target("avx2,fma")))) \
+    UFN_UFUNC_VARIANT(loop, avx512, __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx2,fma"))))
+#define UFN_CHUNK_TABLE(loop) {loop##_chunk_baseline, loop##_chunk_avx2, loop##_chunk_avx512}
 #else
 #define UFN_LOOP_INLINE static inline
 #define UFN_HOST_VARIANTS(loop) \
     static void loop##_baseline(char *const *a, const ufn_index *d, const ufn_index *s) { loop(a, d, s); }
 #define UFN_HOST_TABLE(loop) {loop##_baseline, NULL, NULL}
+#define UFN_UFUNC_VARIANTS(loop) \
+    static void loop##_chunk_baseline(char *const *a, const ufn_index *d, const ufn_index *s, \
+                                      const ufn_ahead *h) { loop(a, d, s, h); } \
+    static void loop##_baseline(char *const *a, const ufn_index *d, const ufn_index *s) { loop##_chunk_baseline(a, d, s, NULL); }
+#define UFN_CHUNK_TABLE(loop) {loop##_chunk_baseline, NULL, NULL}
 #endif
 
 #if defined(__CUDACC__)
@@ -106,7 +127,7 @@ UFN_BODY float polar__gpu_arctan2__f32_f32(float v_y, float v_x)
     v_theta = ufn_atan2_f32(v_y, v_x);
 #line 10 "polar.ufn"
     return v_theta;
-#line 110 "polar.host.c"
+#line 131 "polar.host.c"
 }
 
 /* polar.ufn:14: def gpu_polar, @guvectorize '(float32[:], float32[:])' */
@@ -122,13 +143,14 @@ UFN_BODY void polar__gpu_polar__a1_f32_a1_f32(ufn_view_f32_1 v_vec, ufn_view_f32
     v_out.data[0 * v_out.stride[0]] = ufn_sqrt_f32(ufn_powi_f32(v_x, 2) + ufn_powi_f32(v_y, 2));
 #line 18 "polar.ufn"
     v_out.data[1 * v_out.stride[0]] = ufn_atan2_f32(v_y, v_x);
-#line 126 "polar.host.c"
+#line 147 "polar.host.c"
 }
 
 /* ---- host loops ---- */
 
 /* host loop of gpu_arctan2 'float32(float32, float32)' */
-UFN_LOOP_INLINE void polar__gpu_arctan2__f32_f32__host(char *const *args, const ufn_index *dims, const ufn_index *steps)
+UFN_LOOP_INLINE void polar__gpu_arctan2__f32_f32__host(char *const *args, const ufn_index *dims, const ufn_index *steps,
+                     const ufn_ahead *ahead)
 {
     ufn_index n = dims[0];
     if (steps[0] == sizeof(float) && steps[1] == sizeof(float) && steps[2] == sizeof(float)) {
@@ -137,7 +159,9 @@ UFN_LOOP_INLINE void polar__gpu_arctan2__f32_f32__host(char *const *args, const 
         float *restrict r = (float *)args[2];
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
-            if (b + 1280 <= n) {
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
             }
@@ -150,7 +174,7 @@ UFN_LOOP_INLINE void polar__gpu_arctan2__f32_f32__host(char *const *args, const 
             *(float *)(args[2] + i * steps[2]) = polar__gpu_arctan2__f32_f32(*(const float *)(args[0] + i * steps[0]), *(const float *)(args[1] + i * steps[1]));
     }
 }
-UFN_HOST_VARIANTS(polar__gpu_arctan2__f32_f32__host)
+UFN_UFUNC_VARIANTS(polar__gpu_arctan2__f32_f32__host)
 
 /* host loop of gpu_polar '(float32[:], float32[:])', layout '(i)->(i)' */
 UFN_LOOP_INLINE void polar__gpu_polar__a1_f32_a1_f32__host(char *const *args, const ufn_index *dims, const ufn_index *steps)
@@ -194,6 +218,7 @@ static const ufn_dtype polar__gpu_arctan2__types0[] = {UFN_FLOAT32, UFN_FLOAT32,
 static const ufn_loop polar__gpu_arctan2__loops[] = {
     {.signature = "float32(float32, float32)", .types = polar__gpu_arctan2__types0,
      .host = UFN_HOST_TABLE(polar__gpu_arctan2__f32_f32__host),
+     .host_chunk = UFN_CHUNK_TABLE(polar__gpu_arctan2__f32_f32__host),
      .kernel_contig = "polar__gpu_arctan2__f32_f32__contig",
      .kernel_strided = "polar__gpu_arctan2__f32_f32__strided",
     },

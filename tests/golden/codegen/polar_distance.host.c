@@ -54,11 +54,32 @@ __attribute__((simd("notinbranch"))) double hypot(double, double); __attribute__
     __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx2,fma"))) \
     static void loop##_avx512(char *const *a, const ufn_index *d, const ufn_index *s) { loop(a, d, s); }
 #define UFN_HOST_TABLE(loop) {loop##_baseline, loop##_avx2, loop##_avx512}
+/* a ufunc's loop is compiled once per instruction set, as its chunk loop
+ * (ufn_abi.h); the host loop calls that with no ranges to prefetch */
+#if defined(__clang__)
+#define UFN_CHUNK_ONCE __attribute__((noinline))
+#else
+#define UFN_CHUNK_ONCE __attribute__((noinline, noclone))
+#endif
+#define UFN_UFUNC_VARIANT(loop, isa, target) \
+    target UFN_CHUNK_ONCE static void loop##_chunk_##isa(char *const *a, const ufn_index *d, \
+                                                          const ufn_index *s, const ufn_ahead *h) { loop(a, d, s, h); } \
+    static void loop##_##isa(char *const *a, const ufn_index *d, const ufn_index *s) { loop##_chunk_##isa(a, d, s, NULL); }
+#define UFN_UFUNC_VARIANTS(loop) \
+    UFN_UFUNC_VARIANT(loop, baseline, ) \
+    UFN_UFUNC_VARIANT(loop, avx2, __attribute__((target("avx2,fma")))) \
+    UFN_UFUNC_VARIANT(loop, avx512, __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx2,fma"))))
+#define UFN_CHUNK_TABLE(loop) {loop##_chunk_baseline, loop##_chunk_avx2, loop##_chunk_avx512}
 #else
 #define UFN_LOOP_INLINE static inline
 #define UFN_HOST_VARIANTS(loop) \
     static void loop##_baseline(char *const *a, const ufn_index *d, const ufn_index *s) { loop(a, d, s); }
 #define UFN_HOST_TABLE(loop) {loop##_baseline, NULL, NULL}
+#define UFN_UFUNC_VARIANTS(loop) \
+    static void loop##_chunk_baseline(char *const *a, const ufn_index *d, const ufn_index *s, \
+                                      const ufn_ahead *h) { loop(a, d, s, h); } \
+    static void loop##_baseline(char *const *a, const ufn_index *d, const ufn_index *s) { loop##_chunk_baseline(a, d, s, NULL); }
+#define UFN_CHUNK_TABLE(loop) {loop##_chunk_baseline, NULL, NULL}
 #endif
 
 #if defined(__CUDACC__)
@@ -108,7 +129,7 @@ UFN_BODY ufn_tup2_f32_f32 polar_distance__polar_to_cartesian__f32_f32(float v_rh
     v_y = v_rho * ufn_sin_f32(v_theta);
 #line 10 "polar_distance.ufn"
     return ufn_tup2_f32_f32_make(v_x, v_y);
-#line 112 "polar_distance.host.c"
+#line 133 "polar_distance.host.c"
 }
 
 /* polar_distance.ufn:14: def polar_distance, @vectorize 'float32(float32, float32, float32, float32)' */
@@ -134,13 +155,14 @@ UFN_BODY float polar_distance__polar_distance__f32_f32_f32_f32(float v_rho1, flo
     v_y2 = ufn_t1.f1;
 #line 18 "polar_distance.ufn"
     return (float)ufn_pow_f64((double)(ufn_powi_f32(v_x1 - v_x2, 2) + ufn_powi_f32(v_y1 - v_y2, 2)), 0.5);
-#line 138 "polar_distance.host.c"
+#line 159 "polar_distance.host.c"
 }
 
 /* ---- host loops ---- */
 
 /* host loop of polar_distance 'float32(float32, float32, float32, float32)' */
-UFN_LOOP_INLINE void polar_distance__polar_distance__f32_f32_f32_f32__host(char *const *args, const ufn_index *dims, const ufn_index *steps)
+UFN_LOOP_INLINE void polar_distance__polar_distance__f32_f32_f32_f32__host(char *const *args, const ufn_index *dims, const ufn_index *steps,
+                     const ufn_ahead *ahead)
 {
     ufn_index n = dims[0];
     if (steps[0] == sizeof(float) && steps[1] == sizeof(float) && steps[2] == sizeof(float) && steps[3] == sizeof(float) && steps[4] == sizeof(float)) {
@@ -151,7 +173,9 @@ UFN_LOOP_INLINE void polar_distance__polar_distance__f32_f32_f32_f32__host(char 
         float *restrict r = (float *)args[4];
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
-            if (b + 1280 <= n) {
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a2 + b + 1024) + o);
@@ -166,7 +190,7 @@ UFN_LOOP_INLINE void polar_distance__polar_distance__f32_f32_f32_f32__host(char 
             *(float *)(args[4] + i * steps[4]) = polar_distance__polar_distance__f32_f32_f32_f32(*(const float *)(args[0] + i * steps[0]), *(const float *)(args[1] + i * steps[1]), *(const float *)(args[2] + i * steps[2]), *(const float *)(args[3] + i * steps[3]));
     }
 }
-UFN_HOST_VARIANTS(polar_distance__polar_distance__f32_f32_f32_f32__host)
+UFN_UFUNC_VARIANTS(polar_distance__polar_distance__f32_f32_f32_f32__host)
 
 /* ---- the simulator runs the kernels of polar_distance.cu compiled for the CPU ---- */
 void polar_distance__polar_distance__f32_f32_f32_f32__contig(uint32_t, const float *, const float *, const float *, const float *, float *);
@@ -194,6 +218,7 @@ static const ufn_dtype polar_distance__polar_distance__types0[] = {UFN_FLOAT32, 
 static const ufn_loop polar_distance__polar_distance__loops[] = {
     {.signature = "float32(float32, float32, float32, float32)", .types = polar_distance__polar_distance__types0,
      .host = UFN_HOST_TABLE(polar_distance__polar_distance__f32_f32_f32_f32__host),
+     .host_chunk = UFN_CHUNK_TABLE(polar_distance__polar_distance__f32_f32_f32_f32__host),
      .kernel_contig = "polar_distance__polar_distance__f32_f32_f32_f32__contig",
      .kernel_strided = "polar_distance__polar_distance__f32_f32_f32_f32__strided",
     },

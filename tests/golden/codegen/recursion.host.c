@@ -54,11 +54,32 @@ __attribute__((simd("notinbranch"))) double hypot(double, double); __attribute__
     __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx2,fma"))) \
     static void loop##_avx512(char *const *a, const ufn_index *d, const ufn_index *s) { loop(a, d, s); }
 #define UFN_HOST_TABLE(loop) {loop##_baseline, loop##_avx2, loop##_avx512}
+/* a ufunc's loop is compiled once per instruction set, as its chunk loop
+ * (ufn_abi.h); the host loop calls that with no ranges to prefetch */
+#if defined(__clang__)
+#define UFN_CHUNK_ONCE __attribute__((noinline))
+#else
+#define UFN_CHUNK_ONCE __attribute__((noinline, noclone))
+#endif
+#define UFN_UFUNC_VARIANT(loop, isa, target) \
+    target UFN_CHUNK_ONCE static void loop##_chunk_##isa(char *const *a, const ufn_index *d, \
+                                                          const ufn_index *s, const ufn_ahead *h) { loop(a, d, s, h); } \
+    static void loop##_##isa(char *const *a, const ufn_index *d, const ufn_index *s) { loop##_chunk_##isa(a, d, s, NULL); }
+#define UFN_UFUNC_VARIANTS(loop) \
+    UFN_UFUNC_VARIANT(loop, baseline, ) \
+    UFN_UFUNC_VARIANT(loop, avx2, __attribute__((target("avx2,fma")))) \
+    UFN_UFUNC_VARIANT(loop, avx512, __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx2,fma"))))
+#define UFN_CHUNK_TABLE(loop) {loop##_chunk_baseline, loop##_chunk_avx2, loop##_chunk_avx512}
 #else
 #define UFN_LOOP_INLINE static inline
 #define UFN_HOST_VARIANTS(loop) \
     static void loop##_baseline(char *const *a, const ufn_index *d, const ufn_index *s) { loop(a, d, s); }
 #define UFN_HOST_TABLE(loop) {loop##_baseline, NULL, NULL}
+#define UFN_UFUNC_VARIANTS(loop) \
+    static void loop##_chunk_baseline(char *const *a, const ufn_index *d, const ufn_index *s, \
+                                      const ufn_ahead *h) { loop(a, d, s, h); } \
+    static void loop##_baseline(char *const *a, const ufn_index *d, const ufn_index *s) { loop##_chunk_baseline(a, d, s, NULL); }
+#define UFN_CHUNK_TABLE(loop) {loop##_chunk_baseline, NULL, NULL}
 #endif
 
 #if defined(__CUDACC__)
@@ -110,7 +131,7 @@ UFN_RECURSIVE int64_t recursion__lucas__i64(int ufn_depth, int64_t v_n)
             return ufn_add_i64(recursion__lucas__i64(ufn_depth + 1, ufn_sub_i64(v_n, 1)), recursion__lucas__i64(ufn_depth + 1, ufn_sub_i64(v_n, 2)));
         }
     }
-#line 114 "recursion.host.c"
+#line 135 "recursion.host.c"
 }
 
 /* recursion.ufn:16: def lucas_ufunc, @vectorize 'int64(int64)' */
@@ -118,13 +139,14 @@ UFN_BODY int64_t recursion__lucas_ufunc__i64(int64_t v_n)
 {
 #line 17 "recursion.ufn"
     return recursion__lucas__i64(0, v_n);
-#line 122 "recursion.host.c"
+#line 143 "recursion.host.c"
 }
 
 /* ---- host loops ---- */
 
 /* host loop of lucas_ufunc 'int64(int64)' */
-UFN_LOOP_INLINE void recursion__lucas_ufunc__i64__host(char *const *args, const ufn_index *dims, const ufn_index *steps)
+UFN_LOOP_INLINE void recursion__lucas_ufunc__i64__host(char *const *args, const ufn_index *dims, const ufn_index *steps,
+                     const ufn_ahead *ahead)
 {
     ufn_index n = dims[0];
     if (steps[0] == sizeof(int64_t) && steps[1] == sizeof(int64_t)) {
@@ -132,7 +154,9 @@ UFN_LOOP_INLINE void recursion__lucas_ufunc__i64__host(char *const *args, const 
         int64_t *restrict r = (int64_t *)args[1];
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
-            if (b + 1280 <= n) {
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(int64_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
             }
             #pragma omp simd
@@ -144,7 +168,7 @@ UFN_LOOP_INLINE void recursion__lucas_ufunc__i64__host(char *const *args, const 
             *(int64_t *)(args[1] + i * steps[1]) = recursion__lucas_ufunc__i64(*(const int64_t *)(args[0] + i * steps[0]));
     }
 }
-UFN_HOST_VARIANTS(recursion__lucas_ufunc__i64__host)
+UFN_UFUNC_VARIANTS(recursion__lucas_ufunc__i64__host)
 
 /* ---- the simulator runs the kernels of recursion.cu compiled for the CPU ---- */
 void recursion__lucas_ufunc__i64__contig(uint32_t, const int64_t *, int64_t *);
@@ -173,6 +197,7 @@ static const ufn_dtype recursion__lucas_ufunc__types0[] = {UFN_INT64, UFN_INT64}
 static const ufn_loop recursion__lucas_ufunc__loops[] = {
     {.signature = "int64(int64)", .types = recursion__lucas_ufunc__types0,
      .host = UFN_HOST_TABLE(recursion__lucas_ufunc__i64__host),
+     .host_chunk = UFN_CHUNK_TABLE(recursion__lucas_ufunc__i64__host),
      .kernel_contig = "recursion__lucas_ufunc__i64__contig",
      .kernel_strided = "recursion__lucas_ufunc__i64__strided",
     },

@@ -54,11 +54,32 @@ __attribute__((simd("notinbranch"))) double hypot(double, double); __attribute__
     __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx2,fma"))) \
     static void loop##_avx512(char *const *a, const ufn_index *d, const ufn_index *s) { loop(a, d, s); }
 #define UFN_HOST_TABLE(loop) {loop##_baseline, loop##_avx2, loop##_avx512}
+/* a ufunc's loop is compiled once per instruction set, as its chunk loop
+ * (ufn_abi.h); the host loop calls that with no ranges to prefetch */
+#if defined(__clang__)
+#define UFN_CHUNK_ONCE __attribute__((noinline))
+#else
+#define UFN_CHUNK_ONCE __attribute__((noinline, noclone))
+#endif
+#define UFN_UFUNC_VARIANT(loop, isa, target) \
+    target UFN_CHUNK_ONCE static void loop##_chunk_##isa(char *const *a, const ufn_index *d, \
+                                                          const ufn_index *s, const ufn_ahead *h) { loop(a, d, s, h); } \
+    static void loop##_##isa(char *const *a, const ufn_index *d, const ufn_index *s) { loop##_chunk_##isa(a, d, s, NULL); }
+#define UFN_UFUNC_VARIANTS(loop) \
+    UFN_UFUNC_VARIANT(loop, baseline, ) \
+    UFN_UFUNC_VARIANT(loop, avx2, __attribute__((target("avx2,fma")))) \
+    UFN_UFUNC_VARIANT(loop, avx512, __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx2,fma"))))
+#define UFN_CHUNK_TABLE(loop) {loop##_chunk_baseline, loop##_chunk_avx2, loop##_chunk_avx512}
 #else
 #define UFN_LOOP_INLINE static inline
 #define UFN_HOST_VARIANTS(loop) \
     static void loop##_baseline(char *const *a, const ufn_index *d, const ufn_index *s) { loop(a, d, s); }
 #define UFN_HOST_TABLE(loop) {loop##_baseline, NULL, NULL}
+#define UFN_UFUNC_VARIANTS(loop) \
+    static void loop##_chunk_baseline(char *const *a, const ufn_index *d, const ufn_index *s, \
+                                      const ufn_ahead *h) { loop(a, d, s, h); } \
+    static void loop##_baseline(char *const *a, const ufn_index *d, const ufn_index *s) { loop##_chunk_baseline(a, d, s, NULL); }
+#define UFN_CHUNK_TABLE(loop) {loop##_chunk_baseline, NULL, NULL}
 #endif
 
 #if defined(__CUDACC__)
@@ -98,7 +119,7 @@ UFN_BODY float reduce__total__f32_f32(float v_x, float v_y)
 {
 #line 8 "reduce.ufn"
     return v_x + v_y;
-#line 102 "reduce.host.c"
+#line 123 "reduce.host.c"
 }
 
 /* reduce.ufn:7: def total, @vectorize 'int8(int8, int8)' */
@@ -106,7 +127,7 @@ UFN_BODY int8_t reduce__total__i8_i8(int8_t v_x, int8_t v_y)
 {
 #line 8 "reduce.ufn"
     return (int8_t)ufn_add_i64((int64_t)v_x, (int64_t)v_y);
-#line 110 "reduce.host.c"
+#line 131 "reduce.host.c"
 }
 
 /* reduce.ufn:12: def first, @vectorize 'float64(float64, float64)' */
@@ -114,13 +135,14 @@ UFN_BODY double reduce__first__f64_f64(double v_x, double v_y)
 {
 #line 14 "reduce.ufn"
     return v_x;
-#line 118 "reduce.host.c"
+#line 139 "reduce.host.c"
 }
 
 /* ---- host loops ---- */
 
 /* host loop of total 'float32(float32, float32)' */
-UFN_LOOP_INLINE void reduce__total__f32_f32__host(char *const *args, const ufn_index *dims, const ufn_index *steps)
+UFN_LOOP_INLINE void reduce__total__f32_f32__host(char *const *args, const ufn_index *dims, const ufn_index *steps,
+                     const ufn_ahead *ahead)
 {
     ufn_index n = dims[0];
     if (steps[0] == sizeof(float) && steps[1] == sizeof(float) && steps[2] == sizeof(float)) {
@@ -129,7 +151,9 @@ UFN_LOOP_INLINE void reduce__total__f32_f32__host(char *const *args, const ufn_i
         float *restrict r = (float *)args[2];
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
-            if (b + 1280 <= n) {
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
             }
@@ -142,10 +166,11 @@ UFN_LOOP_INLINE void reduce__total__f32_f32__host(char *const *args, const ufn_i
             *(float *)(args[2] + i * steps[2]) = reduce__total__f32_f32(*(const float *)(args[0] + i * steps[0]), *(const float *)(args[1] + i * steps[1]));
     }
 }
-UFN_HOST_VARIANTS(reduce__total__f32_f32__host)
+UFN_UFUNC_VARIANTS(reduce__total__f32_f32__host)
 
 /* host loop of total 'int8(int8, int8)' */
-UFN_LOOP_INLINE void reduce__total__i8_i8__host(char *const *args, const ufn_index *dims, const ufn_index *steps)
+UFN_LOOP_INLINE void reduce__total__i8_i8__host(char *const *args, const ufn_index *dims, const ufn_index *steps,
+                     const ufn_ahead *ahead)
 {
     ufn_index n = dims[0];
     if (steps[0] == sizeof(int8_t) && steps[1] == sizeof(int8_t) && steps[2] == sizeof(int8_t)) {
@@ -154,7 +179,9 @@ UFN_LOOP_INLINE void reduce__total__i8_i8__host(char *const *args, const ufn_ind
         int8_t *restrict r = (int8_t *)args[2];
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
-            if (b + 1280 <= n) {
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(int8_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(int8_t); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
             }
@@ -167,10 +194,11 @@ UFN_LOOP_INLINE void reduce__total__i8_i8__host(char *const *args, const ufn_ind
             *(int8_t *)(args[2] + i * steps[2]) = reduce__total__i8_i8(*(const int8_t *)(args[0] + i * steps[0]), *(const int8_t *)(args[1] + i * steps[1]));
     }
 }
-UFN_HOST_VARIANTS(reduce__total__i8_i8__host)
+UFN_UFUNC_VARIANTS(reduce__total__i8_i8__host)
 
 /* host loop of first 'float64(float64, float64)' */
-UFN_LOOP_INLINE void reduce__first__f64_f64__host(char *const *args, const ufn_index *dims, const ufn_index *steps)
+UFN_LOOP_INLINE void reduce__first__f64_f64__host(char *const *args, const ufn_index *dims, const ufn_index *steps,
+                     const ufn_ahead *ahead)
 {
     ufn_index n = dims[0];
     if (steps[0] == sizeof(double) && steps[1] == sizeof(double) && steps[2] == sizeof(double)) {
@@ -179,7 +207,9 @@ UFN_LOOP_INLINE void reduce__first__f64_f64__host(char *const *args, const ufn_i
         double *restrict r = (double *)args[2];
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
-            if (b + 1280 <= n) {
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(double); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(double); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
             }
@@ -192,7 +222,7 @@ UFN_LOOP_INLINE void reduce__first__f64_f64__host(char *const *args, const ufn_i
             *(double *)(args[2] + i * steps[2]) = reduce__first__f64_f64(*(const double *)(args[0] + i * steps[0]), *(const double *)(args[1] + i * steps[1]));
     }
 }
-UFN_HOST_VARIANTS(reduce__first__f64_f64__host)
+UFN_UFUNC_VARIANTS(reduce__first__f64_f64__host)
 
 /* ---- the simulator runs the kernels of reduce.cu compiled for the CPU ---- */
 void reduce__total__f32_f32__contig(uint32_t, const float *, const float *, float *);
@@ -253,12 +283,14 @@ static const ufn_dtype reduce__total__types1[] = {UFN_INT8, UFN_INT8, UFN_INT8};
 static const ufn_loop reduce__total__loops[] = {
     {.signature = "float32(float32, float32)", .types = reduce__total__types0,
      .host = UFN_HOST_TABLE(reduce__total__f32_f32__host),
+     .host_chunk = UFN_CHUNK_TABLE(reduce__total__f32_f32__host),
      .kernel_contig = "reduce__total__f32_f32__contig",
      .kernel_strided = "reduce__total__f32_f32__strided",
      .kernel_reduce = "reduce__total__f32_f32__reduce",
     },
     {.signature = "int8(int8, int8)", .types = reduce__total__types1,
      .host = UFN_HOST_TABLE(reduce__total__i8_i8__host),
+     .host_chunk = UFN_CHUNK_TABLE(reduce__total__i8_i8__host),
      .kernel_contig = "reduce__total__i8_i8__contig",
      .kernel_strided = "reduce__total__i8_i8__strided",
      .kernel_reduce = "reduce__total__i8_i8__reduce",
@@ -274,6 +306,7 @@ static const ufn_dtype reduce__first__types0[] = {UFN_FLOAT64, UFN_FLOAT64, UFN_
 static const ufn_loop reduce__first__loops[] = {
     {.signature = "float64(float64, float64)", .types = reduce__first__types0,
      .host = UFN_HOST_TABLE(reduce__first__f64_f64__host),
+     .host_chunk = UFN_CHUNK_TABLE(reduce__first__f64_f64__host),
      .kernel_contig = "reduce__first__f64_f64__contig",
      .kernel_strided = "reduce__first__f64_f64__strided",
     },

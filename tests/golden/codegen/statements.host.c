@@ -54,11 +54,32 @@ __attribute__((simd("notinbranch"))) double hypot(double, double); __attribute__
     __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx2,fma"))) \
     static void loop##_avx512(char *const *a, const ufn_index *d, const ufn_index *s) { loop(a, d, s); }
 #define UFN_HOST_TABLE(loop) {loop##_baseline, loop##_avx2, loop##_avx512}
+/* a ufunc's loop is compiled once per instruction set, as its chunk loop
+ * (ufn_abi.h); the host loop calls that with no ranges to prefetch */
+#if defined(__clang__)
+#define UFN_CHUNK_ONCE __attribute__((noinline))
+#else
+#define UFN_CHUNK_ONCE __attribute__((noinline, noclone))
+#endif
+#define UFN_UFUNC_VARIANT(loop, isa, target) \
+    target UFN_CHUNK_ONCE static void loop##_chunk_##isa(char *const *a, const ufn_index *d, \
+                                                          const ufn_index *s, const ufn_ahead *h) { loop(a, d, s, h); } \
+    static void loop##_##isa(char *const *a, const ufn_index *d, const ufn_index *s) { loop##_chunk_##isa(a, d, s, NULL); }
+#define UFN_UFUNC_VARIANTS(loop) \
+    UFN_UFUNC_VARIANT(loop, baseline, ) \
+    UFN_UFUNC_VARIANT(loop, avx2, __attribute__((target("avx2,fma")))) \
+    UFN_UFUNC_VARIANT(loop, avx512, __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx2,fma"))))
+#define UFN_CHUNK_TABLE(loop) {loop##_chunk_baseline, loop##_chunk_avx2, loop##_chunk_avx512}
 #else
 #define UFN_LOOP_INLINE static inline
 #define UFN_HOST_VARIANTS(loop) \
     static void loop##_baseline(char *const *a, const ufn_index *d, const ufn_index *s) { loop(a, d, s); }
 #define UFN_HOST_TABLE(loop) {loop##_baseline, NULL, NULL}
+#define UFN_UFUNC_VARIANTS(loop) \
+    static void loop##_chunk_baseline(char *const *a, const ufn_index *d, const ufn_index *s, \
+                                      const ufn_ahead *h) { loop(a, d, s, h); } \
+    static void loop##_baseline(char *const *a, const ufn_index *d, const ufn_index *s) { loop##_chunk_baseline(a, d, s, NULL); }
+#define UFN_CHUNK_TABLE(loop) {loop##_chunk_baseline, NULL, NULL}
 #endif
 
 #if defined(__CUDACC__)
@@ -129,7 +150,7 @@ UFN_BODY int64_t statements__collatz__i64_i64(int64_t v_n, int64_t v_limit)
     }
 #line 17 "statements.ufn"
     return v_steps;
-#line 133 "statements.host.c"
+#line 154 "statements.host.c"
 }
 
 /* statements.ufn:21: def clamp, @vectorize 'float32(float32, float32, float32)' */
@@ -149,7 +170,7 @@ UFN_BODY float statements__clamp__f32_f32_f32(float v_x, float v_lo, float v_hi)
             return v_x;
         }
     }
-#line 153 "statements.host.c"
+#line 174 "statements.host.c"
 }
 
 /* statements.ufn:31: def series, @vectorize 'float64(float64, int32)' */
@@ -173,7 +194,7 @@ UFN_BODY double statements__series__f64_i32(double v_x, int32_t v_n)
     }
 #line 37 "statements.ufn"
     return v_acc;
-#line 177 "statements.host.c"
+#line 198 "statements.host.c"
 }
 
 /* statements.ufn:41: def between, @vectorize 'boolean(float32, float32, float32)' */
@@ -181,7 +202,7 @@ UFN_BODY bool statements__between__f32_f32_f32(float v_x, float v_lo, float v_hi
 {
 #line 42 "statements.ufn"
     return ((v_lo <= v_x) && (v_x < v_hi)) && (!ufn_isnan_f32(v_x));
-#line 185 "statements.host.c"
+#line 206 "statements.host.c"
 }
 
 /* statements.ufn:46: def bits, @vectorize 'int32(int32, int32)' */
@@ -196,7 +217,7 @@ UFN_BODY int32_t statements__bits__i32_i32(int32_t v_a, int32_t v_b)
     v_b = ufn_t0.f1;
 #line 48 "statements.ufn"
     return (int32_t)((ufn_shl_i64((int64_t)v_a, 3) ^ ufn_shr_i64((int64_t)v_b, 1)) | ufn_add_i64(ufn_sub_i64(ufn_mod_i64(((int64_t)v_a) & 255, 7), ufn_floordiv_i64(ufn_sub_i64(0, (int64_t)v_a), 3)), ufn_pow_i64((int64_t)v_a, 2)));
-#line 200 "statements.host.c"
+#line 221 "statements.host.c"
 }
 
 /* statements.ufn:52: def mixed, @vectorize 'float32(float32, float32)' */
@@ -207,13 +228,14 @@ UFN_BODY float statements__mixed__f32_f32(float v_x, float v_y)
     v_r = ufn_max_f64(ufn_max_f64((double)fabsf(v_x), (double)v_y), 0.5) - ((double)ufn_min_f32(v_x, v_y));
 #line 54 "statements.ufn"
     return (float)(((ufn_round_ndigits_f64(v_r, 2) + ((double)ufn_f32_to_i64(v_x))) + ((double)v_y)) + ((double)((v_x != 0) ? v_x : v_y)));
-#line 211 "statements.host.c"
+#line 232 "statements.host.c"
 }
 
 /* ---- host loops ---- */
 
 /* host loop of collatz 'int64(int64, int64)' */
-UFN_LOOP_INLINE void statements__collatz__i64_i64__host(char *const *args, const ufn_index *dims, const ufn_index *steps)
+UFN_LOOP_INLINE void statements__collatz__i64_i64__host(char *const *args, const ufn_index *dims, const ufn_index *steps,
+                     const ufn_ahead *ahead)
 {
     ufn_index n = dims[0];
     if (steps[0] == sizeof(int64_t) && steps[1] == sizeof(int64_t) && steps[2] == sizeof(int64_t)) {
@@ -222,7 +244,9 @@ UFN_LOOP_INLINE void statements__collatz__i64_i64__host(char *const *args, const
         int64_t *restrict r = (int64_t *)args[2];
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
-            if (b + 1280 <= n) {
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(int64_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(int64_t); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
             }
@@ -235,10 +259,11 @@ UFN_LOOP_INLINE void statements__collatz__i64_i64__host(char *const *args, const
             *(int64_t *)(args[2] + i * steps[2]) = statements__collatz__i64_i64(*(const int64_t *)(args[0] + i * steps[0]), *(const int64_t *)(args[1] + i * steps[1]));
     }
 }
-UFN_HOST_VARIANTS(statements__collatz__i64_i64__host)
+UFN_UFUNC_VARIANTS(statements__collatz__i64_i64__host)
 
 /* host loop of clamp 'float32(float32, float32, float32)' */
-UFN_LOOP_INLINE void statements__clamp__f32_f32_f32__host(char *const *args, const ufn_index *dims, const ufn_index *steps)
+UFN_LOOP_INLINE void statements__clamp__f32_f32_f32__host(char *const *args, const ufn_index *dims, const ufn_index *steps,
+                     const ufn_ahead *ahead)
 {
     ufn_index n = dims[0];
     if (steps[0] == sizeof(float) && steps[1] == sizeof(float) && steps[2] == sizeof(float) && steps[3] == sizeof(float)) {
@@ -248,7 +273,9 @@ UFN_LOOP_INLINE void statements__clamp__f32_f32_f32__host(char *const *args, con
         float *restrict r = (float *)args[3];
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
-            if (b + 1280 <= n) {
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a2 + b + 1024) + o);
@@ -262,10 +289,11 @@ UFN_LOOP_INLINE void statements__clamp__f32_f32_f32__host(char *const *args, con
             *(float *)(args[3] + i * steps[3]) = statements__clamp__f32_f32_f32(*(const float *)(args[0] + i * steps[0]), *(const float *)(args[1] + i * steps[1]), *(const float *)(args[2] + i * steps[2]));
     }
 }
-UFN_HOST_VARIANTS(statements__clamp__f32_f32_f32__host)
+UFN_UFUNC_VARIANTS(statements__clamp__f32_f32_f32__host)
 
 /* host loop of series 'float64(float64, int32)' */
-UFN_LOOP_INLINE void statements__series__f64_i32__host(char *const *args, const ufn_index *dims, const ufn_index *steps)
+UFN_LOOP_INLINE void statements__series__f64_i32__host(char *const *args, const ufn_index *dims, const ufn_index *steps,
+                     const ufn_ahead *ahead)
 {
     ufn_index n = dims[0];
     if (steps[0] == sizeof(double) && steps[1] == sizeof(int32_t) && steps[2] == sizeof(double)) {
@@ -274,7 +302,9 @@ UFN_LOOP_INLINE void statements__series__f64_i32__host(char *const *args, const 
         double *restrict r = (double *)args[2];
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
-            if (b + 1280 <= n) {
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(double); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(int32_t); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
             }
@@ -287,10 +317,11 @@ UFN_LOOP_INLINE void statements__series__f64_i32__host(char *const *args, const 
             *(double *)(args[2] + i * steps[2]) = statements__series__f64_i32(*(const double *)(args[0] + i * steps[0]), *(const int32_t *)(args[1] + i * steps[1]));
     }
 }
-UFN_HOST_VARIANTS(statements__series__f64_i32__host)
+UFN_UFUNC_VARIANTS(statements__series__f64_i32__host)
 
 /* host loop of between 'boolean(float32, float32, float32)' */
-UFN_LOOP_INLINE void statements__between__f32_f32_f32__host(char *const *args, const ufn_index *dims, const ufn_index *steps)
+UFN_LOOP_INLINE void statements__between__f32_f32_f32__host(char *const *args, const ufn_index *dims, const ufn_index *steps,
+                     const ufn_ahead *ahead)
 {
     ufn_index n = dims[0];
     if (steps[0] == sizeof(float) && steps[1] == sizeof(float) && steps[2] == sizeof(float) && steps[3] == sizeof(uint8_t)) {
@@ -300,7 +331,9 @@ UFN_LOOP_INLINE void statements__between__f32_f32_f32__host(char *const *args, c
         uint8_t *restrict r = (uint8_t *)args[3];
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
-            if (b + 1280 <= n) {
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a2 + b + 1024) + o);
@@ -314,10 +347,11 @@ UFN_LOOP_INLINE void statements__between__f32_f32_f32__host(char *const *args, c
             *(uint8_t *)(args[3] + i * steps[3]) = statements__between__f32_f32_f32(*(const float *)(args[0] + i * steps[0]), *(const float *)(args[1] + i * steps[1]), *(const float *)(args[2] + i * steps[2]));
     }
 }
-UFN_HOST_VARIANTS(statements__between__f32_f32_f32__host)
+UFN_UFUNC_VARIANTS(statements__between__f32_f32_f32__host)
 
 /* host loop of bits 'int32(int32, int32)' */
-UFN_LOOP_INLINE void statements__bits__i32_i32__host(char *const *args, const ufn_index *dims, const ufn_index *steps)
+UFN_LOOP_INLINE void statements__bits__i32_i32__host(char *const *args, const ufn_index *dims, const ufn_index *steps,
+                     const ufn_ahead *ahead)
 {
     ufn_index n = dims[0];
     if (steps[0] == sizeof(int32_t) && steps[1] == sizeof(int32_t) && steps[2] == sizeof(int32_t)) {
@@ -326,7 +360,9 @@ UFN_LOOP_INLINE void statements__bits__i32_i32__host(char *const *args, const uf
         int32_t *restrict r = (int32_t *)args[2];
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
-            if (b + 1280 <= n) {
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(int32_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(int32_t); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
             }
@@ -339,10 +375,11 @@ UFN_LOOP_INLINE void statements__bits__i32_i32__host(char *const *args, const uf
             *(int32_t *)(args[2] + i * steps[2]) = statements__bits__i32_i32(*(const int32_t *)(args[0] + i * steps[0]), *(const int32_t *)(args[1] + i * steps[1]));
     }
 }
-UFN_HOST_VARIANTS(statements__bits__i32_i32__host)
+UFN_UFUNC_VARIANTS(statements__bits__i32_i32__host)
 
 /* host loop of mixed 'float32(float32, float32)' */
-UFN_LOOP_INLINE void statements__mixed__f32_f32__host(char *const *args, const ufn_index *dims, const ufn_index *steps)
+UFN_LOOP_INLINE void statements__mixed__f32_f32__host(char *const *args, const ufn_index *dims, const ufn_index *steps,
+                     const ufn_ahead *ahead)
 {
     ufn_index n = dims[0];
     if (steps[0] == sizeof(float) && steps[1] == sizeof(float) && steps[2] == sizeof(float)) {
@@ -351,7 +388,9 @@ UFN_LOOP_INLINE void statements__mixed__f32_f32__host(char *const *args, const u
         float *restrict r = (float *)args[2];
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
-            if (b + 1280 <= n) {
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
             }
@@ -364,7 +403,7 @@ UFN_LOOP_INLINE void statements__mixed__f32_f32__host(char *const *args, const u
             *(float *)(args[2] + i * steps[2]) = statements__mixed__f32_f32(*(const float *)(args[0] + i * steps[0]), *(const float *)(args[1] + i * steps[1]));
     }
 }
-UFN_HOST_VARIANTS(statements__mixed__f32_f32__host)
+UFN_UFUNC_VARIANTS(statements__mixed__f32_f32__host)
 
 /* ---- the simulator runs the kernels of statements.cu compiled for the CPU ---- */
 void statements__collatz__i64_i64__contig(uint32_t, const int64_t *, const int64_t *, int64_t *);
@@ -442,6 +481,7 @@ static const ufn_dtype statements__collatz__types0[] = {UFN_INT64, UFN_INT64, UF
 static const ufn_loop statements__collatz__loops[] = {
     {.signature = "int64(int64, int64)", .types = statements__collatz__types0,
      .host = UFN_HOST_TABLE(statements__collatz__i64_i64__host),
+     .host_chunk = UFN_CHUNK_TABLE(statements__collatz__i64_i64__host),
      .kernel_contig = "statements__collatz__i64_i64__contig",
      .kernel_strided = "statements__collatz__i64_i64__strided",
     },
@@ -456,6 +496,7 @@ static const ufn_dtype statements__clamp__types0[] = {UFN_FLOAT32, UFN_FLOAT32, 
 static const ufn_loop statements__clamp__loops[] = {
     {.signature = "float32(float32, float32, float32)", .types = statements__clamp__types0,
      .host = UFN_HOST_TABLE(statements__clamp__f32_f32_f32__host),
+     .host_chunk = UFN_CHUNK_TABLE(statements__clamp__f32_f32_f32__host),
      .kernel_contig = "statements__clamp__f32_f32_f32__contig",
      .kernel_strided = "statements__clamp__f32_f32_f32__strided",
     },
@@ -469,6 +510,7 @@ static const ufn_dtype statements__series__types0[] = {UFN_FLOAT64, UFN_INT32, U
 static const ufn_loop statements__series__loops[] = {
     {.signature = "float64(float64, int32)", .types = statements__series__types0,
      .host = UFN_HOST_TABLE(statements__series__f64_i32__host),
+     .host_chunk = UFN_CHUNK_TABLE(statements__series__f64_i32__host),
      .kernel_contig = "statements__series__f64_i32__contig",
      .kernel_strided = "statements__series__f64_i32__strided",
     },
@@ -482,6 +524,7 @@ static const ufn_dtype statements__between__types0[] = {UFN_FLOAT32, UFN_FLOAT32
 static const ufn_loop statements__between__loops[] = {
     {.signature = "boolean(float32, float32, float32)", .types = statements__between__types0,
      .host = UFN_HOST_TABLE(statements__between__f32_f32_f32__host),
+     .host_chunk = UFN_CHUNK_TABLE(statements__between__f32_f32_f32__host),
      .kernel_contig = "statements__between__f32_f32_f32__contig",
      .kernel_strided = "statements__between__f32_f32_f32__strided",
     },
@@ -495,6 +538,7 @@ static const ufn_dtype statements__bits__types0[] = {UFN_INT32, UFN_INT32, UFN_I
 static const ufn_loop statements__bits__loops[] = {
     {.signature = "int32(int32, int32)", .types = statements__bits__types0,
      .host = UFN_HOST_TABLE(statements__bits__i32_i32__host),
+     .host_chunk = UFN_CHUNK_TABLE(statements__bits__i32_i32__host),
      .kernel_contig = "statements__bits__i32_i32__contig",
      .kernel_strided = "statements__bits__i32_i32__strided",
     },
@@ -509,6 +553,7 @@ static const ufn_dtype statements__mixed__types0[] = {UFN_FLOAT32, UFN_FLOAT32, 
 static const ufn_loop statements__mixed__loops[] = {
     {.signature = "float32(float32, float32)", .types = statements__mixed__types0,
      .host = UFN_HOST_TABLE(statements__mixed__f32_f32__host),
+     .host_chunk = UFN_CHUNK_TABLE(statements__mixed__f32_f32__host),
      .kernel_contig = "statements__mixed__f32_f32__contig",
      .kernel_strided = "statements__mixed__f32_f32__strided",
     },

@@ -63,7 +63,7 @@ static void reset_counts(void)
 }
 
 static const ufn_loop count_loops[] = {
-    {"float64(float64, float64)", T_DDD, {counting_add, NULL, NULL}, NULL, NULL, NULL},
+    {"float64(float64, float64)", T_DDD, {counting_add, NULL, NULL}, NULL, NULL, NULL, {NULL, NULL, NULL}},
 };
 static const ufn_func count_func = {"counting_add", &test_module, 2, 1, 1, count_loops,
                                     NULL, 0, NULL, NULL, NULL, NULL, UFN_IDENTITY_NONE, false};
@@ -73,22 +73,28 @@ static const ufn_func count_func = {"counting_add", &test_module, 2, 1, 1, count
 static void loop_a(char *const *a, const ufn_index *d, const ufn_index *s) { (void)a; (void)d; (void)s; }
 static void loop_b(char *const *a, const ufn_index *d, const ufn_index *s) { (void)a; (void)d; (void)s; }
 static void loop_c(char *const *a, const ufn_index *d, const ufn_index *s) { (void)a; (void)d; (void)s; }
+static void chunk_a(char *const *a, const ufn_index *d, const ufn_index *s, const ufn_ahead *h) { (void)a, (void)d, (void)s, (void)h; }
+static void chunk_b(char *const *a, const ufn_index *d, const ufn_index *s, const ufn_ahead *h) { (void)a, (void)d, (void)s, (void)h; }
+static void chunk_c(char *const *a, const ufn_index *d, const ufn_index *s, const ufn_ahead *h) { (void)a, (void)d, (void)s, (void)h; }
 
 static void test_isa_choice(void **state)
 {
     (void)state;
     int isa = ufn_host_isa();
     assert_true(isa >= UFN_ISA_BASELINE && isa < UFN_ISA_COUNT);
-    ufn_loop l = {"x", T_DDD, {loop_a, NULL, loop_c}, NULL, NULL, NULL};
+    ufn_loop l = {"x", T_DDD, {loop_a, NULL, loop_c}, NULL, NULL, NULL, {chunk_a, chunk_b, chunk_c}};
     assert_ptr_equal(ufn_host_pick_loop(&l, UFN_ISA_AVX512), loop_c);
     assert_ptr_equal(ufn_host_pick_loop(&l, UFN_ISA_AVX2), loop_a);
     assert_ptr_equal(ufn_host_pick_loop(&l, UFN_ISA_BASELINE), loop_a);
-    ufn_loop m = {"x", T_DDD, {NULL, loop_b, NULL}, NULL, NULL, NULL};
+    /* the chunk loop of the instruction set whose host loop is picked */
+    assert_ptr_equal(ufn_host_pick_chunk_loop(&l, UFN_ISA_AVX512), chunk_c);
+    assert_ptr_equal(ufn_host_pick_chunk_loop(&l, UFN_ISA_AVX2), chunk_a);
+    ufn_loop m = {"x", T_DDD, {NULL, loop_b, NULL}, NULL, NULL, NULL, {NULL, NULL, NULL}};
     assert_ptr_equal(ufn_host_pick_loop(&m, UFN_ISA_AVX512), loop_b);
     assert_null(ufn_host_pick_loop(&m, UFN_ISA_BASELINE));
     /* a module without host code */
     static const ufn_loop none[] = {{"float64(float64, float64)", T_DDD, {NULL, NULL, NULL},
-                                     "k_contig", "k_strided", NULL}};
+                                     "k_contig", "k_strided", NULL, {NULL, NULL, NULL}}};
     ufn_func f = add_func;
     f.loops = none;
     f.nloops = 1;
@@ -339,7 +345,7 @@ static void nested_loop(char *const *args, const ufn_index *dims, const ufn_inde
 }
 
 static const ufn_loop nested_loops[] = {
-    {"float64(float64, float64)", T_DDD, {nested_loop, NULL, NULL}, NULL, NULL, NULL},
+    {"float64(float64, float64)", T_DDD, {nested_loop, NULL, NULL}, NULL, NULL, NULL, {NULL, NULL, NULL}},
 };
 static const ufn_func nested_func = {"nested", &test_module, 2, 1, 1, nested_loops,
                                      NULL, 0, NULL, NULL, NULL, NULL, UFN_IDENTITY_NONE, false};

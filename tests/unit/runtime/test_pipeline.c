@@ -1,7 +1,8 @@
 /* test_pipeline.c - deferred pipelines on the host backend (pipeline.c):
  * chunks and tasks over a ragged loop, a temporary never written, in-place
- * steps, and each reason a call cannot join - refused at the call, then at
- * the run, with nothing run and nothing leaked. */
+ * steps, the chunk loops' share of the next chunk to prefetch, and each
+ * reason a call cannot join - refused at the call, then at the run, with
+ * nothing run and nothing leaked. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,7 +14,7 @@
 #include "testfuncs.h"
 
 #define SENTINEL -777.0
-enum { N = 3 * 4096 + 5 };      /* three whole chunks and a ragged one */
+enum { N = 3 * 4096 + 5 };      /* whole chunks and a ragged one: chunks are whole 256s */
 
 typedef struct data {
     double a[N], b[N], t[2 * N], o[N];
@@ -93,6 +94,102 @@ static void test_scalar_kept_by_value(void **state)
     free(d);
 }
 
+/* ---- the chunk loops and what they are asked to prefetch -------------------------- */
+
+enum { MAX_SEEN = 64 };
+static struct seen {
+    ufn_index n;
+    const char *out;
+    ufn_ahead ahead;
+} seen[MAX_SEEN];
+static int nseen;
+
+static void add_chunk(char *const *args, const ufn_index *dims, const ufn_index *steps, const ufn_ahead *ahead)
+{
+    assert_non_null(ahead);
+    if (nseen < MAX_SEEN)
+        seen[nseen++] = (struct seen){dims[0], args[2], *ahead};
+    for (ufn_index i = 0; i < dims[0]; i++)
+        *(double *)(args[2] + i * steps[2]) = *(double *)(args[0] + i * steps[0]) + *(double *)(args[1] + i * steps[1]);
+}
+
+static void add_host(char *const *args, const ufn_index *dims, const ufn_index *steps)
+{
+    (void)args, (void)dims, (void)steps;
+    fail_msg("a pipeline called the host loop of a ufunc that has a chunk loop");
+}
+
+static const ufn_loop chunked_loops[] = {
+    {"float64(float64, float64)", T_DDD, {add_host, NULL, NULL}, NULL, NULL, NULL, {add_chunk, NULL, NULL}},
+};
+static const ufn_func chunked_func = {"chunked_add", &test_module, 2, 1, 1, chunked_loops,
+                                      NULL, 0, NULL, NULL, NULL, NULL, UFN_IDENTITY_NONE, false};
+
+/* The bytes [lo, hi) of array p that the calls of the chunk beginning with
+ * call `first` of `calls` were asked for, each line once. */
+static void asked(int first, int calls, const char *p, size_t *lo, size_t *hi)
+{
+    *lo = *hi = 0;
+    for (int c = first; c < first + calls; c++)
+        for (int k = 0; k < seen[c].ahead.n; k++) {
+            const char *at = seen[c].ahead.at[k];
+            if (at < p || at >= p + N * sizeof(double))
+                continue;
+            size_t from = (size_t)(at - p);
+            if (*hi == *lo)
+                *lo = from;
+            else if (from != *hi)
+                fail_msg("call %d: a range at %zu does not follow the last, which ended at %zu", c, from, *hi);
+            *hi = from + seen[c].ahead.bytes[k];
+        }
+}
+
+/* One thread, t = a + b (t temporary), o = t + a: each chunk's two calls
+ * ask, between them, for the next chunk of a and b (a once) - never for
+ * the temporary or the output - and the last chunk for nothing. */
+static void test_chunk_loops_prefetch_next_chunk(void **state)
+{
+    (void)state;
+    ufn_host_set_threads(1);
+    data *d = setup();
+    nseen = 0;
+    assert_int_equal(ufn_pipeline_begin(), UFN_OK);
+    assert_int_equal(ufn_pipeline_temp(&d->T), UFN_OK);
+    assert_int_equal(call2(&chunked_func, &d->A, &d->B, &d->T), UFN_OK);
+    assert_int_equal(call2(&chunked_func, &d->T, &d->A, &d->O), UFN_OK);
+    assert_int_equal(ufn_pipeline_run(), UFN_OK);
+    for (int i = 0; i < N; i++)
+        assert_true(d->o[i] == 2.5 * i);
+    assert_true(all(d->t, 2 * N, SENTINEL));
+    ufn_index chunk = seen[0].n;
+    assert_true(chunk >= 1024 && chunk <= 16384 && chunk % 256 == 0);
+    int chunks = (int)((N + chunk - 1) / chunk);
+    assert_int_equal(nseen, 2 * chunks);
+    for (int c = 0; c < chunks; c++) {
+        int64_t next = (int64_t)(c + 1) * chunk, m = N - next < chunk ? N - next : chunk;
+        if (m < 0)
+            m = 0;
+        assert_int_equal(seen[2 * c].n, c + 1 < chunks ? chunk : N - c * chunk);
+        assert_ptr_equal(seen[2 * c + 1].out, (const char *)(d->o + c * chunk));
+        size_t want = ((size_t)m * sizeof(double) + 63) / 64 * 64, lo, hi;
+        const char *arrays[] = {(const char *)d->a, (const char *)d->b};
+        for (int k = 0; k < 2; k++) {
+            asked(2 * c, 2, arrays[k], &lo, &hi);
+            assert_int_equal(hi - lo, want);
+            if (want)
+                assert_int_equal(lo, (size_t)next * sizeof(double));
+        }
+        for (int i = 2 * c; i < 2 * c + 2; i++)
+            for (int k = 0; k < seen[i].ahead.n; k++) {
+                const char *at = seen[i].ahead.at[k];
+                assert_false(at >= (const char *)d->t && at < (const char *)(d->t + 2 * N));
+                assert_false(at >= (const char *)d->o && at < (const char *)(d->o + N));
+            }
+    }
+    free(d);
+    ufn_host_set_threads(0);
+}
+
 static void test_cannot_join(void **state)
 {
     (void)state;
@@ -130,6 +227,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_chunks_and_temporary),
         cmocka_unit_test(test_scalar_kept_by_value),
+        cmocka_unit_test(test_chunk_loops_prefetch_next_chunk),
         cmocka_unit_test(test_cannot_join),
     };
     ufn_init("host");

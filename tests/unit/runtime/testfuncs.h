@@ -162,22 +162,22 @@ static const ufn_dtype T_DD[] = {UFN_FLOAT64, UFN_FLOAT64};
 static ufn_module test_module = {UFN_ABI_VERSION, "testfuncs", NULL, 0, NULL, 0, NULL};
 
 static const ufn_loop add_loops[] = {
-    {"float32(float32, float32)", T_FFF, {add_f32, NULL, NULL}, NULL, NULL, NULL},
-    {"float64(float64, float64)", T_DDD, {add_f64, NULL, NULL}, NULL, NULL, NULL},
-    {"int64(int64, int64)", T_LLL, {add_i64, NULL, NULL}, NULL, NULL, NULL},
+    {"float32(float32, float32)", T_FFF, {add_f32, NULL, NULL}, NULL, NULL, NULL, {NULL, NULL, NULL}},
+    {"float64(float64, float64)", T_DDD, {add_f64, NULL, NULL}, NULL, NULL, NULL, {NULL, NULL, NULL}},
+    {"int64(int64, int64)", T_LLL, {add_i64, NULL, NULL}, NULL, NULL, NULL, {NULL, NULL, NULL}},
 };
 static const ufn_func add_func = {"add", &test_module, 2, 1, 3, add_loops,
                                   NULL, 0, NULL, NULL, NULL, NULL, UFN_IDENTITY_NONE, false};
 
 static const ufn_loop atan2_loops[] = {
-    {"float32(float32, float32)", T_FFF, {atan2_f32, NULL, NULL}, NULL, NULL, NULL},
-    {"float64(float64, float64)", T_DDD, {atan2_f64, NULL, NULL}, NULL, NULL, NULL},
+    {"float32(float32, float32)", T_FFF, {atan2_f32, NULL, NULL}, NULL, NULL, NULL, {NULL, NULL, NULL}},
+    {"float64(float64, float64)", T_DDD, {atan2_f64, NULL, NULL}, NULL, NULL, NULL, {NULL, NULL, NULL}},
 };
 static const ufn_func atan2_func = {"gpu_arctan2", &test_module, 2, 1, 2, atan2_loops,
                                     NULL, 0, NULL, NULL, NULL, NULL, UFN_IDENTITY_NONE, false};
 
 static const ufn_loop muladd_loops[] = {
-    {"float64(float64, float64, float64)", T_DDDD, {muladd_f64, NULL, NULL}, NULL, NULL, NULL},
+    {"float64(float64, float64, float64)", T_DDDD, {muladd_f64, NULL, NULL}, NULL, NULL, NULL, {NULL, NULL, NULL}},
 };
 static const ufn_func muladd_func = {"muladd", &test_module, 3, 1, 1, muladd_loops,
                                      NULL, 0, NULL, NULL, NULL, NULL, UFN_IDENTITY_NONE, false};
@@ -187,8 +187,8 @@ static const int64_t free1[] = {-1};
 static const int core_l2[] = {1, 0};
 static const int dims_l2[] = {0};
 static const ufn_loop l2_loops[] = {
-    {"(float32[:], float32[:])", T_FF, {l2_f32, NULL, NULL}, NULL, NULL, NULL},
-    {"(float64[:], float64[:])", T_DD, {l2_f64, NULL, NULL}, NULL, NULL, NULL},
+    {"(float32[:], float32[:])", T_FF, {l2_f32, NULL, NULL}, NULL, NULL, NULL, {NULL, NULL, NULL}},
+    {"(float64[:], float64[:])", T_DD, {l2_f64, NULL, NULL}, NULL, NULL, NULL, {NULL, NULL, NULL}},
 };
 static const ufn_func l2_func = {"l2_norm", &test_module, 1, 1, 2, l2_loops,
                                  "(i)->()", 1, names_i, free1, core_l2, dims_l2, UFN_IDENTITY_NONE, false};
@@ -196,7 +196,7 @@ static const ufn_func l2_func = {"l2_norm", &test_module, 1, 1, 2, l2_loops,
 static const int core_inner[] = {1, 1, 0};
 static const int dims_inner[] = {0, 0};
 static const ufn_loop inner_loops[] = {
-    {"(float64[:], float64[:], float64[:])", T_DDD, {inner1d_f64, NULL, NULL}, NULL, NULL, NULL},
+    {"(float64[:], float64[:], float64[:])", T_DDD, {inner1d_f64, NULL, NULL}, NULL, NULL, NULL, {NULL, NULL, NULL}},
 };
 static const ufn_func inner_func = {"inner1d", &test_module, 2, 1, 1, inner_loops,
                                     "(i),(i)->()", 1, names_i, free1, core_inner, dims_inner, UFN_IDENTITY_NONE, false};
@@ -206,7 +206,7 @@ static const int64_t free3[] = {-1, -1, -1};
 static const int core_mm[] = {2, 2, 2};
 static const int dims_mm[] = {0, 1, 1, 2, 0, 2};
 static const ufn_loop mm_loops[] = {
-    {"(float64[:,:], float64[:,:], float64[:,:])", T_DDD, {matmul_f64, NULL, NULL}, NULL, NULL, NULL},
+    {"(float64[:,:], float64[:,:], float64[:,:])", T_DDD, {matmul_f64, NULL, NULL}, NULL, NULL, NULL, {NULL, NULL, NULL}},
 };
 static const ufn_func matmul_func = {"matrix_multiply", &test_module, 2, 1, 1, mm_loops,
                                      "(m,n),(n,p)->(m,p)", 3, names_mnp, free3, core_mm, dims_mm, UFN_IDENTITY_NONE, false};
@@ -216,7 +216,7 @@ static const int64_t fixed3[] = {3};
 static const int core_cross[] = {1, 1, 1};
 static const int dims_cross[] = {0, 0, 0};
 static const ufn_loop cross_loops[] = {
-    {"(float64[:], float64[:], float64[:])", T_DDD, {cross_f64, NULL, NULL}, NULL, NULL, NULL},
+    {"(float64[:], float64[:], float64[:])", T_DDD, {cross_f64, NULL, NULL}, NULL, NULL, NULL, {NULL, NULL, NULL}},
 };
 static const ufn_func cross_func = {"cross1d", &test_module, 2, 1, 1, cross_loops,
                                     "(3),(3)->(3)", 1, names_3, fixed3, core_cross, dims_cross, UFN_IDENTITY_NONE, false};
@@ -224,7 +224,7 @@ static const ufn_func cross_func = {"cross1d", &test_module, 2, 1, 1, cross_loop
 static const int core_minmax[] = {1, 0, 0};
 static const int dims_minmax[] = {0};
 static const ufn_loop minmax_loops[] = {
-    {"(float64[:], float64[:], float64[:])", T_DDD, {minmax_f64, NULL, NULL}, NULL, NULL, NULL},
+    {"(float64[:], float64[:], float64[:])", T_DDD, {minmax_f64, NULL, NULL}, NULL, NULL, NULL, {NULL, NULL, NULL}},
 };
 static const ufn_func minmax_func = {"minmax", &test_module, 1, 2, 1, minmax_loops,
                                      "(i)->(),()", 1, names_i, free1, core_minmax, dims_minmax, UFN_IDENTITY_NONE, false};
@@ -234,7 +234,7 @@ static const int64_t free2[] = {-1, -1};
 static const int core_spread[] = {1, 1};
 static const int dims_spread[] = {0, 1};
 static const ufn_loop spread_loops[] = {
-    {"(float64[:], float64[:])", T_DD, {spread_f64, NULL, NULL}, NULL, NULL, NULL},
+    {"(float64[:], float64[:])", T_DD, {spread_f64, NULL, NULL}, NULL, NULL, NULL, {NULL, NULL, NULL}},
 };
 static const ufn_func spread_func = {"spread", &test_module, 1, 1, 1, spread_loops,
                                      "(i)->(j)", 2, names_ij, free2, core_spread, dims_spread, UFN_IDENTITY_NONE, false};
