@@ -95,8 +95,9 @@ static void prelude(Emitter *em)
  * 1.15x of one memory pass, one thread).  A loop that computes little loses nothing
  * measurable: the hints hit lines already on their way.  Called as a
  * pipeline's chunk loop (ahead set, ufn_abi.h), the chunk is in cache: each
- * block asks instead for its share of the pipeline's next chunk. */
-static void contiguous_blocks(Emitter *em, const Instance *inst, const char *call)
+ * block asks instead for its share of the pipeline's next chunk.  narrays:
+ * the leading inputs that are arrays (the rest are scalars read once). */
+static void contiguous_blocks(Emitter *em, const Instance *inst, int narrays, const char *call)
 {
     int ahead = HOST_BLOCK * HOST_BLOCKS_AHEAD;
     emit_line(em, "for (ufn_index b = 0; b < n; b += %d) {", HOST_BLOCK);
@@ -104,9 +105,9 @@ static void contiguous_blocks(Emitter *em, const Instance *inst, const char *cal
     emit_line(em, "ufn_index e = n - b < %d ? n : b + %d;", HOST_BLOCK, HOST_BLOCK);
     emit_line(em, "if (ahead)");
     emit_line(em, "    ufn_ahead_block(ahead, b, e, n);");
-    if (inst->nargs > 0) {
+    if (narrays > 0) {
         emit_line(em, "else if (b + %d <= n) {", ahead + HOST_BLOCK);
-        for (int k = 0; k < inst->nargs; k++)
+        for (int k = 0; k < narrays; k++)
             emit_line(em, "    for (size_t o = 0; o < %d * sizeof(%s); o += 64) UFN_PREFETCH((const char *)(a%d + b + %d) + o);",
                       HOST_BLOCK, c_elem_type(inst->args[k]), k, ahead);
         emit_line(em, "}");
@@ -116,6 +117,40 @@ static void contiguous_blocks(Emitter *em, const Instance *inst, const char *cal
     emit_line(em, "    r[i] = %s(%s);", inst->cname, call);
     em->indent--;
     emit_line(em, "}");
+}
+
+/* The condition on the steps of a contiguous path: every operand at unit
+ * step, or (scalars) inputs 1.. at step 0. */
+static void steps_condition(Buf *cond, const Instance *inst, bool scalars)
+{
+    for (int k = 0; k < inst->nargs + 1; k++) {
+        bool zero = scalars && k > 0 && k < inst->nargs;
+        buf_printf(cond, "%ssteps[%d] == %s", k ? " && " : "", k,
+                   zero ? "0" : arena_printf("sizeof(%s)", c_elem_type(operand_type(inst, k))));
+    }
+}
+
+/* A contiguous path: the pointers, the blocks.  With scalars, inputs 1..
+ * are broadcast scalars (ufn_abi.h), read once: a divisor made of them
+ * stays in a register and its conversions leave the loop, and there are
+ * no expanded copies to load (bench/RESULTS.md, issue 18). */
+static void contiguous_path(Emitter *em, const Instance *inst, bool scalars)
+{
+    int nops = inst->nargs + 1;
+    Buf call = {0};
+    for (int k = 0; k < inst->nargs; k++) {
+        const char *t = c_elem_type(inst->args[k]);
+        const char *name = arena_printf("a%d", k);
+        if (scalars && k > 0)
+            emit_line(em, "const %s %s = *(const %s *)args[%d];", t, name, t, k);
+        else
+            emit_line(em, "const %s *restrict %s = (const %s *)args[%d];", t, name, t, k);
+        buf_printf(&call, "%s%s", k ? ", " : "",
+                   c_load(inst->args[k], scalars && k > 0 ? name : arena_printf("%s[i]", name)));
+    }
+    emit_line(em, "%s *restrict r = (%s *)args[%d];", c_elem_type(inst->ret), c_elem_type(inst->ret), nops - 1);
+    contiguous_blocks(em, inst, scalars ? 1 : inst->nargs, call.data ? call.data : "");
+    buf_free(&call);
 }
 
 static void ufunc_loop(Emitter *em, const Instance *inst)
@@ -128,22 +163,24 @@ static void ufunc_loop(Emitter *em, const Instance *inst)
     emit_line(em, "{");
     em->indent++;
     emit_line(em, "ufn_index n = dims[0];");
-    Buf cond = {0}, call = {0}, scall = {0};
-    for (int k = 0; k < nops; k++)
-        buf_printf(&cond, "%ssteps[%d] == sizeof(%s)", k ? " && " : "", k, c_elem_type(operand_type(inst, k)));
-    for (int k = 0; k < inst->nargs; k++) {
-        buf_printf(&call, "%s%s", k ? ", " : "", c_load(inst->args[k], arena_printf("a%d[i]", k)));
+    Buf cond = {0}, scall = {0};
+    for (int k = 0; k < inst->nargs; k++)
         buf_printf(&scall, "%s%s", k ? ", " : "",
                    c_load(inst->args[k], arena_printf("*(const %s *)(args[%d] + i * steps[%d])", c_elem_type(inst->args[k]), k, k)));
-    }
+    steps_condition(&cond, inst, false);
     emit_line(em, "if (%s) {", cond.data);
     em->indent++;
-    for (int k = 0; k < inst->nargs; k++)
-        emit_line(em, "const %s *restrict a%d = (const %s *)args[%d];", c_elem_type(inst->args[k]), k,
-                  c_elem_type(inst->args[k]), k);
-    emit_line(em, "%s *restrict r = (%s *)args[%d];", c_elem_type(inst->ret), c_elem_type(inst->ret), nops - 1);
-    contiguous_blocks(em, inst, call.data ? call.data : "");
+    contiguous_path(em, inst, false);
     em->indent--;
+    if (inst->nargs >= 2) {
+        Buf scond = {0};
+        steps_condition(&scond, inst, true);
+        emit_line(em, "} else if (%s) {", scond.data);
+        em->indent++;
+        contiguous_path(em, inst, true);
+        em->indent--;
+        buf_free(&scond);
+    }
     emit_line(em, "} else {");
     em->indent++;
     emit_line(em, "for (ufn_index i = 0; i < n; i++)");
@@ -156,7 +193,6 @@ static void ufunc_loop(Emitter *em, const Instance *inst)
     emit_line(em, "UFN_UFUNC_VARIANTS(%s)", name);
     emit_line(em, "%s", "");
     buf_free(&cond);
-    buf_free(&call);
     buf_free(&scall);
 }
 

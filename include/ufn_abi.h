@@ -34,7 +34,14 @@ typedef int64_t ufn_index;
  * appearance in the layout); steps[k] is operand k's step in BYTES between
  * loop iterations, followed, operand by operand, by the byte steps of each of
  * its core dimensions.  A loop is called from several threads at once on
- * disjoint ranges. */
+ * disjoint ranges.
+ *
+ * A ufunc's loop has a vectorised path for unit steps and one for input 0
+ * at unit step with every other input at step 0 (broadcast scalars, read
+ * once) and the output at unit step; the host backend passes the second
+ * pattern as it is and expands the scalars of other broadcasts into
+ * buffers (runtime/host/host.c).  Any other steps take the loop's strided
+ * path: every pattern gives the same bits. */
 typedef void (*ufn_host_loop)(char *const *args, const ufn_index *dims, const ufn_index *steps);
 
 /* A ufunc's chunk loop: its host loop for a deferred pipeline (ufn(3)

@@ -5,7 +5,10 @@
  * Executing a plan:
  *   - contiguous ufunc plans are split into chunks of whole cache lines
  *     across the pool, each chunk one call of the loop with unit steps;
- *   - a 1-d plan whose operands are contiguous or broadcast scalars (step 0)
+ *   - a 1-d plan whose first input is contiguous and whose other inputs
+ *     are broadcast scalars (step 0) is split the same way, the scalars at
+ *     step 0 (the loops have a path for it: ufn_abi.h);
+ *   - another 1-d plan whose operands are contiguous or broadcast scalars
  *     has the scalars expanded into small per-thread buffers, so the loop's
  *     contiguous (vectorised) path is used, in blocks;
  *   - any other plan walks its outer dimensions and hands the innermost one
@@ -173,7 +176,7 @@ static void task_range(const exec *x, int64_t task, int64_t *b, int64_t *e)
     *e = *b + x->chunk < x->n ? *b + x->chunk : x->n;
 }
 
-/* Contiguous: one call per task, unit steps. */
+/* Contiguous, or a scalar tail (below): one call per task, the plan's steps. */
 static void run_contig(void *ctx, int64_t task)
 {
     const exec *x = ctx;
@@ -275,6 +278,23 @@ static void run_strided(void *ctx, int64_t task)
     }
 }
 
+/* Input 0 contiguous, every other input a broadcast scalar (step 0) and
+ * the outputs contiguous: gaussian_pdf(x, mean, sigma) with Python
+ * scalars.  The ufunc loops take this as it comes (ufn_abi.h: they read
+ * the scalars once, and a divisor made of them stays in a register), so
+ * such a call runs through the contiguous path in whole chunks, its
+ * scalars unexpanded: on gauss, 27 -> 19 ms of CPU time a 1e7 call, the
+ * loads of the expanded copies gone (bench/RESULTS.md, issue 18). */
+static bool scalar_tail(const ufn_plan *p)
+{
+    if (p->ncore > 0 || p->ndim != 1 || p->func->nin < 2 || p->strides[0][0] != 1)
+        return false;
+    for (int k = 1; k < p->nargs; k++)
+        if (p->strides[k][0] != (k < p->func->nin ? 0 : 1))
+            return false;
+    return true;
+}
+
 /* Any task, then whether the generated code said it recursed too deep. */
 static void run_checked(void *ctx, int64_t task)
 {
@@ -308,7 +328,8 @@ int ufn_host_execute(const ufn_plan *p)
     x.n = p->n;
     for (int d = 0; d < p->ndim; d++)
         x.shape[d] = p->shape[d];
-    bool expandable = p->ncore == 0 && !p->contiguous && p->ndim == 1;
+    bool tail = scalar_tail(p);
+    bool expandable = p->ncore == 0 && !p->contiguous && p->ndim == 1 && !tail;
     bool any_expand = false;
     for (int k = 0; k < p->nargs; k++) {
         x.data[k] = p->data[k];
@@ -362,7 +383,7 @@ int ufn_host_execute(const ufn_plan *p)
     x.chunk = chunk;
     ntasks = (p->n + chunk - 1) / chunk;
 
-    x.run = p->contiguous && p->ncore == 0 ? run_contig : expandable ? run_expand : run_strided;
+    x.run = (p->contiguous || tail) && p->ncore == 0 ? run_contig : expandable ? run_expand : run_strided;
     atomic_init(&x.too_deep, false);
     ufn_pool_run(threads, ntasks, run_checked, &x);
     ufn_emit_since(UFN_EV_HOST_LOOP, "host", p->func->name, (size_t)p->n, 0, t0);

@@ -12,6 +12,7 @@
  * A nan's sign and payload are not specified (ufn(7)): nans compare equal
  * here, and are dumped as the one quiet nan. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "e2e.h"
@@ -104,6 +105,46 @@ static int call(const fn *f, int f32, long first, int64_t n, int64_t step, void 
     return f->u1 ? f->u1(&X, &O) : f->u2(&X, &Y, &O);
 }
 
+/* f(x[i], y[yi]) over the whole of x, y[yi] a broadcast operand (step 0):
+ * the host loops' scalar path (ufn_abi.h) */
+static int call_scalar(const fn *f, int f32, long yi, int64_t n, void *out)
+{
+    ufn_dtype t = f32 ? UFN_FLOAT32 : UFN_FLOAT64;
+    int64_t one = 1, zero = 0;
+    void *x = f32 ? (void *)xf : (void *)xs, *y = f32 ? (void *)&yf[yi] : (void *)&ys[yi];
+    ufn_array X = ufn_host_strided(x, t, 1, &n, &one), Y = ufn_host_strided(y, t, 1, &n, &zero);
+    ufn_array O = ufn_host(out, t, 1, &n);
+    return f->u2(&X, &Y, &O);
+}
+
+static double ref_scalar(const fn *f, int f32, long i, long yi)
+{
+    return f32 ? f->s2_f32(xf[i], yf[yi]) : f->s2_f64(xs[i], ys[yi]);
+}
+
+static void check_scalar(const fn *f, int f32, void *out)
+{
+    static const long yis[] = {12, 13, 26, 4000};     /* 1.0, -1.0, an edge's neighbour, a sample */
+    float *out32 = out;
+    double *out64 = out;
+    for (size_t k = 0; k < sizeof yis / sizeof yis[0]; k++) {
+        long yi = yis[k];
+        e2e_begin("%s %s, the second argument broadcast (y = %a)", f->name, f32 ? "float32" : "float64",
+                  f32 ? yf[yi] : ys[yi]);
+        E2E_CALL(call_scalar(f, f32, yi, 2 * N, out));
+        for (long i = 0; i < 2 * N; i++) {
+            double r = ref_scalar(f, f32, i, yi);
+            E2E_CHECK(f32 ? same32(out32[i], (float)r) : same64(out64[i], r), "x = %a: %a, the scalar function %a",
+                      f32 ? xf[i] : xs[i], f32 ? (double)out32[i] : out64[i], r);
+        }
+        e2e_end();
+        canonical_nans(out, f32, 2 * N);
+        char name[64];
+        snprintf(name, sizeof name, "%s_by_y%ld", f->name, yi);
+        sample_dump_exact(name, f32 ? UFN_FLOAT32 : UFN_FLOAT64, out, 2 * N);
+    }
+}
+
 static void check(const fn *f, int f32)
 {
     static double out64[2 * N];
@@ -138,6 +179,8 @@ static void check(const fn *f, int f32)
     e2e_end();
 #undef GOT
 #undef SAME
+    if (f->u2)
+        check_scalar(f, f32, out);
 }
 
 int main(int argc, char **argv)

@@ -175,6 +175,21 @@ UFN_LOOP_INLINE void complex__rotate__c64_f32__host(char *const *args, const ufn
             for (ufn_index i = b; i < e; i++)
                 r[i] = complex__rotate__c64_f32(a0[i], a1[i]);
         }
+    } else if (steps[0] == sizeof(ufn_c64) && steps[1] == 0 && steps[2] == sizeof(ufn_c64)) {
+        const ufn_c64 *restrict a0 = (const ufn_c64 *)args[0];
+        const float a1 = *(const float *)args[1];
+        ufn_c64 *restrict r = (ufn_c64 *)args[2];
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(ufn_c64); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = complex__rotate__c64_f32(a0[i], a1);
+        }
     } else {
         for (ufn_index i = 0; i < n; i++)
             *(ufn_c64 *)(args[2] + i * steps[2]) = complex__rotate__c64_f32(*(const ufn_c64 *)(args[0] + i * steps[0]), *(const float *)(args[1] + i * steps[1]));
@@ -202,6 +217,21 @@ UFN_LOOP_INLINE void complex__rotate__c128_f64__host(char *const *args, const uf
             #pragma omp simd
             for (ufn_index i = b; i < e; i++)
                 r[i] = complex__rotate__c128_f64(a0[i], a1[i]);
+        }
+    } else if (steps[0] == sizeof(ufn_c128) && steps[1] == 0 && steps[2] == sizeof(ufn_c128)) {
+        const ufn_c128 *restrict a0 = (const ufn_c128 *)args[0];
+        const double a1 = *(const double *)args[1];
+        ufn_c128 *restrict r = (ufn_c128 *)args[2];
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(ufn_c128); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = complex__rotate__c128_f64(a0[i], a1);
         }
     } else {
         for (ufn_index i = 0; i < n; i++)

@@ -193,6 +193,22 @@ UFN_LOOP_INLINE void gaussian__gaussian_pdf__f32_f32_f32__host(char *const *args
             for (ufn_index i = b; i < e; i++)
                 r[i] = gaussian__gaussian_pdf__f32_f32_f32(a0[i], a1[i], a2[i]);
         }
+    } else if (steps[0] == sizeof(float) && steps[1] == 0 && steps[2] == 0 && steps[3] == sizeof(float)) {
+        const float *restrict a0 = (const float *)args[0];
+        const float a1 = *(const float *)args[1];
+        const float a2 = *(const float *)args[2];
+        float *restrict r = (float *)args[3];
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = gaussian__gaussian_pdf__f32_f32_f32(a0[i], a1, a2);
+        }
     } else {
         for (ufn_index i = 0; i < n; i++)
             *(float *)(args[3] + i * steps[3]) = gaussian__gaussian_pdf__f32_f32_f32(*(const float *)(args[0] + i * steps[0]), *(const float *)(args[1] + i * steps[1]), *(const float *)(args[2] + i * steps[2]));
@@ -222,6 +238,22 @@ UFN_LOOP_INLINE void gaussian__cpu_gaussian_pdf__i32_i32_i32__host(char *const *
             #pragma omp simd
             for (ufn_index i = b; i < e; i++)
                 r[i] = gaussian__cpu_gaussian_pdf__i32_i32_i32(a0[i], a1[i], a2[i]);
+        }
+    } else if (steps[0] == sizeof(int32_t) && steps[1] == 0 && steps[2] == 0 && steps[3] == sizeof(double)) {
+        const int32_t *restrict a0 = (const int32_t *)args[0];
+        const int32_t a1 = *(const int32_t *)args[1];
+        const int32_t a2 = *(const int32_t *)args[2];
+        double *restrict r = (double *)args[3];
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(int32_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = gaussian__cpu_gaussian_pdf__i32_i32_i32(a0[i], a1, a2);
         }
     } else {
         for (ufn_index i = 0; i < n; i++)
@@ -253,6 +285,22 @@ UFN_LOOP_INLINE void gaussian__cpu_gaussian_pdf__i64_i64_i64__host(char *const *
             for (ufn_index i = b; i < e; i++)
                 r[i] = gaussian__cpu_gaussian_pdf__i64_i64_i64(a0[i], a1[i], a2[i]);
         }
+    } else if (steps[0] == sizeof(int64_t) && steps[1] == 0 && steps[2] == 0 && steps[3] == sizeof(double)) {
+        const int64_t *restrict a0 = (const int64_t *)args[0];
+        const int64_t a1 = *(const int64_t *)args[1];
+        const int64_t a2 = *(const int64_t *)args[2];
+        double *restrict r = (double *)args[3];
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(int64_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = gaussian__cpu_gaussian_pdf__i64_i64_i64(a0[i], a1, a2);
+        }
     } else {
         for (ufn_index i = 0; i < n; i++)
             *(double *)(args[3] + i * steps[3]) = gaussian__cpu_gaussian_pdf__i64_i64_i64(*(const int64_t *)(args[0] + i * steps[0]), *(const int64_t *)(args[1] + i * steps[1]), *(const int64_t *)(args[2] + i * steps[2]));
@@ -282,6 +330,22 @@ UFN_LOOP_INLINE void gaussian__cpu_gaussian_pdf__f32_f32_f32__host(char *const *
             #pragma omp simd
             for (ufn_index i = b; i < e; i++)
                 r[i] = gaussian__cpu_gaussian_pdf__f32_f32_f32(a0[i], a1[i], a2[i]);
+        }
+    } else if (steps[0] == sizeof(float) && steps[1] == 0 && steps[2] == 0 && steps[3] == sizeof(double)) {
+        const float *restrict a0 = (const float *)args[0];
+        const float a1 = *(const float *)args[1];
+        const float a2 = *(const float *)args[2];
+        double *restrict r = (double *)args[3];
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = gaussian__cpu_gaussian_pdf__f32_f32_f32(a0[i], a1, a2);
         }
     } else {
         for (ufn_index i = 0; i < n; i++)
@@ -313,6 +377,22 @@ UFN_LOOP_INLINE void gaussian__cpu_gaussian_pdf__f64_f64_f64__host(char *const *
             for (ufn_index i = b; i < e; i++)
                 r[i] = gaussian__cpu_gaussian_pdf__f64_f64_f64(a0[i], a1[i], a2[i]);
         }
+    } else if (steps[0] == sizeof(double) && steps[1] == 0 && steps[2] == 0 && steps[3] == sizeof(double)) {
+        const double *restrict a0 = (const double *)args[0];
+        const double a1 = *(const double *)args[1];
+        const double a2 = *(const double *)args[2];
+        double *restrict r = (double *)args[3];
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(double); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = gaussian__cpu_gaussian_pdf__f64_f64_f64(a0[i], a1, a2);
+        }
     } else {
         for (ufn_index i = 0; i < n; i++)
             *(double *)(args[3] + i * steps[3]) = gaussian__cpu_gaussian_pdf__f64_f64_f64(*(const double *)(args[0] + i * steps[0]), *(const double *)(args[1] + i * steps[1]), *(const double *)(args[2] + i * steps[2]));
@@ -342,6 +422,22 @@ UFN_LOOP_INLINE void gaussian__gaussian__f32_f32_f32__host(char *const *args, co
             #pragma omp simd
             for (ufn_index i = b; i < e; i++)
                 r[i] = gaussian__gaussian__f32_f32_f32(a0[i], a1[i], a2[i]);
+        }
+    } else if (steps[0] == sizeof(float) && steps[1] == 0 && steps[2] == 0 && steps[3] == sizeof(float)) {
+        const float *restrict a0 = (const float *)args[0];
+        const float a1 = *(const float *)args[1];
+        const float a2 = *(const float *)args[2];
+        float *restrict r = (float *)args[3];
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = gaussian__gaussian__f32_f32_f32(a0[i], a1, a2);
         }
     } else {
         for (ufn_index i = 0; i < n; i++)

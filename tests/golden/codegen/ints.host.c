@@ -197,6 +197,21 @@ UFN_LOOP_INLINE void ints__zero_suppress__i16_i16__host(char *const *args, const
             for (ufn_index i = b; i < e; i++)
                 r[i] = ints__zero_suppress__i16_i16(a0[i], a1[i]);
         }
+    } else if (steps[0] == sizeof(int16_t) && steps[1] == 0 && steps[2] == sizeof(int16_t)) {
+        const int16_t *restrict a0 = (const int16_t *)args[0];
+        const int16_t a1 = *(const int16_t *)args[1];
+        int16_t *restrict r = (int16_t *)args[2];
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(int16_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = ints__zero_suppress__i16_i16(a0[i], a1);
+        }
     } else {
         for (ufn_index i = 0; i < n; i++)
             *(int16_t *)(args[2] + i * steps[2]) = ints__zero_suppress__i16_i16(*(const int16_t *)(args[0] + i * steps[0]), *(const int16_t *)(args[1] + i * steps[1]));
@@ -225,6 +240,21 @@ UFN_LOOP_INLINE void ints__wrapping_add__u8_u8__host(char *const *args, const uf
             for (ufn_index i = b; i < e; i++)
                 r[i] = ints__wrapping_add__u8_u8(a0[i], a1[i]);
         }
+    } else if (steps[0] == sizeof(uint8_t) && steps[1] == 0 && steps[2] == sizeof(uint8_t)) {
+        const uint8_t *restrict a0 = (const uint8_t *)args[0];
+        const uint8_t a1 = *(const uint8_t *)args[1];
+        uint8_t *restrict r = (uint8_t *)args[2];
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(uint8_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = ints__wrapping_add__u8_u8(a0[i], a1);
+        }
     } else {
         for (ufn_index i = 0; i < n; i++)
             *(uint8_t *)(args[2] + i * steps[2]) = ints__wrapping_add__u8_u8(*(const uint8_t *)(args[0] + i * steps[0]), *(const uint8_t *)(args[1] + i * steps[1]));
@@ -252,6 +282,21 @@ UFN_LOOP_INLINE void ints__wrapping_add__i8_i8__host(char *const *args, const uf
             #pragma omp simd
             for (ufn_index i = b; i < e; i++)
                 r[i] = ints__wrapping_add__i8_i8(a0[i], a1[i]);
+        }
+    } else if (steps[0] == sizeof(int8_t) && steps[1] == 0 && steps[2] == sizeof(int8_t)) {
+        const int8_t *restrict a0 = (const int8_t *)args[0];
+        const int8_t a1 = *(const int8_t *)args[1];
+        int8_t *restrict r = (int8_t *)args[2];
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(int8_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = ints__wrapping_add__i8_i8(a0[i], a1);
         }
     } else {
         for (ufn_index i = 0; i < n; i++)
@@ -307,6 +352,21 @@ UFN_LOOP_INLINE void ints__less__u64_i64__host(char *const *args, const ufn_inde
             for (ufn_index i = b; i < e; i++)
                 r[i] = ints__less__u64_i64(a0[i], a1[i]);
         }
+    } else if (steps[0] == sizeof(uint64_t) && steps[1] == 0 && steps[2] == sizeof(uint8_t)) {
+        const uint64_t *restrict a0 = (const uint64_t *)args[0];
+        const int64_t a1 = *(const int64_t *)args[1];
+        uint8_t *restrict r = (uint8_t *)args[2];
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(uint64_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = ints__less__u64_i64(a0[i], a1);
+        }
     } else {
         for (ufn_index i = 0; i < n; i++)
             *(uint8_t *)(args[2] + i * steps[2]) = ints__less__u64_i64(*(const uint64_t *)(args[0] + i * steps[0]), *(const int64_t *)(args[1] + i * steps[1]));
@@ -334,6 +394,21 @@ UFN_LOOP_INLINE void ints__less__u8_i8__host(char *const *args, const ufn_index 
             #pragma omp simd
             for (ufn_index i = b; i < e; i++)
                 r[i] = ints__less__u8_i8(a0[i], a1[i]);
+        }
+    } else if (steps[0] == sizeof(uint8_t) && steps[1] == 0 && steps[2] == sizeof(uint8_t)) {
+        const uint8_t *restrict a0 = (const uint8_t *)args[0];
+        const int8_t a1 = *(const int8_t *)args[1];
+        uint8_t *restrict r = (uint8_t *)args[2];
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(uint8_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = ints__less__u8_i8(a0[i], a1);
         }
     } else {
         for (ufn_index i = 0; i < n; i++)

@@ -169,6 +169,21 @@ UFN_LOOP_INLINE void polar__gpu_arctan2__f32_f32__host(char *const *args, const 
             for (ufn_index i = b; i < e; i++)
                 r[i] = polar__gpu_arctan2__f32_f32(a0[i], a1[i]);
         }
+    } else if (steps[0] == sizeof(float) && steps[1] == 0 && steps[2] == sizeof(float)) {
+        const float *restrict a0 = (const float *)args[0];
+        const float a1 = *(const float *)args[1];
+        float *restrict r = (float *)args[2];
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = polar__gpu_arctan2__f32_f32(a0[i], a1);
+        }
     } else {
         for (ufn_index i = 0; i < n; i++)
             *(float *)(args[2] + i * steps[2]) = polar__gpu_arctan2__f32_f32(*(const float *)(args[0] + i * steps[0]), *(const float *)(args[1] + i * steps[1]));

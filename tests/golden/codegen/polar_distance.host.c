@@ -185,6 +185,23 @@ UFN_LOOP_INLINE void polar_distance__polar_distance__f32_f32_f32_f32__host(char 
             for (ufn_index i = b; i < e; i++)
                 r[i] = polar_distance__polar_distance__f32_f32_f32_f32(a0[i], a1[i], a2[i], a3[i]);
         }
+    } else if (steps[0] == sizeof(float) && steps[1] == 0 && steps[2] == 0 && steps[3] == 0 && steps[4] == sizeof(float)) {
+        const float *restrict a0 = (const float *)args[0];
+        const float a1 = *(const float *)args[1];
+        const float a2 = *(const float *)args[2];
+        const float a3 = *(const float *)args[3];
+        float *restrict r = (float *)args[4];
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = polar_distance__polar_distance__f32_f32_f32_f32(a0[i], a1, a2, a3);
+        }
     } else {
         for (ufn_index i = 0; i < n; i++)
             *(float *)(args[4] + i * steps[4]) = polar_distance__polar_distance__f32_f32_f32_f32(*(const float *)(args[0] + i * steps[0]), *(const float *)(args[1] + i * steps[1]), *(const float *)(args[2] + i * steps[2]), *(const float *)(args[3] + i * steps[3]));

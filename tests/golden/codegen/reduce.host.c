@@ -161,6 +161,21 @@ UFN_LOOP_INLINE void reduce__total__f32_f32__host(char *const *args, const ufn_i
             for (ufn_index i = b; i < e; i++)
                 r[i] = reduce__total__f32_f32(a0[i], a1[i]);
         }
+    } else if (steps[0] == sizeof(float) && steps[1] == 0 && steps[2] == sizeof(float)) {
+        const float *restrict a0 = (const float *)args[0];
+        const float a1 = *(const float *)args[1];
+        float *restrict r = (float *)args[2];
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = reduce__total__f32_f32(a0[i], a1);
+        }
     } else {
         for (ufn_index i = 0; i < n; i++)
             *(float *)(args[2] + i * steps[2]) = reduce__total__f32_f32(*(const float *)(args[0] + i * steps[0]), *(const float *)(args[1] + i * steps[1]));
@@ -189,6 +204,21 @@ UFN_LOOP_INLINE void reduce__total__i8_i8__host(char *const *args, const ufn_ind
             for (ufn_index i = b; i < e; i++)
                 r[i] = reduce__total__i8_i8(a0[i], a1[i]);
         }
+    } else if (steps[0] == sizeof(int8_t) && steps[1] == 0 && steps[2] == sizeof(int8_t)) {
+        const int8_t *restrict a0 = (const int8_t *)args[0];
+        const int8_t a1 = *(const int8_t *)args[1];
+        int8_t *restrict r = (int8_t *)args[2];
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(int8_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = reduce__total__i8_i8(a0[i], a1);
+        }
     } else {
         for (ufn_index i = 0; i < n; i++)
             *(int8_t *)(args[2] + i * steps[2]) = reduce__total__i8_i8(*(const int8_t *)(args[0] + i * steps[0]), *(const int8_t *)(args[1] + i * steps[1]));
@@ -216,6 +246,21 @@ UFN_LOOP_INLINE void reduce__first__f64_f64__host(char *const *args, const ufn_i
             #pragma omp simd
             for (ufn_index i = b; i < e; i++)
                 r[i] = reduce__first__f64_f64(a0[i], a1[i]);
+        }
+    } else if (steps[0] == sizeof(double) && steps[1] == 0 && steps[2] == sizeof(double)) {
+        const double *restrict a0 = (const double *)args[0];
+        const double a1 = *(const double *)args[1];
+        double *restrict r = (double *)args[2];
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(double); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = reduce__first__f64_f64(a0[i], a1);
         }
     } else {
         for (ufn_index i = 0; i < n; i++)

@@ -254,6 +254,21 @@ UFN_LOOP_INLINE void statements__collatz__i64_i64__host(char *const *args, const
             for (ufn_index i = b; i < e; i++)
                 r[i] = statements__collatz__i64_i64(a0[i], a1[i]);
         }
+    } else if (steps[0] == sizeof(int64_t) && steps[1] == 0 && steps[2] == sizeof(int64_t)) {
+        const int64_t *restrict a0 = (const int64_t *)args[0];
+        const int64_t a1 = *(const int64_t *)args[1];
+        int64_t *restrict r = (int64_t *)args[2];
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(int64_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = statements__collatz__i64_i64(a0[i], a1);
+        }
     } else {
         for (ufn_index i = 0; i < n; i++)
             *(int64_t *)(args[2] + i * steps[2]) = statements__collatz__i64_i64(*(const int64_t *)(args[0] + i * steps[0]), *(const int64_t *)(args[1] + i * steps[1]));
@@ -284,6 +299,22 @@ UFN_LOOP_INLINE void statements__clamp__f32_f32_f32__host(char *const *args, con
             for (ufn_index i = b; i < e; i++)
                 r[i] = statements__clamp__f32_f32_f32(a0[i], a1[i], a2[i]);
         }
+    } else if (steps[0] == sizeof(float) && steps[1] == 0 && steps[2] == 0 && steps[3] == sizeof(float)) {
+        const float *restrict a0 = (const float *)args[0];
+        const float a1 = *(const float *)args[1];
+        const float a2 = *(const float *)args[2];
+        float *restrict r = (float *)args[3];
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = statements__clamp__f32_f32_f32(a0[i], a1, a2);
+        }
     } else {
         for (ufn_index i = 0; i < n; i++)
             *(float *)(args[3] + i * steps[3]) = statements__clamp__f32_f32_f32(*(const float *)(args[0] + i * steps[0]), *(const float *)(args[1] + i * steps[1]), *(const float *)(args[2] + i * steps[2]));
@@ -311,6 +342,21 @@ UFN_LOOP_INLINE void statements__series__f64_i32__host(char *const *args, const 
             #pragma omp simd
             for (ufn_index i = b; i < e; i++)
                 r[i] = statements__series__f64_i32(a0[i], a1[i]);
+        }
+    } else if (steps[0] == sizeof(double) && steps[1] == 0 && steps[2] == sizeof(double)) {
+        const double *restrict a0 = (const double *)args[0];
+        const int32_t a1 = *(const int32_t *)args[1];
+        double *restrict r = (double *)args[2];
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(double); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = statements__series__f64_i32(a0[i], a1);
         }
     } else {
         for (ufn_index i = 0; i < n; i++)
@@ -342,6 +388,22 @@ UFN_LOOP_INLINE void statements__between__f32_f32_f32__host(char *const *args, c
             for (ufn_index i = b; i < e; i++)
                 r[i] = statements__between__f32_f32_f32(a0[i], a1[i], a2[i]);
         }
+    } else if (steps[0] == sizeof(float) && steps[1] == 0 && steps[2] == 0 && steps[3] == sizeof(uint8_t)) {
+        const float *restrict a0 = (const float *)args[0];
+        const float a1 = *(const float *)args[1];
+        const float a2 = *(const float *)args[2];
+        uint8_t *restrict r = (uint8_t *)args[3];
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = statements__between__f32_f32_f32(a0[i], a1, a2);
+        }
     } else {
         for (ufn_index i = 0; i < n; i++)
             *(uint8_t *)(args[3] + i * steps[3]) = statements__between__f32_f32_f32(*(const float *)(args[0] + i * steps[0]), *(const float *)(args[1] + i * steps[1]), *(const float *)(args[2] + i * steps[2]));
@@ -370,6 +432,21 @@ UFN_LOOP_INLINE void statements__bits__i32_i32__host(char *const *args, const uf
             for (ufn_index i = b; i < e; i++)
                 r[i] = statements__bits__i32_i32(a0[i], a1[i]);
         }
+    } else if (steps[0] == sizeof(int32_t) && steps[1] == 0 && steps[2] == sizeof(int32_t)) {
+        const int32_t *restrict a0 = (const int32_t *)args[0];
+        const int32_t a1 = *(const int32_t *)args[1];
+        int32_t *restrict r = (int32_t *)args[2];
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(int32_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = statements__bits__i32_i32(a0[i], a1);
+        }
     } else {
         for (ufn_index i = 0; i < n; i++)
             *(int32_t *)(args[2] + i * steps[2]) = statements__bits__i32_i32(*(const int32_t *)(args[0] + i * steps[0]), *(const int32_t *)(args[1] + i * steps[1]));
@@ -397,6 +474,21 @@ UFN_LOOP_INLINE void statements__mixed__f32_f32__host(char *const *args, const u
             #pragma omp simd
             for (ufn_index i = b; i < e; i++)
                 r[i] = statements__mixed__f32_f32(a0[i], a1[i]);
+        }
+    } else if (steps[0] == sizeof(float) && steps[1] == 0 && steps[2] == sizeof(float)) {
+        const float *restrict a0 = (const float *)args[0];
+        const float a1 = *(const float *)args[1];
+        float *restrict r = (float *)args[2];
+        for (ufn_index b = 0; b < n; b += 256) {
+            ufn_index e = n - b < 256 ? n : b + 256;
+            if (ahead)
+                ufn_ahead_block(ahead, b, e, n);
+            else if (b + 1280 <= n) {
+                for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
+            }
+            #pragma omp simd
+            for (ufn_index i = b; i < e; i++)
+                r[i] = statements__mixed__f32_f32(a0[i], a1);
         }
     } else {
         for (ufn_index i = 0; i < n; i++)

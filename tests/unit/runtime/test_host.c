@@ -217,9 +217,20 @@ static void test_scalar_expansion(void **state)
     double one = 3;
     ufn_array b1 = ufn_host(&one, UFN_FLOAT64, 1, (int64_t[]){1});
     reset_counts();
-    assert_int_equal(call2(&count_func, &a, &b1, &o), 0);
+    assert_int_equal(call2(&count_func, &b1, &a, &o), 0);
     assert_int_equal(atomic_load(&unit_steps), atomic_load(&calls));
     assert_true(r[BIG - 1] == x[BIG - 1] + 3);
+    /* the first input contiguous and the scalars after it: the loops take
+     * that at step 0, unexpanded (ufn_abi.h), a call per task */
+    for (int t = 1; t <= 2; t++) {
+        ufn_host_set_threads(t);
+        reset_counts();
+        assert_int_equal(call2(&count_func, &a, &s, &o), 0);
+        assert_int_equal(atomic_load(&unit_steps), 0);
+        assert_true(atomic_load(&calls) <= 4 * t);
+        for (int i = 0; i < BIG; i++)
+            assert_true(r[i] == x[i] + 0.5);
+    }
     /* small: one call, step 0, no expansion needed */
     ufn_array small = ufn_host(x, UFN_FLOAT64, 1, (int64_t[]){100});
     ufn_array so = ufn_host(r, UFN_FLOAT64, 1, (int64_t[]){100});
