@@ -253,13 +253,10 @@ UFN_FN float ufn_libm_atan2_kernel_f32(float y, float x)
     int32_t by = (int32_t)(ufn_bits_f32(y) & 0x7fffffffu), bx = (int32_t)(ufn_bits_f32(x) & 0x7fffffffu);
     int32_t bmn = by < bx ? by : bx, bmx = by < bx ? bx : by;
     uint32_t sw = 0u - (uint32_t)(by > bx), neg = 0u - (ufn_bits_f32(x) >> 31);
-    /* c = 1 when mn > mx/2, on the bits: 2 mn's are mn's + 2^23 for a
-     * normal mn, and for mn = 0 or subnormal the test is false, as
-     * mn > mx/2 is with mx >= 2^-60 */
     float mn = ufn_f32_from_bits((uint32_t)bmn), mx = ufn_f32_from_bits((uint32_t)bmx);
-    float c = ufn_f32_from_bits((0u - (uint32_t)(bmn + 0x00800000 > bmx)) & 0x3f800000u);
+    float c = ufn_f32_from_bits((0u - (uint32_t)(mn + mn > mx)) & 0x3f800000u);
     /* the sign of s, put on the numerator: u, ul and tail are odd in it */
-    uint32_t flip = (sw ^ neg) & 0x80000000u;
+    uint32_t flip = (sw ^ neg) << 31;
     float num = ufn_f32_from_bits(ufn_bits_f32(fmaf(-c, mx, mn)) ^ flip);
     float den = fmaf(c, mn, mx), denl = fmaf(c, mn, mx - den);
     float q = 1.0f / den, u = num * q;
