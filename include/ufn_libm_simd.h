@@ -8,8 +8,9 @@
  * libmvec's.  libmvec's answer is a vector function that runs the cheap
  * path on all lanes and the expensive one only on the lanes that need it;
  * this is the same, for gcc on x86-64 (clang and nvcc take the plain
- * functions).  atan2 float32 uses it too: its rare part is the scaling for
- * tiny results and the special cases; float64 exp also: its rare part is
+ * functions).  atan2 float32 uses it too: its rare part is the pairs with
+ * a magnitude outside [2^-60, 2^60] or a zero (scaled, or a tiny result)
+ * and the special cases; float64 exp also: its rare part is
  * the scaling of subnormal and overflowing results and the special cases.
  *
  *   ufn_sin_f32 etc. are declared with gcc's simd attribute, like math.h
