@@ -221,29 +221,90 @@ UFN_FN float ufn_libm_atan_octant_f32(float mn, float mx, float khi, float klo, 
     return (h - ksub) * g;
 }
 
+/* pi/4 to 22 bits, so that m pi/4 is exact for m = 0..4, and the rest */
+#define UFN_LIBM_PIO4_HI22_F  0x1.921fb8p-1f
+#define UFN_LIBM_PIO4_LO22_F  -0x1.5dde98p-24f
+
+/* atan2(y, x) for x and y finite with max(|x|, |y|) <= 2^60 and
+ * min(|x|, |y|) >= 2^-60 (the pairs ufn_libm_atan2_rare_f32 does not
+ * take), and for the scaled pairs that ufn_libm_atan2_f32 passes.  The
+ * vector variants run it on every lane, and they are bound by the vector
+ * ports: it has no select of two floats (a three-micro-op blend on
+ * AVX2), and the choices are masks on the bits.  With mn = min(|x|, |y|),
+ * mx = the max and c = 1 for mn > mx/2, else 0 (the octant function's
+ * reduction above, in two intervals):
+ *
+ *   u + ul = (mn - c mx) / (mx + c mn), the numerator exact, the
+ *            denominator a double-word, u from one reciprocal, ul its
+ *            residual (|u| <= 1/2; |u| < 1/3 when c = 1)
+ *   atan(u + ul) = u + tail, tail = u z P(z) + ul (1 - z), z = u^2
+ *   atan2(|y|, x) = m pi/4 + s (u + tail)
+ *
+ * with s = -1 when the octant mirrors (|y| > |x| and x >= 0, or the
+ * reverse; put on the numerator, since u, ul and tail are odd in it) and
+ * m = 2 (|y| > |x|), 4 (x < 0) or 0, plus s c.  m pi/4 is exact as
+ * m hi + m lo (hi has 22 bits): one Fast2Sum (|m pi/4| >= pi/4 > |u|, or
+ * m = 0) and the result rounds once.  The ratio mn/mx is at least 2^-120:
+ * u, its residual and the result are normal. */
+UFN_FN float ufn_libm_atan2_kernel_f32(float y, float x)
+{
+    /* |y|, |x|, their min and max and which is which, on the bits (the
+     * integer order of nonnegative floats is theirs) */
+    int32_t by = (int32_t)(ufn_bits_f32(y) & 0x7fffffffu), bx = (int32_t)(ufn_bits_f32(x) & 0x7fffffffu);
+    int32_t bmn = by < bx ? by : bx, bmx = by < bx ? bx : by;
+    uint32_t sw = 0u - (uint32_t)(by > bx), neg = 0u - (ufn_bits_f32(x) >> 31);
+    float mn = ufn_f32_from_bits((uint32_t)bmn), mx = ufn_f32_from_bits((uint32_t)bmx);
+    float c = ufn_f32_from_bits((0u - (uint32_t)(mn + mn > mx)) & 0x3f800000u);
+    /* the sign of s, put on the numerator: u, ul and tail are odd in it */
+    uint32_t flip = (sw ^ neg) << 31;
+    float num = ufn_f32_from_bits(ufn_bits_f32(fmaf(-c, mx, mn)) ^ flip);
+    float den = fmaf(c, mn, mx), denl = fmaf(c, mn, mx - den);
+    float q = 1.0f / den, u = num * q;
+    float ul = fmaf(-u, denl, fmaf(-u, den, num)) * q;
+    float z = u * u, p = 0x1.651436p-5f, tail, m, kh, h, r;
+    p = fmaf(p, z, -0x1.551572p-4f);
+    p = fmaf(p, z, 0x1.c3c88ep-4f);
+    p = fmaf(p, z, -0x1.248082p-3f);
+    p = fmaf(p, z, 0x1.99998ap-3f);
+    p = fmaf(p, z, -0x1.555556p-2f);
+    tail = fmaf(u * z, p, fmaf(-z, ul, ul));
+    /* m = 2 (swap), 4 (x < 0) or 0, from the bits of 2.0f and 4.0f, + s c */
+    m = ufn_f32_from_bits((sw & 0x40000000u) | (~sw & neg & 0x40800000u)) + ufn_f32_from_bits(ufn_bits_f32(c) ^ flip);
+    kh = m * UFN_LIBM_PIO4_HI22_F;
+    h = kh + u;
+    r = h + (fmaf(m, UFN_LIBM_PIO4_LO22_F, (kh - h) + u) + tail);
+    /* r >= +0: y's sign by one or */
+    return ufn_f32_from_bits(ufn_bits_f32(r) | (ufn_bits_f32(y) & 0x80000000u));
+}
+
+/* The pairs the kernel cannot take as they are: a nan, an infinity, a
+ * zero, or a magnitude outside [2^-60, 2^60].  The vector variants
+ * (ufn_libm_simd.h) run the kernel on every lane and the whole function
+ * on these.  A nan is mn or mx (the integer order puts it above inf) and
+ * fails its comparison. */
+UFN_FN int ufn_libm_atan2_rare_f32(float y, float x)
+{
+    int32_t by = (int32_t)(ufn_bits_f32(y) & 0x7fffffffu), bx = (int32_t)(ufn_bits_f32(x) & 0x7fffffffu);
+    float mn = ufn_f32_from_bits((uint32_t)(by < bx ? by : bx)), mx = ufn_f32_from_bits((uint32_t)(by < bx ? bx : by));
+    return !(mx <= 0x1p60f) | !(mn >= 0x1p-60f);
+}
+
+/* The whole function: the kernel on the pair scaled by a power of two s
+ * (1 for the pairs that are not rare, so that they get the kernel's bits
+ * exactly, whatever the loop), then the cases the kernel cannot take.  s brings mx
+ * into [2^-49, 2^64]: then for a ratio mn/mx >= 2^-40 the kernel's
+ * operands are normal, and for a smaller one with m >= 1 the result is
+ * m pi/4 to far below its grid.  A smaller ratio with m = 0 (x > 0) is
+ * atan(t) = t (1 - t^2/3 + ...): the correctly rounded quotient |y| / x,
+ * subnormal or not, is within 0.5 + 2^-80 ulp of it. */
 UFN_FN float ufn_libm_atan2_f32(float y, float x)
 {
-    float ay = ufn_libm_abs_f32(y), ax = ufn_libm_abs_f32(x), mn, mx, s, g, ksub, r;
+    float ay = ufn_libm_abs_f32(y), ax = ufn_libm_abs_f32(x), s, r;
     int swap = ay > ax, neg = ufn_bits_f32(x) >> 31 != 0;
-    mn = swap ? ax : ay;
-    mx = swap ? ay : ax;
-    /* 1/mx, u and the residual of u must stay normal: scale the pair by a
-     * power of two s, so that mx s is in [2^-100, 2^96] and mn s is 0 or
-     * >= 2^-100 (2^-126 mx <= mn when the result is normal).  A small
-     * result (t < 2^-100, so 0 <= y < x) needs more: its residual ul would
-     * be below the normals, so it works on t 2^64 and scales back with
-     * g = 2^-64 (atan(t) is t to 2^-200 there, so atan(t 2^64) 2^-64 is
-     * atan(t) to far below the grid); a subnormal one (t < 2^-126, decided
-     * exactly: |y| 2^126 is exact or inf) adds and takes off k = 2^-62 as
-     * the octant function says.  Then mn 2^64 s >= 2^-86 unless t rounds
-     * to 0.  The selects are on floats: gcc vectorises them best. */
-    g = ay * 0x1p100f < x ? 0x1p-64f : 1.0f;
-    ksub = ay * 0x1p126f < x ? 0x1p-62f : 0.0f;
-    s = mx > 0x1p64f ? 0x1p-32f : mx < 1.0f ? 0x1p64f : 1.0f;
-    r = ufn_libm_atan_octant_f32(mn * (g < 1.0f ? 0x1p64f : 1.0f) * s, mx * s,
-                                 swap ? UFN_LIBM_PIO2_HI_F : neg ? UFN_LIBM_PI_HI_F : ksub,
-                                 swap ? UFN_LIBM_PIO2_LO_F : neg ? UFN_LIBM_PI_LO_F : 0.0f,
-                                 swap == neg ? 1.0f : -1.0f, ksub, g);
+    float mx = swap ? ay : ax;
+    s = mx > 0x1p60f ? 0x1p-64f : mx < 0x1p-60f ? 0x1p100f : 1.0f;
+    r = ufn_libm_atan2_kernel_f32(y * s, x * s);
+    r = ufn_libm_atan2_rare_f32(y, x) && ay * 0x1p40f < x ? ufn_libm_copysign_f32(ay / x, y) : r;
     /* both zero: +-0 or +-pi by x's sign; infinities */
     r = mx == 0.0f ? (neg ? UFN_LIBM_PI_HI_F : 0.0f) : r;
     r = ax == (float)INFINITY ? (ay == (float)INFINITY ? (neg ? 0x1.2d97c8p+1f : UFN_LIBM_PIO4_HI_F)
@@ -253,35 +314,9 @@ UFN_FN float ufn_libm_atan2_f32(float y, float x)
     return ufn_isnan_f32(x) || ufn_isnan_f32(y) ? (ufn_isnan_f32(x) ? x + x : y + y) : r;
 }
 
-/* The arguments most calls have: both finite, not both zero, and a result
- * not below 2^-100 in magnitude (so g = 1 and ksub = 0 above).  For them
- * ufn_libm_atan2_f32 performs exactly the operations of
- * ufn_libm_atan2_fast_f32 (mn 1 and (h - 0) 1 are mn and h): the vector
- * variants (ufn_libm_simd.h) run the short one on every lane and the whole
- * one only on the lanes that fail this test. */
-UFN_FN int ufn_libm_atan2_ok_f32(float y, float x)
-{
-    float ay = ufn_libm_abs_f32(y), ax = ufn_libm_abs_f32(x);
-    return ay < (float)INFINITY && ax < (float)INFINITY && (ay > 0.0f || ax > 0.0f) && !(ay * 0x1p100f < x);
-}
-
-UFN_FN float ufn_libm_atan2_fast_f32(float y, float x)
-{
-    float ay = ufn_libm_abs_f32(y), ax = ufn_libm_abs_f32(x), mn, mx, s;
-    int swap = ay > ax, neg = ufn_bits_f32(x) >> 31 != 0;
-    mn = swap ? ax : ay;
-    mx = swap ? ay : ax;
-    s = mx > 0x1p64f ? 0x1p-32f : mx < 1.0f ? 0x1p64f : 1.0f;
-    return ufn_libm_copysign_f32(ufn_libm_atan_octant_f32(mn * s, mx * s,
-                                                          swap ? UFN_LIBM_PIO2_HI_F : neg ? UFN_LIBM_PI_HI_F : 0.0f,
-                                                          swap ? UFN_LIBM_PIO2_LO_F : neg ? UFN_LIBM_PI_LO_F : 0.0f,
-                                                          swap == neg ? 1.0f : -1.0f, 0.0f, 1.0f),
-                                 y);
-}
-
 #if defined(UFN_LIBM_SIMD)
-UFN_LIBM_SIMD_F32_2(ufn_atan2_f32, ufn_libm_atan2_f32, ufn_libm_atan2_fast_f32, ufn_libm_atan2_f32,
-                    ufn_libm_atan2_ok_f32)
+UFN_LIBM_SIMD_F32_2(ufn_atan2_f32, ufn_libm_atan2_f32, ufn_libm_atan2_kernel_f32, ufn_libm_atan2_f32,
+                    ufn_libm_atan2_rare_f32)
 #else
 UFN_FN float ufn_atan2_f32(float y, float x)
 {

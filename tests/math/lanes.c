@@ -63,8 +63,10 @@ static void fill(void)
     xd[N - 1] = (double)NAN;
     xf[N - 2] = NAN;
     /* atan2's y: ordinary, random bits, and values that make the result
-     * tiny, subnormal or zero beside an ordinary x, or hit its special cases */
-    static const float wedges[] = {0.0f, -0.0f, 0x1p-100f, -0x1p-120f, 0x1p-149f, 1e-30f, INFINITY, -INFINITY, NAN};
+     * tiny, subnormal or zero beside an ordinary x, hit its special cases,
+     * or lie on either side of the kernel's range [2^-60, 2^60] */
+    static const float wedges[] = {0.0f, -0.0f, 0x1p-100f, -0x1p-120f, 0x1p-149f, 1e-30f, INFINITY, -INFINITY, NAN,
+                                   0x1p-60f, -0x1.fffffep-61f, 0x1p60f, -0x1.000002p60f};
     for (int i = 0; i < N; i++) {
         uint64_t r = rng();
         uint32_t b32 = (uint32_t)(r >> 32);
