@@ -195,6 +195,18 @@ UFN_FN double ufn_acos_f64(double x)
  * in [2^-62, 2^-61], whose grid 2^-85 is the subnormals' grid times 2^64:
  * the one rounding of the sum is the right one, and (sum - k) g is
  * exact. */
+/* P(z) of atan(u) = u + u z P(z), |u| <= 1/2 (tools/libm/atan.sollya),
+ * Horner: both float kernels below share it */
+UFN_FN float ufn_libm_atan_poly_f32(float z)
+{
+    float p = 0x1.651436p-5f;
+    p = fmaf(p, z, -0x1.551572p-4f);
+    p = fmaf(p, z, 0x1.c3c88ep-4f);
+    p = fmaf(p, z, -0x1.248082p-3f);
+    p = fmaf(p, z, 0x1.99998ap-3f);
+    return fmaf(p, z, -0x1.555556p-2f);
+}
+
 UFN_FN float ufn_libm_atan_octant_f32(float mn, float mx, float khi, float klo, float sign,
                                       float ksub, float g)
 {
@@ -203,12 +215,7 @@ UFN_FN float ufn_libm_atan_octant_f32(float mn, float mx, float khi, float klo, 
     float denl = half ? (mx - den) + mn : 0.0f;
     float q = 1.0f / den, u = num * q;
     float ul = (fmaf(-u, den, num) - u * denl) * q;
-    float z = u * u, p = 0x1.651436p-5f, tail, ch, vh, vl, sv, h;
-    p = fmaf(p, z, -0x1.551572p-4f);
-    p = fmaf(p, z, 0x1.c3c88ep-4f);
-    p = fmaf(p, z, -0x1.248082p-3f);
-    p = fmaf(p, z, 0x1.99998ap-3f);
-    p = fmaf(p, z, -0x1.555556p-2f);
+    float z = u * u, p = ufn_libm_atan_poly_f32(z), tail, ch, vh, vl, sv, h;
     tail = fmaf(u * z, p, fmaf(-z, ul, ul));
     /* v = c pi/4 + u + tail: pi/4 >= |u|, so Fast2Sum */
     ch = half ? UFN_LIBM_PIO4_HI_F : 0.0f;
@@ -261,12 +268,7 @@ UFN_FN float ufn_libm_atan2_kernel_f32(float y, float x)
     float den = fmaf(c, mn, mx), denl = fmaf(c, mn, mx - den);
     float q = 1.0f / den, u = num * q;
     float ul = fmaf(-u, denl, fmaf(-u, den, num)) * q;
-    float z = u * u, p = 0x1.651436p-5f, tail, m, kh, h, r;
-    p = fmaf(p, z, -0x1.551572p-4f);
-    p = fmaf(p, z, 0x1.c3c88ep-4f);
-    p = fmaf(p, z, -0x1.248082p-3f);
-    p = fmaf(p, z, 0x1.99998ap-3f);
-    p = fmaf(p, z, -0x1.555556p-2f);
+    float z = u * u, p = ufn_libm_atan_poly_f32(z), tail, m, kh, h, r;
     tail = fmaf(u * z, p, fmaf(-z, ul, ul));
     /* m = 2 (swap), 4 (x < 0) or 0, from the bits of 2.0f and 4.0f, + s c */
     m = ufn_f32_from_bits((sw & 0x40000000u) | (~sw & neg & 0x40800000u)) + ufn_f32_from_bits(ufn_bits_f32(c) ^ flip);
