@@ -255,6 +255,84 @@ UFN_FN float  ufn_floordiv_f32(float a, float b)   { float m;  return ufn_divmod
 UFN_FN double ufn_mod_f64(double a, double b)      { double m; ufn_divmod_f64(a, b, &m); return m; }
 UFN_FN float  ufn_mod_f32(float a, float b)        { float m;  ufn_divmod_f32(a, b, &m); return m; }
 
+/* ---- division by an integer constant ---------------------------------------------------- */
+
+/* ufn_div_const_f32(x, d, y) and ufn_div_const_f64(x, d, y): x / d, the IEEE
+ * quotient's bits on every x, without the divider, for a constant divisor
+ * the emitter has checked (compiler/emit_expr.c, div_const): d is an odd
+ * integer, 3 <= d < 2^22 (float32) or 2^50 (float64), and y = RN(1/d), both
+ * written into the generated code.  A negative divisor is -(x / |d|): the
+ * emitter negates the result (IEEE rounding is symmetric).  An element costs
+ * a product and two fmas (ports the divider does not need, on every x86 with
+ * FMA; the baseline SSE2 loops call glibc's exact fma, slower but the same
+ * bits).
+ *
+ *   q0 = RN(x y);  r = fma(q0, d, -x) = q0 d - x;  q = fma(-r, y, q0)
+ *
+ * Why q = RN(x/d).  p is the precision (24, 53), g the spacing of the
+ * result's grid at x/d (its ulp; 2^-149 / 2^-1074 below the normal range).
+ * 1. delta = d y - 1: |delta| < 2^-p (y is within half an ulp of 1/d, and
+ *    1/d is not a float).
+ * 2. |q0 - x/d| < 1.5 g: |x y - x/d| = |delta x/d| < g (|x/d| < 2^p g), and
+ *    the rounding adds half an ulp of q0 (<= g/2: when x y rounds up to the
+ *    next binade, it is within 2^-p |x/d| < g/2 of that power of two).
+ * 3. r is exact: |x| >= 3 |x/d|, so x is a multiple of 2g (of the subnormal
+ *    spacing below), and q0 d of ulp(q0) >= g/2; r = d (q0 - x/d) is a
+ *    multiple of g/2 below 3 d (g/2) < 2^p (g/2) for d < 2^p / 3.  An fma
+ *    has no intermediate overflow, and q0 is finite for finite x.
+ * 4. The last fma rounds v = q0 - r y = x/d + delta (x/d - q0) once, and
+ *    |v - x/d| < 1.5 2^-p g.
+ * 5. RN(v) differs from RN(x/d) only if a midpoint m of the grid (an odd
+ *    multiple of g/2; 2^k itself is a float, and the midpoints beside it
+ *    are g/4 or more away) lies between them or equals one.  If x/d != m,
+ *    x - d m is a nonzero multiple of g/2 (x of 2g, d m of g/2, d an
+ *    integer), so |x/d - m| >= g / (2d) > 1.5 2^-p g for d < 2^p / 3: m is
+ *    not between them, and v != m.  x/d = m exactly cannot happen: for a
+ *    normal m, x = d m would need more than p bits (m's odd significand
+ *    has p + 1, and d's odd part is >= 1); for a subnormal m = M 2^-150
+ *    (M odd), x = d M 2^-150 is a float only for an even d.  Hence odd d
+ *    only: for an even one an exact subnormal midpoint x/d (0x1.26p-142 /
+ *    98 = 3 2^-150) can round the wrong way.  (A power of two is an exact
+ *    product, which the C compiler makes itself.)
+ * 6. Zeros: x = +0 gives q0 = +0, r = +0 - 0 = +0, q = -0 + +0 = +0; x = -0
+ *    gives q0 = -0, r = -0 + +0 = +0, q = -0 + -0 = -0 (r is the negated
+ *    remainder for this).  x = +-inf or nan gives a nan r, replaced by 0,
+ *    so q = q0 = x y: the infinity of the right sign, or nan.  The quotient
+ *    neither overflows (|x/d| < |x|) nor needs a case for underflow (step
+ *    5 covers the subnormal grid).
+ * tests/math/cdiv.c checks this against `/` on sampled x for many divisors
+ * (make check-math) and on every float32 x for 255, 3, 2^22 - 1 and more
+ * (make math-cdiv-exhaustive, tests/math/RESULTS-cdiv.md).
+ *
+ * On the GPU it is `x / d`: the same bits by the proof, and nvcc's code
+ * stays as it was.  Under --fast-math too (-ffast-math makes its own
+ * reciprocal product). */
+UFN_FN float ufn_div_const_f32(float x, float d, float y)
+{
+#if defined(__CUDA_ARCH__) || defined(UFN_FAST_MATH) || defined(__FAST_MATH__)
+    (void)y;
+    return x / d;
+#else
+    float q0 = x * y;
+    float r = fmaf(q0, d, -x);
+    r = r == r ? r : 0.0f;
+    return fmaf(-r, y, q0);
+#endif
+}
+
+UFN_FN double ufn_div_const_f64(double x, double d, double y)
+{
+#if defined(__CUDA_ARCH__) || defined(UFN_FAST_MATH) || defined(__FAST_MATH__)
+    (void)y;
+    return x / d;
+#else
+    double q0 = x * y;
+    double r = fma(q0, d, -x);
+    r = r == r ? r : 0.0;
+    return fma(-r, y, q0);
+#endif
+}
+
 /* ---- ** -------------------------------------------------------------------------------- */
 
 /* int ** int: exponentiation by squaring in uint64, so overflow wraps.

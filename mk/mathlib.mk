@@ -12,7 +12,11 @@
 #                             on sampled inputs and edge cases, within the bound of
 #                             ufn(7) (accuracy.c); vectorised host loops bit-identical
 #                             to the scalar functions on every ISA the CPU has (lanes.c);
-#                             a module built by clang gives the gcc build's bits (clang.sh)
+#                             a module built by clang gives the gcc build's bits (clang.sh);
+#                             division by an odd integer constant without the divider
+#                             gives `/`'s bits (cdiv.c)
+#   make math-cdiv-exhaustive every float32 x divided by 255, 3, 2^22-1 and more (cdiv.c -x,
+#                             minutes; not in make check): writes tests/math/RESULTS-cdiv.md
 #   make math-exhaustive      every float32 input of every one-argument float32
 #                             function (exhaustive.c, hours on two cores; not in
 #                             make check): writes tests/math/RESULTS.md
@@ -80,10 +84,16 @@ $(MATH_DIR)/lanes: tests/math/lanes.c $(MATH_HDRS)
 	$(call say,CC,$<)
 	$(Q)$(CC) $(MATH_CFLAGS) -o $@ $< -lm
 
-.PHONY: check-math math-exhaustive
-check-math: $(MATH_DIR)/accuracy $(MATH_DIR)/lanes $(UFNC) $(LIBUFNRT_A) $(BUILD)/tests/e2e/cmpdump \
+$(MATH_DIR)/cdiv: tests/math/cdiv.c $(MATH_HDRS)
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)
+	$(Q)$(CC) $(MATH_CFLAGS) -o $@ $< -lm -lpthread
+
+.PHONY: check-math math-exhaustive math-cdiv-exhaustive
+check-math: $(MATH_DIR)/accuracy $(MATH_DIR)/lanes $(MATH_DIR)/cdiv $(UFNC) $(LIBUFNRT_A) $(BUILD)/tests/e2e/cmpdump \
             $(BUILD)/tests/e2e/mathbits
 	$(Q)$(MATH_DIR)/lanes
+	$(Q)$(MATH_DIR)/cdiv
 	$(Q)tests/math/clang.sh $(UFNC) $(LIBUFNRT_A) $(BUILD)/tests/e2e/cmpdump $(BUILD)/tests/e2e/mathbits \
 	  $(MATH_DIR)/clang
 	$(Q)$(MATH_DIR)/accuracy -n $(MATH_SAMPLES) > $(MATH_DIR)/accuracy.txt; status=$$?; \
@@ -100,3 +110,14 @@ math-exhaustive: $(MATH_DIR)/exhaustive
 	  $(MATH_DIR)/exhaustive -j $(MATH_EXHAUSTIVE_JOBS) $(MATH_FUNCTIONS); } > tests/math/RESULTS.md.tmp
 	$(Q)mv tests/math/RESULTS.md.tmp tests/math/RESULTS.md
 	@cat tests/math/RESULTS.md
+
+# every float32 x against the divisors of tests/math/cdiv.c's table (cdiv -x):
+# about a minute of CPU a divisor; not in make check
+math-cdiv-exhaustive: $(MATH_DIR)/cdiv
+	$(Q){ echo "# Exhaustive float32 division by an integer constant"; echo; \
+	  echo "\`make math-cdiv-exhaustive\` (tests/math/cdiv.c -x) on $$(date -u +%Y-%m-%dT%H:%MZ), $$(uname -m)," \
+	       "$$($(CC) --version | head -1): ufn_div_const_f32(x, |d|, RN(1/|d|)), negated for a negative d,"; \
+	  echo "against IEEE \`x / d\` for every float32 x (bits; NaN as NaN)."; echo; \
+	  $(MATH_DIR)/cdiv -x -j $(MATH_EXHAUSTIVE_JOBS); } > tests/math/RESULTS-cdiv.md.tmp
+	$(Q)mv tests/math/RESULTS-cdiv.md.tmp tests/math/RESULTS-cdiv.md
+	@cat tests/math/RESULTS-cdiv.md

@@ -214,6 +214,40 @@ static void test_float_floordiv_mod(void **state)
     done();
 }
 
+/* Division by an odd integer constant without the divider (tests/math/cdiv.c
+ * checks millions of quotients and every float32 x for some divisors; these
+ * are the cases to remember).  y = RN(1/d), as the emitter writes it. */
+static void test_div_const(void **state)
+{
+    static const struct { float x, d, q; } cases[] = {
+        {1.0f, 3.0f, 0x1.555556p-2f},
+        {0.0f, 3.0f, 0.0f},
+        {-0.0f, 255.0f, -0.0f},                /* the negated remainder keeps the sign */
+        {0x1p-149f, 3.0f, 0.0f},
+        {0x1p-148f, 3.0f, 0x1p-149f},
+        {0x1.fffffep+127f, 3.0f, 0x1.555554p+126f},
+        {(float)INFINITY, 255.0f, (float)INFINITY},
+        {-(float)INFINITY, 7.0f, -(float)INFINITY},
+        {255.0f, 255.0f, 1.0f},
+        {4194303.0f, 4194303.0f, 1.0f},
+        {-0x1.fffffep+127f, 4194303.0f, -0x1.000004p+106f},
+    };
+    (void)state;
+    for (size_t i = 0; i < N(cases); i++) {
+        float q = ufn_div_const_f32(cases[i].x, cases[i].d, 1.0f / cases[i].d);
+        if (!same32(q, cases[i].q) || !same32(q, cases[i].x / cases[i].d))
+            mismatch("div_const %a / %a = %a, want %a\n", (double)cases[i].x, (double)cases[i].d, (double)q,
+                     (double)cases[i].q);
+    }
+    assert_true(isnan(ufn_div_const_f32(NAN, 3.0f, 1.0f / 3.0f)));
+    assert_true(same64(ufn_div_const_f64(-0.0, 3.0, 1.0 / 3.0), -0.0));
+    assert_true(same64(ufn_div_const_f64(1.0, 3.0, 1.0 / 3.0), 1.0 / 3.0));
+    assert_true(same64(ufn_div_const_f64(0x1p-1073, 3.0, 1.0 / 3.0), 0x1p-1074));
+    assert_true(ufn_div_const_f64(-INFINITY, 3.0, 1.0 / 3.0) == -INFINITY);
+    assert_true(isnan(ufn_div_const_f64(NAN, 3.0, 1.0 / 3.0)));
+    done();
+}
+
 static void test_float_pow(void **state)
 {
     size_t i;
@@ -623,6 +657,7 @@ int main(void)
         cmocka_unit_test(test_int_pow),
         cmocka_unit_test(test_shifts),
         cmocka_unit_test(test_float_floordiv_mod),
+        cmocka_unit_test(test_div_const),
         cmocka_unit_test(test_float_pow),
         cmocka_unit_test(test_powi_small_exponents),
         cmocka_unit_test(test_float_to_int),

@@ -63,6 +63,7 @@ TEST_DEVICE double every_helper(const struct ufn_test_args *a)
     acc += (double)(ufn_divmod_f32(f, g, &mf) + mf);
     acc += ufn_floordiv_f64(d, e) + ufn_mod_f64(d, e);
     acc += (double)(ufn_floordiv_f32(f, g) + ufn_mod_f32(f, g));
+    acc += (double)ufn_div_const_f32(f, 255.0f, 0x1.010102p-8f) + ufn_div_const_f64(d, 3.0, 0x1.5555555555555p-2);
     acc += ufn_powi_f64(d, i) + (double)ufn_powi_f32(f, i);
     acc += ufn_pow_f64(d, e) + (double)ufn_pow_f32(f, g);
 
