@@ -263,11 +263,12 @@ UFN_FN float  ufn_mod_f32(float a, float b)        { float m;  ufn_divmod_f32(a,
  * integer, 3 <= d < 2^22 (float32) or 2^50 (float64), and y = RN(1/d), both
  * written into the generated code.  A negative divisor is -(x / |d|): the
  * emitter negates the result (IEEE rounding is symmetric).  An element costs
- * a product and two fmas (ports the divider does not need, on every x86 with
- * FMA; the baseline SSE2 loops call glibc's exact fma, slower but the same
- * bits).
+ * a product, two fmas and a select (ports the divider does not need, on
+ * every x86 with FMA; the baseline SSE2 loops call glibc's exact fma, slower
+ * but the same bits).
  *
- *   q0 = RN(x y);  r = fma(q0, d, -x) = q0 d - x;  q = fma(-r, y, q0)
+ *   q0 = RN(x y);  r = fma(q0, d, -x) = q0 d - x;  q = fma(r, -y, q0)
+ *   the result: q, or q0 where r is 0 or nan
  *
  * Why q = RN(x/d).  p is the precision (24, 53), g the spacing of the
  * result's grid at x/d (its ulp; 2^-149 / 2^-1074 below the normal range).
@@ -294,12 +295,15 @@ UFN_FN float  ufn_mod_f32(float a, float b)        { float m;  ufn_divmod_f32(a,
  *    only: for an even one an exact subnormal midpoint x/d (0x1.26p-142 /
  *    98 = 3 2^-150) can round the wrong way.  (A power of two is an exact
  *    product, which the C compiler makes itself.)
- * 6. Zeros: x = +0 gives q0 = +0, r = +0 - 0 = +0, q = -0 + +0 = +0; x = -0
- *    gives q0 = -0, r = -0 + +0 = +0, q = -0 + -0 = -0 (r is the negated
- *    remainder for this).  x = +-inf or nan gives a nan r, replaced by 0,
- *    so q = q0 = x y: the infinity of the right sign, or nan.  The quotient
- *    neither overflows (|x/d| < |x|) nor needs a case for underflow (step
- *    5 covers the subnormal grid).
+ * 6. r = 0 means q0 = x/d exactly, and q0 is the answer; that includes
+ *    x = +-0, where q0 = x y is the zero of x's sign (q would be +0 - 0 =
+ *    +0 for both, and gcc folds a negation of the result, the emitter's
+ *    for a negative d, into the last fma, which changes a zero's sign but
+ *    no other value).  x = +-inf or nan makes r nan: q0 = x y is the
+ *    infinity of the right sign, or nan.  The quotient neither overflows
+ *    (|x/d| < |x|) nor needs a case for underflow (step 5 covers the
+ *    subnormal grid).  The select is one compare (equal or unordered)
+ *    and a blend in a vector loop.
  * tests/math/cdiv.c checks this against `/` on sampled x for many divisors
  * (make check-math) and on every float32 x for 255, 3, 2^22 - 1 and more
  * (make math-cdiv-exhaustive, tests/math/RESULTS-cdiv.md).
@@ -313,10 +317,8 @@ UFN_FN float ufn_div_const_f32(float x, float d, float y)
     (void)y;
     return x / d;
 #else
-    float q0 = x * y;
-    float r = fmaf(q0, d, -x);
-    r = r == r ? r : 0.0f;
-    return fmaf(-r, y, q0);
+    float q0 = x * y, r = fmaf(q0, d, -x), q = fmaf(r, -y, q0);
+    return r < 0.0f || r > 0.0f ? q : q0;
 #endif
 }
 
@@ -326,10 +328,8 @@ UFN_FN double ufn_div_const_f64(double x, double d, double y)
     (void)y;
     return x / d;
 #else
-    double q0 = x * y;
-    double r = fma(q0, d, -x);
-    r = r == r ? r : 0.0;
-    return fma(-r, y, q0);
+    double q0 = x * y, r = fma(q0, d, -x), q = fma(r, -y, q0);
+    return r < 0.0 || r > 0.0 ? q : q0;
 #endif
 }
 

@@ -42,22 +42,32 @@ static float from32(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 static double from64(uint64_t u) { double f; memcpy(&f, &u, 8); return f; }
 
 /* The helper's loops, as the host backend compiles its loop variants
- * (compiler/emit_host.c).  s = -1 negates, as for a negative divisor. */
+ * (compiler/emit_host.c).  neg: the result negated, as the emitter spells a
+ * negative divisor (-ufn_div_const_f32(x, |d|, y): gcc folds that negation
+ * into the last fma, which must not change a zero's sign). */
 #define LOOPS(isa, target)                                                                      \
     target __attribute__((noinline)) static void div32_##isa(const float *x, int n, float d,    \
-                                                             float y, float s, float *q)        \
+                                                             float y, int neg, float *q)        \
     {                                                                                           \
-        for (int i = 0; i < n; i++)                                                             \
-            q[i] = s * ufn_div_const_f32(x[i], d, y);                                           \
+        if (neg)                                                                                \
+            for (int i = 0; i < n; i++)                                                         \
+                q[i] = -ufn_div_const_f32(x[i], d, y);                                          \
+        else                                                                                    \
+            for (int i = 0; i < n; i++)                                                         \
+                q[i] = ufn_div_const_f32(x[i], d, y);                                           \
     }                                                                                           \
     target __attribute__((noinline)) static void div64_##isa(const double *x, int n, double d,  \
-                                                             double y, double s, double *q)     \
+                                                             double y, int neg, double *q)      \
     {                                                                                           \
-        for (int i = 0; i < n; i++)                                                             \
-            q[i] = s * ufn_div_const_f64(x[i], d, y);                                           \
+        if (neg)                                                                                \
+            for (int i = 0; i < n; i++)                                                         \
+                q[i] = -ufn_div_const_f64(x[i], d, y);                                          \
+        else                                                                                    \
+            for (int i = 0; i < n; i++)                                                         \
+                q[i] = ufn_div_const_f64(x[i], d, y);                                           \
     }
-typedef void Loop32(const float *, int, float, float, float, float *);
-typedef void Loop64(const double *, int, double, double, double, double *);
+typedef void Loop32(const float *, int, float, float, int, float *);
+typedef void Loop64(const double *, int, double, double, int, double *);
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 LOOPS(baseline, )
 LOOPS(avx2, __attribute__((target("avx2,fma"))))
@@ -84,12 +94,12 @@ static void find_isas(void) {}
 #endif
 static const char *const isa_names[] = {"baseline", "avx2", "avx512"};
 
-/* x / d for d = s |d| on one ISA: the helper's bits against `/`'s. */
+/* x / d on one ISA: the helper's bits (negated for d < 0) against `/`'s. */
 static int check32_isa(const float *x, int n, float d, int isa)
 {
     float got[BLOCK];
     float ad = fabsf(d), y = 1.0f / ad;
-    loops32[isa](x, n, ad, y, d < 0 ? -1.0f : 1.0f, got);
+    loops32[isa](x, n, ad, y, d < 0, got);
     volatile float vd = d;
     float dv = vd;
     for (int i = 0; i < n; i++) {
@@ -107,7 +117,7 @@ static int check64_isa(const double *x, int n, double d, int isa)
 {
     double got[BLOCK];
     double ad = fabs(d), y = 1.0 / ad;
-    loops64[isa](x, n, ad, y, d < 0 ? -1.0 : 1.0, got);
+    loops64[isa](x, n, ad, y, d < 0, got);
     volatile double vd = d;
     double dv = vd;
     for (int i = 0; i < n; i++) {
