@@ -603,6 +603,7 @@ void emit_function_body(Emitter *em, const Instance *inst)
 {
     emit_array_storage(em, inst, false);
     em->depth_cname = inst->depth_cname;
+    em->body = inst;
     if (inst->depth_cname && inst->ret)   /* too deep: zero, and the call fails (ufn_abi.h) */
         emit_line(em, "UFN_DEPTH_CHECK(%s, %s)", inst->depth_cname, c_type(inst->ret));
     else if (inst->depth_cname)
@@ -629,6 +630,7 @@ void emit_function_body(Emitter *em, const Instance *inst)
     }
     emit_block(em, &inst->body);
     em->depth_cname = NULL;
+    em->body = NULL;
 }
 
 static void proto_cb(const Instance *inst, void *ctx)

@@ -81,19 +81,145 @@ static void emit_const(Emitter *em, const Node *e)
     }
 }
 
+/* ---- division by an integer constant ---------------------------------------------------- */
+
+/* A division spelled without the divider: ufn_div_const_f32 / _f64
+ * (include/ufn_math.h) give the IEEE quotient's bits on every x, by the proof
+ * there, for an odd integer divisor 3 <= |d| < 2^22 (float32) or 2^50
+ * (float64).  Even divisors keep `/`: an exact subnormal midpoint would
+ * round the wrong way (powers of two are products, which cc makes itself).
+ * Numba's float32 x / 255 is a float64 division rounded to float32 at once:
+ * RN32(RN64(x/d)) = RN32(x/d) for float32 x and d (53 >= 2*24 + 2), which is
+ * why cc narrows it to one vdivps, and why it may take the float32 helper.
+ * A float64 quotient that stays float64 takes the float64 one. */
+typedef struct DivConst {
+    bool f32;                      /* ufn_div_const_f32, else _f64 */
+    const Node *x;                 /* the numerator, of the helper's type */
+    double d;                      /* |divisor| */
+    bool neg;                      /* a negative divisor: -(x / |d|) */
+} DivConst;
+
+static bool calls_math(const Node *n, int depth);
+
+static bool list_calls_math(const NodeList *l, int depth)
+{
+    for (int i = 0; i < l->len; i++)
+        if (calls_math(l->items[i], depth))
+            return true;
+    return false;
+}
+
+/* Whether n calls a function of the math library (math.def: exp, sin, ...),
+ * itself or through the helpers it calls (a composed body: they are inlined
+ * into its loop). */
+static bool calls_math(const Node *n, int depth)
+{
+    if (!n || depth > 16)
+        return false;
+    switch (n->kind) {
+    case N_ASSIGN: return list_calls_math(&n->assign.targets, depth) || calls_math(n->assign.value, depth);
+    case N_EXPRSTMT: return calls_math(n->exprstmt.expr, depth);
+    case N_IF:
+        return calls_math(n->ifstmt.cond, depth) || list_calls_math(&n->ifstmt.then, depth)
+               || list_calls_math(&n->ifstmt.orelse, depth);
+    case N_WHILE: return calls_math(n->whilestmt.cond, depth) || list_calls_math(&n->whilestmt.body, depth);
+    case N_FOR: return calls_math(n->forstmt.iter, depth) || list_calls_math(&n->forstmt.body, depth);
+    case N_RETURN: return calls_math(n->ret.value, depth);
+    case N_UNARY: return calls_math(n->unary.operand, depth);
+    case N_BINARY: return calls_math(n->binary.lhs, depth) || calls_math(n->binary.rhs, depth);
+    case N_BOOLOP: return calls_math(n->boolop.lhs, depth) || calls_math(n->boolop.rhs, depth);
+    case N_COMPARE:
+        for (int i = 0; i <= n->compare.n; i++)
+            if (calls_math(n->compare.operands[i], depth))
+                return true;
+        return false;
+    case N_IFEXP:
+        return calls_math(n->ifexp.cond, depth) || calls_math(n->ifexp.then, depth)
+               || calls_math(n->ifexp.orelse, depth);
+    case N_CALL:
+        if (n->call.builtin == B_MATH || n->call.builtin == B_CMATH)
+            return true;
+        if (n->call.callee && list_calls_math(&n->call.callee->body, depth + 1))
+            return true;
+        return list_calls_math(&n->call.args, depth);
+    case N_ATTR: return calls_math(n->attr.value, depth);
+    case N_SUBSCRIPT: return calls_math(n->subscript.value, depth) || list_calls_math(&n->subscript.index, depth);
+    case N_TUPLE: return list_calls_math(&n->tuple.elts, depth);
+    case N_CAST: return calls_math(n->cast.operand, depth);
+    default: return false;
+    }
+}
+
+/* Whether `div`, whose value is wanted as type `to` (its own type, or
+ * float32 when a conversion follows at once), is spelled with the helper.
+ * The one place that decides it.
+ *
+ * The cost, measured (bench/RESULTS.md, "Division by a constant without the
+ * divider"): the helper is a product and two fmas (and a select) on the
+ * ports the rest of a loop needs, `/` is the divider beside them.  Alone,
+ * normalize's x / 255 over a chunk in cache went from 0.19 to 0.11 ns an
+ * element, and the hidden layer as a deferred pipeline from 1.29-1.33x to
+ * 1.16-1.19x of one memory pass (1e7 and 1e8, one and two threads, load
+ * 1.2-1.3).  In a loop that also evaluates exp polynomials the fma ports
+ * are what binds: the composed hidden() (normalize inlined beside
+ * activate's exps) took 10 % longer in cache and 0-7 % at 1e7-1e8.  So a
+ * body that calls a math function, itself or through its helpers, keeps
+ * `/`.  (normalize's own body has no call, and its copy inlined into
+ * hidden() is the same C function: the composed loop pays that 0-7 %.) */
+static bool div_const(const Emitter *em, const Node *div, const Type *to, DivConst *dc)
+{
+    if (div->kind != N_BINARY || div->binary.op != OP_DIV)
+        return false;
+    if (em->body && list_calls_math(&em->body->body, 0))
+        return false;
+    const Node *x = div->binary.lhs, *r = div->binary.rhs;
+    if (r->kind != N_CONST || !ty_is_float(r->type) || !ty_is_float(div->type))
+        return false;
+    double d = fabs(r->konst.v.f);
+    bool f32 = div->type->kind == TY_FLOAT32;
+    if (!f32 && to->kind == TY_FLOAT32 && x->kind == N_CAST && x->cast.operand->type->kind == TY_FLOAT32
+        && (double)(float)d == d) {
+        f32 = true;                /* (float)((double)x / d), x float32: x / d in float32 */
+        x = x->cast.operand;
+    }
+    if (!(d >= 3 && d < (f32 ? 0x1p22 : 0x1p50) && fmod(d, 2.0) == 1.0))
+        return false;
+    *dc = (DivConst){.f32 = f32, .x = x, .d = d, .neg = r->konst.v.f < 0};
+    return true;
+}
+
+/* A float64 quotient converted to float32 at once that is done in float32. */
+static bool div_const_narrowed(const Emitter *em, const Node *e, const Type *to, DivConst *dc)
+{
+    return e->type->kind == TY_FLOAT64 && div_const(em, e, to, dc) && dc->f32;
+}
+
+/* ufn_div_const_f32(v_x, 255.0f, 0x1.010102p-8f): y = RN(1 / |d|), worked
+ * out here in the helper's format (C's division is IEEE's). */
+static void emit_div_const(Emitter *em, const DivConst *dc)
+{
+    double y = dc->f32 ? (double)(1.0f / (float)dc->d) : 1.0 / dc->d;
+    emit_text(em, "%sufn_div_const_%s(", dc->neg ? "-" : "", dc->f32 ? "f32" : "f64");
+    emit_expr(em, dc->x);
+    emit_text(em, ", ");
+    emit_float(em, dc->d, dc->f32);
+    emit_text(em, ", %a%s)", y, dc->f32 ? "f" : "");
+}
+
 /* ---- expressions ---------------------------------------------------------------------- */
 
 /* Binary operations that are spelled as a helper call. */
-static bool binary_is_call(const Node *e)
+static bool binary_is_call(const Emitter *em, const Node *e)
 {
     Type *t = e->type;
+    DivConst dc;
     switch (e->binary.op) {
     case OP_FLOORDIV: case OP_MOD: case OP_POW: case OP_LSHIFT: case OP_RSHIFT:
         return true;
     case OP_ADD: case OP_SUB: case OP_MUL:
         return t->kind == TY_INT64 || ty_is_complex(t);
     case OP_DIV:
-        return ty_is_complex(t);
+        return ty_is_complex(t) || (div_const(em, e, t, &dc) && !dc.neg);
     default:
         return false;
     }
@@ -101,8 +227,9 @@ static bool binary_is_call(const Node *e)
 
 /* Operands are parenthesised unless they are atoms: simple and safe in both
  * C and C++, and still readable. */
-static bool atomic(const Node *e)
+static bool atomic(const Emitter *em, const Node *e)
 {
+    DivConst dc;
     switch (e->kind) {
     case N_NAME:
     case N_CALL:
@@ -113,11 +240,12 @@ static bool atomic(const Node *e)
         return !(ty_is_float(e->type) && e->konst.v.f < 0) && !(ty_is_int(e->type) && e->konst.v.i < 0
                                                                  && ty_is_signed(e->type));
     case N_BINARY:
-        return binary_is_call(e);
+        return binary_is_call(em, e);
     case N_CAST:
         /* the conversions spelled as calls */
         return ty_is_complex(e->type) || e->type->kind == TY_TUPLE
-               || (ty_is_float(e->cast.operand->type) && ty_is_int(e->type));
+               || (ty_is_float(e->cast.operand->type) && ty_is_int(e->type))
+               || (div_const_narrowed(em, e->cast.operand, e->type, &dc) && !dc.neg);
     default:
         return false;
     }
@@ -132,7 +260,7 @@ static bool self_wrapped(const Node *e)
 
 void emit_operand(Emitter *em, const Node *e)
 {
-    if (atomic(e) || self_wrapped(e))
+    if (atomic(em, e) || self_wrapped(e))
         emit_expr(em, e);
     else {
         emit_text(em, "(");
@@ -197,8 +325,14 @@ static void emit_binary(Emitter *em, const Node *e)
             return;
         }
         break;
-    case OP_DIV:
+    case OP_DIV: {
+        DivConst dc;
+        if (div_const(em, e, t, &dc)) {
+            emit_div_const(em, &dc);
+            return;
+        }
         break;
+    }
     case OP_FLOORDIV:
         call2(em, arena_printf("ufn_floordiv_%s", wide_sfx(t)), l, r);
         return;
@@ -680,6 +814,11 @@ void emit_cast_to(Emitter *em, const Node *e, Type *to)
             emit_operand(em, e);
             emit_text(em, ", 0)");
         }
+        return;
+    }
+    DivConst dc;
+    if (div_const_narrowed(em, e, to, &dc)) {
+        emit_div_const(em, &dc);
         return;
     }
     if (ty_is_int(to) && ty_is_float(from)) {

@@ -1108,6 +1108,7 @@ typedef struct Emitter {
     const Instance *bounds;        /* a split runner: the kernel whose indices may be written
                                       as plain arithmetic (jit_index_plain); NULL elsewhere */
     bool small_extents;            /* ... in the runner's copy for extents < UFN_SMALL_EXTENT */
+    const Instance *body;          /* the scalar body being written (emit_function_body), or NULL */
 } Emitter;
 
 /* emit.c: the base every generated file is written with. */

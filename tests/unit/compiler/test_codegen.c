@@ -74,9 +74,68 @@ static void test_many_types(void **state)
     arena_reset();
 }
 
+/* The host stub of `@vectorize([SIG]) def f(x): return BODY`. */
+static char *host_code(const char *sig, const char *body)
+{
+    Buf text = {0};
+    buf_printf(&text, "import math\nfrom numba import vectorize\n\n@vectorize(['%s'])\ndef f(x):\n    return %s\n", sig, body);
+    SrcFile *src = src_from_memory("dc.ufn", text.data, text.len);
+    CheckOptions opt = {.module_name = "dc", .prefix = ""};
+    Module *m = check_passes(parse_file(src), src, &opt);
+    assert_int_equal(diag_error_count(), 0);
+    EmitOptions eo = {.host = true, .sim = true, .output_name = "dc.host.c"};
+    Buf out = {0};
+    emit_host(&out, m, &eo);
+    char *code = arena_strndup(out.data, out.len);
+    buf_free(&out);
+    buf_free(&text);
+    return code;
+}
+
+/* Which divisions are spelled ufn_div_const_f32/_f64 (emit_expr.c,
+ * div_const): odd integer constants 3 <= |d| < 2^22 (float32), 2^50
+ * (float64); Numba's float32 x / 255 (a float64 division rounded to
+ * float32 at once) in float32; a float64 quotient kept float64; none in a
+ * body that calls a math function. */
+static void test_div_const(void **state)
+{
+    (void)state;
+    static const struct { const char *sig, *body, *want; } cases[] = {
+        {"float32(float32)", "x / 255", "return ufn_div_const_f32(v_x, 255.0f, 0x1.010102p-8f);"},
+        {"float32(float32)", "x / -255", "return -ufn_div_const_f32(v_x, 255.0f, 0x1.010102p-8f);"},
+        {"float32(float32)", "x / 3.0", "return ufn_div_const_f32(v_x, 3.0f, 0x1.555556p-2f);"},
+        {"float32(float32)", "x / 4194303", "return ufn_div_const_f32(v_x, 4194303.0f, 0x1.000004p-22f);"},
+        /* the quotient is added in float64 before the rounding: not narrowed */
+        {"float32(float32)", "1 + x / -3", "(float)(1.0 + (-ufn_div_const_f64((double)v_x, 3.0, 0x1.5555555555555p-2)))"},
+        {"float64(float64)", "x / 255", "return ufn_div_const_f64(v_x, 255.0, 0x1.010101010101p-8);"},
+        {"float64(float64)", "x / 1125899906842623", "ufn_div_const_f64(v_x, 1125899906842623.0, "},
+        {"float64(float32)", "x / 255", "return ufn_div_const_f64((double)v_x, 255.0, 0x1.010101010101p-8);"},
+        {"float32(float32)", "x / 256", "return (float)(((double)v_x) / 256.0);"},
+        {"float32(float32)", "x / 0", "return (float)(((double)v_x) / 0.0);"},
+        {"float32(float32)", "x / 0.5", "return (float)(((double)v_x) / 0.5);"},
+        {"float32(float32)", "x / 2.5", "return (float)(((double)v_x) / 2.5);"},
+        {"float32(float32)", "x / 1", "return (float)(((double)v_x) / 1.0);"},
+        {"float32(float32)", "x / 8388608", "return (float)(((double)v_x) / 8388608.0);"},
+        {"float32(float32)", "x / 6", "return (float)(((double)v_x) / 6.0);"},
+        {"float32(float32)", "x / x", "return v_x / v_x;"},
+        {"float64(float64)", "x / 1125899906842625", "return v_x / 1125899906842625.0;"},
+        /* a body with a math call keeps the divider (the cost model in div_const) */
+        {"float32(float32)", "math.exp(x) / 255", "return (float)(((double)ufn_exp_f32(v_x)) / 255.0);"},
+        {"float64(float64)", "math.sqrt(x) / 3", "return ufn_sqrt_f64(v_x) / 3.0;"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *code = host_code(cases[i].sig, cases[i].body);
+        if (!strstr(code, cases[i].want))
+            fail_msg("%s: %s: no `%s` in\n%s", cases[i].sig, cases[i].body, cases[i].want, strstr(code, " v_x)") ? strstr(code, " v_x)") : code);
+        bool helper = strstr(cases[i].want, "ufn_div_const") != NULL;
+        assert_int_equal(strstr(code, "ufn_div_const") != NULL, helper);
+        arena_reset();
+    }
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_many_types)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_many_types), cmocka_unit_test(test_div_const)};
     if (cmocka_run_group_tests(tests, NULL, NULL))
         return 1;
     int failed = golden_run("codegen .cu", "tests/golden/codegen", "cu", run_cu);
