@@ -155,17 +155,20 @@ static bool calls_math(const Node *n, int depth)
  * The one place that decides it.
  *
  * The cost, measured (bench/RESULTS.md, "Division by a constant without the
- * divider"): the helper is a product and two fmas (and a select) on the
- * ports the rest of a loop needs, `/` is the divider beside them.  Alone,
- * normalize's x / 255 over a chunk in cache went from 0.19 to 0.11 ns an
- * element, and the hidden layer as a deferred pipeline from 1.29-1.33x to
- * 1.16-1.19x of one memory pass (1e7 and 1e8, one and two threads, load
- * 1.2-1.3).  In a loop that also evaluates exp polynomials the fma ports
- * are what binds: the composed hidden() (normalize inlined beside
- * activate's exps) took 10 % longer in cache and 0-7 % at 1e7-1e8.  So a
- * body that calls a math function, itself or through its helpers, keeps
- * `/`.  (normalize's own body has no call, and its copy inlined into
- * hidden() is the same C function: the composed loop pays that 0-7 %.) */
+ * divider"; interleaved rounds against the build before, load 0.8-1.3 on
+ * 2 CPUs): the helper is a product, two fmas and a select on the ports the
+ * rest of a loop needs, `/` is the divider beside them.  Alone, normalize's
+ * x / 255 over a chunk in cache went from 0.19-0.20 to 0.105-0.112 ns an
+ * element, and the hidden layer as a deferred pipeline from 1.25-1.36x to
+ * 1.21-1.31x of one memory pass (3-8 % less time; 1e7 and 1e8, one and two
+ * threads).  In a loop that also evaluates exp polynomials the fma ports
+ * bind and the divider was idle: the composed hidden() (normalize inlined
+ * beside activate's exps) took 6-10 % longer in cache and 3-9 % at
+ * 1e7-1e8.  So a body that calls a math function, itself or through its
+ * helpers, keeps `/`.  normalize's own body calls none, and its copy
+ * inlined into hidden() is the same C function: the composed loop pays
+ * those 3-9 % for the pipeline's gain (a copy of the body per caller would
+ * avoid it). */
 static bool div_const(const Emitter *em, const Node *div, const Type *to, DivConst *dc)
 {
     if (div->kind != N_BINARY || div->binary.op != OP_DIV)
