@@ -12,7 +12,11 @@
  * cached graph would have to prove its pointers unchanged).
  *
  * Declined (pipeline.c then runs the calls one by one): a driver without
- * the graph calls.  A module whose helpers recurse is checked once, after
+ * the graph calls, and one that has them but answers "not supported" to
+ * the capture or the instantiation (CUDA_ERROR_NOT_SUPPORTED, or
+ * _STREAM_CAPTURE_UNSUPPORTED: a device, a driver or a sharing mode without
+ * graphs).  Captured work never runs, so nothing has run when it declines.
+ * Any other failure is an error that names the call.  A module whose helpers recurse is checked once, after
  * the graph ran, as cuda_execute_device checks it after its launches.
  */
 #include <stdlib.h>
@@ -104,8 +108,20 @@ static int record(graph_run *g, CUstream cs)
     return 0;
 }
 
+/* A graph call's result: 0, UFN_PIPE_DECLINED where the driver cannot do
+ * graphs here, or the error naming `call`. */
+static int graph_result(const ufn_cudrv *drv, CUresult r, const char *call, int launches)
+{
+    if (r == CUDA_SUCCESS)
+        return 0;
+    if (r == CUDA_ERROR_NOT_SUPPORTED || r == CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED)
+        return UFN_PIPE_DECLINED;
+    return launches ? ufn_cudrv_fail(drv, r, "%s (%d launches)", call, launches) : ufn_cudrv_fail(drv, r, "%s", call);
+}
+
 /* Capture on a stream of our own, then instantiate: the executable graph,
- * or a failure (the capture always ended, nothing left behind). */
+ * UFN_PIPE_DECLINED, or a failure (the capture always ended, nothing left
+ * behind). */
 static int build(graph_run *g, CUgraphExec *exec)
 {
     const ufn_cudrv *drv = g->b->drv;
@@ -113,21 +129,19 @@ static int build(graph_run *g, CUgraphExec *exec)
     CUresult r = drv->cuStreamCreate(&cs, CU_STREAM_NON_BLOCKING);
     if (r != CUDA_SUCCESS)
         return ufn_cudrv_fail(drv, r, "cuStreamCreate (pipeline capture)");
-    int st = 0;
     CUgraph graph = NULL;
     /* Relaxed: the first launch of a kernel loads its module, which a
      * stricter mode may refuse while this thread captures. */
-    r = drv->cuStreamBeginCapture(cs, CU_STREAM_CAPTURE_MODE_RELAXED);
-    if (r != CUDA_SUCCESS)
-        st = ufn_cudrv_fail(drv, r, "cuStreamBeginCapture");
-    else {
+    int st = graph_result(drv, drv->cuStreamBeginCapture(cs, CU_STREAM_CAPTURE_MODE_RELAXED),
+                          "cuStreamBeginCapture", 0);
+    if (st == 0) {
         st = record(g, cs);
         r = drv->cuStreamEndCapture(cs, &graph);
-        if (st == 0 && r != CUDA_SUCCESS)
-            st = ufn_cudrv_fail(drv, r, "cuStreamEndCapture (%d launches)", g->launches);
+        if (st == 0)
+            st = graph_result(drv, r, "cuStreamEndCapture", g->launches);
     }
-    if (st == 0 && (r = drv->cuGraphInstantiate(exec, graph, 0)) != CUDA_SUCCESS)
-        st = ufn_cudrv_fail(drv, r, "cuGraphInstantiate (%d launches)", g->launches);
+    if (st == 0)
+        st = graph_result(drv, drv->cuGraphInstantiate(exec, graph, 0), "cuGraphInstantiate", g->launches);
     if (graph)
         drv->cuGraphDestroy(graph);
     drv->cuStreamDestroy(cs);

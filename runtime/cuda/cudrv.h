@@ -523,7 +523,8 @@ size_t ufn_cuda_stage_bytes(void);
 
 /* Run a deferred pipeline as one CUDA graph on stream s: chunk by chunk
  * through every call, temporaries in a chunk-sized device scratch.
- * UFN_PIPE_DECLINED when the driver has no graph calls. */
+ * UFN_PIPE_DECLINED when the driver has no graph calls or answers that it
+ * cannot capture or instantiate one (nothing has run then). */
 int cuda_run_pipeline(cuda_backend *b, const ufn_pipe *pipe, ufn_stream_impl *s);
 /* Test hook: elements per chunk (default: what fits the device's L2);
  * 0 restores the default. */

@@ -129,24 +129,27 @@ void ufn_host_set_threads(int n)
     atomic_store(&threads_override, n > UFN_HOST_MAX_THREADS ? UFN_HOST_MAX_THREADS : n);
 }
 
-ufn_host_loop ufn_host_pick_loop(const ufn_loop *loop, int isa)
+/* The instruction set whose host loop runs for `isa`: the best one at or
+ * below it that the module was built for; -1 if none. */
+static int built_isa(const ufn_loop *loop, int isa)
 {
     if (isa >= UFN_ISA_COUNT)
         isa = UFN_ISA_COUNT - 1;
-    for (; isa >= 0; isa--)
-        if (loop->host[isa])
-            return loop->host[isa];
-    return NULL;
+    while (isa >= 0 && !loop->host[isa])
+        isa--;
+    return isa;
+}
+
+ufn_host_loop ufn_host_pick_loop(const ufn_loop *loop, int isa)
+{
+    isa = built_isa(loop, isa);
+    return isa >= 0 ? loop->host[isa] : NULL;
 }
 
 ufn_host_chunk_loop ufn_host_pick_chunk_loop(const ufn_loop *loop, int isa)
 {
-    if (isa >= UFN_ISA_COUNT)
-        isa = UFN_ISA_COUNT - 1;
-    for (; isa >= 0; isa--)
-        if (loop->host[isa])
-            return loop->host_chunk[isa];
-    return NULL;
+    isa = built_isa(loop, isa);
+    return isa >= 0 ? loop->host_chunk[isa] : NULL;
 }
 
 /* ---- execution ----------------------------------------------------------------------- */

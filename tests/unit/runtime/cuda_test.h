@@ -1,6 +1,7 @@
 /* cuda_test.h - what the tests of the CUDA backend over the simulator share
  * (test_cuda_backend.c, test_cuda_hardening.c): the backend, a trace log,
- * plans built by hand as call.c would build them, and device arrays. */
+ * plans built by hand as call.c would build them, and device arrays.  The
+ * helpers are static inline: a test that does not use one gets no warning. */
 #ifndef CUDA_TEST_H
 #define CUDA_TEST_H
 
@@ -24,7 +25,7 @@ static struct {
  * several devices has one per device). */
 static pthread_mutex_t tlog_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void hook(const ufn_event *ev, void *ctx)
+static inline void hook(const ufn_event *ev, void *ctx)
 {
     (void)ctx;
     pthread_mutex_lock(&tlog_lock);
@@ -33,18 +34,18 @@ static void hook(const ufn_event *ev, void *ctx)
     pthread_mutex_unlock(&tlog_lock);
 }
 
-static void trace_start(void)
+static inline void trace_start(void)
 {
     tlog.n = 0;
     ufn_set_trace_hook(hook, NULL);
 }
 
-static void trace_stop(void)
+static inline void trace_stop(void)
 {
     ufn_set_trace_hook(NULL, NULL);
 }
 
-static int count(ufn_event_kind kind)
+static inline int count(ufn_event_kind kind)
 {
     int c = 0;
     for (int i = 0; i < tlog.n; i++)
@@ -52,7 +53,7 @@ static int count(ufn_event_kind kind)
     return c;
 }
 
-static size_t total(ufn_event_kind kind)
+static inline size_t total(ufn_event_kind kind)
 {
     size_t c = 0;
     for (int i = 0; i < tlog.n; i++)
@@ -62,7 +63,7 @@ static size_t total(ufn_event_kind kind)
 }
 
 /* The largest launch (elements) in the log. */
-static size_t largest_launch(void)
+static inline size_t largest_launch(void)
 {
     size_t m = 0;
     for (int i = 0; i < tlog.n; i++)
@@ -73,7 +74,7 @@ static size_t largest_launch(void)
 
 /* ---- plans and arrays ------------------------------------------------------------------ */
 
-static int dtype_size(ufn_dtype t)
+static inline int dtype_size(ufn_dtype t)
 {
     switch (t) {
     case UFN_BOOL: case UFN_INT8: case UFN_UINT8: return 1;
@@ -84,7 +85,7 @@ static int dtype_size(ufn_dtype t)
     }
 }
 
-static void plan_init(ufn_plan *p, const ufn_func *f, ufn_memory mem, int device, int ndim,
+static inline void plan_init(ufn_plan *p, const ufn_func *f, ufn_memory mem, int device, int ndim,
                       const int64_t *shape)
 {
     memset(p, 0, sizeof *p);
@@ -104,7 +105,7 @@ static void plan_init(ufn_plan *p, const ufn_func *f, ufn_memory mem, int device
 }
 
 /* Operand k: its data and element strides (NULL: C-contiguous over the loop). */
-static void plan_arg(ufn_plan *p, int k, void *data, const int64_t *strides)
+static inline void plan_arg(ufn_plan *p, int k, void *data, const int64_t *strides)
 {
     p->data[k] = data;
     int64_t s = 1;
@@ -114,7 +115,7 @@ static void plan_arg(ufn_plan *p, int k, void *data, const int64_t *strides)
     }
 }
 
-static void *to_dev(const void *host, size_t bytes, int device)
+static inline void *to_dev(const void *host, size_t bytes, int device)
 {
     void *d = NULL;
     assert_int_equal(be->alloc(be, device, bytes, NULL, &d), 0);
@@ -122,19 +123,19 @@ static void *to_dev(const void *host, size_t bytes, int device)
     return d;
 }
 
-static void *dev_alloc(size_t bytes, int device)
+static inline void *dev_alloc(size_t bytes, int device)
 {
     void *d = NULL;
     assert_int_equal(be->alloc(be, device, bytes, NULL, &d), 0);
     return d;
 }
 
-static void from_dev(void *host, const void *dev, size_t bytes, int device)
+static inline void from_dev(void *host, const void *dev, size_t bytes, int device)
 {
     assert_int_equal(be->copy_d2h(be, device, host, dev, bytes, NULL), 0);
 }
 
-static float *floats(size_t n, float scale)
+static inline float *floats(size_t n, float scale)
 {
     float *a = malloc(n * sizeof *a);
     for (size_t i = 0; i < n; i++)
@@ -142,14 +143,14 @@ static float *floats(size_t n, float scale)
     return a;
 }
 
-static int setup(void **state)
+static inline int setup(void **state)
 {
     (void)state;
     be = ufn_sim_backend();
     return be ? 0 : -1;
 }
 
-static int teardown_each(void **state)
+static inline int teardown_each(void **state)
 {
     (void)state;
     trace_stop();

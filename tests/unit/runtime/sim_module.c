@@ -120,8 +120,8 @@ ufn_module test_module_host_only = {
 
 static const ufn_dtype add_types[] = { UFN_FLOAT32, UFN_FLOAT32, UFN_FLOAT32 };
 static const ufn_loop add_loops[] = {
-    { "float32(float32, float32)", add_types, { NULL }, "ufn_test_add_f32_contig",
-      "ufn_test_add_f32_strided" },
+    { .signature = "float32(float32, float32)", .types = add_types, .kernel_contig = "ufn_test_add_f32_contig",
+      .kernel_strided = "ufn_test_add_f32_strided" },
 };
 const ufn_func test_add = { "add", &test_module, 2, 1, 1, add_loops,
                             NULL, 0, NULL, NULL, NULL, NULL, UFN_IDENTITY_NONE, false };
@@ -129,23 +129,23 @@ const ufn_func test_add_host_only = { "add", &test_module_host_only, 2, 1, 1, ad
                                       NULL, 0, NULL, NULL, NULL, NULL, UFN_IDENTITY_NONE, false };
 
 static const ufn_loop missing_loops[] = {
-    { "float32(float32, float32)", add_types, { NULL }, "no_such_contig", "no_such_strided" },
+    { .signature = "float32(float32, float32)", .types = add_types, .kernel_contig = "no_such_contig", .kernel_strided = "no_such_strided" },
 };
 const ufn_func test_missing = { "missing", &test_module, 2, 1, 1, missing_loops,
                                 NULL, 0, NULL, NULL, NULL, NULL, UFN_IDENTITY_NONE, false };
 
 static const ufn_dtype half_types[] = { UFN_INT16, UFN_FLOAT64 };
 static const ufn_loop half_loops[] = {
-    { "float64(int16)", half_types, { NULL }, "ufn_test_half_i16_contig",
-      "ufn_test_half_i16_strided" },
+    { .signature = "float64(int16)", .types = half_types, .kernel_contig = "ufn_test_half_i16_contig",
+      .kernel_strided = "ufn_test_half_i16_strided" },
 };
 const ufn_func test_half = { "half", &test_module, 1, 1, 1, half_loops,
                              NULL, 0, NULL, NULL, NULL, NULL, UFN_IDENTITY_NONE, false };
 
 static const ufn_dtype divmod_types[] = { UFN_INT32, UFN_INT32, UFN_INT32, UFN_INT32 };
 static const ufn_loop divmod_loops[] = {
-    { "(int32, int32) -> (int32, int32)", divmod_types, { NULL }, NULL,
-      "ufn_test_divmod_i32_strided" },
+    { .signature = "(int32, int32) -> (int32, int32)", .types = divmod_types, .kernel_contig = NULL,
+      .kernel_strided = "ufn_test_divmod_i32_strided" },
 };
 const ufn_func test_divmod = { "divmod", &test_module, 2, 2, 1, divmod_loops,
                                NULL, 0, NULL, NULL, NULL, NULL, UFN_IDENTITY_NONE, false };
@@ -156,7 +156,7 @@ static const int64_t core_free[] = { -1 };
 
 static const ufn_dtype l2_types[] = { UFN_FLOAT32, UFN_FLOAT32 };
 static const ufn_loop l2_loops[] = {
-    { "(float32[:], float32[:])", l2_types, { NULL }, NULL, "ufn_test_l2_norm_f32" },
+    { .signature = "(float32[:], float32[:])", .types = l2_types, .kernel_contig = NULL, .kernel_strided = "ufn_test_l2_norm_f32" },
 };
 static const int l2_core_ndim[] = { 1, 0 };
 static const int l2_core_dims[] = { 0 };
@@ -165,7 +165,7 @@ const ufn_func test_l2_norm = { "l2_norm", &test_module, 1, 1, 1, l2_loops,
 
 static const ufn_dtype cumsum_types[] = { UFN_FLOAT64, UFN_FLOAT64 };
 static const ufn_loop cumsum_loops[] = {
-    { "(float64[:], float64[:])", cumsum_types, { NULL }, NULL, "ufn_test_cumsum_f64" },
+    { .signature = "(float64[:], float64[:])", .types = cumsum_types, .kernel_contig = NULL, .kernel_strided = "ufn_test_cumsum_f64" },
 };
 static const int cumsum_core_ndim[] = { 1, 1 };
 static const int cumsum_core_dims[] = { 0, 0 };

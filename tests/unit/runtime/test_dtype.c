@@ -87,7 +87,7 @@ static void test_dispatch_exact_then_safe(void **state)
     assert_int_equal(chosen(&add_func, arr(UFN_UINT64), arr(UFN_UINT64)), 1);
     assert_int_equal(chosen(&add_func, arr(UFN_BOOL), arr(UFN_BOOL)), 0);
     /* a float64 array is not accepted by a float32-only ufunc (Numba casts it down) */
-    static const ufn_loop f32only[] = {{"float32(float32, float32)", T_FFF, {add_f32}, NULL, NULL}};
+    static const ufn_loop f32only[] = {{.signature = "float32(float32, float32)", .types = T_FFF, .host = {add_f32}}};
     ufn_func f = add_func;
     f.loops = f32only;
     f.nloops = 1;
@@ -125,7 +125,7 @@ static void test_dispatch_weak_int_out_of_bounds(void **state)
 {
     (void)state;
     static const ufn_dtype T_BBB[] = {UFN_UINT8, UFN_UINT8, UFN_UINT8};
-    static const ufn_loop u8[] = {{"uint8(uint8, uint8)", T_BBB, {add_f32}, NULL, NULL}};
+    static const ufn_loop u8[] = {{.signature = "uint8(uint8, uint8)", .types = T_BBB, .host = {add_f32}}};
     ufn_func f = add_func;
     f.loops = u8;
     f.nloops = 1;

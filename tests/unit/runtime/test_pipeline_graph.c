@@ -134,6 +134,50 @@ static void test_driver_failures(void **state)
     free(got);
 }
 
+/* A driver that has the graph calls but cannot capture or instantiate here
+ * ("not supported"): the backend declines, having run nothing, so that
+ * pipeline.c runs the calls one by one; any other failure stays an error
+ * (test_driver_failures). */
+static void test_unsupported_declines(void **state)
+{
+    (void)state;
+    static const struct { const char *call; int result; } cases[] = {
+        { "cuStreamBeginCapture", CUDA_ERROR_NOT_SUPPORTED },
+        { "cuStreamBeginCapture", CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED },
+        { "cuGraphInstantiate", CUDA_ERROR_NOT_SUPPORTED },
+    };
+    float *x = floats(N, 1.0f), *y = floats(N, 2.0f), *got = malloc(N * 4);
+    two_calls *w = calloc(1, sizeof *w);
+    build(w, x, y, 1.0f);
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        assert_int_equal(be->synchronize(be), 0);
+        ufn_sim_stats before, after;
+        ufn_sim_get_stats(0, &before);
+        ufn_sim_inject_failure(cases[c].call, 0, cases[c].result);
+        int st = be->run_pipeline(be, &w->pipe, NULL);
+        ufn_sim_inject_failure(NULL, 0, 0);
+        if (st != UFN_PIPE_DECLINED)
+            fail_msg("%s -> %d: %d (%s)", cases[c].call, cases[c].result, st, ufn_error());
+        assert_int_equal(be->synchronize(be), 0);
+        ufn_sim_get_stats(0, &after);
+        assert_int_equal(after.graph_launches - before.graph_launches, 0);
+        assert_int_equal(after.launches - before.launches, 0);
+        from_dev(got, w->out, N * 4, 0);
+        for (int i = 0; i < N; i++)
+            assert_true(got[i] == SENTINEL);   /* nothing ran */
+    }
+    /* nothing left capturing: the next run is one graph */
+    assert_int_equal(be->run_pipeline(be, &w->pipe, NULL), 0);
+    from_dev(got, w->out, N * 4, 0);
+    for (int i = 0; i < N; i++)
+        assert_true(got[i] == (x[i] + y[i]) + 1.0f);
+    release(w);
+    free(w);
+    free(x);
+    free(y);
+    free(got);
+}
+
 /* The chunk follows the device's L2: one chunk for a pipeline this small. */
 static void test_chunk_from_l2(void **state)
 {
@@ -154,10 +198,10 @@ static void test_chunk_from_l2(void **state)
 
 int main(void)
 {
-    (void)dev_alloc, (void)largest_launch;   /* cuda_test.h's, unused here */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_one_graph, teardown_each),
         cmocka_unit_test_teardown(test_driver_failures, teardown_each),
+        cmocka_unit_test_teardown(test_unsupported_declines, teardown_each),
         cmocka_unit_test_teardown(test_chunk_from_l2, teardown_each),
     };
     return cmocka_run_group_tests(tests, setup, NULL);

@@ -159,7 +159,7 @@ static const ufn_dtype T_DDDD[] = {UFN_FLOAT64, UFN_FLOAT64, UFN_FLOAT64, UFN_FL
 static const ufn_dtype T_FF[] = {UFN_FLOAT32, UFN_FLOAT32};
 static const ufn_dtype T_DD[] = {UFN_FLOAT64, UFN_FLOAT64};
 
-static ufn_module test_module = {UFN_ABI_VERSION, "testfuncs", NULL, 0, NULL, 0, NULL};
+static ufn_module test_module = {.abi_version = UFN_ABI_VERSION, .name = "testfuncs"};
 
 static const ufn_loop add_loops[] = {
     {"float32(float32, float32)", T_FFF, {add_f32, NULL, NULL}, NULL, NULL, NULL, {NULL, NULL, NULL}},
