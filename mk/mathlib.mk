@@ -14,7 +14,7 @@
 #                             to the scalar functions on every ISA the CPU has (lanes.c);
 #                             a module built by clang gives the gcc build's bits (clang.sh);
 #                             division by an odd integer constant without the divider
-#                             gives `/`'s bits (cdiv.c)
+#                             gives `/`'s bits (cdiv.c, gcc and clang)
 #   make math-cdiv-exhaustive every float32 x divided by 255, 3, 2^22-1 and more (cdiv.c -x,
 #                             minutes; not in make check): writes tests/math/RESULTS-cdiv.md
 #   make math-exhaustive      every float32 input of every one-argument float32
@@ -94,6 +94,9 @@ check-math: $(MATH_DIR)/accuracy $(MATH_DIR)/lanes $(MATH_DIR)/cdiv $(UFNC) $(LI
             $(BUILD)/tests/e2e/mathbits
 	$(Q)$(MATH_DIR)/lanes
 	$(Q)$(MATH_DIR)/cdiv
+	$(Q)if command -v clang >/dev/null 2>&1; then \
+	  clang $(MATH_CFLAGS) -o $(MATH_DIR)/cdiv-clang tests/math/cdiv.c -lm -lpthread && \
+	  printf 'clang: ' && $(MATH_DIR)/cdiv-clang -n 2e4; else echo "check-math: cdiv with clang skipped: no clang"; fi
 	$(Q)tests/math/clang.sh $(UFNC) $(LIBUFNRT_A) $(BUILD)/tests/e2e/cmpdump $(BUILD)/tests/e2e/mathbits \
 	  $(MATH_DIR)/clang
 	$(Q)$(MATH_DIR)/accuracy -n $(MATH_SAMPLES) > $(MATH_DIR)/accuracy.txt; status=$$?; \
