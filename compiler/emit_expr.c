@@ -114,7 +114,7 @@ static bool list_calls_math(const NodeList *l, int depth)
  * into its loop). */
 static bool calls_math(const Node *n, int depth)
 {
-    if (!n || depth > 16)
+    if (!n || depth > 8)           /* a recursive helper, or a deep chain: enough */
         return false;
     switch (n->kind) {
     case N_ASSIGN: return list_calls_math(&n->assign.targets, depth) || calls_math(n->assign.value, depth);
@@ -173,8 +173,6 @@ static bool div_const(const Emitter *em, const Node *div, const Type *to, DivCon
 {
     if (div->kind != N_BINARY || div->binary.op != OP_DIV)
         return false;
-    if (em->body && list_calls_math(&em->body->body, 0))
-        return false;
     const Node *x = div->binary.lhs, *r = div->binary.rhs;
     if (r->kind != N_CONST || !ty_is_float(r->type) || !ty_is_float(div->type))
         return false;
@@ -186,6 +184,8 @@ static bool div_const(const Emitter *em, const Node *div, const Type *to, DivCon
         x = x->cast.operand;
     }
     if (!(d >= 3 && d < (f32 ? 0x1p22 : 0x1p50) && fmod(d, 2.0) == 1.0))
+        return false;
+    if (em->body && list_calls_math(&em->body->body, 0))
         return false;
     *dc = (DivConst){.f32 = f32, .x = x, .d = d, .neg = r->konst.v.f < 0};
     return true;
