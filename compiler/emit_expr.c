@@ -99,55 +99,78 @@ typedef struct DivConst {
     bool neg;                      /* a negative divisor: -(x / |d|) */
 } DivConst;
 
-static bool calls_math(const Node *n, int depth);
+static bool reaches(const Node *n, const Instance *target, int depth);
 
-static bool list_calls_math(const NodeList *l, int depth)
+static bool list_reaches(const NodeList *l, const Instance *target, int depth)
 {
     for (int i = 0; i < l->len; i++)
-        if (calls_math(l->items[i], depth))
+        if (reaches(l->items[i], target, depth))
             return true;
     return false;
 }
 
-/* Whether n calls a function of the math library (math.def: exp, sin, ...),
- * itself or through the helpers it calls (a composed body: they are inlined
- * into its loop). */
-static bool calls_math(const Node *n, int depth)
+/* Whether n calls `target` (a body's C function), or with target NULL a
+ * function of the math library (math.def: exp, sin, ...), itself or through
+ * the helpers it calls (a composed body: they are inlined into its loop). */
+static bool reaches(const Node *n, const Instance *target, int depth)
 {
     if (!n || depth > 8)           /* a recursive helper, or a deep chain: enough */
         return false;
     switch (n->kind) {
-    case N_ASSIGN: return list_calls_math(&n->assign.targets, depth) || calls_math(n->assign.value, depth);
-    case N_EXPRSTMT: return calls_math(n->exprstmt.expr, depth);
+    case N_ASSIGN: return list_reaches(&n->assign.targets, target, depth) || reaches(n->assign.value, target, depth);
+    case N_EXPRSTMT: return reaches(n->exprstmt.expr, target, depth);
     case N_IF:
-        return calls_math(n->ifstmt.cond, depth) || list_calls_math(&n->ifstmt.then, depth)
-               || list_calls_math(&n->ifstmt.orelse, depth);
-    case N_WHILE: return calls_math(n->whilestmt.cond, depth) || list_calls_math(&n->whilestmt.body, depth);
-    case N_FOR: return calls_math(n->forstmt.iter, depth) || list_calls_math(&n->forstmt.body, depth);
-    case N_RETURN: return calls_math(n->ret.value, depth);
-    case N_UNARY: return calls_math(n->unary.operand, depth);
-    case N_BINARY: return calls_math(n->binary.lhs, depth) || calls_math(n->binary.rhs, depth);
-    case N_BOOLOP: return calls_math(n->boolop.lhs, depth) || calls_math(n->boolop.rhs, depth);
+        return reaches(n->ifstmt.cond, target, depth) || list_reaches(&n->ifstmt.then, target, depth)
+               || list_reaches(&n->ifstmt.orelse, target, depth);
+    case N_WHILE: return reaches(n->whilestmt.cond, target, depth) || list_reaches(&n->whilestmt.body, target, depth);
+    case N_FOR: return reaches(n->forstmt.iter, target, depth) || list_reaches(&n->forstmt.body, target, depth);
+    case N_RETURN: return reaches(n->ret.value, target, depth);
+    case N_UNARY: return reaches(n->unary.operand, target, depth);
+    case N_BINARY: return reaches(n->binary.lhs, target, depth) || reaches(n->binary.rhs, target, depth);
+    case N_BOOLOP: return reaches(n->boolop.lhs, target, depth) || reaches(n->boolop.rhs, target, depth);
     case N_COMPARE:
         for (int i = 0; i <= n->compare.n; i++)
-            if (calls_math(n->compare.operands[i], depth))
+            if (reaches(n->compare.operands[i], target, depth))
                 return true;
         return false;
     case N_IFEXP:
-        return calls_math(n->ifexp.cond, depth) || calls_math(n->ifexp.then, depth)
-               || calls_math(n->ifexp.orelse, depth);
-    case N_CALL:
-        if (n->call.builtin == B_MATH || n->call.builtin == B_CMATH)
+        return reaches(n->ifexp.cond, target, depth) || reaches(n->ifexp.then, target, depth)
+               || reaches(n->ifexp.orelse, target, depth);
+    case N_CALL: {
+        const Instance *c = n->call.callee;
+        if (target ? c && c->cname && !strcmp(c->cname, target->cname)
+                   : n->call.builtin == B_MATH || n->call.builtin == B_CMATH)
             return true;
-        if (n->call.callee && list_calls_math(&n->call.callee->body, depth + 1))
+        if (c && list_reaches(&c->body, target, depth + 1))
             return true;
-        return list_calls_math(&n->call.args, depth);
-    case N_ATTR: return calls_math(n->attr.value, depth);
-    case N_SUBSCRIPT: return calls_math(n->subscript.value, depth) || list_calls_math(&n->subscript.index, depth);
-    case N_TUPLE: return list_calls_math(&n->tuple.elts, depth);
-    case N_CAST: return calls_math(n->cast.operand, depth);
+        return list_reaches(&n->call.args, target, depth);
+    }
+    case N_ATTR: return reaches(n->attr.value, target, depth);
+    case N_SUBSCRIPT: return reaches(n->subscript.value, target, depth) || list_reaches(&n->subscript.index, target, depth);
+    case N_TUPLE: return list_reaches(&n->tuple.elts, target, depth);
+    case N_CAST: return reaches(n->cast.operand, target, depth);
     default: return false;
     }
+}
+
+/* Whether the body `inst` is compiled into a loop that also evaluates math
+ * functions: it calls one, or a body of the module that calls it (and whose
+ * loop inlines it) does.  A body is one C function for every loop it is
+ * inlined into, so the choice is made for all of them at once. */
+static bool in_math_loop(const Module *m, const Instance *inst)
+{
+    if (list_reaches(&inst->body, NULL, 0))
+        return true;
+    for (int i = 0; i < m->nhelpers; i++)
+        if (list_reaches(&m->helpers[i]->body, inst, 0) && list_reaches(&m->helpers[i]->body, NULL, 0))
+            return true;
+    for (int i = 0; i < m->nkernels; i++)
+        for (int k = 0; k < m->kernels[i]->ninstances; k++) {
+            const Instance *caller = m->kernels[i]->instances[k];
+            if (list_reaches(&caller->body, inst, 0) && list_reaches(&caller->body, NULL, 0))
+                return true;
+        }
+    return false;
 }
 
 /* Whether `div`, whose value is wanted as type `to` (its own type, or
@@ -164,11 +187,12 @@ static bool calls_math(const Node *n, int depth)
  * threads).  In a loop that also evaluates exp polynomials the fma ports
  * bind and the divider was idle: the composed hidden() (normalize inlined
  * beside activate's exps) took 6-10 % longer in cache and 3-9 % at
- * 1e7-1e8.  So a body that calls a math function, itself or through its
- * helpers, keeps `/`.  normalize's own body calls none, and its copy
- * inlined into hidden() is the same C function: the composed loop pays
- * those 3-9 % for the pipeline's gain (a copy of the body per caller would
- * avoid it). */
+ * 1e7-1e8.  So a body compiled into a loop that evaluates a math function
+ * keeps `/` (in_math_loop): one that calls one, itself or through its
+ * helpers, and one that such a body calls - a body is one C function for
+ * every loop it is inlined into, so normalize, inlined into hidden(), keeps
+ * `/` in its own loop too, and the pipeline of that module does not gain
+ * (a copy of the body per caller would let it; not built). */
 static bool div_const(const Emitter *em, const Node *div, const Type *to, DivConst *dc)
 {
     if (div->kind != N_BINARY || div->binary.op != OP_DIV)
@@ -185,7 +209,7 @@ static bool div_const(const Emitter *em, const Node *div, const Type *to, DivCon
     }
     if (!(d >= 3 && d < (f32 ? 0x1p22 : 0x1p50) && fmod(d, 2.0) == 1.0))
         return false;
-    if (em->body && list_calls_math(&em->body->body, 0))
+    if (em->body && in_math_loop(em->mod, em->body))
         return false;
     *dc = (DivConst){.f32 = f32, .x = x, .d = d, .neg = r->konst.v.f < 0};
     return true;

@@ -75,11 +75,10 @@ static void test_many_types(void **state)
 }
 
 /* The host stub of `@vectorize([SIG]) def f(x): return BODY`. */
-static char *host_code(const char *sig, const char *body)
+/* The host C of a module's source. */
+static char *module_host_code(const char *text)
 {
-    Buf text = {0};
-    buf_printf(&text, "import math\nfrom numba import vectorize\n\n@vectorize(['%s'])\ndef f(x):\n    return %s\n", sig, body);
-    SrcFile *src = src_from_memory("dc.ufn", text.data, text.len);
+    SrcFile *src = src_from_memory("dc.ufn", text, strlen(text));
     CheckOptions opt = {.module_name = "dc", .prefix = ""};
     Module *m = check_passes(parse_file(src), src, &opt);
     assert_int_equal(diag_error_count(), 0);
@@ -88,6 +87,14 @@ static char *host_code(const char *sig, const char *body)
     emit_host(&out, m, &eo);
     char *code = arena_strndup(out.data, out.len);
     buf_free(&out);
+    return code;
+}
+
+static char *host_code(const char *sig, const char *body)
+{
+    Buf text = {0};
+    buf_printf(&text, "import math\nfrom numba import vectorize\n\n@vectorize(['%s'])\ndef f(x):\n    return %s\n", sig, body);
+    char *code = module_host_code(text.data);
     buf_free(&text);
     return code;
 }
@@ -133,9 +140,33 @@ static void test_div_const(void **state)
     }
 }
 
+/* A body inlined into a loop that evaluates a math function keeps `/` in
+ * every loop: normalize composed into hidden() beside exp does, and then in
+ * its own loop too (one C function); composed without math it does not. */
+static void test_div_const_composed(void **state)
+{
+    (void)state;
+    static const char *const with_math =
+        "import math\nfrom numba import vectorize\n\n"
+        "@vectorize(['float32(float32)'])\ndef normalize(x):\n    return x / 255\n\n"
+        "@vectorize(['float32(float32)'])\ndef hidden(g):\n    return math.exp(normalize(g))\n";
+    char *code = module_host_code(with_math);
+    assert_non_null(strstr(code, "return (float)(((double)v_x) / 255.0);"));
+    assert_null(strstr(code, "ufn_div_const"));
+    arena_reset();
+    static const char *const without_math =
+        "from numba import vectorize\n\n"
+        "@vectorize(['float32(float32)'])\ndef normalize(x):\n    return x / 255\n\n"
+        "@vectorize(['float32(float32)'])\ndef twice(g):\n    return normalize(g) * 2\n";
+    code = module_host_code(without_math);
+    assert_non_null(strstr(code, "return ufn_div_const_f32(v_x, 255.0f, 0x1.010102p-8f);"));
+    arena_reset();
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_many_types), cmocka_unit_test(test_div_const)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_many_types), cmocka_unit_test(test_div_const),
+                                       cmocka_unit_test(test_div_const_composed)};
     if (cmocka_run_group_tests(tests, NULL, NULL))
         return 1;
     int failed = golden_run("codegen .cu", "tests/golden/codegen", "cu", run_cu);
