@@ -115,7 +115,7 @@ math-exhaustive: $(MATH_DIR)/exhaustive
 	@cat tests/math/RESULTS.md
 
 # every float32 x against the divisors of tests/math/cdiv.c's table (cdiv -x):
-# about a minute of CPU a divisor; not in make check
+# about 20 s of CPU a divisor; not in make check
 math-cdiv-exhaustive: $(MATH_DIR)/cdiv
 	$(Q){ echo "# Exhaustive float32 division by an integer constant"; echo; \
 	  echo "\`make math-cdiv-exhaustive\` (tests/math/cdiv.c -x) on $$(date -u +%Y-%m-%dT%H:%MZ), $$(uname -m)," \
