@@ -497,7 +497,8 @@ void emit_statement(Emitter *em, const Node *s)
 
 /* ---- functions ------------------------------------------------------------------------------ */
 
-static void prototype(Emitter *em, const Instance *inst, bool decl)
+/* The function of a body, named `name`: its own C name or its divider copy's. */
+static void prototype(Emitter *em, const Instance *inst, const char *name, bool decl)
 {
     Buf params = {0};
     if (inst->depth_cname)   /* the depth comes first (ufn_abi.h) */
@@ -509,7 +510,7 @@ static void prototype(Emitter *em, const Instance *inst, bool decl)
                    rebound ? v->arg_cname : v->cname);
     }
     emit_line(em, "%s %s %s(%s)%s", inst->recursive ? "UFN_RECURSIVE" : instance_uses_cuda(inst) ? "UFN_KBODY" : "UFN_BODY",
-              inst->ret ? c_type(inst->ret) : "void", inst->cname,
+              inst->ret ? c_type(inst->ret) : "void", name,
               params.data ? params.data : "void", decl ? ";" : "");
     buf_free(&params);
 }
@@ -531,15 +532,20 @@ static const char *describe(const Instance *inst)
     return s;
 }
 
-static void emit_function(Emitter *em, const Instance *inst)
+/* A body's function, or (copy) its divider copy: the same statements with
+ * their divisions by a constant spelled `/` (emit_expr.c, has_divider_copy). */
+static void emit_function(Emitter *em, const Instance *inst, bool copy)
 {
     Node *def = inst->func->def;
-    emit_line(em, "/* %s:%d: def %s, %s */", def->loc.file ? def->loc.file->name : "?", def->loc.line,
-              inst->func->name, describe(inst));
-    prototype(em, inst, false);
+    emit_line(em, "/* %s:%d: def %s, %s%s */", def->loc.file ? def->loc.file->name : "?", def->loc.line,
+              inst->func->name, describe(inst),
+              copy ? "; its copy with `/` for loops that evaluate math functions (fma ports busy, divider idle)" : "");
+    prototype(em, inst, copy ? divider_c_name(inst) : inst->cname, false);
     emit_line(em, "{");
     em->indent++;
+    em->divider_copy = copy;
     emit_function_body(em, inst);
+    em->divider_copy = false;
     em->indent--;
     line_reset(em);
     emit_line(em, "}");
@@ -635,12 +641,18 @@ void emit_function_body(Emitter *em, const Instance *inst)
 
 static void proto_cb(const Instance *inst, void *ctx)
 {
-    prototype(ctx, inst, true);
+    Emitter *em = ctx;
+    prototype(em, inst, inst->cname, true);
+    if (has_divider_copy(em->mod, inst))
+        prototype(em, inst, divider_c_name(inst), true);
 }
 
 static void body_cb(const Instance *inst, void *ctx)
 {
-    emit_function(ctx, inst);
+    Emitter *em = ctx;
+    emit_function(em, inst, false);
+    if (has_divider_copy(em->mod, inst))
+        emit_function(em, inst, true);
 }
 
 void emit_bodies(Emitter *em)

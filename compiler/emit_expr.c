@@ -99,77 +99,141 @@ typedef struct DivConst {
     bool neg;                      /* a negative divisor: -(x / |d|) */
 } DivConst;
 
-static bool reaches(const Node *n, const Instance *target, int depth);
+/* Whether `div`, wanted as type `to`, has the shape the helper takes: a
+ * float division by an odd integer constant in range. */
+static bool div_const_shape(const Node *div, const Type *to, DivConst *dc)
+{
+    if (div->kind != N_BINARY || div->binary.op != OP_DIV)
+        return false;
+    const Node *x = div->binary.lhs, *r = div->binary.rhs;
+    if (r->kind != N_CONST || !ty_is_float(r->type) || !ty_is_float(div->type))
+        return false;
+    double d = fabs(r->konst.v.f);
+    bool f32 = div->type->kind == TY_FLOAT32;
+    if (!f32 && to->kind == TY_FLOAT32 && x->kind == N_CAST && x->cast.operand->type->kind == TY_FLOAT32
+        && (double)(float)d == d) {
+        f32 = true;                /* (float)((double)x / d), x float32: x / d in float32 */
+        x = x->cast.operand;
+    }
+    if (!(d >= 3 && d < (f32 ? 0x1p22 : 0x1p50) && fmod(d, 2.0) == 1.0))
+        return false;
+    *dc = (DivConst){.f32 = f32, .x = x, .d = d, .neg = r->konst.v.f < 0};
+    return true;
+}
 
-static bool list_reaches(const NodeList *l, const Instance *target, int depth)
+/* What a walk over a body looks for (reaches). */
+typedef enum Seek {
+    SEEK_CALL,                     /* a call of one body's C function */
+    SEEK_MATH,                     /* a function of the math library (math.def: exp, sin, ...) */
+    SEEK_DIV                       /* a division of the helper's shape, outside recursive helpers
+                                      (they have no divider copy) */
+} Seek;
+
+static bool reaches(const Node *n, Seek seek, const Instance *target, int depth);
+
+static bool list_reaches(const NodeList *l, Seek seek, const Instance *target, int depth)
 {
     for (int i = 0; i < l->len; i++)
-        if (reaches(l->items[i], target, depth))
+        if (reaches(l->items[i], seek, target, depth))
             return true;
     return false;
 }
 
-/* Whether n calls `target` (a body's C function), or with target NULL a
- * function of the math library (math.def: exp, sin, ...), itself or through
- * the helpers it calls (a composed body: they are inlined into its loop). */
-static bool reaches(const Node *n, const Instance *target, int depth)
+/* Whether n holds what `seek` names (SEEK_CALL: a call of `target`), itself
+ * or in the helpers it calls (a composed body: they are inlined into its
+ * loop).  A division counts with its own type as `to`: a float64 quotient
+ * too wide for the float32 helper then takes the float64 one. */
+static bool reaches(const Node *n, Seek seek, const Instance *target, int depth)
 {
     if (!n || depth > 8)           /* a recursive helper, or a deep chain: enough */
         return false;
     switch (n->kind) {
-    case N_ASSIGN: return list_reaches(&n->assign.targets, target, depth) || reaches(n->assign.value, target, depth);
-    case N_EXPRSTMT: return reaches(n->exprstmt.expr, target, depth);
+    case N_ASSIGN:
+        return list_reaches(&n->assign.targets, seek, target, depth) || reaches(n->assign.value, seek, target, depth);
+    case N_EXPRSTMT: return reaches(n->exprstmt.expr, seek, target, depth);
     case N_IF:
-        return reaches(n->ifstmt.cond, target, depth) || list_reaches(&n->ifstmt.then, target, depth)
-               || list_reaches(&n->ifstmt.orelse, target, depth);
-    case N_WHILE: return reaches(n->whilestmt.cond, target, depth) || list_reaches(&n->whilestmt.body, target, depth);
-    case N_FOR: return reaches(n->forstmt.iter, target, depth) || list_reaches(&n->forstmt.body, target, depth);
-    case N_RETURN: return reaches(n->ret.value, target, depth);
-    case N_UNARY: return reaches(n->unary.operand, target, depth);
-    case N_BINARY: return reaches(n->binary.lhs, target, depth) || reaches(n->binary.rhs, target, depth);
-    case N_BOOLOP: return reaches(n->boolop.lhs, target, depth) || reaches(n->boolop.rhs, target, depth);
+        return reaches(n->ifstmt.cond, seek, target, depth) || list_reaches(&n->ifstmt.then, seek, target, depth)
+               || list_reaches(&n->ifstmt.orelse, seek, target, depth);
+    case N_WHILE:
+        return reaches(n->whilestmt.cond, seek, target, depth) || list_reaches(&n->whilestmt.body, seek, target, depth);
+    case N_FOR:
+        return reaches(n->forstmt.iter, seek, target, depth) || list_reaches(&n->forstmt.body, seek, target, depth);
+    case N_RETURN: return reaches(n->ret.value, seek, target, depth);
+    case N_UNARY: return reaches(n->unary.operand, seek, target, depth);
+    case N_BINARY: {
+        DivConst dc;
+        if (seek == SEEK_DIV && div_const_shape(n, n->type, &dc))
+            return true;
+        return reaches(n->binary.lhs, seek, target, depth) || reaches(n->binary.rhs, seek, target, depth);
+    }
+    case N_BOOLOP: return reaches(n->boolop.lhs, seek, target, depth) || reaches(n->boolop.rhs, seek, target, depth);
     case N_COMPARE:
         for (int i = 0; i <= n->compare.n; i++)
-            if (reaches(n->compare.operands[i], target, depth))
+            if (reaches(n->compare.operands[i], seek, target, depth))
                 return true;
         return false;
     case N_IFEXP:
-        return reaches(n->ifexp.cond, target, depth) || reaches(n->ifexp.then, target, depth)
-               || reaches(n->ifexp.orelse, target, depth);
+        return reaches(n->ifexp.cond, seek, target, depth) || reaches(n->ifexp.then, seek, target, depth)
+               || reaches(n->ifexp.orelse, seek, target, depth);
     case N_CALL: {
         const Instance *c = n->call.callee;
-        if (target ? c && c->cname && !strcmp(c->cname, target->cname)
-                   : n->call.builtin == B_MATH || n->call.builtin == B_CMATH)
+        if (seek == SEEK_CALL ? c && c->cname && !strcmp(c->cname, target->cname)
+                              : seek == SEEK_MATH && (n->call.builtin == B_MATH || n->call.builtin == B_CMATH))
             return true;
-        if (c && list_reaches(&c->body, target, depth + 1))
+        if (c && !(seek == SEEK_DIV && c->recursive) && list_reaches(&c->body, seek, target, depth + 1))
             return true;
-        return list_reaches(&n->call.args, target, depth);
+        return list_reaches(&n->call.args, seek, target, depth);
     }
-    case N_ATTR: return reaches(n->attr.value, target, depth);
-    case N_SUBSCRIPT: return reaches(n->subscript.value, target, depth) || list_reaches(&n->subscript.index, target, depth);
-    case N_TUPLE: return list_reaches(&n->tuple.elts, target, depth);
-    case N_CAST: return reaches(n->cast.operand, target, depth);
+    case N_ATTR: return reaches(n->attr.value, seek, target, depth);
+    case N_SUBSCRIPT:
+        return reaches(n->subscript.value, seek, target, depth) || list_reaches(&n->subscript.index, seek, target, depth);
+    case N_TUPLE: return list_reaches(&n->tuple.elts, seek, target, depth);
+    case N_CAST: return reaches(n->cast.operand, seek, target, depth);
     default: return false;
     }
 }
 
-/* Whether the body `inst` is compiled into a loop that also evaluates math
- * functions: it calls one, or a body of the module that calls it (and whose
- * loop inlines it) does.  A body is one C function for every loop it is
- * inlined into, so the choice is made for all of them at once. */
-static bool in_math_loop(const Module *m, const Instance *inst)
+/* Whether the body `inst` evaluates math functions in its loop: it calls
+ * one, itself or through the helpers inlined into it. */
+static bool in_math_loop(const Instance *inst)
 {
-    if (list_reaches(&inst->body, NULL, 0))
-        return true;
+    return list_reaches(&inst->body, SEEK_MATH, NULL, 0);
+}
+
+/* Whether the body being written is compiled into a loop that evaluates
+ * math functions: a body that calls one, or a divider copy (which only
+ * such bodies call). */
+static bool writing_math_loop(const Emitter *em)
+{
+    return em->body && (em->divider_copy || in_math_loop(em->body));
+}
+
+/* Whether `inst` gets a divider copy (emit_body.c writes it, named by
+ * divider_c_name): a second C function of the same body whose divisions keep
+ * `/`, for the bodies whose loops evaluate math functions (div_const says
+ * why), while its own loop and every other caller keep the helper.  It needs
+ * one when it does not call a math function itself (else it keeps `/`
+ * anyway), is not recursive (UFN_RECURSIVE bodies are not inlined into a
+ * loop), divides as the helper would, itself or in a helper it calls, and a
+ * body that calls a math function calls it, directly or through other
+ * helpers.  @cuda.jit kernels are not such callers: their code calls the
+ * bodies by their own names (emit_kernel.c). */
+bool has_divider_copy(const Module *m, const Instance *inst)
+{
+    if (inst->recursive || in_math_loop(inst) || !list_reaches(&inst->body, SEEK_DIV, NULL, 0))
+        return false;
     for (int i = 0; i < m->nhelpers; i++)
-        if (list_reaches(&m->helpers[i]->body, inst, 0) && list_reaches(&m->helpers[i]->body, NULL, 0))
+        if (list_reaches(&m->helpers[i]->body, SEEK_CALL, inst, 0) && in_math_loop(m->helpers[i]))
             return true;
-    for (int i = 0; i < m->nkernels; i++)
+    for (int i = 0; i < m->nkernels; i++) {
+        if (m->kernels[i]->kind == FK_CUDA_KERNEL)
+            continue;
         for (int k = 0; k < m->kernels[i]->ninstances; k++) {
             const Instance *caller = m->kernels[i]->instances[k];
-            if (list_reaches(&caller->body, inst, 0) && list_reaches(&caller->body, NULL, 0))
+            if (list_reaches(&caller->body, SEEK_CALL, inst, 0) && in_math_loop(caller))
                 return true;
         }
+    }
     return false;
 }
 
@@ -188,31 +252,22 @@ static bool in_math_loop(const Module *m, const Instance *inst)
  * bind and the divider was idle: the composed hidden() (normalize inlined
  * beside activate's exps) took 6-10 % longer in cache and 3-9 % at
  * 1e7-1e8.  So a body compiled into a loop that evaluates a math function
- * keeps `/` (in_math_loop): one that calls one, itself or through its
- * helpers, and one that such a body calls - a body is one C function for
- * every loop it is inlined into, so normalize, inlined into hidden(), keeps
- * `/` in its own loop too, and the pipeline of that module does not gain
- * (a copy of the body per caller would let it; not built). */
+ * keeps `/` (writing_math_loop): one that calls one, itself or through its
+ * helpers, and the divider copy of a body such a loop inlines - a body is
+ * one C function for every loop it is inlined into, so normalize, inlined
+ * into hidden(), gets a second one with `/` (has_divider_copy) that
+ * hidden() calls, and normalize's own loop, the pipeline's, keeps the
+ * helper. */
 static bool div_const(const Emitter *em, const Node *div, const Type *to, DivConst *dc)
 {
-    if (div->kind != N_BINARY || div->binary.op != OP_DIV)
-        return false;
-    const Node *x = div->binary.lhs, *r = div->binary.rhs;
-    if (r->kind != N_CONST || !ty_is_float(r->type) || !ty_is_float(div->type))
-        return false;
-    double d = fabs(r->konst.v.f);
-    bool f32 = div->type->kind == TY_FLOAT32;
-    if (!f32 && to->kind == TY_FLOAT32 && x->kind == N_CAST && x->cast.operand->type->kind == TY_FLOAT32
-        && (double)(float)d == d) {
-        f32 = true;                /* (float)((double)x / d), x float32: x / d in float32 */
-        x = x->cast.operand;
-    }
-    if (!(d >= 3 && d < (f32 ? 0x1p22 : 0x1p50) && fmod(d, 2.0) == 1.0))
-        return false;
-    if (em->body && in_math_loop(em->mod, em->body))
-        return false;
-    *dc = (DivConst){.f32 = f32, .x = x, .d = d, .neg = r->konst.v.f < 0};
-    return true;
+    return !writing_math_loop(em) && div_const_shape(div, to, dc);
+}
+
+/* The C function a body calls for the helper `c`: its divider copy where
+ * the caller's loop evaluates math functions and c has one. */
+static const char *callee_c_name(const Emitter *em, const Instance *c)
+{
+    return writing_math_loop(em) && has_divider_copy(em->mod, c) ? divider_c_name(c) : c->cname;
 }
 
 /* A float64 quotient converted to float32 at once that is done in float32. */
@@ -701,7 +756,7 @@ static void emit_call(Emitter *em, const Node *e)
 {
     if (e->call.callee) {
         const Instance *callee = e->call.callee;
-        emit_text(em, "%s(", callee->cname);
+        emit_text(em, "%s(", callee_c_name(em, callee));
         if (callee->depth_cname)   /* the depth comes first (ufn_abi.h) */
             emit_text(em, "%s%s%s", em->depth_cname ? em->depth_cname : "0", em->depth_cname ? " + 1" : "",
                       e->call.args.len ? ", " : "");

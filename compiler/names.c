@@ -239,9 +239,14 @@ const char *host_loop_c_name(const Instance *inst)
     return arena_printf("%s__host", inst->cname);
 }
 
+const char *divider_c_name(const Instance *inst)
+{
+    return arena_printf("%s__divider", inst->cname);
+}
+
 /* No other C name of ufnc's ends in __sim or __sizes: an instance's ends in
- * a type tag, "void" or _2, _3, ..., a kernel's and a host loop's in their
- * variant, a table's in the word func_c_symbol or module_c_symbol is given. */
+ * a type tag, "void" or _2, _3, ..., a kernel's, a host loop's and a divider
+ * copy's in their variant, a table's in the word func_c_symbol or module_c_symbol is given. */
 const char *sim_c_symbol(const char *kernel, const char *what)
 {
     return arena_printf("%s__%s", kernel, what);

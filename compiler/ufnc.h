@@ -1057,6 +1057,8 @@ const char *c_elem_type(const Type *t);
  * for variant "contig") and a host loop ("polar__f__f32__host"). */
 const char *kernel_c_name(const Instance *inst, const char *variant);
 const char *host_loop_c_name(const Instance *inst);
+/* A body's divider copy ("polar__f__f32__divider"; emit_expr.c, has_divider_copy). */
+const char *divider_c_name(const Instance *inst);
 /* The storage of a cuda.shared/local.array call: "ufn_shared0", "ufn_local1". */
 const char *storage_c_name(const Node *call);
 /* The simulator's symbols of a kernel: its trampoline (what "sim",
@@ -1109,6 +1111,7 @@ typedef struct Emitter {
                                       as plain arithmetic (jit_index_plain); NULL elsewhere */
     bool small_extents;            /* ... in the runner's copy for extents < UFN_SMALL_EXTENT */
     const Instance *body;          /* the scalar body being written (emit_function_body), or NULL */
+    bool divider_copy;             /* ... as its divider copy (emit_expr.c, has_divider_copy) */
 } Emitter;
 
 /* emit.c: the base every generated file is written with. */
@@ -1191,6 +1194,9 @@ void emit_expr(Emitter *em, const Node *e);
 void emit_operand(Emitter *em, const Node *e);
 void emit_element(Emitter *em, const Node *base, const NodeList *idx);   /* an array element, as an lvalue */
 void emit_cast_to(Emitter *em, const Node *e, Type *to);
+/* Whether a body gets a divider copy: a second C function whose divisions
+ * by a constant keep `/`, called from the loops that evaluate math functions. */
+bool has_divider_copy(const Module *m, const Instance *inst);
 
 /* emit_body.c: the types (tuple structs, array views and their makers) and
  * the scalar bodies shared by polar.cu and the host stub. */

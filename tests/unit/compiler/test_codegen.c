@@ -140,19 +140,38 @@ static void test_div_const(void **state)
     }
 }
 
-/* A body inlined into a loop that evaluates a math function keeps `/` in
- * every loop: normalize composed into hidden() beside exp does, and then in
- * its own loop too (one C function); composed without math it does not. */
+/* A body inlined into a loop that evaluates a math function keeps `/`
+ * there and only there: normalize composed into hidden() beside exp gets a
+ * divider copy with `/` that hidden() calls, while its own body (its host
+ * loop's) takes the helper; so does a body between them that does not divide
+ * itself (scaled).  Composed without math, or calling math itself, there is
+ * no copy.  (emit_expr.c, div_const and has_divider_copy.) */
 static void test_div_const_composed(void **state)
 {
     (void)state;
     static const char *const with_math =
         "import math\nfrom numba import vectorize\n\n"
         "@vectorize(['float32(float32)'])\ndef normalize(x):\n    return x / 255\n\n"
-        "@vectorize(['float32(float32)'])\ndef hidden(g):\n    return math.exp(normalize(g))\n";
+        "@vectorize(['float32(float32)'])\ndef scaled(x):\n    return normalize(x) * 2\n\n"
+        "@vectorize(['float32(float32)'])\ndef hidden(g):\n    return math.exp(normalize(g)) + math.exp(scaled(g))\n";
     char *code = module_host_code(with_math);
-    assert_non_null(strstr(code, "return (float)(((double)v_x) / 255.0);"));
-    assert_null(strstr(code, "ufn_div_const"));
+    const char *own = strstr(code, "UFN_BODY float dc__normalize__f32(float v_x)\n{");
+    const char *copy = strstr(code, "UFN_BODY float dc__normalize__f32__divider(float v_x)\n{");
+    assert_non_null(own);
+    assert_non_null(copy);
+    assert_non_null(strstr(own, "return ufn_div_const_f32(v_x, 255.0f, 0x1.010102p-8f);"));
+    assert_true(strstr(own, "return ufn_div_const_f32(") < copy);
+    assert_non_null(strstr(copy, "return (float)(((double)v_x) / 255.0);"));
+    assert_non_null(strstr(code, "its copy with `/` for loops that evaluate math functions"));
+    assert_non_null(strstr(code, "UFN_BODY float dc__normalize__f32__divider(float v_x);"));
+    /* scaled's copy calls normalize's, its own body normalize */
+    assert_non_null(strstr(code, "return (float)(((double)dc__normalize__f32__divider(v_x)) * 2.0);"));
+    assert_non_null(strstr(code, "return (float)(((double)dc__normalize__f32(v_x)) * 2.0);"));
+    assert_non_null(strstr(code, "ufn_exp_f32(dc__normalize__f32__divider(v_g))"));
+    assert_non_null(strstr(code, "ufn_exp_f32(dc__scaled__f32__divider(v_g))"));
+    assert_null(strstr(code, "dc__hidden__f32__divider"));
+    /* host loops call the bodies by their own names */
+    assert_non_null(strstr(code, "r[i] = dc__normalize__f32(a0[i]);"));
     arena_reset();
     static const char *const without_math =
         "from numba import vectorize\n\n"
@@ -160,6 +179,17 @@ static void test_div_const_composed(void **state)
         "@vectorize(['float32(float32)'])\ndef twice(g):\n    return normalize(g) * 2\n";
     code = module_host_code(without_math);
     assert_non_null(strstr(code, "return ufn_div_const_f32(v_x, 255.0f, 0x1.010102p-8f);"));
+    assert_null(strstr(code, "__divider"));
+    arena_reset();
+    static const char *const math_itself =
+        "import math\nfrom numba import vectorize\n\n"
+        "@vectorize(['float32(float32)'])\ndef normalize(x):\n    return math.exp(x / 255)\n\n"
+        "@vectorize(['float32(float32)'])\ndef hidden(g):\n    return math.exp(normalize(g))\n";
+    code = module_host_code(math_itself);
+    assert_non_null(strstr(code, "return (float)ufn_exp_f64(((double)v_x) / 255.0);"));
+    assert_non_null(strstr(code, "return ufn_exp_f32(dc__normalize__f32(v_g));"));
+    assert_null(strstr(code, "ufn_div_const"));
+    assert_null(strstr(code, "__divider"));
     arena_reset();
 }
 
