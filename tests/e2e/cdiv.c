@@ -4,7 +4,9 @@
  * for even d, hence 98, which ufnc leaves to `/`), the limits, +-inf, nan,
  * x beside a midpoint of the quotient's grid, random bit patterns.
  * tests/e2e/run.sh runs it on every host ISA, thread count and the
- * simulator, and cmpdump compares the dumps.  NaNs compare as NaNs. */
+ * simulator, and cmpdump compares the dumps.  NaNs compare as NaNs.  The
+ * composed functions (*_beside_exp) call the dividing bodies' divider
+ * copies, spelled `/`: the same bits again. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -59,15 +61,25 @@ static void canonical(float *f, double *d)
 }
 
 typedef int (*ufunc)(const ufn_array *, ufn_array *);
+typedef int (*ufunc2)(const ufn_array *, const ufn_array *, ufn_array *);
 
-static void check32(const char *name, ufunc f, float d)
+/* f(x), or (f2) a composed function's f2(x, 0) = f(x) exp(0) = f(x): the
+ * dividing body inlined into a loop that evaluates exp, where it is called
+ * as its divider copy (cdiv.ufn) */
+static void check32(const char *name, ufunc f, ufunc2 f2, float d)
 {
-    static float out[N];
+    static float out[N], zero[N];
     int64_t n = N;
     volatile float vd = d;
     ufn_array X = ufn_host(xf, UFN_FLOAT32, 1, &n), O = ufn_host(out, UFN_FLOAT32, 1, &n);
-    e2e_begin("%s: float32 x / %g", name, (double)d);
-    E2E_CALL(f(&X, &O));
+    ufn_array Y = ufn_host(zero, UFN_FLOAT32, 1, &n);
+    if (f2) {
+        e2e_begin("%s: float32 x / %g beside exp", name, (double)d);
+        E2E_CALL(f2(&X, &Y, &O));
+    } else {
+        e2e_begin("%s: float32 x / %g", name, (double)d);
+        E2E_CALL(f(&X, &O));
+    }
     for (int i = 0; i < N; i++) {
         float want = xf[i] / vd;
         E2E_CHECK(same32(out[i], want), "x = %a: %a, IEEE x / d = %a", (double)xf[i], (double)out[i], (double)want);
@@ -98,11 +110,14 @@ int main(int argc, char **argv)
 {
     e2e_start(argc, argv, "cdiv");
     fill();
-    check32("by255", by255, 255.0f);
+    check32("by255", by255, NULL, 255.0f);
     check64("by255_f64", by255, xd, UFN_FLOAT64, 255.0);
-    check32("by_minus3", by_minus3, -3.0f);
-    check32("by_big", by_big, 4194303.0f);
+    check32("by_minus3", by_minus3, NULL, -3.0f);
+    check32("by_big", by_big, NULL, 4194303.0f);
     check64("wide7", wide7, xf, UFN_FLOAT32, 7.0);
-    check32("by98", by98, 98.0f);
+    check32("by98", by98, NULL, 98.0f);
+    check32("third", third, NULL, 3.0f);
+    check32("by255_beside_exp", NULL, by255_beside_exp, 255.0f);
+    check32("third_beside_exp", NULL, third_beside_exp, 3.0f);
     return e2e_finish();
 }
