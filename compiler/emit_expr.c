@@ -125,8 +125,7 @@ static bool div_const_shape(const Node *div, const Type *to, DivConst *dc)
 typedef enum Seek {
     SEEK_CALL,                     /* a call of one body's C function */
     SEEK_MATH,                     /* a function of the math library (math.def: exp, sin, ...) */
-    SEEK_DIV                       /* a division of the helper's shape, outside recursive helpers
-                                      (they have no divider copy) */
+    SEEK_DIV                       /* a division of the helper's shape */
 } Seek;
 
 static bool reaches(const Node *n, Seek seek, const Instance *target, int depth);
@@ -141,8 +140,10 @@ static bool list_reaches(const NodeList *l, Seek seek, const Instance *target, i
 
 /* Whether n holds what `seek` names (SEEK_CALL: a call of `target`), itself
  * or in the helpers it calls (a composed body: they are inlined into its
- * loop).  A division counts with its own type as `to`: a float64 quotient
- * too wide for the float32 helper then takes the float64 one. */
+ * loop).  A call and a division are not looked for inside a recursive
+ * helper: it has no divider copy, and calls its callees by their own names.
+ * A division counts with its own type as `to`: a float64 quotient too wide
+ * for the float32 helper then takes the float64 one. */
 static bool reaches(const Node *n, Seek seek, const Instance *target, int depth)
 {
     if (!n || depth > 8)           /* a recursive helper, or a deep chain: enough */
@@ -180,7 +181,7 @@ static bool reaches(const Node *n, Seek seek, const Instance *target, int depth)
         if (seek == SEEK_CALL ? c && c->cname && !strcmp(c->cname, target->cname)
                               : seek == SEEK_MATH && (n->call.builtin == B_MATH || n->call.builtin == B_CMATH))
             return true;
-        if (c && !(seek == SEEK_DIV && c->recursive) && list_reaches(&c->body, seek, target, depth + 1))
+        if (c && !(seek != SEEK_MATH && c->recursive) && list_reaches(&c->body, seek, target, depth + 1))
             return true;
         return list_reaches(&n->call.args, seek, target, depth);
     }

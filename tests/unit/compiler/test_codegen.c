@@ -193,10 +193,29 @@ static void test_div_const_composed(void **state)
     arena_reset();
 }
 
+/* A recursive helper is called by its own name and calls its callees by
+ * theirs: no divider copy of it, nor of a body reached only through it. */
+static void test_div_const_recursive(void **state)
+{
+    (void)state;
+    static const char *const text =
+        "import math\nfrom numba import vectorize, jit\n\n"
+        "@jit\ndef scale(x):\n    return x / 255\n\n"
+        "@jit\ndef down(x, k):\n    if k == 0:\n        return scale(x)\n    return down(x, k - 1) / 3\n\n"
+        "@vectorize(['float32(float32)'])\ndef hidden(g):\n    return math.exp(down(g, 2))\n";
+    char *code = module_host_code(text);
+    assert_null(strstr(code, "__divider"));
+    assert_non_null(strstr(code, "return ufn_div_const_f64((double)v_x, 255.0, 0x1.010101010101p-8);"));
+    assert_non_null(strstr(code, "return ufn_div_const_f64(dc__down__f32_i64(ufn_depth + 1, "));
+    assert_non_null(strstr(code, "ufn_exp_f64(dc__down__f32_i64(0, v_g, 2))"));
+    arena_reset();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_many_types), cmocka_unit_test(test_div_const),
-                                       cmocka_unit_test(test_div_const_composed)};
+                                       cmocka_unit_test(test_div_const_composed),
+                                       cmocka_unit_test(test_div_const_recursive)};
     if (cmocka_run_group_tests(tests, NULL, NULL))
         return 1;
     int failed = golden_run("codegen .cu", "tests/golden/codegen", "cu", run_cu);
