@@ -258,7 +258,10 @@ bool has_divider_copy(const Module *m, const Instance *inst)
  * one C function for every loop it is inlined into, so normalize, inlined
  * into hidden(), gets a second one with `/` (has_divider_copy) that
  * hidden() calls, and normalize's own loop, the pipeline's, keeps the
- * helper. */
+ * helper.  Measured so (branch divcopy, 11 interleaved rounds against the
+ * single-function rule, load 0.9-1.3): the pipeline from 1.24-1.35x to
+ * 1.19-1.25x of one memory pass (3-15 % less time), the composed loop the
+ * same instructions and times within the rounds' spread. */
 static bool div_const(const Emitter *em, const Node *div, const Type *to, DivConst *dc)
 {
     return !writing_math_loop(em) && div_const_shape(div, to, dc);
