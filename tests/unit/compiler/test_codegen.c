@@ -74,7 +74,6 @@ static void test_many_types(void **state)
     arena_reset();
 }
 
-/* The host stub of `@vectorize([SIG]) def f(x): return BODY`. */
 /* The host C of a module's source. */
 static char *module_host_code(const char *text)
 {
@@ -90,6 +89,8 @@ static char *module_host_code(const char *text)
     return code;
 }
 
+/* The host C of a module of one ufunc, `@vectorize(['<sig>']) def f(x):
+ * return <body>`. */
 static char *host_code(const char *sig, const char *body)
 {
     Buf text = {0};
