@@ -332,7 +332,12 @@ static void run_chunk(const chunked *x, char *scratch, int64_t i, ufn_index dims
 
 /* One task: its range of the loop, a chunk at a time through every call.
  * The first two chunks share the prefetching equally; the second is timed,
- * and the rest share it by those times. */
+ * and the next share it by those times.  But a call's time depends on its
+ * share (one that prefetches more than its arithmetic covers waits for the
+ * memory), so chunks 3, 7, 15, ... (2^k - 1) are timed again under the
+ * shares so far, and their times summed give the rest their shares: the
+ * shares settle where the calls' times are their own, and one chunk that an
+ * interrupt lengthened does not steer the rest. */
 static void run_task(void *ctx, int64_t task)
 {
     chunked *x = ctx;
@@ -344,14 +349,17 @@ static void run_task(void *ctx, int64_t task)
         return;
     }
     shares sh = {.m = -1};
-    uint64_t took[MAX_STEPS];
+    uint64_t took[MAX_STEPS], sum[MAX_STEPS];
     for (int s = 0; s <= pl->nsteps; s++)
         sh.weight[s] = (uint64_t)s;
     for (int64_t i = b, c = 0; i < e; i += x->chunk, c++) {
-        run_chunk(x, scratch, i, e - i < x->chunk ? e - i : x->chunk, e, &sh, c == 1 ? took : NULL);
-        if (c == 1) {
-            for (int s = 0; s < pl->nsteps; s++)
-                sh.weight[s + 1] = sh.weight[s] + took[s] + 1;
+        bool timed = c > 0 && ((c + 1) & c) == 0;
+        run_chunk(x, scratch, i, e - i < x->chunk ? e - i : x->chunk, e, &sh, timed ? took : NULL);
+        if (timed) {
+            for (int s = 0; s < pl->nsteps; s++) {
+                sum[s] = (c > 3 ? sum[s] : 0) + took[s];
+                sh.weight[s + 1] = sh.weight[s] + sum[s] + 1;
+            }
             sh.m = -1;
         }
     }

@@ -1,13 +1,15 @@
 /* test_pipeline.c - deferred pipelines on the host backend (pipeline.c):
  * chunks and tasks over a ragged loop, a temporary never written, in-place
- * steps, the chunk loops' share of the next chunk to prefetch, and each
- * reason a call cannot join - refused at the call, then at the run, with
- * nothing run and nothing leaked. */
+ * steps, the chunk loops' share of the next chunk to prefetch (as the calls'
+ * times), and each reason a call cannot join - refused at the call, then at
+ * the run, with nothing run and nothing leaked. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -190,6 +192,97 @@ static void test_chunk_loops_prefetch_next_chunk(void **state)
     ufn_host_set_threads(0);
 }
 
+/* ---- the shares follow the calls' own times --------------------------------------------- */
+
+enum { SHARE_CHUNKS = 8 };
+static int share_calls;                       /* calls of both loops so far */
+static size_t share_bytes[2][SHARE_CHUNKS];   /* bytes each loop was asked for, per chunk */
+
+static void spin_us(long us)
+{
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    do
+        clock_gettime(CLOCK_MONOTONIC, &t);
+    while ((t.tv_sec - t0.tv_sec) * 1000000L + (t.tv_nsec - t0.tv_nsec) / 1000 < us);
+}
+
+/* Call `which` of a two-call pipeline: its chunk is the calls so far / 2. */
+static void share_chunk(int which, char *const *args, const ufn_index *dims, const ufn_index *steps,
+                        const ufn_ahead *ahead)
+{
+    int chunk = share_calls++ / 2;
+    for (int k = 0; k < ahead->n && chunk < SHARE_CHUNKS; k++)
+        share_bytes[which][chunk] += ahead->bytes[k];
+    if (which == 0 && chunk == 1)
+        spin_us(20000);       /* the chunk an interrupt lengthened: the one first timed */
+    if (which == 1 && chunk < SHARE_CHUNKS)
+        spin_us(2000);        /* every chunk the test looks at: far longer than the additions */
+    for (ufn_index i = 0; i < dims[0]; i++)
+        *(double *)(args[2] + i * steps[2]) = *(double *)(args[0] + i * steps[0]) + *(double *)(args[1] + i * steps[1]);
+}
+
+static void first_chunk(char *const *a, const ufn_index *d, const ufn_index *s, const ufn_ahead *h)
+{
+    share_chunk(0, a, d, s, h);
+}
+
+static void second_chunk(char *const *a, const ufn_index *d, const ufn_index *s, const ufn_ahead *h)
+{
+    share_chunk(1, a, d, s, h);
+}
+
+static const ufn_loop first_loops[] = {
+    {"float64(float64, float64)", T_DDD, {add_host, NULL, NULL}, NULL, NULL, NULL, {first_chunk, NULL, NULL}},
+};
+static const ufn_loop second_loops[] = {
+    {"float64(float64, float64)", T_DDD, {add_host, NULL, NULL}, NULL, NULL, NULL, {second_chunk, NULL, NULL}},
+};
+static const ufn_func first_func = {"first", &test_module, 2, 1, 1, first_loops,
+                                    NULL, 0, NULL, NULL, NULL, NULL, UFN_IDENTITY_NONE, false};
+static const ufn_func second_func = {"second", &test_module, 2, 1, 1, second_loops,
+                                     NULL, 0, NULL, NULL, NULL, NULL, UFN_IDENTITY_NONE, false};
+
+/* One thread, t = a + b, o = t + b over SHARE_CHUNKS whole chunks.  The
+ * first call is slow on chunk 1 only, the one first timed, the second slow
+ * on every chunk: chunk 2 follows chunk 1's times (the first call asks for
+ * most), but from chunk 4 on, after chunk 3 was timed again, the second
+ * call asks for nearly all of it: its part of the time, as it is now. */
+static void test_shares_follow_times(void **state)
+{
+    (void)state;
+    ufn_host_set_threads(1);
+    int64_t n = (int64_t)(SHARE_CHUNKS + 1) * 16384;   /* chunks 0..SHARE_CHUNKS-1 have a next: a chunk is 16384 at most */
+    double *a = malloc(4 * (size_t)n * sizeof *a);
+    assert_non_null(a);
+    double *b = a + n, *t = b + n, *o = t + n;
+    for (int64_t i = 0; i < n; i++)
+        a[i] = (double)i, b[i] = 1;
+    ufn_array A = ufn_host(a, UFN_FLOAT64, 1, &n), B = ufn_host(b, UFN_FLOAT64, 1, &n),
+              T = ufn_host(t, UFN_FLOAT64, 1, &n), O = ufn_host(o, UFN_FLOAT64, 1, &n);
+    share_calls = 0;
+    memset(share_bytes, 0, sizeof share_bytes);
+    assert_int_equal(ufn_pipeline_begin(), UFN_OK);
+    assert_int_equal(ufn_pipeline_temp(&T), UFN_OK);
+    assert_int_equal(call2(&first_func, &A, &B, &T), UFN_OK);
+    assert_int_equal(call2(&second_func, &T, &B, &O), UFN_OK);
+    assert_int_equal(ufn_pipeline_run(), UFN_OK);
+    for (int64_t i = 0; i < n; i++)
+        assert_true(o[i] == (double)i + 2);
+    assert_true(share_calls >= 2 * SHARE_CHUNKS);
+    for (int c = 0; c < SHARE_CHUNKS; c++) {
+        double all = (double)(share_bytes[0][c] + share_bytes[1][c]), second = (double)share_bytes[1][c] / all;
+        if (c < 2)
+            assert_true(second > 0.4 && second < 0.6);       /* equal shares */
+        else if (c == 2 || c == 3)
+            assert_true(second < 0.5);                       /* chunk 1's times: the first call was slow */
+        else
+            assert_true(second > 0.8);                       /* chunk 3's: the second call is */
+    }
+    free(a);
+    ufn_host_set_threads(0);
+}
+
 static void test_cannot_join(void **state)
 {
     (void)state;
@@ -228,6 +321,7 @@ int main(void)
         cmocka_unit_test(test_chunks_and_temporary),
         cmocka_unit_test(test_scalar_kept_by_value),
         cmocka_unit_test(test_chunk_loops_prefetch_next_chunk),
+        cmocka_unit_test(test_shares_follow_times),
         cmocka_unit_test(test_cannot_join),
     };
     ufn_init("host");
