@@ -40,9 +40,6 @@
 #define CHUNK_MIN 1024          /* the fewest elements of a chunk (chunk_elements) */
 #define CHUNK_MAX 16384
 #define CHUNK_STEP 256          /* chunks of whole blocks of the loops (emit_host.c) */
-#define PARALLEL_MIN 32768      /* work (elements times calls) before threads help, as host.c */
-#define TASK_MIN 16384          /* the least work of one task, as host.c */
-#define TASKS_PER_THREAD 4
 
 typedef struct step {
     ufn_plan plan;
@@ -439,16 +436,11 @@ static int run_chunked(const pipeline *pl)
     for (int s = 0; s < pl->nsteps; s++)
         ufn_emit(UFN_EV_HOST_LOOP, "host", pl->steps[s].plan.func->name, (size_t)x->n, 0);
 
-    /* Whole chunks per task, a few tasks per thread, as host.c splits a
-     * call whose work is the pipeline's elements times its calls. */
+    /* Whole chunks per task, split as host.c splits a call whose work is
+     * the pipeline's elements times its calls. */
     int threads = ufn_host_threads();
-    int64_t work = x->n * pl->nsteps;
-    int64_t ntasks = threads > 1 && work >= PARALLEL_MIN ? work / TASK_MIN : 1;
-    if (ntasks > (int64_t)threads * TASKS_PER_THREAD)
-        ntasks = (int64_t)threads * TASKS_PER_THREAD;
-    if (ntasks < 1)
-        ntasks = 1;
     int64_t chunks = (x->n + x->chunk - 1) / x->chunk;
+    int64_t ntasks = ufn_host_tasks(threads, x->n * pl->nsteps, chunks);
     x->per_task = (chunks + ntasks - 1) / ntasks * x->chunk;
     ntasks = (x->n + x->per_task - 1) / x->per_task;
     ufn_pool_run(threads, ntasks, run_task, x);

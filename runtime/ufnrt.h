@@ -582,6 +582,10 @@ int ufn_host_isa(void);
 #define UFN_HOST_MAX_THREADS 256
 /* Number of host threads (UFN_NUM_THREADS, default: all cores). */
 int ufn_host_threads(void);
+/* How many tasks `work` (elements, or elements times their core or calls)
+ * takes on `threads` threads, cut into at most `units` pieces: 1 for small
+ * work, else one per 16384 of work, at most 4 per thread (host.c). */
+int64_t ufn_host_tasks(int threads, int64_t work, int64_t units);
 /* Why UFN_HOST_ISA or UFN_NUM_THREADS was refused, or NULL. */
 const char *ufn_host_config_error(void);
 /* Override the number of host threads (tests); 0 restores the default. */

@@ -117,6 +117,16 @@ int ufn_host_isa(void)
     return env_isa >= 0 && env_isa < cpu_isa ? env_isa : cpu_isa;
 }
 
+int64_t ufn_host_tasks(int threads, int64_t work, int64_t units)
+{
+    if (threads <= 1 || work < PARALLEL_MIN || units <= 1)
+        return 1;
+    int64_t ntasks = work / TASK_MIN;
+    if (ntasks > (int64_t)threads * TASKS_PER_THREAD)
+        ntasks = (int64_t)threads * TASKS_PER_THREAD;
+    return ntasks < units ? ntasks : units;
+}
+
 int ufn_host_threads(void)
 {
     pthread_once(&config_once, read_config);
@@ -371,14 +381,7 @@ int ufn_host_execute(const ufn_plan *p)
     x.nsteps = ns;
 
     int threads = ufn_host_threads();
-    int64_t ntasks = 1;
-    if (threads > 1 && work >= PARALLEL_MIN && p->n > 1) {
-        ntasks = work / TASK_MIN;
-        if (ntasks > (int64_t)threads * TASKS_PER_THREAD)
-            ntasks = (int64_t)threads * TASKS_PER_THREAD;
-        if (ntasks > p->n)
-            ntasks = p->n;
-    }
+    int64_t ntasks = ufn_host_tasks(threads, work, p->n);
     /* Chunks of whole cache lines (64 elements) for the contiguous paths. */
     int64_t chunk = (p->n + ntasks - 1) / ntasks;
     if (ntasks > 1 && p->ncore == 0)

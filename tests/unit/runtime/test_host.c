@@ -446,6 +446,21 @@ static void test_no_threads_for_small_calls(void **state)
     free(r);
 }
 
+/* The split of a call (and of a pipeline, whose work is its elements times
+ * its calls): one task for little work or one thread, one per 16384 of work
+ * up to four a thread, never more than the pieces. */
+static void test_task_split(void **state)
+{
+    (void)state;
+    assert_int_equal(ufn_host_tasks(1, 1 << 30, 1 << 30), 1);
+    assert_int_equal(ufn_host_tasks(8, 32767, 32767), 1);
+    assert_int_equal(ufn_host_tasks(8, 32768, 32768), 2);
+    assert_int_equal(ufn_host_tasks(8, 3 * 100000, 100000), 18);
+    assert_int_equal(ufn_host_tasks(2, 3 * 100000, 100000), 8);
+    assert_int_equal(ufn_host_tasks(8, 1 << 30, 5), 5);
+    assert_int_equal(ufn_host_tasks(8, 1 << 30, 1), 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -457,6 +472,7 @@ int main(void)
         cmocka_unit_test(test_application_threads),
         cmocka_unit_test(test_call_from_inside_a_loop),
         cmocka_unit_test(test_no_threads_for_small_calls),
+        cmocka_unit_test(test_task_split),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
