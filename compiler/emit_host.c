@@ -100,11 +100,14 @@ static void prelude(Emitter *em)
 static void contiguous_blocks(Emitter *em, const Instance *inst, int narrays, const char *call)
 {
     int ahead = HOST_BLOCK * HOST_BLOCKS_AHEAD;
+    emit_line(em, "ufn_ahead_rate rate;");
+    emit_line(em, "if (ahead)");
+    emit_line(em, "    ufn_ahead_start(ahead, n, &rate);");
     emit_line(em, "for (ufn_index b = 0; b < n; b += %d) {", HOST_BLOCK);
     em->indent++;
     emit_line(em, "ufn_index e = n - b < %d ? n : b + %d;", HOST_BLOCK, HOST_BLOCK);
     emit_line(em, "if (ahead)");
-    emit_line(em, "    ufn_ahead_block(ahead, b, e, n);");
+    emit_line(em, "    ufn_ahead_block(ahead, &rate, b, e);");
     if (narrays > 0) {
         emit_line(em, "else if (b + %d <= n) {", ahead + HOST_BLOCK);
         for (int k = 0; k < narrays; k++)

@@ -60,17 +60,46 @@ typedef struct ufn_ahead {
 typedef void (*ufn_host_chunk_loop)(char *const *args, const ufn_index *dims, const ufn_index *steps,
                                     const ufn_ahead *ahead);
 
-/* The part of each range in `ahead` that block [b, e) of a loop of n
- * iterations asks for: its proportional share, a line at a time. */
-static inline void ufn_ahead_block(const ufn_ahead *h, ufn_index b, ufn_index e, ufn_index n)
+/* Each range's bytes per iteration of a loop of n, in units of 2^-32
+ * bytes, worked out once per call (ufn_ahead_start): a block's share is
+ * then two products, where four divisions a block were a third of a small
+ * loop's time (bench/RESULTS.md, the pipeline).  A range is shorter than
+ * 2^32 bytes (the runtime asks for a chunk's share: 16384 elements at
+ * most). */
+typedef struct ufn_ahead_rate {
+    ufn_index n;
+    uint64_t per[UFN_AHEAD_MAX];
+} ufn_ahead_rate;
+
+static inline void ufn_ahead_start(const ufn_ahead *h, ufn_index n, ufn_ahead_rate *r)
+{
+    r->n = n;
+    for (int k = 0; k < h->n; k++)
+        r->per[k] = n > 0 ? ((uint64_t)h->bytes[k] << 32) / (uint64_t)n : 0;
+}
+
+/* The bytes [*lo, *hi) of range k that block [b, e) of the loop asks for:
+ * its proportional share, from the start of the line where the block
+ * before it stopped; the last block (e = n) takes the range to its end. */
+static inline void ufn_ahead_span(const ufn_ahead *h, const ufn_ahead_rate *r, int k, ufn_index b, ufn_index e,
+                                  size_t *lo, size_t *hi)
+{
+    *lo = (size_t)(r->per[k] * (uint64_t)b >> 32) & ~(size_t)63;
+    *hi = e == r->n ? h->bytes[k] : (size_t)(r->per[k] * (uint64_t)e >> 32);
+}
+
+/* Block [b, e)'s prefetches: its span of every range, a line at a time. */
+static inline void ufn_ahead_block(const ufn_ahead *h, const ufn_ahead_rate *r, ufn_index b, ufn_index e)
 {
 #if defined(__GNUC__) || defined(__clang__)
-    for (int k = 0; k < h->n; k++)
-        for (size_t o = h->bytes[k] * (size_t)b / (size_t)n & ~(size_t)63, hi = h->bytes[k] * (size_t)e / (size_t)n;
-             o < hi; o += 64)
+    for (int k = 0; k < h->n; k++) {
+        size_t lo, hi;
+        ufn_ahead_span(h, r, k, b, e, &lo, &hi);
+        for (size_t o = lo; o < hi; o += 64)
             __builtin_prefetch(h->at[k] + o);
+    }
 #else
-    (void)h, (void)b, (void)e, (void)n;
+    (void)h, (void)r, (void)b, (void)e;
 #endif
 }
 

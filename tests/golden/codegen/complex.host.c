@@ -163,10 +163,13 @@ UFN_LOOP_INLINE void complex__rotate__c64_f32__host(char *const *args, const ufn
         const ufn_c64 *restrict a0 = (const ufn_c64 *)args[0];
         const float *restrict a1 = (const float *)args[1];
         ufn_c64 *restrict r = (ufn_c64 *)args[2];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(ufn_c64); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
@@ -179,10 +182,13 @@ UFN_LOOP_INLINE void complex__rotate__c64_f32__host(char *const *args, const ufn
         const ufn_c64 *restrict a0 = (const ufn_c64 *)args[0];
         const float a1 = *(const float *)args[1];
         ufn_c64 *restrict r = (ufn_c64 *)args[2];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(ufn_c64); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
             }
@@ -206,10 +212,13 @@ UFN_LOOP_INLINE void complex__rotate__c128_f64__host(char *const *args, const uf
         const ufn_c128 *restrict a0 = (const ufn_c128 *)args[0];
         const double *restrict a1 = (const double *)args[1];
         ufn_c128 *restrict r = (ufn_c128 *)args[2];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(ufn_c128); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(double); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
@@ -222,10 +231,13 @@ UFN_LOOP_INLINE void complex__rotate__c128_f64__host(char *const *args, const uf
         const ufn_c128 *restrict a0 = (const ufn_c128 *)args[0];
         const double a1 = *(const double *)args[1];
         ufn_c128 *restrict r = (ufn_c128 *)args[2];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(ufn_c128); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
             }
@@ -248,10 +260,13 @@ UFN_LOOP_INLINE void complex__magnitude__c128__host(char *const *args, const ufn
     if (steps[0] == sizeof(ufn_c128) && steps[1] == sizeof(double)) {
         const ufn_c128 *restrict a0 = (const ufn_c128 *)args[0];
         double *restrict r = (double *)args[1];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(ufn_c128); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
             }

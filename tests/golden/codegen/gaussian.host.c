@@ -180,10 +180,13 @@ UFN_LOOP_INLINE void gaussian__gaussian_pdf__f32_f32_f32__host(char *const *args
         const float *restrict a1 = (const float *)args[1];
         const float *restrict a2 = (const float *)args[2];
         float *restrict r = (float *)args[3];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
@@ -198,10 +201,13 @@ UFN_LOOP_INLINE void gaussian__gaussian_pdf__f32_f32_f32__host(char *const *args
         const float a1 = *(const float *)args[1];
         const float a2 = *(const float *)args[2];
         float *restrict r = (float *)args[3];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
             }
@@ -226,10 +232,13 @@ UFN_LOOP_INLINE void gaussian__cpu_gaussian_pdf__i32_i32_i32__host(char *const *
         const int32_t *restrict a1 = (const int32_t *)args[1];
         const int32_t *restrict a2 = (const int32_t *)args[2];
         double *restrict r = (double *)args[3];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(int32_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(int32_t); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
@@ -244,10 +253,13 @@ UFN_LOOP_INLINE void gaussian__cpu_gaussian_pdf__i32_i32_i32__host(char *const *
         const int32_t a1 = *(const int32_t *)args[1];
         const int32_t a2 = *(const int32_t *)args[2];
         double *restrict r = (double *)args[3];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(int32_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
             }
@@ -272,10 +284,13 @@ UFN_LOOP_INLINE void gaussian__cpu_gaussian_pdf__i64_i64_i64__host(char *const *
         const int64_t *restrict a1 = (const int64_t *)args[1];
         const int64_t *restrict a2 = (const int64_t *)args[2];
         double *restrict r = (double *)args[3];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(int64_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(int64_t); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
@@ -290,10 +305,13 @@ UFN_LOOP_INLINE void gaussian__cpu_gaussian_pdf__i64_i64_i64__host(char *const *
         const int64_t a1 = *(const int64_t *)args[1];
         const int64_t a2 = *(const int64_t *)args[2];
         double *restrict r = (double *)args[3];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(int64_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
             }
@@ -318,10 +336,13 @@ UFN_LOOP_INLINE void gaussian__cpu_gaussian_pdf__f32_f32_f32__host(char *const *
         const float *restrict a1 = (const float *)args[1];
         const float *restrict a2 = (const float *)args[2];
         double *restrict r = (double *)args[3];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
@@ -336,10 +357,13 @@ UFN_LOOP_INLINE void gaussian__cpu_gaussian_pdf__f32_f32_f32__host(char *const *
         const float a1 = *(const float *)args[1];
         const float a2 = *(const float *)args[2];
         double *restrict r = (double *)args[3];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
             }
@@ -364,10 +388,13 @@ UFN_LOOP_INLINE void gaussian__cpu_gaussian_pdf__f64_f64_f64__host(char *const *
         const double *restrict a1 = (const double *)args[1];
         const double *restrict a2 = (const double *)args[2];
         double *restrict r = (double *)args[3];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(double); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(double); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
@@ -382,10 +409,13 @@ UFN_LOOP_INLINE void gaussian__cpu_gaussian_pdf__f64_f64_f64__host(char *const *
         const double a1 = *(const double *)args[1];
         const double a2 = *(const double *)args[2];
         double *restrict r = (double *)args[3];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(double); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
             }
@@ -410,10 +440,13 @@ UFN_LOOP_INLINE void gaussian__gaussian__f32_f32_f32__host(char *const *args, co
         const float *restrict a1 = (const float *)args[1];
         const float *restrict a2 = (const float *)args[2];
         float *restrict r = (float *)args[3];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
@@ -428,10 +461,13 @@ UFN_LOOP_INLINE void gaussian__gaussian__f32_f32_f32__host(char *const *args, co
         const float a1 = *(const float *)args[1];
         const float a2 = *(const float *)args[2];
         float *restrict r = (float *)args[3];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
             }

@@ -185,10 +185,13 @@ UFN_LOOP_INLINE void ints__zero_suppress__i16_i16__host(char *const *args, const
         const int16_t *restrict a0 = (const int16_t *)args[0];
         const int16_t *restrict a1 = (const int16_t *)args[1];
         int16_t *restrict r = (int16_t *)args[2];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(int16_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(int16_t); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
@@ -201,10 +204,13 @@ UFN_LOOP_INLINE void ints__zero_suppress__i16_i16__host(char *const *args, const
         const int16_t *restrict a0 = (const int16_t *)args[0];
         const int16_t a1 = *(const int16_t *)args[1];
         int16_t *restrict r = (int16_t *)args[2];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(int16_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
             }
@@ -228,10 +234,13 @@ UFN_LOOP_INLINE void ints__wrapping_add__u8_u8__host(char *const *args, const uf
         const uint8_t *restrict a0 = (const uint8_t *)args[0];
         const uint8_t *restrict a1 = (const uint8_t *)args[1];
         uint8_t *restrict r = (uint8_t *)args[2];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(uint8_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(uint8_t); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
@@ -244,10 +253,13 @@ UFN_LOOP_INLINE void ints__wrapping_add__u8_u8__host(char *const *args, const uf
         const uint8_t *restrict a0 = (const uint8_t *)args[0];
         const uint8_t a1 = *(const uint8_t *)args[1];
         uint8_t *restrict r = (uint8_t *)args[2];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(uint8_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
             }
@@ -271,10 +283,13 @@ UFN_LOOP_INLINE void ints__wrapping_add__i8_i8__host(char *const *args, const uf
         const int8_t *restrict a0 = (const int8_t *)args[0];
         const int8_t *restrict a1 = (const int8_t *)args[1];
         int8_t *restrict r = (int8_t *)args[2];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(int8_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(int8_t); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
@@ -287,10 +302,13 @@ UFN_LOOP_INLINE void ints__wrapping_add__i8_i8__host(char *const *args, const uf
         const int8_t *restrict a0 = (const int8_t *)args[0];
         const int8_t a1 = *(const int8_t *)args[1];
         int8_t *restrict r = (int8_t *)args[2];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(int8_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
             }
@@ -313,10 +331,13 @@ UFN_LOOP_INLINE void ints__is_even__i32__host(char *const *args, const ufn_index
     if (steps[0] == sizeof(int32_t) && steps[1] == sizeof(uint8_t)) {
         const int32_t *restrict a0 = (const int32_t *)args[0];
         uint8_t *restrict r = (uint8_t *)args[1];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(int32_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
             }
@@ -340,10 +361,13 @@ UFN_LOOP_INLINE void ints__less__u64_i64__host(char *const *args, const ufn_inde
         const uint64_t *restrict a0 = (const uint64_t *)args[0];
         const int64_t *restrict a1 = (const int64_t *)args[1];
         uint8_t *restrict r = (uint8_t *)args[2];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(uint64_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(int64_t); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
@@ -356,10 +380,13 @@ UFN_LOOP_INLINE void ints__less__u64_i64__host(char *const *args, const ufn_inde
         const uint64_t *restrict a0 = (const uint64_t *)args[0];
         const int64_t a1 = *(const int64_t *)args[1];
         uint8_t *restrict r = (uint8_t *)args[2];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(uint64_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
             }
@@ -383,10 +410,13 @@ UFN_LOOP_INLINE void ints__less__u8_i8__host(char *const *args, const ufn_index 
         const uint8_t *restrict a0 = (const uint8_t *)args[0];
         const int8_t *restrict a1 = (const int8_t *)args[1];
         uint8_t *restrict r = (uint8_t *)args[2];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(uint8_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(int8_t); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
@@ -399,10 +429,13 @@ UFN_LOOP_INLINE void ints__less__u8_i8__host(char *const *args, const ufn_index 
         const uint8_t *restrict a0 = (const uint8_t *)args[0];
         const int8_t a1 = *(const int8_t *)args[1];
         uint8_t *restrict r = (uint8_t *)args[2];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(uint8_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
             }

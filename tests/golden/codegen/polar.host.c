@@ -157,10 +157,13 @@ UFN_LOOP_INLINE void polar__gpu_arctan2__f32_f32__host(char *const *args, const 
         const float *restrict a0 = (const float *)args[0];
         const float *restrict a1 = (const float *)args[1];
         float *restrict r = (float *)args[2];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
@@ -173,10 +176,13 @@ UFN_LOOP_INLINE void polar__gpu_arctan2__f32_f32__host(char *const *args, const 
         const float *restrict a0 = (const float *)args[0];
         const float a1 = *(const float *)args[1];
         float *restrict r = (float *)args[2];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
             }

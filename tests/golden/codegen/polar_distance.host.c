@@ -171,10 +171,13 @@ UFN_LOOP_INLINE void polar_distance__polar_distance__f32_f32_f32_f32__host(char 
         const float *restrict a2 = (const float *)args[2];
         const float *restrict a3 = (const float *)args[3];
         float *restrict r = (float *)args[4];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
@@ -191,10 +194,13 @@ UFN_LOOP_INLINE void polar_distance__polar_distance__f32_f32_f32_f32__host(char 
         const float a2 = *(const float *)args[2];
         const float a3 = *(const float *)args[3];
         float *restrict r = (float *)args[4];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
             }

@@ -152,10 +152,13 @@ UFN_LOOP_INLINE void recursion__lucas_ufunc__i64__host(char *const *args, const 
     if (steps[0] == sizeof(int64_t) && steps[1] == sizeof(int64_t)) {
         const int64_t *restrict a0 = (const int64_t *)args[0];
         int64_t *restrict r = (int64_t *)args[1];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(int64_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
             }

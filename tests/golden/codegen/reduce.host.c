@@ -149,10 +149,13 @@ UFN_LOOP_INLINE void reduce__total__f32_f32__host(char *const *args, const ufn_i
         const float *restrict a0 = (const float *)args[0];
         const float *restrict a1 = (const float *)args[1];
         float *restrict r = (float *)args[2];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
@@ -165,10 +168,13 @@ UFN_LOOP_INLINE void reduce__total__f32_f32__host(char *const *args, const ufn_i
         const float *restrict a0 = (const float *)args[0];
         const float a1 = *(const float *)args[1];
         float *restrict r = (float *)args[2];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
             }
@@ -192,10 +198,13 @@ UFN_LOOP_INLINE void reduce__total__i8_i8__host(char *const *args, const ufn_ind
         const int8_t *restrict a0 = (const int8_t *)args[0];
         const int8_t *restrict a1 = (const int8_t *)args[1];
         int8_t *restrict r = (int8_t *)args[2];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(int8_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(int8_t); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
@@ -208,10 +217,13 @@ UFN_LOOP_INLINE void reduce__total__i8_i8__host(char *const *args, const ufn_ind
         const int8_t *restrict a0 = (const int8_t *)args[0];
         const int8_t a1 = *(const int8_t *)args[1];
         int8_t *restrict r = (int8_t *)args[2];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(int8_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
             }
@@ -235,10 +247,13 @@ UFN_LOOP_INLINE void reduce__first__f64_f64__host(char *const *args, const ufn_i
         const double *restrict a0 = (const double *)args[0];
         const double *restrict a1 = (const double *)args[1];
         double *restrict r = (double *)args[2];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(double); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(double); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
@@ -251,10 +266,13 @@ UFN_LOOP_INLINE void reduce__first__f64_f64__host(char *const *args, const ufn_i
         const double *restrict a0 = (const double *)args[0];
         const double a1 = *(const double *)args[1];
         double *restrict r = (double *)args[2];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(double); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
             }

@@ -242,10 +242,13 @@ UFN_LOOP_INLINE void statements__collatz__i64_i64__host(char *const *args, const
         const int64_t *restrict a0 = (const int64_t *)args[0];
         const int64_t *restrict a1 = (const int64_t *)args[1];
         int64_t *restrict r = (int64_t *)args[2];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(int64_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(int64_t); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
@@ -258,10 +261,13 @@ UFN_LOOP_INLINE void statements__collatz__i64_i64__host(char *const *args, const
         const int64_t *restrict a0 = (const int64_t *)args[0];
         const int64_t a1 = *(const int64_t *)args[1];
         int64_t *restrict r = (int64_t *)args[2];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(int64_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
             }
@@ -286,10 +292,13 @@ UFN_LOOP_INLINE void statements__clamp__f32_f32_f32__host(char *const *args, con
         const float *restrict a1 = (const float *)args[1];
         const float *restrict a2 = (const float *)args[2];
         float *restrict r = (float *)args[3];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
@@ -304,10 +313,13 @@ UFN_LOOP_INLINE void statements__clamp__f32_f32_f32__host(char *const *args, con
         const float a1 = *(const float *)args[1];
         const float a2 = *(const float *)args[2];
         float *restrict r = (float *)args[3];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
             }
@@ -331,10 +343,13 @@ UFN_LOOP_INLINE void statements__series__f64_i32__host(char *const *args, const 
         const double *restrict a0 = (const double *)args[0];
         const int32_t *restrict a1 = (const int32_t *)args[1];
         double *restrict r = (double *)args[2];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(double); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(int32_t); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
@@ -347,10 +362,13 @@ UFN_LOOP_INLINE void statements__series__f64_i32__host(char *const *args, const 
         const double *restrict a0 = (const double *)args[0];
         const int32_t a1 = *(const int32_t *)args[1];
         double *restrict r = (double *)args[2];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(double); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
             }
@@ -375,10 +393,13 @@ UFN_LOOP_INLINE void statements__between__f32_f32_f32__host(char *const *args, c
         const float *restrict a1 = (const float *)args[1];
         const float *restrict a2 = (const float *)args[2];
         uint8_t *restrict r = (uint8_t *)args[3];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
@@ -393,10 +414,13 @@ UFN_LOOP_INLINE void statements__between__f32_f32_f32__host(char *const *args, c
         const float a1 = *(const float *)args[1];
         const float a2 = *(const float *)args[2];
         uint8_t *restrict r = (uint8_t *)args[3];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
             }
@@ -420,10 +444,13 @@ UFN_LOOP_INLINE void statements__bits__i32_i32__host(char *const *args, const uf
         const int32_t *restrict a0 = (const int32_t *)args[0];
         const int32_t *restrict a1 = (const int32_t *)args[1];
         int32_t *restrict r = (int32_t *)args[2];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(int32_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(int32_t); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
@@ -436,10 +463,13 @@ UFN_LOOP_INLINE void statements__bits__i32_i32__host(char *const *args, const uf
         const int32_t *restrict a0 = (const int32_t *)args[0];
         const int32_t a1 = *(const int32_t *)args[1];
         int32_t *restrict r = (int32_t *)args[2];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(int32_t); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
             }
@@ -463,10 +493,13 @@ UFN_LOOP_INLINE void statements__mixed__f32_f32__host(char *const *args, const u
         const float *restrict a0 = (const float *)args[0];
         const float *restrict a1 = (const float *)args[1];
         float *restrict r = (float *)args[2];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a1 + b + 1024) + o);
@@ -479,10 +512,13 @@ UFN_LOOP_INLINE void statements__mixed__f32_f32__host(char *const *args, const u
         const float *restrict a0 = (const float *)args[0];
         const float a1 = *(const float *)args[1];
         float *restrict r = (float *)args[2];
+        ufn_ahead_rate rate;
+        if (ahead)
+            ufn_ahead_start(ahead, n, &rate);
         for (ufn_index b = 0; b < n; b += 256) {
             ufn_index e = n - b < 256 ? n : b + 256;
             if (ahead)
-                ufn_ahead_block(ahead, b, e, n);
+                ufn_ahead_block(ahead, &rate, b, e);
             else if (b + 1280 <= n) {
                 for (size_t o = 0; o < 256 * sizeof(float); o += 64) UFN_PREFETCH((const char *)(a0 + b + 1024) + o);
             }

@@ -283,6 +283,36 @@ static void test_shares_follow_times(void **state)
     ufn_host_set_threads(0);
 }
 
+/* How a chunk loop spreads a range over its blocks of 256 (ufn_abi.h):
+ * from 0 to the range's end with no gap, the blocks in order, each a
+ * proportional share give or take the line where the last one stopped. */
+static void test_ahead_spans(void **state)
+{
+    (void)state;
+    const ufn_index lengths[] = {1, 5, 256, 1024, 1536, 1537, 4095, 16384};
+    const size_t bytes[] = {0, 1, 64, 1000, 6144, 65536, (size_t)16384 * 16};
+    for (size_t i = 0; i < sizeof lengths / sizeof *lengths; i++)
+        for (size_t j = 0; j < sizeof bytes / sizeof *bytes; j++) {
+            ufn_index n = lengths[i];
+            ufn_ahead h = {.n = 1, .at = {NULL}, .bytes = {bytes[j]}};
+            ufn_ahead_rate r;
+            ufn_ahead_start(&h, n, &r);
+            size_t reached = 0;
+            for (ufn_index b = 0; b < n; b += 256) {
+                ufn_index e = n - b < 256 ? n : b + 256;
+                size_t lo, hi;
+                ufn_ahead_span(&h, &r, 0, b, e, &lo, &hi);
+                assert_true(lo % 64 == 0);
+                assert_true(lo <= reached && (reached < 64 || lo >= reached - 64));   /* no gap, a line back at most */
+                double share = (double)bytes[j] * (double)(e - b) / (double)n;
+                assert_true((double)(hi > lo ? hi - lo : 0) <= share + 64 + 1);
+                if (hi > reached)
+                    reached = hi;
+            }
+            assert_int_equal(reached, bytes[j]);
+        }
+}
+
 static void test_cannot_join(void **state)
 {
     (void)state;
@@ -322,6 +352,7 @@ int main(void)
         cmocka_unit_test(test_scalar_kept_by_value),
         cmocka_unit_test(test_chunk_loops_prefetch_next_chunk),
         cmocka_unit_test(test_shares_follow_times),
+        cmocka_unit_test(test_ahead_spans),
         cmocka_unit_test(test_cannot_join),
     };
     ufn_init("host");
