@@ -61,9 +61,9 @@ typedef void (*ufn_host_chunk_loop)(char *const *args, const ufn_index *dims, co
                                     const ufn_ahead *ahead);
 
 /* Each range's bytes per iteration of a loop of n, in units of 2^-32
- * bytes, worked out once per call (ufn_ahead_start): a block's share is
- * then two products, where four divisions a block were a third of a small
- * loop's time (bench/RESULTS.md, the pipeline).  A range is shorter than
+ * bytes, worked out once per call (ufn_ahead_start): a block's share of a
+ * range is then two products, where two divisions per range and block drew
+ * a third of a small loop's time (bench/RESULTS.md, the pipeline).  A range is shorter than
  * 2^32 bytes (the runtime asks for a chunk's share: 16384 elements at
  * most). */
 typedef struct ufn_ahead_rate {
