@@ -243,11 +243,12 @@ static const ufn_func first_func = {"first", &test_module, 2, 1, 1, first_loops,
 static const ufn_func second_func = {"second", &test_module, 2, 1, 1, second_loops,
                                      NULL, 0, NULL, NULL, NULL, NULL, UFN_IDENTITY_NONE, false};
 
-/* One thread, t = a + b, o = t + b over SHARE_CHUNKS whole chunks.  The
- * first call is slow on chunk 1 only, the one first timed, the second slow
- * on every chunk: chunk 2 follows chunk 1's times (the first call asks for
- * most), but from chunk 4 on, after chunk 3 was timed again, the second
- * call asks for nearly all of it: its part of the time, as it is now. */
+/* One thread, t = a + b, o = t + b, chunks 0..SHARE_CHUNKS-1 looked at
+ * (more follow).  The first call is slow on chunk 1 only, the one first
+ * timed, the second slow on each chunk looked at: chunks 2 and 3 follow
+ * chunk 1's times (the first call asks for most), but from chunk 4 on,
+ * after chunk 3 was timed again, the second call asks for nearly all of
+ * it: its part of the time, as it is now. */
 static void test_shares_follow_times(void **state)
 {
     (void)state;
